@@ -1,0 +1,22 @@
+"""Base classes for every command and event body in the wire contract.
+
+Every body is a small frozen msgspec Struct tagged by ``type`` with an explicit,
+never-reused string tag (``table.create``, ``fs.place_airship``, ...). Game packages
+subclass these and pass ``tag="..."``; tagged unions are then built per game.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class CommandBody(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """A request a seat makes; the rules accept it (events) or reject it (a code)."""
+
+
+class EventBody(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """A fact recorded in a table's log; folding facts rebuilds every state."""
+
+
+class ViewBody(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat (or a spectator) may know of a game."""
