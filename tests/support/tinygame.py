@@ -105,7 +105,9 @@ class TinyGame:
     def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
         return [Dealt(seat=s, card=rng.randint(1, 6)) for s in range(seats)]
 
-    def decide(self, state: TinyState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+    def decide(
+        self, state: TinyState, command: CommandBody, seat: int, rng: Random
+    ) -> list[EventBody]:
         if state.finished:
             raise Rejected("game_over", "the game is over")
         if seat != state.turn:
