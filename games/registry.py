@@ -34,17 +34,20 @@ def _load(spec: str) -> Game[Any] | None:
 
 
 @cache
-def all_games() -> dict[str, Game[Any]]:
-    specs = list(BUILTIN.values())
+def _extra_games() -> dict[str, Game[Any]]:
     extra = os.environ.get("ORRERY_EXTRA_GAMES", "")
-    specs += [s.strip() for s in extra.split(",") if s.strip()]
-    games: dict[str, Game[Any]] = {}
-    for spec in specs:
-        game = _load(spec)
-        if game is not None:
-            games[game.name] = game
-    return games
+    games = (_load(spec.strip()) for spec in extra.split(",") if spec.strip())
+    return {game.name: game for game in games if game is not None}
 
 
+@cache
 def get_game(name: str) -> Game[Any] | None:
-    return all_games().get(name)
+    """The game called ``name``; only that game's package is imported."""
+    if name in BUILTIN:
+        return _load(BUILTIN[name])
+    return _extra_games().get(name)
+
+
+def all_games() -> dict[str, Game[Any]]:
+    names = [*BUILTIN, *_extra_games()]
+    return {name: game for name in names if (game := get_game(name)) is not None}

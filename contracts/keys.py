@@ -1,0 +1,94 @@
+"""Redis key names and the partition function: the part of the wire contract that says
+*where* things are.
+
+Every key of a table carries its partition's hash tag ``{p}``, so one Lua script can
+touch them all atomically and the same keys work unchanged on a Redis Cluster.
+``P`` (the partition count) is stored in ``orrery:config`` and fixed for the life of
+the data; clients read it there before computing a partition.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+CONFIG_KEY = "orrery:config"
+DEFAULT_PARTITIONS = 16
+
+DECIDERS_GROUP = "deciders"
+VIEWS_GROUP = "views"
+SCOREBOARD_GROUP = "scoreboard"
+PROJECTION_GROUPS = (VIEWS_GROUP, SCOREBOARD_GROUP)
+
+
+def partition_of(table_id: str, partitions: int) -> int:
+    return zlib.crc32(table_id.encode()) % partitions
+
+
+def command_stream(p: int) -> str:
+    return f"orrery:{{{p}}}:cmd"
+
+
+def feed_stream(p: int) -> str:
+    return f"orrery:{{{p}}}:feed"
+
+
+def dead_letter_stream(p: int) -> str:
+    return f"orrery:{{{p}}}:dead"
+
+
+def tables_set(p: int) -> str:
+    """Every table id of the partition (the index rebuilds walk)."""
+    return f"orrery:{{{p}}}:tables"
+
+
+def _table(p: int, table_id: str, suffix: str) -> str:
+    return f"orrery:{{{p}}}:t:{table_id}:{suffix}"
+
+
+def log_stream(p: int, table_id: str) -> str:
+    return _table(p, table_id, "log")
+
+
+def meta_hash(p: int, table_id: str) -> str:
+    return _table(p, table_id, "meta")
+
+
+def outcomes_hash(p: int, table_id: str) -> str:
+    return _table(p, table_id, "out")
+
+
+def snapshot_key(p: int, table_id: str) -> str:
+    return _table(p, table_id, "snap")
+
+
+def secret_key(p: int, table_id: str) -> str:
+    """The table's random seed, until the last event reveals it."""
+    return _table(p, table_id, "seed")
+
+
+def view_key(p: int, table_id: str, seat: int | None) -> str:
+    return _table(p, table_id, "view:spectator" if seat is None else f"view:{seat}")
+
+
+def updates_stream(p: int, table_id: str) -> str:
+    """One entry per applied batch of events; clients XREAD BLOCK here for view updates."""
+    return _table(p, table_id, "updates")
+
+
+def score_key(p: int, table_id: str) -> str:
+    return _table(p, table_id, "score")
+
+
+def projection_seq_key(p: int, table_id: str, projection: str) -> str:
+    return _table(p, table_id, f"applied:{projection}")
+
+
+FINISHED_TABLES = "orrery:{lb}:finished"
+
+
+def leaderboard_key(game: str) -> str:
+    return f"orrery:{{lb}}:rating:{game}"
+
+
+def ratings_key(game: str) -> str:
+    return f"orrery:{{lb}}:ratings:{game}"

@@ -1,0 +1,70 @@
+"""Typed msgpack/JSON decoders per game: lifecycle bodies plus the game's own tagged union.
+
+A table's first event names its game; from then on its commands and events decode
+with that game's union. Decoders are built once per game and reused.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from contracts.table import (
+    CreateTable,
+    JoinSeat,
+    LeaveTable,
+    SeatJoined,
+    SeatLeft,
+    StartTable,
+    TableCreated,
+    TableFinished,
+    TableStarted,
+)
+from games.registry import get_game
+
+TABLE_COMMANDS: tuple[type, ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
+TABLE_EVENTS: tuple[type, ...] = (TableCreated, SeatJoined, SeatLeft, TableStarted, TableFinished)
+
+
+def _union(types: tuple[type, ...]) -> Any:
+    return Union[types]  # noqa: UP007 - built at run time from a tuple
+
+
+def command_union(game_name: str | None) -> Any:
+    game = get_game(game_name) if game_name else None
+    return _union(TABLE_COMMANDS + (game.command_types if game else ()))
+
+
+def event_union(game_name: str | None) -> Any:
+    game = get_game(game_name) if game_name else None
+    return _union(TABLE_EVENTS + (game.event_types if game else ()))
+
+
+class Codec:
+    """Encoders/decoders of one game's bodies (``game_name=None``: lifecycle only)."""
+
+    def __init__(self, game_name: str | None) -> None:
+        commands = command_union(game_name)
+        events = event_union(game_name)
+        self.command_msgpack = msgspec.msgpack.Decoder(commands)
+        self.command_json = msgspec.json.Decoder(commands)
+        self.event_msgpack = msgspec.msgpack.Decoder(events)
+
+    def decode_command(self, data: bytes | msgspec.Raw, is_json: bool) -> Any:
+        if is_json:
+            return self.command_json.decode(data)
+        return self.command_msgpack.decode(data)
+
+    def decode_event(self, data: bytes | msgspec.Raw) -> Any:
+        return self.event_msgpack.decode(data)
+
+
+@cache
+def codec_for(game_name: str | None) -> Codec:
+    return Codec(game_name)
+
+
+msgpack_encoder = msgspec.msgpack.Encoder()
+json_encoder = msgspec.json.Encoder()

@@ -1,0 +1,378 @@
+"""A table as a decider: the lifecycle (create, join, start, leave, finish) around a game.
+
+``decide_table`` is pure: given the table's state, a command, the commanding seat and
+the table's secret seed, it returns the events (or raises :class:`Rejected`). The RNG
+for the command is derived from (seed, first seq of its events). Platform rules:
+
+* a seat that leaves after the start concedes: from then on, whenever the game waits
+  on that seat, a random legal command is decided for it in the same append (BGA's
+  "zombie"), and it ranks after every seat still playing;
+* when every seat has left, the table ends as ``abandoned``;
+* the game's end appends ``table.finished`` with the final standing and reveals the
+  seed, so the log can be audited.
+
+Seat authentication (the token) is the service's job and happens before this.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from random import Random
+from typing import Any
+
+import msgspec
+
+from contracts.base import CommandBody, EventBody
+from contracts.envelope import GENESIS_HASH
+from contracts.table import (
+    CreateTable,
+    FinalStanding,
+    JoinSeat,
+    LeaveTable,
+    SeatJoined,
+    SeatLeft,
+    StartTable,
+    TableCreated,
+    TableFinished,
+    TableStarted,
+)
+from contracts.views import SeatInfo, TablePhase, TableView
+from games.protocol import Game, Standing, Status
+from games.registry import get_game
+from games.rejection import Rejected
+from games.rng import derive_rng, seed_commitment
+
+MAX_NAME = 40
+MAX_AUTOMATIC_MOVES = 10_000
+
+
+class TableState(msgspec.Struct, kw_only=True):
+    table_id: str
+    seq: int = 0
+    head_hash: str = GENESIS_HASH
+    phase: TablePhase = "none"
+    game: str = ""
+    seats: int = 0
+    options: dict[str, Any] = {}
+    rules_version: str = ""
+    seed_commitment: str = ""
+    names: list[str | None] = []
+    token_hashes: list[str | None] = []
+    left: list[bool] = []
+    game_state: Any = None
+    standing: FinalStanding | None = None
+    seed: str | None = None
+
+
+def game_of(state: TableState) -> Game[Any]:
+    game = get_game(state.game)
+    if game is None:
+        raise Rejected("unknown_game", f"this server does not host the game {state.game!r}")
+    return game
+
+
+def game_options(game: Game[Any], options: dict[str, Any]) -> Any:
+    try:
+        return msgspec.convert(options, game.options_type)
+    except msgspec.ValidationError as error:
+        raise Rejected("bad_options", f"invalid options: {error}") from None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def evolve_table(state: TableState, event: EventBody) -> TableState:
+    """Apply one fact to the table (lifecycle events here, the rest to the game)."""
+    if isinstance(event, TableCreated):
+        state.phase = "lobby"
+        state.game = event.game
+        state.seats = event.seats
+        state.options = dict(event.options)
+        state.rules_version = event.rules_version
+        state.seed_commitment = event.seed_commitment
+        state.names = [None] * event.seats
+        state.token_hashes = [None] * event.seats
+        state.left = [False] * event.seats
+    elif isinstance(event, SeatJoined):
+        state.names[event.seat] = event.name
+        state.token_hashes[event.seat] = event.token_hash
+    elif isinstance(event, SeatLeft):
+        if event.conceded:
+            state.left[event.seat] = True
+        else:
+            state.names[event.seat] = None
+            state.token_hashes[event.seat] = None
+    elif isinstance(event, TableStarted):
+        game = game_of(state)
+        state.phase = "playing"
+        state.game_state = game.initial_state(game_options(game, state.options), state.seats)
+    elif isinstance(event, TableFinished):
+        state.phase = "finished"
+        state.standing = event.standing
+        state.seed = event.seed
+    else:
+        game = game_of(state)
+        state.game_state = game.evolve(state.game_state, event)
+    return state
+
+
+def clone_game_state(game: Game[Any], game_state: Any) -> Any:
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(game_state), type=game.state_type)
+
+
+# ---------------------------------------------------------------- decide
+
+
+def decide_table(
+    state: TableState, command: CommandBody, seat: int | None, seed: bytes
+) -> list[EventBody]:
+    rng = derive_rng(seed, state.seq + 1)
+    if isinstance(command, CreateTable):
+        return _create(state, command, seed)
+    if state.phase == "none":
+        raise Rejected("no_such_table", f"table {state.table_id!r} does not exist")
+    if isinstance(command, JoinSeat):
+        return _join(state, command)
+    if seat is None or not 0 <= seat < state.seats or state.token_hashes[seat] is None:
+        raise Rejected("unauthorized", "this command needs a seat you have joined")
+    if isinstance(command, StartTable):
+        return _start(state, seed, rng)
+    if isinstance(command, LeaveTable):
+        return _leave(state, seat, seed, rng)
+    return _play(state, command, seat, seed, rng)
+
+
+def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventBody]:
+    if state.phase != "none":
+        raise Rejected("table_exists", f"table {state.table_id!r} already exists")
+    game = get_game(command.game)
+    if game is None:
+        raise Rejected("unknown_game", f"this server does not host the game {command.game!r}")
+    if not game.min_seats <= command.seats <= game.max_seats:
+        raise Rejected(
+            "bad_seats",
+            f"{game.title} seats {game.min_seats} to {game.max_seats}, not {command.seats}",
+        )
+    game.validate_options(game_options(game, command.options), command.seats)
+    return [
+        TableCreated(
+            game=command.game,
+            seats=command.seats,
+            options=dict(command.options),
+            rules_version=game.rules_version,
+            seed_commitment=seed_commitment(seed),
+        )
+    ]
+
+
+def _join(state: TableState, command: JoinSeat) -> list[EventBody]:
+    if state.phase != "lobby":
+        raise Rejected("table_started", "seats can only be joined before the start")
+    name = command.name.strip()
+    if not name or len(name) > MAX_NAME:
+        raise Rejected("bad_name", f"a name has 1 to {MAX_NAME} characters")
+    if not command.token_hash:
+        raise Rejected("malformed", "join needs a token issued by the service")
+    if command.seat is not None:
+        if not 0 <= command.seat < state.seats:
+            raise Rejected("no_such_seat", f"seats are numbered 0 to {state.seats - 1}")
+        if state.names[command.seat] is not None:
+            raise Rejected("seat_taken", f"seat {command.seat} is taken")
+        seat = command.seat
+    else:
+        free = [s for s, n in enumerate(state.names) if n is None]
+        if not free:
+            raise Rejected("table_full", "every seat is taken")
+        seat = free[0]
+    return [SeatJoined(seat=seat, name=name, token_hash=command.token_hash)]
+
+
+def _start(state: TableState, seed: bytes, rng: Random) -> list[EventBody]:
+    if state.phase != "lobby":
+        raise Rejected("table_started", "the table has already started")
+    if any(n is None for n in state.names):
+        raise Rejected("seats_open", "every seat must be taken before the start")
+    game = game_of(state)
+    options = game_options(game, state.options)
+    events: list[EventBody] = [TableStarted(), *game.setup(options, state.seats, rng)]
+    game_state = game.initial_state(options, state.seats)
+    for event in events[1:]:
+        game_state = game.evolve(game_state, event)
+    return events + _after_game_events(state, game, game_state, state.left, seed, rng)
+
+
+def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[EventBody]:
+    if state.phase == "lobby":
+        return [SeatLeft(seat=seat, conceded=False)]
+    if state.phase != "playing":
+        raise Rejected("game_over", "the game is over")
+    if state.left[seat]:
+        raise Rejected("seat_left", "this seat has already left")
+    left = list(state.left)
+    left[seat] = True
+    events: list[EventBody] = [SeatLeft(seat=seat, conceded=True)]
+    if all(left):
+        standing = _final_standing(game_of(state), state.game_state, left, complete=False)
+        return [*events, TableFinished(reason="abandoned", standing=standing, seed=seed.hex())]
+    game = game_of(state)
+    game_state = clone_game_state(game, state.game_state)
+    return events + _after_game_events(state, game, game_state, left, seed, rng)
+
+
+def _play(
+    state: TableState, command: CommandBody, seat: int, seed: bytes, rng: Random
+) -> list[EventBody]:
+    if state.phase == "lobby":
+        raise Rejected("not_started", "the game has not started yet")
+    if state.phase == "finished":
+        raise Rejected("game_over", "the game is over")
+    if state.left[seat]:
+        raise Rejected("seat_left", "this seat has left the game")
+    game = game_of(state)
+    if not isinstance(command, game.command_types):
+        raise Rejected("unknown_command", f"{type(command).__name__} is not a {game.title} move")
+    events = game.decide(state.game_state, command, seat, rng)
+    game_state = clone_game_state(game, state.game_state)
+    for event in events:
+        game_state = game.evolve(game_state, event)
+    return events + _after_game_events(state, game, game_state, state.left, seed, rng)
+
+
+def _after_game_events(
+    state: TableState,
+    game: Game[Any],
+    game_state: Any,
+    left: list[bool],
+    seed: bytes,
+    rng: Random,
+) -> list[EventBody]:
+    """Moves for seats that left, then the table's end if the game is over.
+
+    ``game_state`` is a private copy already holding the new events; it is advanced
+    further here.
+    """
+    events: list[EventBody] = []
+    for _ in range(MAX_AUTOMATIC_MOVES):
+        status = game.status(game_state)
+        if status.finished:
+            standing = _final_standing(game, game_state, left, complete=True)
+            events.append(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
+            return events
+        absent = [s for s in status.to_move if left[s]]
+        if not absent:
+            return events
+        legal = game.legal_commands(game_state, absent[0])
+        move = game.decide(game_state, rng.choice(legal), absent[0], rng)
+        for event in move:
+            game_state = game.evolve(game_state, event)
+        events.extend(move)
+    raise RuntimeError(f"{state.game}: automatic moves did not end")
+
+
+def _final_standing(
+    game: Game[Any], game_state: Any, left: list[bool], *, complete: bool
+) -> FinalStanding:
+    standing: Standing = game.score(game_state)
+    # Seats that conceded rank after every seat that played on, in their own order.
+    keys = [(left[s], standing.ranks[s]) for s in range(len(left))]
+    ranks = [1 + sum(1 for k in keys if k < keys[s]) for s in range(len(left))]
+    return FinalStanding(points=list(standing.points), ranks=ranks)
+
+
+# ---------------------------------------------------------------- views
+
+
+def table_status(state: TableState) -> Status:
+    if state.phase != "playing":
+        return Status(phase=state.phase, finished=state.phase == "finished")
+    return game_of(state).status(state.game_state)
+
+
+def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
+    """What ``seat`` (None: a spectator) may know of the table, with its legal commands."""
+    game = get_game(state.game) if state.game else None
+    status = table_status(state)
+    game_view = None
+    legal: list[Any] = []
+    if game is not None and state.game_state is not None:
+        game_view = game.view(state.game_state, seat)
+        if seat is not None and state.phase == "playing" and not state.left[seat]:
+            legal = list(game.legal_commands(state.game_state, seat))
+    if seat is not None and state.phase == "lobby":
+        legal = [StartTable(), LeaveTable()]
+    elif legal:
+        legal.append(LeaveTable())
+    return TableView(
+        table_id=state.table_id,
+        game=state.game,
+        seq=state.seq,
+        phase=state.phase,
+        viewer=seat,
+        seats=[
+            SeatInfo(seat=s, name=state.names[s], left=state.left[s]) for s in range(state.seats)
+        ],
+        to_move=list(status.to_move),
+        game_phase=status.phase,
+        round=status.round,
+        view=game_view,
+        legal=legal,
+        seed_commitment=state.seed_commitment,
+        standing=state.standing,
+        seed=state.seed,
+    )
+
+
+# ---------------------------------------------------------------- the log, folded
+
+
+def apply_entry(state: TableState, envelope: Any) -> TableState:
+    """Fold one log entry (an ``EventEnvelope`` with a raw msgpack body) into the table."""
+    from games.codec import codec_for  # local: codec imports the registry only
+
+    if envelope.seq != state.seq + 1:
+        raise ValueError(f"table {state.table_id}: seq {envelope.seq} after {state.seq}")
+    body = codec_for(state.game or None).decode_event(envelope.body)
+    state = evolve_table(state, body)
+    state.seq = envelope.seq
+    state.head_hash = envelope.hash
+    return state
+
+
+class Snapshot(msgspec.Struct, kw_only=True):
+    """A table state at a seq, with the game's state encoded by its own type."""
+
+    rules_version: str
+    table: TableState
+    game_state: bytes | None
+
+
+_snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+
+def encode_snapshot(state: TableState) -> bytes:
+    game = get_game(state.game) if state.game else None
+    table = msgspec.structs.replace(state, game_state=None)
+    game_bytes = None
+    if state.game_state is not None:
+        game_bytes = msgspec.msgpack.encode(state.game_state)
+    version = game.rules_version if game else ""
+    return msgspec.msgpack.encode(
+        Snapshot(rules_version=version, table=table, game_state=game_bytes)
+    )
+
+
+def decode_snapshot(data: bytes) -> TableState | None:
+    """The snapshot's state, or None when it was written by other rules than today's."""
+    snapshot = _snapshot_decoder.decode(data)
+    table = snapshot.table
+    if snapshot.game_state is None:
+        return table
+    game = get_game(table.game)
+    if game is None or game.rules_version != snapshot.rules_version:
+        return None
+    table.game_state = msgspec.msgpack.decode(snapshot.game_state, type=game.state_type)
+    return table

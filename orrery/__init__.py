@@ -1,0 +1,1 @@
+"""Command line and process wiring: the composition root (embedded server, workers, projectors)."""

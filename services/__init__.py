@@ -1,0 +1,1 @@
+"""The write side: event store on Redis, command intake (FastStream), seat authentication."""

@@ -1,0 +1,28 @@
+-- Atomic append of one command's events to a table's log (all keys share one hash tag).
+-- KEYS: 1 meta hash, 2 log stream, 3 outcomes hash, 4 partition feed, 5 partition tables set
+-- ARGV: 1 command id, 2 expected seq, 3 expected head hash, 4 outcome bytes,
+--       5 table id, 6 table phase after the append, 7 feed max length,
+--       8 command digest, then for each event: its hash, its entry bytes
+-- Returns {"dup", stored outcome} | {"conflict", seq, head} | {"ok", last seq}
+local stored = redis.call('HGET', KEYS[3], ARGV[1])
+if stored then
+  return {'dup', stored}
+end
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+local head = redis.call('HGET', KEYS[1], 'hash') or ''
+if seq ~= tonumber(ARGV[2]) or (seq > 0 and head ~= ARGV[3]) then
+  return {'conflict', tostring(seq), head}
+end
+local first = seq + 1
+local last_hash = head
+for i = 9, #ARGV, 2 do
+  seq = seq + 1
+  redis.call('XADD', KEYS[2], tostring(seq) .. '-0', 'e', ARGV[i + 1])
+  last_hash = ARGV[i]
+end
+redis.call('HSET', KEYS[1], 'seq', seq, 'hash', last_hash, 'phase', ARGV[6])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4], ARGV[1] .. ':digest', ARGV[8])
+redis.call('SADD', KEYS[5], ARGV[5])
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*',
+  'table', ARGV[5], 'from', first, 'to', seq)
+return {'ok', tostring(seq)}

@@ -1,0 +1,148 @@
+"""The event store: a table's append-only, hash-chained log in Redis Streams.
+
+One Lua script appends atomically (command-id dedupe, expected-version check against
+the table's meta hash, events XADDed with ids ``<seq>-0``, outcome stored, partition
+feed notified). Loading reads the latest snapshot, then the log's tail. The log is
+never trimmed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+from contracts import keys
+from contracts.envelope import RawEnvelope, decode_entry
+from games.table import TableState, apply_entry, decode_snapshot, encode_snapshot
+
+FEED_MAXLEN = 100_000
+SNAPSHOT_EVERY = 64
+
+_APPEND_LUA = resources.files("services").joinpath("append.lua").read_text()
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    status: Literal["ok", "dup", "conflict"]
+    last_seq: int = 0
+    stored_outcome: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAppend:
+    """Everything one command adds to a table, ready for the script."""
+
+    table_id: str
+    command_id: str
+    expected_seq: int
+    expected_hash: str
+    phase: str
+    outcome: bytes
+    digest: str
+    entries: list[tuple[str, bytes]]  # (hash, encoded envelope), in seq order
+
+
+class EventStore:
+    def __init__(self, redis: Any, partitions: int, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        # redis-py's reply types are unions of everything; the store knows each reply.
+        self.redis: Any = redis
+        self.partitions = partitions
+        self.snapshot_every = snapshot_every
+        self._append = redis.register_script(_APPEND_LUA)
+
+    def partition(self, table_id: str) -> int:
+        return keys.partition_of(table_id, self.partitions)
+
+    async def append(self, pending: PendingAppend) -> AppendResult:
+        p = self.partition(pending.table_id)
+        t = pending.table_id
+        argv: list[Any] = [
+            pending.command_id,
+            pending.expected_seq,
+            pending.expected_hash,
+            pending.outcome,
+            t,
+            pending.phase,
+            FEED_MAXLEN,
+            pending.digest,
+        ]
+        for entry_hash, entry in pending.entries:
+            argv += [entry_hash, entry]
+        reply = await self._append(
+            keys=[
+                keys.meta_hash(p, t),
+                keys.log_stream(p, t),
+                keys.outcomes_hash(p, t),
+                keys.feed_stream(p),
+                keys.tables_set(p),
+            ],
+            args=argv,
+        )
+        status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        if status == "ok":
+            return AppendResult("ok", last_seq=int(reply[1]))
+        if status == "dup":
+            return AppendResult("dup", stored_outcome=bytes(reply[1]))
+        return AppendResult("conflict", last_seq=int(reply[1]))
+
+    async def stored_outcome(self, table_id: str, command_id: str) -> tuple[bytes, str] | None:
+        p = self.partition(table_id)
+        outcome, digest = await self.redis.hmget(
+            keys.outcomes_hash(p, table_id), [command_id, f"{command_id}:digest"]
+        )
+        if outcome is None:
+            return None
+        return bytes(outcome), (digest or b"").decode()
+
+    async def store_rejection(
+        self, table_id: str, command_id: str, outcome: bytes, digest: str
+    ) -> None:
+        """Remember a rejection so a retry of the same command id gets the same answer.
+
+        Only for tables that exist: a rejection must not create keys for a table id
+        nobody created.
+        """
+        p = self.partition(table_id)
+        key = keys.outcomes_hash(p, table_id)
+        if await self.redis.hsetnx(key, command_id, outcome):
+            await self.redis.hset(key, f"{command_id}:digest", digest)
+
+    async def read_log(
+        self, table_id: str, after_seq: int = 0, to_seq: int | None = None
+    ) -> list[RawEnvelope]:
+        p = self.partition(table_id)
+        end = f"{to_seq}-0" if to_seq is not None else "+"
+        entries = await self.redis.xrange(keys.log_stream(p, table_id), f"({after_seq}-0", end)
+        return [decode_entry(fields[b"e"]) for _, fields in entries]
+
+    async def load(self, table_id: str, *, use_snapshot: bool = True) -> TableState:
+        """The table's current state: latest snapshot plus the log's tail."""
+        state: TableState | None = None
+        if use_snapshot:
+            data = await self.redis.get(keys.snapshot_key(self.partition(table_id), table_id))
+            if data is not None:
+                state = decode_snapshot(data)
+        if state is None:
+            state = TableState(table_id=table_id)
+        return await self.catch_up(state)
+
+    async def catch_up(self, state: TableState) -> TableState:
+        for envelope in await self.read_log(state.table_id, after_seq=state.seq):
+            state = apply_entry(state, envelope)
+        return state
+
+    async def save_snapshot(self, state: TableState) -> None:
+        p = self.partition(state.table_id)
+        await self.redis.set(keys.snapshot_key(p, state.table_id), encode_snapshot(state))
+
+    async def put_seed(self, table_id: str, seed: bytes) -> bytes:
+        """Store a new table's secret seed unless one exists; returns the one in force."""
+        key = keys.secret_key(self.partition(table_id), table_id)
+        await self.redis.set(key, seed, nx=True)
+        stored = await self.redis.get(key)
+        return bytes(stored)
+
+    async def get_seed(self, table_id: str) -> bytes | None:
+        stored = await self.redis.get(keys.secret_key(self.partition(table_id), table_id))
+        return bytes(stored) if stored is not None else None

@@ -1,0 +1,31 @@
+"""Shared fixtures: a real embedded Valkey server on a free loopback port, per test run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from orrery.embedded import EmbeddedServer
+
+# The platform tests plug in a tiny game of their own (also in worker subprocesses).
+os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:
+    with EmbeddedServer(Path(tmp_path_factory.mktemp("valkey"))) as started:
+        yield started
+
+
+@pytest.fixture
+async def redis_client(server: EmbeddedServer) -> AsyncIterator[aioredis.Redis]:
+    client = aioredis.Redis.from_url(server.url)
+    await client.flushall()
+    try:
+        yield client
+    finally:
+        await client.aclose()
