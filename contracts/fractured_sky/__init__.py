@@ -1,0 +1,120 @@
+"""Fractured Sky wire contract: commands, events, the per-seat view and the catalogue."""
+
+from __future__ import annotations
+
+from contracts.fractured_sky.commands import (
+    BuildFortress,
+    BuildMarket,
+    ChooseResource,
+    ChooseSlot,
+    ChooseStart,
+    Peek,
+    PlaceAirship,
+    PlaceSkimmer,
+    Scout,
+    ScoutTake,
+    Trade,
+)
+from contracts.fractured_sky.events import (
+    AirshipPlaced,
+    ExplorationDrawn,
+    FortressBuilt,
+    GameEnded,
+    GameSetUp,
+    MarketBuilt,
+    ObjectiveScored,
+    Peeked,
+    RegionResolved,
+    ResourceChosen,
+    RoundRevealed,
+    RoundSetUp,
+    Scouted,
+    ScoutFinished,
+    SkimmerPlaced,
+    SlotPending,
+    SlotTaken,
+    StartChosen,
+    Traded,
+    TurnBegan,
+)
+from contracts.fractured_sky.views import FracturedSkyView
+
+FracturedSkyCommand = (
+    ChooseStart
+    | Trade
+    | PlaceAirship
+    | ChooseSlot
+    | BuildFortress
+    | BuildMarket
+    | PlaceSkimmer
+    | Scout
+    | ScoutTake
+    | Peek
+    | ChooseResource
+)
+FracturedSkyEvent = (
+    GameSetUp
+    | StartChosen
+    | TurnBegan
+    | Traded
+    | AirshipPlaced
+    | ExplorationDrawn
+    | SlotPending
+    | SlotTaken
+    | FortressBuilt
+    | MarketBuilt
+    | SkimmerPlaced
+    | Scouted
+    | ScoutFinished
+    | Peeked
+    | RoundRevealed
+    | ObjectiveScored
+    | RegionResolved
+    | ResourceChosen
+    | RoundSetUp
+    | GameEnded
+)
+
+COMMAND_TYPES = (
+    ChooseStart,
+    Trade,
+    PlaceAirship,
+    ChooseSlot,
+    BuildFortress,
+    BuildMarket,
+    PlaceSkimmer,
+    Scout,
+    ScoutTake,
+    Peek,
+    ChooseResource,
+)
+EVENT_TYPES = (
+    GameSetUp,
+    StartChosen,
+    TurnBegan,
+    Traded,
+    AirshipPlaced,
+    ExplorationDrawn,
+    SlotPending,
+    SlotTaken,
+    FortressBuilt,
+    MarketBuilt,
+    SkimmerPlaced,
+    Scouted,
+    ScoutFinished,
+    Peeked,
+    RoundRevealed,
+    ObjectiveScored,
+    RegionResolved,
+    ResourceChosen,
+    RoundSetUp,
+    GameEnded,
+)
+
+__all__ = [
+    "COMMAND_TYPES",
+    "EVENT_TYPES",
+    "FracturedSkyCommand",
+    "FracturedSkyEvent",
+    "FracturedSkyView",
+]

@@ -1,0 +1,180 @@
+"""Fractured Sky events (tag prefix ``fs.``): the facts ``evolve`` folds.
+
+Events are fat: each carries everything ``evolve`` needs, so replay never re-runs rules.
+Some events carry hidden facts (chip values, secret deck order, exploration draws);
+only ``view`` decides who may see them.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from contracts.base import EventBody
+
+
+class Gain(msgspec.Struct, frozen=True, kw_only=True):
+    """Resources a seat receives automatically (reason: rank_both, rank_one, market)."""
+
+    seat: int
+    resource: str
+    amount: int = 1
+    reason: str
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """A resource a seat must pick (reason: rank_one or market) from ``options``."""
+
+    seat: int
+    region: int
+    options: list[str]
+    reason: str
+
+
+class RegionOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The public result of resolving one region at round end."""
+
+    region: int
+    power: list[int]  # per seat; -1 = not present in the region
+    ranking: list[int]  # eligible seats, best rank first (ties by end-of-round order)
+    stardust_seat: int = -1
+    stardust: int = 0
+    gains: list[Gain] = []
+    choices: list[Choice] = []
+
+
+class ObjectiveOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    position: int
+    card: int
+    values: list[int]  # the measured quantity per seat
+    winner: int = -1  # -1: nobody reached 1
+
+
+class GameSetUp(EventBody, frozen=True, kw_only=True, tag="fs.game_set_up"):
+    seats: int
+    participants: int
+    regions: list[int]  # active regions, left to right
+    slot_count: int
+    order: list[int]  # first column: seat in slot 1, 2, ...
+    setup_gold: list[int]  # gold per seat from covered gold icons
+    public_card: int
+    public_stardust: int  # tokens placed on the public card's region
+    secret_cards: list[int]  # hidden: region of each face-down secret card
+    secret_deck: list[int]  # hidden: unused secret deck, top first
+    objectives: list[int]  # hidden: card index in each tray position
+    discarded_objectives: list[int]  # hidden
+
+
+class StartChosen(EventBody, frozen=True, kw_only=True, tag="fs.start_chosen"):
+    seat: int
+    gold: int
+    iron: int
+    wood: int
+
+
+class TurnBegan(EventBody, frozen=True, kw_only=True, tag="fs.turn_began"):
+    seat: int
+
+
+class Traded(EventBody, frozen=True, kw_only=True, tag="fs.traded"):
+    seat: int
+    gold: int
+    iron: int
+    wood: int
+    get: str
+
+
+class AirshipPlaced(EventBody, frozen=True, kw_only=True, tag="fs.airship_placed"):
+    seat: int
+    region: int
+    chip: int  # hidden until the round-end reveal
+    explorer: bool  # placed in the region's exploration slot
+
+
+class ExplorationDrawn(EventBody, frozen=True, kw_only=True, tag="fs.exploration_drawn"):
+    seat: int
+    card: int  # hidden: region of the drawn secret card (not secret this round)
+
+
+class SlotPending(EventBody, frozen=True, kw_only=True, tag="fs.slot_pending"):
+    seat: int
+
+
+class SlotTaken(EventBody, frozen=True, kw_only=True, tag="fs.slot_taken"):
+    seat: int
+    slot: int  # 1-based
+    gold: int
+
+
+class FortressBuilt(EventBody, frozen=True, kw_only=True, tag="fs.fortress_built"):
+    seat: int
+    platform: int
+
+
+class MarketBuilt(EventBody, frozen=True, kw_only=True, tag="fs.market_built"):
+    seat: int
+    platform: int
+
+
+class SkimmerPlaced(EventBody, frozen=True, kw_only=True, tag="fs.skimmer_placed"):
+    seat: int
+    region: int
+
+
+class Scouted(EventBody, frozen=True, kw_only=True, tag="fs.scouted"):
+    seat: int
+    card: int  # tray position of the secret card
+
+
+class ScoutFinished(EventBody, frozen=True, kw_only=True, tag="fs.scout_finished"):
+    seat: int
+    card: int
+    resource: str | None = None
+
+
+class Peeked(EventBody, frozen=True, kw_only=True, tag="fs.peeked"):
+    seat: int
+    objective: int
+    gold: int
+    iron: int
+    wood: int
+
+
+class RoundRevealed(EventBody, frozen=True, kw_only=True, tag="fs.round_revealed"):
+    round: int
+    objective: int  # tray position flipped, -1 when none is left
+    objective_card: int
+    secret_cards: list[int]  # regions of the revealed secret cards
+    stardust_placed: list[int]  # per region index: tokens placed from the supply
+    chips: list[list[int]]  # [seat][region]: chip after the over-10 reduction, -1 none
+    excess: list[int]  # per seat: how far the chip total exceeded 10
+
+
+class ObjectiveScored(EventBody, frozen=True, kw_only=True, tag="fs.objective_scored"):
+    outcome: ObjectiveOutcome
+
+
+class RegionResolved(EventBody, frozen=True, kw_only=True, tag="fs.region_resolved"):
+    outcome: RegionOutcome
+
+
+class ResourceChosen(EventBody, frozen=True, kw_only=True, tag="fs.resource_chosen"):
+    seat: int
+    resource: str
+
+
+class RoundSetUp(EventBody, frozen=True, kw_only=True, tag="fs.round_set_up"):
+    """Cleanup of the previous round and the opening of ``round``."""
+
+    round: int
+    order: list[int]  # the new column
+    public_card: int
+    public_stardust: int
+    secret_cards: list[int]  # hidden
+    secret_deck: list[int]  # hidden
+
+
+class GameEnded(EventBody, frozen=True, kw_only=True, tag="fs.game_ended"):
+    order: list[int]  # final turn order (the tie-break)
+    points: list[int]
+    ranks: list[int]

@@ -1,0 +1,298 @@
+"""``decide``: validate one command and return the events it causes.
+
+Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_over``,
+``cannot_afford``, ``illegal_command``): ``unknown_seat``, ``already_chosen``,
+``bad_amounts``, ``bad_resource``, ``unknown_region``, ``region_taken``, ``chip_used``,
+``unknown_platform``, ``supply_exhausted``, ``unknown_card``, ``already_scouted``,
+``unknown_objective``, ``objective_revealed``, ``already_peeked``, ``slot_unavailable``,
+``no_pending_choice``.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.base import CommandBody, EventBody
+from contracts.fractured_sky import catalogue as cat
+from contracts.fractured_sky import commands as cmd
+from contracts.fractured_sky import events as ev
+from games.fractured_sky.evolve import evolve
+from games.fractured_sky.round_end import after_rewards, finish_round
+from games.fractured_sky.state import (
+    PHASE_FINISHED,
+    PHASE_PLAY,
+    PHASE_REWARDS,
+    PHASE_SCOUT,
+    PHASE_SLOT,
+    PHASE_START,
+    RES_INDEX,
+    FsState,
+    clone,
+    unused_chips,
+)
+from games.rejection import (
+    CANNOT_AFFORD,
+    GAME_OVER,
+    ILLEGAL_COMMAND,
+    NOT_YOUR_TURN,
+    WRONG_PHASE,
+    Rejected,
+)
+
+PLAY_COMMANDS = (
+    cmd.Trade,
+    cmd.PlaceAirship,
+    cmd.BuildFortress,
+    cmd.BuildMarket,
+    cmd.PlaceSkimmer,
+    cmd.Scout,
+    cmd.Peek,
+)
+PHASE_COMMANDS: dict[str, tuple[type[CommandBody], ...]] = {
+    PHASE_START: (cmd.ChooseStart,),
+    PHASE_PLAY: PLAY_COMMANDS,
+    PHASE_SCOUT: (cmd.ScoutTake,),
+    PHASE_SLOT: (cmd.ChooseSlot,),
+    PHASE_REWARDS: (cmd.ChooseResource,),
+}
+TURN_PHASES = (PHASE_PLAY, PHASE_SCOUT, PHASE_SLOT)
+
+
+def can_afford(have: list[int], cost: tuple[int, int, int]) -> bool:
+    return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2]
+
+
+def _amounts(gold: int, iron: int, wood: int, total: int) -> tuple[int, int, int]:
+    if min(gold, iron, wood) < 0 or gold + iron + wood != total:
+        raise Rejected("bad_amounts", f"the amounts must be non-negative and sum to {total}")
+    return gold, iron, wood
+
+
+def _resource(name: str | None) -> int:
+    if name not in RES_INDEX:
+        raise Rejected("bad_resource", "resource must be gold, iron or wood")
+    return RES_INDEX[name]
+
+
+def free_slots(state: FsState) -> list[int]:
+    """1-based turn slots still free in the next column (only slots <= participants)."""
+    return [i + 1 for i in range(state.participants) if state.next_slots[i] < 0]
+
+
+def slot_gold(state: FsState, slot: int) -> int:
+    return 1 if slot in cat.gold_slots(state.participants) else 0
+
+
+def _next_seat(state: FsState, seat: int, ships: list[int]) -> int:
+    """The next participant in turn order after ``seat`` still placing airships."""
+    order = state.order
+    n = len(order)
+    start = order.index(seat)
+    for step in range(1, n + 1):
+        candidate = order[(start + step) % n]
+        if ships[candidate] < cat.AIRSHIPS:
+            return candidate
+    return -1
+
+
+def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -> None:
+    """Hand the turn on, or end the round when everybody has placed 3 airships."""
+    ships = list(state.ships)
+    for event in events:
+        if isinstance(event, ev.AirshipPlaced):
+            ships[event.seat] += 1
+    nxt = _next_seat(state, seat, ships)
+    if nxt >= 0:
+        events.append(ev.TurnBegan(seat=nxt))
+        return
+    sim = clone(state)
+    for event in events:
+        evolve(sim, event)
+    events.extend(finish_round(sim, rng))
+
+
+def _choose_start(state: FsState, c: cmd.ChooseStart, seat: int, rng: Random) -> list[EventBody]:
+    if state.started[seat]:
+        raise Rejected("already_chosen", "you already chose your starting resources")
+    gold, iron, wood = _amounts(c.gold, c.iron, c.wood, cat.STARTING_RESOURCES)
+    events: list[EventBody] = [ev.StartChosen(seat=seat, gold=gold, iron=iron, wood=wood)]
+    if all(state.started[s] or s == seat for s in range(state.seats)):
+        events.append(ev.TurnBegan(seat=state.order[0]))
+    return events
+
+
+def _trade(state: FsState, c: cmd.Trade, seat: int) -> list[EventBody]:
+    give = _amounts(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
+    _resource(c.get)
+    if not can_afford(state.resources[seat], give):
+        raise Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+    return [ev.Traded(seat=seat, gold=give[0], iron=give[1], wood=give[2], get=c.get)]
+
+
+def _region(state: FsState, region: int) -> None:
+    if region not in state.regions:
+        raise Rejected("unknown_region", "no such region in this game")
+
+
+def _place_airship(state: FsState, c: cmd.PlaceAirship, seat: int, rng: Random) -> list[EventBody]:
+    _region(state, c.region)
+    if state.airships[seat][c.region] >= 0:
+        raise Rejected("region_taken", "you already have an airship in that region")
+    if c.chip not in unused_chips(state, seat):
+        raise Rejected("chip_used", "you have no unused power chip of that value")
+    explorer = state.explorer[c.region] < 0
+    events: list[EventBody] = [
+        ev.AirshipPlaced(seat=seat, region=c.region, chip=c.chip, explorer=explorer)
+    ]
+    if explorer and state.secret_deck:
+        events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
+    if state.ships[seat] + 1 < cat.AIRSHIPS:
+        _end_turn(state, seat, events, rng)
+        return events
+    free = free_slots(state)
+    if len(free) == 1:
+        events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
+        _end_turn(state, seat, events, rng)
+    else:
+        events.append(ev.SlotPending(seat=seat))
+    return events
+
+
+def _choose_slot(state: FsState, c: cmd.ChooseSlot, seat: int, rng: Random) -> list[EventBody]:
+    if c.slot not in free_slots(state):
+        raise Rejected("slot_unavailable", "that turn slot is taken or not in use")
+    events: list[EventBody] = [ev.SlotTaken(seat=seat, slot=c.slot, gold=slot_gold(state, c.slot))]
+    _end_turn(state, seat, events, rng)
+    return events
+
+
+def _platform(platform: int) -> None:
+    if not 0 <= platform < cat.PLATFORM_COUNT:
+        raise Rejected("unknown_platform", "no such floating platform")
+
+
+def _build(
+    state: FsState, c: cmd.BuildFortress | cmd.BuildMarket, seat: int, rng: Random
+) -> list[EventBody]:
+    _platform(c.platform)
+    fortress = isinstance(c, cmd.BuildFortress)
+    built = state.fortresses[seat] if fortress else state.markets[seat]
+    supply = cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY
+    if sum(built) >= supply:
+        raise Rejected("supply_exhausted", "you have no such building left")
+    cost = cat.FORTRESS_COST if fortress else cat.MARKET_COST
+    if not can_afford(state.resources[seat], cost):
+        raise Rejected(CANNOT_AFFORD, "you cannot pay for that building")
+    events: list[EventBody] = [
+        ev.FortressBuilt(seat=seat, platform=c.platform)
+        if fortress
+        else ev.MarketBuilt(seat=seat, platform=c.platform)
+    ]
+    _end_turn(state, seat, events, rng)
+    return events
+
+
+def _skimmer(state: FsState, c: cmd.PlaceSkimmer, seat: int, rng: Random) -> list[EventBody]:
+    _region(state, c.region)
+    if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
+        raise Rejected("supply_exhausted", "you have no skimmer left")
+    if not can_afford(state.resources[seat], cat.SKIMMER_COST):
+        raise Rejected(CANNOT_AFFORD, "a skimmer costs 1 iron and 1 wood")
+    events: list[EventBody] = [ev.SkimmerPlaced(seat=seat, region=c.region)]
+    _end_turn(state, seat, events, rng)
+    return events
+
+
+def scouted_by(state: FsState, seat: int) -> set[int]:
+    return {r.card for r in state.scouts if r.seat == seat}
+
+
+def _scout(state: FsState, c: cmd.Scout, seat: int) -> list[EventBody]:
+    if not 0 <= c.card < len(state.secret_cards):
+        raise Rejected("unknown_card", "no secret stardust card in that position")
+    if c.card in scouted_by(state, seat):
+        raise Rejected("already_scouted", "you already scouted that card")
+    if not can_afford(state.resources[seat], cat.SCOUT_COST):
+        raise Rejected(CANNOT_AFFORD, "scouting costs 2 gold")
+    return [ev.Scouted(seat=seat, card=c.card)]
+
+
+def _scout_take(state: FsState, c: cmd.ScoutTake, seat: int, rng: Random) -> list[EventBody]:
+    if c.resource is not None:
+        index = _resource(c.resource)
+        region = state.secret_cards[state.scouting]
+        if cat.RESOURCES[index] not in cat.REGIONS[region].resources:
+            raise Rejected("bad_resource", "take a resource shown on the card, or nothing")
+    events: list[EventBody] = [
+        ev.ScoutFinished(seat=seat, card=state.scouting, resource=c.resource)
+    ]
+    _end_turn(state, seat, events, rng)
+    return events
+
+
+def _peek(state: FsState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody]:
+    if not 0 <= c.objective < len(state.objectives):
+        raise Rejected("unknown_objective", "no objective card in that position")
+    if c.objective < state.objectives_revealed:
+        raise Rejected("objective_revealed", "that objective is already face up")
+    if c.objective in state.peeks[seat]:
+        raise Rejected("already_peeked", "you already peeked at that objective")
+    pay = _amounts(c.gold, c.iron, c.wood, cat.PEEK_COST_TOTAL)
+    if not can_afford(state.resources[seat], pay):
+        raise Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+    events: list[EventBody] = [
+        ev.Peeked(seat=seat, objective=c.objective, gold=pay[0], iron=pay[1], wood=pay[2])
+    ]
+    _end_turn(state, seat, events, rng)
+    return events
+
+
+def _choose_resource(
+    state: FsState, c: cmd.ChooseResource, seat: int, rng: Random
+) -> list[EventBody]:
+    mine = [p for p in state.pending if p.seat == seat]
+    if not mine:
+        raise Rejected("no_pending_choice", "you have no resource to choose")
+    if _resource(c.resource) not in mine[0].options:
+        raise Rejected("bad_resource", "choose one of the offered resources")
+    events: list[EventBody] = [ev.ResourceChosen(seat=seat, resource=c.resource)]
+    if len(state.pending) == 1:
+        sim = clone(state)
+        evolve(sim, events[0])
+        events.extend(after_rewards(sim, rng))
+    return events
+
+
+def decide(state: FsState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+    if state.phase == PHASE_FINISHED:
+        raise Rejected(GAME_OVER, "the game is over")
+    if not 0 <= seat < state.seats:
+        raise Rejected("unknown_seat", "no such seat at this table")
+    allowed = PHASE_COMMANDS[state.phase]
+    if not isinstance(command, allowed):
+        if not any(isinstance(command, kinds) for kinds in PHASE_COMMANDS.values()):
+            raise Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+        raise Rejected(WRONG_PHASE, f"that command is not possible now ({state.phase})")
+    if state.phase in TURN_PHASES and seat != state.turn:
+        raise Rejected(NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
+    if isinstance(command, cmd.PlaceAirship):
+        return _place_airship(state, command, seat, rng)
+    if isinstance(command, cmd.Trade):
+        return _trade(state, command, seat)
+    if isinstance(command, cmd.ChooseStart):
+        return _choose_start(state, command, seat, rng)
+    if isinstance(command, cmd.ChooseSlot):
+        return _choose_slot(state, command, seat, rng)
+    if isinstance(command, cmd.BuildFortress | cmd.BuildMarket):
+        return _build(state, command, seat, rng)
+    if isinstance(command, cmd.PlaceSkimmer):
+        return _skimmer(state, command, seat, rng)
+    if isinstance(command, cmd.Scout):
+        return _scout(state, command, seat)
+    if isinstance(command, cmd.ScoutTake):
+        return _scout_take(state, command, seat, rng)
+    if isinstance(command, cmd.Peek):
+        return _peek(state, command, seat, rng)
+    if isinstance(command, cmd.ChooseResource):
+        return _choose_resource(state, command, seat, rng)
+    raise Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")

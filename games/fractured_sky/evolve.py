@@ -1,0 +1,195 @@
+"""``evolve``: apply one fact to the state (no decisions, no randomness)."""
+
+from __future__ import annotations
+
+from contracts.base import EventBody
+from contracts.fractured_sky import catalogue as cat
+from contracts.fractured_sky import events as ev
+from games.fractured_sky.state import (
+    PHASE_FINISHED,
+    PHASE_PLAY,
+    PHASE_REWARDS,
+    PHASE_SCOUT,
+    PHASE_SLOT,
+    RES_INDEX,
+    FsState,
+    PendingChoice,
+    ScoutRecord,
+)
+
+
+def _reset_round(state: FsState) -> None:
+    n = state.participants
+    state.ships = [0] * n
+    state.airships = [[-1] * cat.REGION_COUNT for _ in range(n)]
+    state.explorer = [-1] * cat.REGION_COUNT
+    state.skimmers = [[0] * cat.REGION_COUNT for _ in range(n)]
+    state.drawn = [[] for _ in range(n)]
+    state.scouts = []
+    state.scouting = -1
+    state.next_slots = [-1] * state.slot_count
+    state.revealed = False
+    state.chips_revealed = []
+    state.pending = []
+
+
+def _set_up(state: FsState, e: ev.GameSetUp) -> None:
+    n = e.participants
+    state.seats = e.seats
+    state.participants = n
+    state.regions = list(e.regions)
+    state.slot_count = e.slot_count
+    state.order = list(e.order)
+    state.resources = [[g, 0, 0] for g in e.setup_gold]
+    state.started = [False] * n
+    state.stardust = [0] * n
+    state.board_stardust = [0] * cat.REGION_COUNT
+    state.board_stardust[e.public_card] += e.public_stardust
+    state.supply = cat.STARDUST_TOKENS - e.public_stardust
+    state.fortresses = [[0] * cat.PLATFORM_COUNT for _ in range(n)]
+    state.markets = [[0] * cat.PLATFORM_COUNT for _ in range(n)]
+    state.public_card = e.public_card
+    state.secret_cards = list(e.secret_cards)
+    state.secret_deck = list(e.secret_deck)
+    state.objectives = list(e.objectives)
+    state.objectives_revealed = 0
+    state.peeks = [[] for _ in range(n)]
+    state.round = 1
+    _reset_round(state)
+
+
+def _revealed(state: FsState, e: ev.RoundRevealed) -> None:
+    state.phase = PHASE_REWARDS
+    state.turn = -1
+    state.revealed = True
+    if e.objective >= 0:
+        state.objectives_revealed = e.objective + 1
+    for region, count in enumerate(e.stardust_placed):
+        state.board_stardust[region] += count
+        state.supply -= count
+    state.chips_revealed = [list(row) for row in e.chips]
+    state.region_results = []
+
+
+def _region(state: FsState, o: ev.RegionOutcome) -> None:
+    if o.stardust_seat >= 0:
+        state.stardust[o.stardust_seat] += o.stardust
+        state.board_stardust[o.region] -= o.stardust
+    for gain in o.gains:
+        state.resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
+    for choice in o.choices:
+        state.pending.append(
+            PendingChoice(
+                seat=choice.seat,
+                region=choice.region,
+                options=[RES_INDEX[r] for r in choice.options],
+                reason=choice.reason,
+            )
+        )
+    state.region_results.append(o)
+
+
+def _chosen(state: FsState, e: ev.ResourceChosen) -> None:
+    for i, pending in enumerate(state.pending):
+        if pending.seat == e.seat:
+            del state.pending[i]
+            break
+    state.resources[e.seat][RES_INDEX[e.resource]] += 1
+
+
+def _round_set_up(state: FsState, e: ev.RoundSetUp) -> None:
+    state.round = e.round
+    state.order = list(e.order)
+    state.public_card = e.public_card
+    state.board_stardust[e.public_card] += e.public_stardust
+    state.supply -= e.public_stardust
+    state.secret_cards = list(e.secret_cards)
+    state.secret_deck = list(e.secret_deck)
+    state.phase = PHASE_PLAY
+    state.turn = -1
+    _reset_round(state)
+
+
+def evolve(state: FsState, event: EventBody) -> FsState:
+    if isinstance(event, ev.AirshipPlaced):
+        state.airships[event.seat][event.region] = event.chip
+        state.ships[event.seat] += 1
+        if event.explorer:
+            state.explorer[event.region] = event.seat
+    elif isinstance(event, ev.TurnBegan):
+        state.phase = PHASE_PLAY
+        state.turn = event.seat
+    elif isinstance(event, ev.Traded):
+        res = state.resources[event.seat]
+        res[0] -= event.gold
+        res[1] -= event.iron
+        res[2] -= event.wood
+        res[RES_INDEX[event.get]] += 1
+    elif isinstance(event, ev.ExplorationDrawn):
+        state.secret_deck.remove(event.card)
+        state.drawn[event.seat].append(event.card)
+    elif isinstance(event, ev.SlotPending):
+        state.phase = PHASE_SLOT
+        state.turn = event.seat
+    elif isinstance(event, ev.SlotTaken):
+        state.next_slots[event.slot - 1] = event.seat
+        state.resources[event.seat][cat.GOLD] += event.gold
+    elif isinstance(event, ev.FortressBuilt):
+        _pay(state, event.seat, cat.FORTRESS_COST)
+        state.fortresses[event.seat][event.platform] += 1
+    elif isinstance(event, ev.MarketBuilt):
+        _pay(state, event.seat, cat.MARKET_COST)
+        state.markets[event.seat][event.platform] += 1
+    elif isinstance(event, ev.SkimmerPlaced):
+        _pay(state, event.seat, cat.SKIMMER_COST)
+        state.skimmers[event.seat][event.region] += 1
+    elif isinstance(event, ev.Scouted):
+        _pay(state, event.seat, cat.SCOUT_COST)
+        state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
+        state.scouting = event.card
+        state.phase = PHASE_SCOUT
+    elif isinstance(event, ev.ScoutFinished):
+        state.scouting = -1
+        if event.resource is not None:
+            index = RES_INDEX[event.resource]
+            state.resources[event.seat][index] += 1
+            for record in reversed(state.scouts):
+                if record.seat == event.seat and record.card == event.card:
+                    record.resource = index
+                    break
+    elif isinstance(event, ev.Peeked):
+        _pay(state, event.seat, (event.gold, event.iron, event.wood))
+        state.peeks[event.seat].append(event.objective)
+    elif isinstance(event, ev.StartChosen):
+        res = state.resources[event.seat]
+        res[0] += event.gold
+        res[1] += event.iron
+        res[2] += event.wood
+        state.started[event.seat] = True
+    elif isinstance(event, ev.RoundRevealed):
+        _revealed(state, event)
+    elif isinstance(event, ev.ObjectiveScored):
+        if event.outcome.winner >= 0:
+            state.stardust[event.outcome.winner] += 1
+            state.supply -= 1
+        state.objective_results.append(event.outcome)
+    elif isinstance(event, ev.RegionResolved):
+        _region(state, event.outcome)
+    elif isinstance(event, ev.ResourceChosen):
+        _chosen(state, event)
+    elif isinstance(event, ev.RoundSetUp):
+        _round_set_up(state, event)
+    elif isinstance(event, ev.GameSetUp):
+        _set_up(state, event)
+    elif isinstance(event, ev.GameEnded):
+        state.phase = PHASE_FINISHED
+        state.turn = -1
+        state.order = list(event.order)
+    return state
+
+
+def _pay(state: FsState, seat: int, cost: tuple[int, int, int]) -> None:
+    res = state.resources[seat]
+    res[0] -= cost[0]
+    res[1] -= cost[1]
+    res[2] -= cost[2]

@@ -1,0 +1,76 @@
+"""The game object: the decider surface of games.protocol.Game for Fractured Sky."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from contracts.base import CommandBody, EventBody
+from contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
+from contracts.fractured_sky.views import FracturedSkyView
+from games.fractured_sky import actions, legal, setup, views
+from games.fractured_sky.evolve import evolve
+from games.fractured_sky.round_end import standings
+from games.fractured_sky.state import (
+    PHASE_FINISHED,
+    PHASE_REWARDS,
+    PHASE_START,
+    FsState,
+)
+from games.protocol import Standing, Status
+
+
+class FracturedSky:
+    name = "fractured_sky"
+    title = "Fractured Sky"
+    rules_version = "1"
+    min_seats = setup.MIN_SEATS
+    max_seats = setup.MAX_SEATS
+    options_type = setup.FracturedSkyOptions
+    state_type = FsState
+    command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
+    event_types: tuple[type[EventBody], ...] = EVENT_TYPES
+    view_type = FracturedSkyView
+
+    def validate_options(self, options: Any, seats: int) -> None:
+        setup.validate_options(options, seats)
+
+    def initial_state(self, options: Any, seats: int) -> FsState:
+        return setup.initial_state(options, seats)
+
+    def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
+        return setup.setup(options, seats, rng)
+
+    def decide(
+        self, state: FsState, command: CommandBody, seat: int, rng: Random
+    ) -> list[EventBody]:
+        return actions.decide(state, command, seat, rng)
+
+    def evolve(self, state: FsState, event: EventBody) -> FsState:
+        return evolve(state, event)
+
+    def view(self, state: FsState, seat: int | None) -> FracturedSkyView:
+        return views.view(state, seat)
+
+    def legal_commands(self, state: FsState, seat: int) -> list[CommandBody]:
+        return legal.legal_commands(state, seat)
+
+    def score(self, state: FsState) -> Standing:
+        points = tuple(state.stardust[: state.seats])
+        ranks = standings(list(state.stardust), state.order)
+        return Standing(points=points, ranks=tuple(ranks[: state.seats]))
+
+    def status(self, state: FsState) -> Status:
+        phase = state.phase
+        if phase == PHASE_FINISHED:
+            return Status(phase=phase, finished=True, round=state.round)
+        if phase == PHASE_START:
+            waiting = tuple(s for s in range(state.seats) if not state.started[s])
+        elif phase == PHASE_REWARDS:
+            waiting = tuple(sorted({p.seat for p in state.pending if p.seat < state.seats}))
+        else:
+            waiting = (state.turn,) if 0 <= state.turn < state.seats else ()
+        return Status(phase=phase, to_move=waiting, round=state.round)
+
+
+GAME = FracturedSky()

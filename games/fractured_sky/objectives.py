@@ -1,0 +1,76 @@
+"""Objective cards (all ASSUMED, see the catalogue): what each one measures."""
+
+from __future__ import annotations
+
+from contracts.fractured_sky import catalogue as cat
+from games.fractured_sky.power import presences, ranking
+from games.fractured_sky.state import FsState, platform_regions, region_platforms
+
+
+def measure(state: FsState, chips: list[list[int]], card: int, order: list[int]) -> list[int]:
+    """The objective's quantity per participant, at the reveal (before region rewards)."""
+    objective = cat.OBJECTIVES[card]
+    kind = objective.kind
+    n = state.participants
+    if kind == cat.OBJ_REGION_POWER:
+        values = [0] * n
+        for p in presences(state, chips, objective.region):
+            values[p.seat] = p.total
+        return values
+    if kind in (cat.OBJ_MAX_POWER, cat.OBJ_FIRST_PLACES):
+        best = [0] * n
+        firsts = [0] * n
+        for region in state.regions:
+            found = presences(state, chips, region)
+            for p in found:
+                best[p.seat] = max(best[p.seat], p.total)
+            ranked = ranking(found, order)
+            if ranked:
+                firsts[ranked[0].seat] += 1
+        return best if kind == cat.OBJ_MAX_POWER else firsts
+    if kind == cat.OBJ_EXPLORERS:
+        return [sum(1 for r in state.regions if state.explorer[r] == s) for s in range(n)]
+    if kind == cat.OBJ_FORTRESSES:
+        return [sum(state.fortresses[s]) for s in range(n)]
+    if kind == cat.OBJ_MARKETS:
+        return [sum(state.markets[s]) for s in range(n)]
+    if kind == cat.OBJ_CONNECTED:
+        bridges = platform_regions(state)
+        values = []
+        for s in range(n):
+            reached: set[int] = set()
+            for plat, regs in enumerate(bridges):
+                if state.fortresses[s][plat] or state.markets[s][plat]:
+                    reached.update(regs)
+            values.append(len(reached))
+        return values
+    if kind == cat.OBJ_BUILDING_TYPES:
+        per_region = region_platforms(state)
+        values = []
+        for s in range(n):
+            best_types = 0
+            for r in state.regions:
+                plats = per_region[r]
+                types = int(any(state.fortresses[s][q] for q in plats)) + int(
+                    any(state.markets[s][q] for q in plats)
+                )
+                best_types = max(best_types, types)
+            values.append(best_types)
+        return values
+    if kind == cat.OBJ_SCOUTED:
+        return [len({r.card for r in state.scouts if r.seat == s}) for s in range(n)]
+    if kind == cat.OBJ_PEEKED:
+        return [len(state.peeks[s]) for s in range(n)]
+    if kind == cat.OBJ_RESOURCES:
+        return [sum(state.resources[s]) for s in range(n)]
+    raise ValueError(f"unknown objective kind {kind}")
+
+
+def winner(values: list[int], order: list[int]) -> int:
+    """The seat with the most (at least 1); ties to the earlier turn order; -1 if none."""
+    best = -1
+    best_value = 0
+    for seat in order:
+        if values[seat] > best_value:
+            best, best_value = seat, values[seat]
+    return best

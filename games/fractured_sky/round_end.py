@@ -1,0 +1,168 @@
+"""Round end: reveal, objective, region rewards left to right, cleanup or game end.
+
+These functions run on a private copy of the state (``sim``) inside ``decide`` and
+apply every event they emit to it, so later steps see earlier ones.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.base import EventBody
+from contracts.fractured_sky import catalogue as cat
+from contracts.fractured_sky import events as ev
+from games.fractured_sky.evolve import evolve
+from games.fractured_sky.objectives import measure, winner
+from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
+from games.fractured_sky.state import FsState, end_order
+
+TIER_STARDUST = "stardust"
+TIER_BOTH = "both"
+TIER_ONE = "one"
+
+
+def _emit(sim: FsState, events: list[EventBody], event: EventBody) -> None:
+    events.append(event)
+    evolve(sim, event)
+
+
+def resolve_region(
+    sim: FsState, chips: list[list[int]], region: int, order: list[int]
+) -> ev.RegionOutcome:
+    """Rank rewards (stardust / both resources / one of choice / nothing) and markets."""
+    found = presences(sim, chips, region)
+    ranked = ranking(found, order)
+    stardust_here = sim.board_stardust[region]
+    tiers = [TIER_STARDUST, TIER_BOTH, TIER_ONE] if stardust_here else [TIER_BOTH, TIER_ONE]
+    first, second = cat.REGIONS[region].resources
+    gains: list[ev.Gain] = []
+    choices: list[ev.Choice] = []
+    stardust_seat = -1
+    for place, tier in zip(ranked, tiers, strict=False):
+        seat = place.seat
+        if tier == TIER_STARDUST:
+            stardust_seat = seat
+        elif tier == TIER_BOTH:
+            if first == second:
+                gains.append(ev.Gain(seat=seat, resource=first, amount=2, reason="rank_both"))
+            else:
+                gains.append(ev.Gain(seat=seat, resource=first, reason="rank_both"))
+                gains.append(ev.Gain(seat=seat, resource=second, reason="rank_both"))
+        elif first == second:
+            gains.append(ev.Gain(seat=seat, resource=first, reason="rank_one"))
+        else:
+            choices.append(
+                ev.Choice(seat=seat, region=region, options=[first, second], reason="rank_one")
+            )
+    for place in found:
+        if place.ship_power < 1:
+            continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
+        count = market_count(sim, place.seat, region)
+        if not count:
+            continue
+        if first == second:
+            gains.append(ev.Gain(seat=place.seat, resource=first, amount=count, reason="market"))
+        else:
+            choices.extend(
+                ev.Choice(seat=place.seat, region=region, options=[first, second], reason="market")
+                for _ in range(count)
+            )
+    power = [-1] * sim.participants
+    for place in found:
+        power[place.seat] = place.total
+    return ev.RegionOutcome(
+        region=region,
+        power=power,
+        ranking=[p.seat for p in ranked],
+        stardust_seat=stardust_seat,
+        stardust=stardust_here if stardust_seat >= 0 else 0,
+        gains=gains,
+        choices=choices,
+    )
+
+
+def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
+    """Every participant has placed 3 airships and taken a slot: resolve the round."""
+    events: list[EventBody] = []
+    order = end_order(sim)
+    chips, excess = adjusted_chips(sim)
+    placed = [0] * cat.REGION_COUNT
+    supply = sim.supply
+    for region in sim.secret_cards:
+        if supply > 0:
+            placed[region] += 1
+            supply -= 1
+    position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
+    card = sim.objectives[position] if position >= 0 else -1
+    _emit(
+        sim,
+        events,
+        ev.RoundRevealed(
+            round=sim.round,
+            objective=position,
+            objective_card=card,
+            secret_cards=list(sim.secret_cards),
+            stardust_placed=placed,
+            chips=chips,
+            excess=excess,
+        ),
+    )
+    if position >= 0:
+        values = measure(sim, chips, card, order)
+        best = winner(values, order) if sim.supply > 0 else -1
+        outcome = ev.ObjectiveOutcome(
+            round=sim.round, position=position, card=card, values=values, winner=best
+        )
+        _emit(sim, events, ev.ObjectiveScored(outcome=outcome))
+    for region in sim.regions:
+        outcome_r = resolve_region(sim, chips, region, order)
+        _emit(sim, events, ev.RegionResolved(outcome=outcome_r))
+    if not sim.pending:
+        events.extend(after_rewards(sim, rng))
+    return events
+
+
+def standings(stardust: list[int], order: list[int]) -> list[int]:
+    """Rank per seat: most stardust first, ties to the earlier seat in ``order``."""
+    position = {seat: i for i, seat in enumerate(order)}
+    ranked = sorted(range(len(stardust)), key=lambda s: (-stardust[s], position.get(s, 99 + s)))
+    ranks = [0] * len(stardust)
+    for place, seat in enumerate(ranked):
+        ranks[seat] = place + 1
+    return ranks
+
+
+def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
+    """Cleanup and the next round, or the end of the game after round 5."""
+    events: list[EventBody] = []
+    order = end_order(sim)
+    if sim.round >= cat.ROUNDS:
+        _emit(
+            sim,
+            events,
+            ev.GameEnded(
+                order=order,
+                points=list(sim.stardust),
+                ranks=standings(sim.stardust, order),
+            ),
+        )
+        return events
+    regions = list(sim.regions)
+    public = rng.choice(regions)
+    deck = list(regions)
+    rng.shuffle(deck)
+    count = sim.round + 1
+    _emit(
+        sim,
+        events,
+        ev.RoundSetUp(
+            round=count,
+            order=order,
+            public_card=public,
+            public_stardust=1 if sim.supply > 0 else 0,
+            secret_cards=deck[:count],
+            secret_deck=deck[count:],
+        ),
+    )
+    _emit(sim, events, ev.TurnBegan(seat=order[0]))
+    return events

@@ -1,0 +1,172 @@
+"""``view``: what one seat (or a spectator, ``seat=None``) may know.
+
+Public: the board (stardust, airships with their chip class, skimmers, buildings), the
+turn track, every player's resources, stardust and supplies, scout and peek marks
+(including the resource a scout took), revealed objectives and secret cards, and the
+round results. Private to a seat: its own chip values and unused chips, the secret
+cards it scouted, the objectives it peeked, its exploration draws and its pending
+resource choices (the choices themselves are derived from public results, but only the
+owner answers them). Chip values of others become public at the round-end reveal.
+"""
+
+from __future__ import annotations
+
+from contracts.fractured_sky import catalogue as cat
+from contracts.fractured_sky import views as vw
+from contracts.fractured_sky.events import Choice
+from games.fractured_sky.state import PHASE_FINISHED, FsState, chip_class, unused_chips
+
+_CLASS = {v: chip_class(v) for v in range(cat.POWER_LIMIT + 1)}
+
+
+def _regions(state: FsState, seat: int | None) -> list[vw.RegionView]:
+    out = []
+    seats = range(state.participants)
+    revealed = state.revealed
+    for region in state.regions:
+        ships = []
+        for s in seats:
+            chip = state.airships[s][region]
+            if chip < 0:
+                continue
+            shown: int | None = None
+            if revealed:
+                shown = state.chips_revealed[s][region]
+            elif s == seat:
+                shown = chip
+            ships.append(
+                vw.AirshipView(
+                    seat=s,
+                    chip_class=_CLASS[chip],
+                    chip=shown,
+                    explorer=state.explorer[region] == s,
+                )
+            )
+        out.append(
+            vw.RegionView(
+                index=region,
+                stardust=state.board_stardust[region],
+                airships=ships,
+                skimmers=[state.skimmers[s][region] for s in seats],
+            )
+        )
+    return out
+
+
+def _players(state: FsState) -> list[vw.PlayerView]:
+    slot_of = {s: i + 1 for i, s in enumerate(state.next_slots) if s >= 0}
+    pending = [0] * state.participants
+    for p in state.pending:
+        pending[p.seat] += 1
+    out = []
+    for s in range(state.participants):
+        gold, iron, wood = state.resources[s]
+        out.append(
+            vw.PlayerView(
+                seat=s,
+                gold=gold,
+                iron=iron,
+                wood=wood,
+                stardust=state.stardust[s],
+                airships_left=cat.AIRSHIPS - state.ships[s],
+                fortresses_left=cat.FORTRESS_SUPPLY - sum(state.fortresses[s]),
+                markets_left=cat.MARKET_SUPPLY - sum(state.markets[s]),
+                skimmers_left=cat.SKIMMER_SUPPLY - sum(state.skimmers[s]),
+                started=state.started[s],
+                next_slot=slot_of.get(s, 0),
+                pending_choices=pending[s],
+            )
+        )
+    return out
+
+
+def _secret_cards(state: FsState, seat: int | None) -> list[vw.SecretCardView]:
+    marks: list[list[vw.ScoutMark]] = [[] for _ in state.secret_cards]
+    known: set[int] = set()
+    for record in state.scouts:
+        marks[record.card].append(
+            vw.ScoutMark(
+                seat=record.seat,
+                resource=cat.RESOURCES[record.resource] if record.resource >= 0 else None,
+            )
+        )
+        if record.seat == seat:
+            known.add(record.card)
+    return [
+        vw.SecretCardView(
+            position=i,
+            scouts=marks[i],
+            region=region if (state.revealed or i in known) else None,
+        )
+        for i, region in enumerate(state.secret_cards)
+    ]
+
+
+def _objectives(state: FsState, seat: int | None) -> list[vw.ObjectiveView]:
+    peeked_by: list[list[int]] = [[] for _ in state.objectives]
+    for s, positions in enumerate(state.peeks):
+        for position in positions:
+            peeked_by[position].append(s)
+    out = []
+    for i, card in enumerate(state.objectives):
+        revealed = i < state.objectives_revealed
+        visible = revealed or (seat is not None and seat in peeked_by[i])
+        out.append(
+            vw.ObjectiveView(
+                position=i,
+                icon=cat.OBJECTIVE_SLOT_ICONS[i],
+                revealed=revealed,
+                peeked_by=peeked_by[i],
+                card=card if visible else None,
+            )
+        )
+    return out
+
+
+def view(state: FsState, seat: int | None) -> vw.FracturedSkyView:
+    own = seat is not None and 0 <= seat < state.participants
+    choices: list[Choice] | None = None
+    if own:
+        choices = [
+            Choice(
+                seat=p.seat,
+                region=p.region,
+                options=[cat.RESOURCES[r] for r in p.options],
+                reason=p.reason,
+            )
+            for p in state.pending
+            if p.seat == seat
+        ]
+    return vw.FracturedSkyView(
+        seat=seat,
+        round=state.round,
+        phase=state.phase,
+        turn=state.turn,
+        seats=state.seats,
+        regions_active=list(state.regions),
+        slot_count=state.slot_count,
+        order=list(state.order),
+        next_slots=list(state.next_slots),
+        public_card=state.public_card,
+        stardust_supply=state.supply,
+        revealed=state.revealed,
+        regions=_regions(state, seat),
+        platforms=[
+            vw.PlatformView(
+                index=p,
+                fortresses=[f[p] for f in state.fortresses],
+                markets=[m[p] for m in state.markets],
+            )
+            for p in range(cat.PLATFORM_COUNT)
+        ],
+        players=_players(state),
+        secret_cards=_secret_cards(state, seat),
+        objectives=_objectives(state, seat),
+        objective_results=list(state.objective_results),
+        region_results=list(state.region_results),
+        my_chips=unused_chips(state, seat) if own and seat is not None else None,
+        my_drawn=list(state.drawn[seat]) if own and seat is not None else None,
+        my_choices=choices,
+        scouting=state.scouting,
+        finished=state.phase == PHASE_FINISHED,
+    )
