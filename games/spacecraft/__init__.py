@@ -1,0 +1,49 @@
+"""SPACEcraft (Granna 2022): junkyard, workshop, rocket assembly, design cards, countdown.
+
+Rules from the Japanese summary (seed 002) and the research notes; content data (junk counts,
+7th junk type, workshop inventory, blueprints, design cards, advanced tracks) lives in
+``contracts/spacecraft/catalogue.py`` and is PROVISIONAL there.
+
+Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
+
+* Rocket model: one part per grid cell; sockets as in ``rocket.py`` (noses above, engines
+  below a body; fins and connectors beside a body; bodies join vertically or through a
+  connector; a connector touching one body only is legal; adjacency without sockets joins
+  nothing). Feasibility ("cannot be built if it cannot fit even after rearranging") is the
+  closed form of the notes: stacks = max(1, noses, engines) <= bodies,
+  stacks - 1 <= connectors, fins + connectors + stacks - 1 <= 2 * bodies.
+* A build without a layout attaches the new part to a free legal cell, else rebuilds the
+  whole rocket in the automatic staircase layout; a build with a layout uses it. The rocket
+  may be rearranged any number of times during the build step (``sc.arrange``).
+* Visit: pawns standing on empty spaces do not block the way in; a pile with a pawn cannot
+  be entered. Search: adjacent pile or the farthest reachable pile per direction.
+* Leave may be chosen whenever the pawn is in the junkyard; the build step (0-2 parts,
+  rearranging), then the design step (basic: fulfil 0-2, or reserve 1 when none was
+  fulfilled, which ends the design actions; advanced: place 0-1 marker); ``sc.end_turn``
+  finishes. Paying more junk than needed is allowed (surplus lost).
+* Colour conditions: a two-coloured part counts once for EACH of its colours. "Same colour"
+  in goals: the parts share at least one colour; grey matches nothing. "Identical" = same
+  shape and colour variant. The grey body counts as a body everywhere.
+* Countdown: checked after each build (first player whose rocket meets the blueprint during
+  normal play); at the start of each of the holder's later turns one card goes; when only
+  the launch card is left, the final round starts with the holder.
+* Other endings: after a turn's refill an upper-row slot is empty (deck exhausted): the final
+  round starts with the player whose turn it was (they take one more, final, leave); a player
+  outside the junkyard with no pile to visit at the start of their turn: final round starts
+  with them. No countdown trigger during the final round.
+* The blueprint 5 points go to every player whose final rocket meets it. Unfulfilled
+  reserved cards score nothing. Tie-break: most unused junk, then shared rank.
+* First player: seat 0. Personal goals: two dealt per seat (8 goals, 4 seats: all dealt),
+  chosen simultaneously; others see a seat's choice only once all have chosen.
+
+Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, already_chosen,
+not_an_option, final_leave_only, in_junkyard, not_in_junkyard, illegal_move, board_full,
+too_heavy, must_visit, build_step_over, build_limit, no_such_slot, sold_out, bad_payment,
+cannot_afford, missing_required_junk, layout_mismatch, invalid_layout, does_not_fit,
+wrong_variant, already_reserved, design_limit, card_not_available, requirements_not_met,
+already_fulfilled, reserve_full, already_marked, no_markers, card_full, bad_options.
+"""
+
+from games.spacecraft.game import GAME, SpacecraftGame, SpacecraftOptions
+
+__all__ = ["GAME", "SpacecraftGame", "SpacecraftOptions"]

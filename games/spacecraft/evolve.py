@@ -1,0 +1,182 @@
+"""evolve: apply one SPACEcraft fact to the state (no decisions, no randomness)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from contracts.base import EventBody
+from contracts.spacecraft import events as ev
+from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
+
+
+def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+def _junkyard(s: SpacecraftState, e: ev.JunkyardLaid) -> None:
+    s.size = e.size
+    s.piles = [list(p) for p in e.piles]
+    s.returned = list(e.returned)
+
+
+def _workshop(s: SpacecraftState, e: ev.WorkshopLaid) -> None:
+    s.tokens = list(e.tokens)
+
+
+def _blueprint(s: SpacecraftState, e: ev.BlueprintDrawn) -> None:
+    s.blueprint = e.card
+
+
+def _designs(s: SpacecraftState, e: ev.DesignsLaid) -> None:
+    s.lower, s.upper, s.deck = list(e.lower), list(e.upper), list(e.deck)
+    s.removed_designs = list(e.removed)
+
+
+def _advanced(s: SpacecraftState, e: ev.AdvancedLaid) -> None:
+    s.adv_cards, s.adv_sides = list(e.cards), list(e.sides)
+    s.adv_marks = [[] for _ in e.cards]
+    s.adv_removed = list(e.removed)
+
+
+def _goals_dealt(s: SpacecraftState, e: ev.GoalsDealt) -> None:
+    s.goal_options[e.seat] = list(e.options)
+    s.phase = "goals"
+
+
+def _goal_chosen(s: SpacecraftState, e: ev.GoalChosen) -> None:
+    s.goals[e.seat] = e.goal
+
+
+def _play_started(s: SpacecraftState, e: ev.PlayStarted) -> None:
+    s.goal_options = [[] for _ in range(s.players)]
+    s.phase = "play"
+    s.step = "action"
+    s.current = e.first
+    s.turns = 1
+
+
+def _take(s: SpacecraftState, seat: int, x: int, y: int) -> None:
+    cell = y * s.size + x
+    s.pawns[seat] = cell
+    s.boards[seat].append(s.piles[cell].pop())
+
+
+def _visited(s: SpacecraftState, e: ev.Visited) -> None:
+    _take(s, e.seat, e.x, e.y)
+
+
+def _searched(s: SpacecraftState, e: ev.Searched) -> None:
+    _take(s, e.seat, e.x, e.y)
+
+
+def _left(s: SpacecraftState, e: ev.Left) -> None:
+    beside = s.beside[e.seat]
+    for t in e.tiles:
+        beside[t] += 1
+    s.boards[e.seat] = []
+    s.pawns[e.seat] = OFF_BOARD
+    s.step = "build"
+
+
+def _built(s: SpacecraftState, e: ev.PartBuilt) -> None:
+    beside = s.beside[e.seat]
+    for t in e.paid:
+        beside[t] -= 1
+        s.paid[t] += 1
+    s.supply[e.slot] -= 1
+    s.rockets[e.seat] = list(e.layout)
+    s.builds += 1
+
+
+def _arranged(s: SpacecraftState, e: ev.Arranged) -> None:
+    s.rockets[e.seat] = list(e.layout)
+    s.arranged = True
+
+
+def _fulfilled(s: SpacecraftState, e: ev.DesignFulfilled) -> None:
+    if e.slot >= 0:
+        s.lower[e.slot] = NO_CARD
+    else:
+        s.reserved[e.seat] = NO_CARD
+    s.fulfilled[e.seat].append(e.card)
+    s.designs += 1
+    s.step = "design"
+
+
+def _reserved(s: SpacecraftState, e: ev.DesignReserved) -> None:
+    s.lower[e.slot] = NO_CARD
+    s.reserved[e.seat] = e.card
+    s.reserved_now = True
+    s.step = "design"
+
+
+def _marked(s: SpacecraftState, e: ev.MarkerPlaced) -> None:
+    s.adv_marks[s.adv_cards.index(e.card)].append(e.seat)
+    s.markers_left[e.seat] -= 1
+    s.marked = True
+    s.step = "design"
+
+
+def _triggered(s: SpacecraftState, e: ev.CountdownTriggered) -> None:
+    s.holder = e.seat
+
+
+def _countdown(s: SpacecraftState, e: ev.CountdownAdvanced) -> None:
+    s.countdown = e.remaining
+
+
+def _refilled(s: SpacecraftState, e: ev.RowsRefilled) -> None:
+    s.lower, s.upper = list(e.lower), list(e.upper)
+    del s.deck[: e.drawn]
+
+
+def _final(s: SpacecraftState, e: ev.FinalRoundStarted) -> None:
+    s.phase = "final"
+    s.final_reason = e.reason
+    s.final_order = list(e.order)
+
+
+def _turn_passed(s: SpacecraftState, e: ev.TurnPassed) -> None:
+    if s.phase == "final" and s.final_order:
+        s.final_order.pop(0)  # the seat that just took its final leave
+    s.current = e.seat
+    s.step = "action"
+    s.turns += 1
+    s.builds = s.designs = 0
+    s.reserved_now = s.marked = s.arranged = False
+
+
+def _ended(s: SpacecraftState, e: ev.GameEnded) -> None:
+    s.phase = "over"
+    s.final_order = []
+    s.points, s.ranks = list(e.points), list(e.ranks)
+
+
+_HANDLERS: dict[type, Callable[[SpacecraftState, Any], None]] = {
+    ev.JunkyardLaid: _junkyard,
+    ev.WorkshopLaid: _workshop,
+    ev.BlueprintDrawn: _blueprint,
+    ev.DesignsLaid: _designs,
+    ev.AdvancedLaid: _advanced,
+    ev.GoalsDealt: _goals_dealt,
+    ev.GoalChosen: _goal_chosen,
+    ev.PlayStarted: _play_started,
+    ev.Visited: _visited,
+    ev.Searched: _searched,
+    ev.Left: _left,
+    ev.PartBuilt: _built,
+    ev.Arranged: _arranged,
+    ev.DesignFulfilled: _fulfilled,
+    ev.DesignReserved: _reserved,
+    ev.MarkerPlaced: _marked,
+    ev.CountdownTriggered: _triggered,
+    ev.CountdownAdvanced: _countdown,
+    ev.RowsRefilled: _refilled,
+    ev.FinalRoundStarted: _final,
+    ev.TurnPassed: _turn_passed,
+    ev.GameEnded: _ended,
+}

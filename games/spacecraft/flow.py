@@ -1,0 +1,82 @@
+"""End of turn: design-row refill, passing the turn, the countdown, the final round, the end."""
+
+from __future__ import annotations
+
+from contracts.base import EventBody
+from contracts.spacecraft import catalogue as cat
+from contracts.spacecraft.events import (
+    CountdownAdvanced,
+    FinalRoundStarted,
+    GameEnded,
+    RowsRefilled,
+    TurnPassed,
+)
+from games.spacecraft.junkyard import visit_targets
+from games.spacecraft.scoring import breakdown
+from games.spacecraft.state import NO_CARD, SpacecraftState
+
+
+def refill(state: SpacecraftState) -> tuple[RowsRefilled | None, bool]:
+    """The refill event (None when nothing changes) and whether the upper row stays short."""
+    lower, upper = list(state.lower), list(state.upper)
+    for i in range(cat.ROW_SIZE):
+        if lower[i] == NO_CARD and upper[i] != NO_CARD:
+            lower[i], upper[i] = upper[i], NO_CARD
+    drawn = 0
+    for i in range(cat.ROW_SIZE):
+        if upper[i] == NO_CARD and drawn < len(state.deck):
+            upper[i] = state.deck[drawn]
+            drawn += 1
+    short = NO_CARD in upper
+    if lower == state.lower and upper == state.upper:
+        return None, short
+    return RowsRefilled(lower=lower, upper=upper, drawn=drawn), short
+
+
+def _order_from(state: SpacecraftState, seat: int) -> list[int]:
+    return [(seat + i) % state.players for i in range(state.players)]
+
+
+def game_ended(state: SpacecraftState) -> GameEnded:
+    b = breakdown(state)
+    return GameEnded(
+        points=b.points,
+        ranks=b.ranks,
+        trigger=b.trigger,
+        blueprint=b.blueprint,
+        goals=b.goals,
+        designs=b.designs,
+        junk=b.junk,
+    )
+
+
+def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
+    """Events closing ``seat``'s turn. ``state`` already reflects the turn's earlier events
+    and is not modified."""
+    out: list[EventBody] = []
+    short = False
+    if state.variant != "advanced":
+        refilled, short = refill(state)
+        if refilled is not None:
+            out.append(refilled)
+    if state.phase == "final":
+        if len(state.final_order) <= 1:
+            out.append(game_ended(state))
+        else:
+            out.append(TurnPassed(seat=state.final_order[1]))
+        return out
+    if short:
+        out.append(TurnPassed(seat=seat))
+        out.append(FinalRoundStarted(reason="designs_exhausted", order=_order_from(state, seat)))
+        return out
+    nxt = (seat + 1) % state.players
+    out.append(TurnPassed(seat=nxt))
+    if nxt == state.holder:
+        remaining = state.countdown - 1
+        out.append(CountdownAdvanced(remaining=remaining))
+        if remaining <= 1:
+            out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
+            return out
+    if state.pawns[nxt] < 0 and not visit_targets(state):
+        out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
+    return out

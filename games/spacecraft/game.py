@@ -1,0 +1,80 @@
+"""The SPACEcraft game object (games.protocol.Game)."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, Literal
+
+import msgspec
+
+from contracts.base import CommandBody, EventBody
+from contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
+from contracts.spacecraft.views import SpacecraftView
+from games.protocol import Standing, Status
+from games.rejection import BAD_OPTIONS, Rejected
+from games.spacecraft import actions, legal, scoring, setup, views
+from games.spacecraft.evolve import evolve
+from games.spacecraft.state import NO_CARD, SpacecraftState
+
+
+class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):
+    variant: Literal["basic", "advanced"] = "basic"
+
+
+class SpacecraftGame:
+    name = "spacecraft"
+    title = "SPACEcraft"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 4
+    options_type = SpacecraftOptions
+    state_type = SpacecraftState
+    command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
+    event_types: tuple[type[EventBody], ...] = EVENT_TYPES
+    view_type = SpacecraftView
+
+    def validate_options(self, options: Any, seats: int) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise Rejected(BAD_OPTIONS, "SPACEcraft is for 2 to 4 players")
+        if getattr(options, "variant", None) not in ("basic", "advanced"):
+            raise Rejected(BAD_OPTIONS, "variant must be 'basic' or 'advanced'")
+
+    def initial_state(self, options: Any, seats: int) -> SpacecraftState:
+        return setup.initial_state(options.variant, seats)
+
+    def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
+        return setup.setup_events(options.variant, seats, rng)
+
+    def decide(
+        self, state: SpacecraftState, command: CommandBody, seat: int, rng: Random
+    ) -> list[EventBody]:
+        return actions.decide(state, command, seat, rng)
+
+    def evolve(self, state: SpacecraftState, event: EventBody) -> SpacecraftState:
+        return evolve(state, event)
+
+    def view(self, state: SpacecraftState, seat: int | None) -> SpacecraftView:
+        return views.view(state, seat)
+
+    def legal_commands(self, state: SpacecraftState, seat: int) -> list[CommandBody]:
+        return legal.legal_commands(state, seat)
+
+    def score(self, state: SpacecraftState) -> Standing:
+        if state.phase == "over":
+            return Standing(points=tuple(state.points), ranks=tuple(state.ranks))
+        b = scoring.breakdown(state)
+        return Standing(points=tuple(b.points), ranks=tuple(b.ranks))
+
+    def status(self, state: SpacecraftState) -> Status:
+        rnd = (max(state.turns, 1) - 1) // state.players + 1
+        if state.phase == "over":
+            return Status(phase="over", finished=True, round=rnd)
+        if state.phase == "goals":
+            waiting = tuple(s for s, g in enumerate(state.goals) if g == NO_CARD)
+            return Status(phase="goals", to_move=waiting)
+        if state.phase == "setup":
+            return Status(phase="setup")
+        return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)
+
+
+GAME = SpacecraftGame()

@@ -1,0 +1,87 @@
+"""Junkyard movement: where a pawn may visit (enter) and where it may search (move)."""
+
+from __future__ import annotations
+
+from contracts.spacecraft import catalogue as cat
+from games.spacecraft.state import SpacecraftState
+
+_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def visit_targets(state: SpacecraftState) -> list[int]:
+    """Piles a pawn from outside may enter: on the edge, or reachable from outside through
+    empty spaces (orthogonally). Pawns standing on empty spaces do not block the way
+    (ASSUMED); a pile holding a pawn cannot be entered."""
+    size = state.size
+    piles = state.piles
+    pawns = set(state.pawns)
+    seen: set[int] = set()
+    frontier: list[int] = []
+    for i in range(size):
+        for x, y in ((i, 0), (i, size - 1), (0, i), (size - 1, i)):
+            cell = y * size + x
+            if cell not in seen:
+                seen.add(cell)
+                frontier.append(cell)
+    targets: list[int] = []
+    while frontier:
+        cell = frontier.pop()
+        if piles[cell]:
+            if cell not in pawns:
+                targets.append(cell)
+            continue
+        x, y = cell % size, cell // size
+        for dx, dy in _DIRS:
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < size and 0 <= ny < size:
+                n = ny * size + nx
+                if n not in seen:
+                    seen.add(n)
+                    frontier.append(n)
+    targets.sort()
+    return targets
+
+
+def search_moves(state: SpacecraftState, seat: int) -> list[int]:
+    """Cells the seat's pawn may move to (adjacent pile or farthest reachable pile in each
+    straight direction; pawns and empty spaces block), before the weight check."""
+    size = state.size
+    start = state.pawns[seat]
+    if start < 0:
+        return []
+    pawns = set(state.pawns)
+    piles = state.piles
+    x0, y0 = start % size, start // size
+    out: list[int] = []
+    for dx, dy in _DIRS:
+        x, y = x0 + dx, y0 + dy
+        last = -1
+        while 0 <= x < size and 0 <= y < size:
+            cell = y * size + x
+            if not piles[cell] or cell in pawns:
+                break
+            if last < 0:
+                out.append(cell)
+            last = cell
+            x, y = x + dx, y + dy
+        if last >= 0 and last != out[-1]:
+            out.append(last)
+    return out
+
+
+def board_weight(board: list[int]) -> int:
+    return sum(cat.JUNK_WEIGHT[t] for t in board)
+
+
+def search_targets(state: SpacecraftState, seat: int) -> list[int]:
+    """Legal search destinations: the move is legal and the taken tile fits on the board."""
+    board = state.boards[seat]
+    if len(board) >= cat.BOARD_MAX_TILES:
+        return []
+    room = cat.BOARD_MAX_WEIGHT - board_weight(board)
+    return [c for c in search_moves(state, seat) if cat.JUNK_WEIGHT[state.piles[c][-1]] <= room]
+
+
+def must_leave(state: SpacecraftState, seat: int) -> bool:
+    """On the junkyard with a full board, weight 7, or no legal search move."""
+    return state.pawns[seat] >= 0 and not search_targets(state, seat)

@@ -1,0 +1,277 @@
+"""Rocket geometry: the grid model of the puzzle pieces, validation, feasibility, auto layout,
+measurements (width, height, shape and colour counts) and personal-goal patterns.
+
+Model (research notes §4; the socket scheme is ASSUMED): one part per grid cell, y upward.
+A body has sockets on all four sides: above it another body or a nose, below it another body
+or an engine, left/right a fin or a connector. A nose sits directly above a body, an engine
+directly below one, a fin directly left or right of one (a fin attaches to one body; it never
+links two). A connector sits beside a body; with bodies on both sides it bridges them, with
+one only it dangles (legal). Bodies joined vertically, and bodies and connectors joined
+sideways, must form one connected structure. Adjacency without matching sockets is allowed
+and joins nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from contracts.spacecraft import catalogue as cat
+from contracts.spacecraft.commands import Placement
+
+MAX_COORD = 64
+
+_SHAPE_CACHE: dict[str, str] = {}
+_COLOUR_CACHE: dict[str, str] = {}
+
+
+def shape(kind: str) -> str:
+    s = _SHAPE_CACHE.get(kind)
+    if s is None:
+        s = _SHAPE_CACHE[kind] = cat.shape_of(kind)
+    return s
+
+
+def colours(kind: str) -> str:
+    c = _COLOUR_CACHE.get(kind)
+    if c is None:
+        c = _COLOUR_CACHE[kind] = cat.colours_of(kind)
+    return c
+
+
+def invalid_reason(layout: Iterable[Placement]) -> str | None:
+    """Why ``layout`` is not a legal rocket, or None when it is."""
+    cells: dict[tuple[int, int], str] = {}
+    for p in layout:
+        if p.kind not in cat.ALL_KINDS:
+            return f"unknown part {p.kind!r}"
+        if abs(p.x) > MAX_COORD or abs(p.y) > MAX_COORD:
+            return "part placed too far out"
+        if (p.x, p.y) in cells:
+            return f"two parts on cell ({p.x}, {p.y})"
+        cells[(p.x, p.y)] = shape(p.kind)
+    core: list[tuple[int, int]] = []
+    for (x, y), s in cells.items():
+        if s == "body" or s == "connector":
+            core.append((x, y))
+            if s == "connector" and not (
+                cells.get((x - 1, y)) == "body" or cells.get((x + 1, y)) == "body"
+            ):
+                return f"connector at ({x}, {y}) touches no body"
+        elif s == "nose":
+            if cells.get((x, y - 1)) != "body":
+                return f"nose at ({x}, {y}) is not on top of a body"
+        elif s == "engine":
+            if cells.get((x, y + 1)) != "body":
+                return f"engine at ({x}, {y}) is not below a body"
+        elif s == "fin" and not (
+            cells.get((x - 1, y)) == "body" or cells.get((x + 1, y)) == "body"
+        ):
+            return f"fin at ({x}, {y}) is not beside a body"
+    if not core:
+        return "a rocket needs a body"
+    seen = {core[0]}
+    stack = [core[0]]
+    while stack:
+        x, y = stack.pop()
+        s = cells[(x, y)]
+        if s == "body":
+            nbrs = [((x, y + 1), "body"), ((x, y - 1), "body")]
+            nbrs += [((x - 1, y), "connector"), ((x + 1, y), "connector")]
+        else:
+            nbrs = [((x - 1, y), "body"), ((x + 1, y), "body")]
+        for cell, want in nbrs:
+            if cell not in seen and cells.get(cell) == want:
+                seen.add(cell)
+                stack.append(cell)
+    if len(seen) != len(core):
+        return "the rocket is not in one piece"
+    return None
+
+
+def shape_counts(kinds: Iterable[str]) -> dict[str, int]:
+    counts = dict.fromkeys(cat.SHAPES, 0)
+    for k in kinds:
+        counts[shape(k)] += 1
+    return counts
+
+
+def feasible_counts(counts: dict[str, int]) -> bool:
+    """Whether some legal layout holds exactly these shape counts (closed form, notes §4)."""
+    b, n, e = counts["body"], counts["nose"], counts["engine"]
+    f, c = counts["fin"], counts["connector"]
+    stacks = max(1, n, e)
+    return stacks <= b and stacks - 1 <= c and f + c + stacks - 1 <= 2 * b
+
+
+def feasible(kinds: Iterable[str]) -> bool:
+    return feasible_counts(shape_counts(kinds))
+
+
+def auto_layout(kinds: Iterable[str]) -> list[Placement] | None:
+    """A legal layout of exactly these parts (a staircase of body stacks), or None."""
+    by_shape: dict[str, list[str]] = {s: [] for s in cat.SHAPES}
+    for k in kinds:
+        by_shape[shape(k)].append(k)
+    for parts in by_shape.values():
+        parts.sort()
+    counts = {s: len(v) for s, v in by_shape.items()}
+    if not feasible_counts(counts):
+        return None
+    bodies = by_shape["body"]
+    stacks = max(1, counts["nose"], counts["engine"])
+    lengths = [1] * stacks
+    lengths[0] += len(bodies) - stacks
+    out: list[Placement] = []
+    free_sides: list[tuple[int, int]] = []
+    bridges: list[tuple[int, int]] = []
+    bi = 0
+    base = 0
+    for i, length in enumerate(lengths):
+        x = 2 * i
+        for j in range(length):
+            y = base + j
+            out.append(Placement(kind=bodies[bi], x=x, y=y))
+            bi += 1
+            if i == 0 or j != 0:
+                free_sides.append((x - 1, y))
+            if i == stacks - 1 or j != length - 1:
+                free_sides.append((x + 1, y))
+        if i < counts["nose"]:
+            out.append(Placement(kind=by_shape["nose"][i], x=x, y=base + length))
+        if i < counts["engine"]:
+            out.append(Placement(kind=by_shape["engine"][i], x=x, y=base - 1))
+        if i < stacks - 1:
+            bridges.append((x + 1, base + length - 1))
+        base = base + length - 1
+    connectors = by_shape["connector"]
+    for (x, y), k in zip(bridges, connectors, strict=False):
+        out.append(Placement(kind=k, x=x, y=y))
+    rest = connectors[len(bridges) :] + by_shape["fin"]
+    for (x, y), k in zip(free_sides, rest, strict=False):
+        out.append(Placement(kind=k, x=x, y=y))
+    return out
+
+
+def attach(layout: list[Placement], new_kind: str) -> list[Placement] | None:
+    """The layout with ``new_kind`` added in a free legal cell (no other part moves)."""
+    cells = {(p.x, p.y): shape(p.kind) for p in layout}
+    s = shape(new_kind)
+    candidates: list[tuple[int, int]] = []
+    for (x, y), here in sorted(cells.items()):
+        if here == "body":
+            if s in ("nose", "body"):
+                candidates.append((x, y + 1))
+            if s in ("engine", "body"):
+                candidates.append((x, y - 1))
+            if s in ("fin", "connector"):
+                candidates += [(x + 1, y), (x - 1, y)]
+        elif here == "connector" and s == "body":
+            candidates += [(x + 1, y), (x - 1, y)]
+    for cell in candidates:
+        if cell not in cells:
+            return [*layout, Placement(kind=new_kind, x=cell[0], y=cell[1])]
+    return None
+
+
+def place_new(layout: list[Placement], new_kind: str) -> list[Placement] | None:
+    """Attach a new part, rearranging the whole rocket only if it cannot be attached."""
+    attached = attach(layout, new_kind)
+    if attached is not None:
+        return attached
+    return auto_layout([p.kind for p in layout] + [new_kind])
+
+
+def same_parts(a: Iterable[Placement], b: Iterable[Placement]) -> bool:
+    return Counter(p.kind for p in a) == Counter(p.kind for p in b)
+
+
+def width(layout: Iterable[Placement]) -> int:
+    return len({p.x for p in layout})
+
+
+def height(layout: Iterable[Placement]) -> int:
+    return len({p.y for p in layout})
+
+
+def colour_count(layout: Iterable[Placement], colour: str) -> int:
+    """Parts showing ``colour``; a two-coloured part counts once for each of its colours."""
+    return sum(1 for p in layout if colour in colours(p.kind))
+
+
+def subject_count(layout: Iterable[Placement], subject: str) -> int:
+    """Parts matching an advanced card subject (a shape name or a colour letter)."""
+    if subject in cat.COLOURS:
+        return colour_count(layout, subject)
+    return sum(1 for p in layout if shape(p.kind) == subject)
+
+
+def meets_design(layout: list[Placement], card: cat.DesignCard) -> bool:
+    if card.shapes:
+        counts = shape_counts(p.kind for p in layout)
+        if any(counts[s] < n for s, n in card.shapes.items()):
+            return False
+    if any(colour_count(layout, c) < n for c, n in card.colours.items()):
+        return False
+    if card.width and width(layout) < card.width:
+        return False
+    return not (card.height and height(layout) < card.height)
+
+
+def meets_blueprint(layout: Iterable[Placement], blueprint: int) -> bool:
+    if blueprint not in cat.BLUEPRINT_BY_ID:
+        return False
+    counts = shape_counts(p.kind for p in layout)
+    return all(counts[s] >= n for s, n in cat.BLUEPRINT_BY_ID[blueprint].needs.items())
+
+
+def _share_colour(a: str, b: str) -> bool:
+    return any(c in colours(b) for c in colours(a))
+
+
+def goal_instances(layout: Iterable[Placement], pattern: str) -> int:
+    """How many distinct part sets realise a personal-goal pattern (parts may be reused)."""
+    grid = {(p.x, p.y): p.kind for p in layout}
+
+    def at(x: int, y: int, want: str) -> str | None:
+        k = grid.get((x, y))
+        return k if k is not None and shape(k) == want else None
+
+    count = 0
+    for (x, y), k in grid.items():
+        s = shape(k)
+        if s == "body":
+            if pattern == cat.GOAL_FIN_PAIR:
+                left, right = at(x - 1, y, "fin"), at(x + 1, y, "fin")
+                count += left is not None and left == right
+            elif pattern == cat.GOAL_CONNECTOR_PAIR:
+                left, right = at(x - 1, y, "connector"), at(x + 1, y, "connector")
+                count += left is not None and left == right
+            elif pattern == cat.GOAL_NOSE_ENGINE:
+                nose, engine = at(x, y + 1, "nose"), at(x, y - 1, "engine")
+                count += nose is not None and engine is not None and _share_colour(nose, engine)
+            elif pattern == cat.GOAL_NOSE_BODY:
+                nose = at(x, y + 1, "nose")
+                count += nose is not None and _share_colour(nose, k)
+            elif pattern == cat.GOAL_BODY_ENGINE:
+                engine = at(x, y - 1, "engine")
+                count += engine is not None and _share_colour(engine, k)
+            elif pattern == cat.GOAL_BODY_STACK:
+                count += at(x, y + 1, "body") == k
+        elif s == "connector":
+            left, right = at(x - 1, y, "body"), at(x + 1, y, "body")
+            if left is None or right is None:
+                continue
+            if pattern == cat.GOAL_BODIES_BY_CONNECTOR:
+                count += left == right
+            elif pattern == cat.GOAL_NOSES_BY_CONNECTOR:
+                n1, n2 = at(x - 1, y + 1, "nose"), at(x + 1, y + 1, "nose")
+                count += n1 is not None and n1 == n2
+    return count
+
+
+def goal_points(layout: Iterable[Placement], goal: int) -> int:
+    g = cat.GOAL_BY_ID.get(goal)
+    if g is None:
+        return 0
+    return g.points * goal_instances(layout, g.pattern)

@@ -1,0 +1,77 @@
+"""view: what one seat (or a spectator, seat None) may know."""
+
+from __future__ import annotations
+
+from contracts.spacecraft import catalogue as cat
+from contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
+from games.spacecraft import rocket
+from games.spacecraft.state import NO_CARD, SpacecraftState
+
+
+def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:
+    size = state.size
+    pawn = state.pawns[s]
+    layout = state.rockets[s]
+    choosing = state.phase == "goals"
+    own = viewer == s
+    reserved = state.reserved[s]
+    return SeatView(
+        seat=s,
+        pawn=[pawn % size, pawn // size] if pawn >= 0 else None,
+        board=[cat.JUNK_NAMES[t] for t in state.boards[s]],
+        beside={cat.JUNK_NAMES[t]: n for t, n in enumerate(state.beside[s]) if n},
+        rocket=list(layout),
+        width=rocket.width(layout),
+        height=rocket.height(layout),
+        goal=(None if state.goals[s] == NO_CARD or (choosing and not own) else state.goals[s]),
+        goal_options=list(state.goal_options[s]) if own and choosing else None,
+        fulfilled=list(state.fulfilled[s]),
+        has_reserved=reserved != NO_CARD,
+        reserved=reserved if own and reserved != NO_CARD else None,
+        markers_left=state.markers_left[s],
+        meets_blueprint=rocket.meets_blueprint(layout, state.blueprint),
+    )
+
+
+def view(state: SpacecraftState, seat: int | None) -> SpacecraftView:
+    pawn_at = {cell: s for s, cell in enumerate(state.pawns) if cell >= 0}
+    junk = cat.JUNK_NAMES
+    cells = [
+        CellView(height=len(p), top=junk[p[-1]] if p else None, pawn=pawn_at.get(i))
+        for i, p in enumerate(state.piles)
+    ]
+    advanced = [
+        AdvancedCardView(
+            card=card,
+            side=side,
+            subject=cat.ADVANCED_BY_ID[card].subject,
+            track=list(cat.advanced_track(card, side)),
+            markers=list(marks),
+        )
+        for card, side, marks in zip(state.adv_cards, state.adv_sides, state.adv_marks, strict=True)
+    ]
+    over = state.phase == "over"
+    holder = state.holder if state.holder >= 0 else None
+    return SpacecraftView(
+        variant=state.variant,
+        phase=state.phase,
+        step=state.step,
+        current=state.current,
+        grid_size=state.size,
+        junkyard=cells,
+        tokens=[junk[t] for t in state.tokens],
+        supply=list(state.supply),
+        blueprint=state.blueprint,
+        lower=list(state.lower),
+        upper=list(state.upper),
+        deck_size=len(state.deck),
+        advanced=advanced,
+        countdown_holder=holder,
+        countdown_top=cat.COUNTDOWN[4 - state.countdown] if holder is not None else None,
+        final_order=list(state.final_order),
+        seats=[_seat_view(state, s, seat) for s in range(state.players)],
+        builds_this_turn=state.builds,
+        designs_this_turn=state.designs,
+        points=list(state.points) if over else None,
+        ranks=list(state.ranks) if over else None,
+    )
