@@ -62,6 +62,7 @@ class TableState(msgspec.Struct, kw_only=True):
     game_state: Any = None
     standing: FinalStanding | None = None
     seed: str | None = None
+    finished_at: int = 0  # recorded-at time (unix ms) of the table.finished event
 
 
 def game_of(state: TableState) -> Game[Any]:
@@ -336,9 +337,18 @@ def apply_entry(state: TableState, envelope: Any) -> TableState:
     if envelope.seq != state.seq + 1:
         raise ValueError(f"table {state.table_id}: seq {envelope.seq} after {state.seq}")
     body = codec_for(state.game or None).decode_event(envelope.body)
-    state = evolve_table(state, body)
-    state.seq = envelope.seq
-    state.head_hash = envelope.hash
+    return advance(state, body, envelope.seq, envelope.hash, envelope.recorded_at)
+
+
+def advance(
+    state: TableState, event: EventBody, seq: int, entry_hash: str, recorded_at: int
+) -> TableState:
+    """Fold one event together with its log position."""
+    state = evolve_table(state, event)
+    state.seq = seq
+    state.head_hash = entry_hash
+    if isinstance(event, TableFinished):
+        state.finished_at = recorded_at
     return state
 
 

@@ -23,6 +23,7 @@ end
 redis.call('HSET', KEYS[1], 'seq', seq, 'hash', last_hash, 'phase', ARGV[6])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4], ARGV[1] .. ':digest', ARGV[8])
 redis.call('SADD', KEYS[5], ARGV[5])
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*',
-  'table', ARGV[5], 'from', first, 'to', seq)
+-- table ids are restricted to [A-Za-z0-9_.:-], so this is valid JSON
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', '__data__',
+  '{"table":"' .. ARGV[5] .. '","from":' .. first .. ',"to":' .. seq .. '}')
 return {'ok', tostring(seq)}

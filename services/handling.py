@@ -34,7 +34,7 @@ from contracts.table import CreateTable, JoinSeat
 from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
 from games.rng import new_seed
-from games.table import TableState, decide_table, evolve_table, token_hash
+from games.table import TableState, advance, decide_table, token_hash
 from services.store import EventStore, PendingAppend
 
 log = structlog.get_logger("orrery.decider")
@@ -246,6 +246,7 @@ class CommandHandler:
             outcome=msgpack_encoder.encode(accepted),
             digest=digest,
             entries=entries,
+            recorded_at=now,
         )
         return accepted, pending
 
@@ -253,9 +254,7 @@ class CommandHandler:
         try:
             before = state.seq
             for event, (entry_hash, _) in zip(events, pending.entries, strict=True):
-                state = evolve_table(state, event)
-                state.seq += 1
-                state.head_hash = entry_hash
+                state = advance(state, event, state.seq + 1, entry_hash, pending.recorded_at)
         except Exception:
             self.cache.pop(pending.table_id, None)
             raise

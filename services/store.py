@@ -41,6 +41,7 @@ class PendingAppend:
     outcome: bytes
     digest: str
     entries: list[tuple[str, bytes]]  # (hash, encoded envelope), in seq order
+    recorded_at: int = 0
 
 
 class EventStore:

@@ -1,0 +1,1 @@
+"""The read side: projector workers that fold table logs into views and scoreboards."""

@@ -1,0 +1,57 @@
+"""Rebuild every read model (views, scores, finished tables, ratings) from the logs.
+
+The result equals what the live projectors wrote: views and scores come from the same
+functions over the same folded states, and finished games are rated in the same
+(finish time, table id) order the live scoreboard keeps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contracts import keys
+from games.registry import BUILTIN, all_games
+from projections.scoreboard import ScoreboardWriter
+from projections.tables import read_table
+from projections.views import ViewWriter
+
+
+async def all_table_ids(redis: Any, partitions: int) -> list[str]:
+    ids: list[str] = []
+    for p in range(partitions):
+        ids += sorted(m.decode() for m in await redis.smembers(keys.tables_set(p)))
+    return ids
+
+
+async def read_model_keys(redis: Any, partitions: int) -> list[str]:
+    """Every key the projections own (for deletion, and for comparing two runs)."""
+    found: list[str] = [keys.FINISHED_TABLES]
+    for game in {*BUILTIN, *all_games()}:
+        found += [keys.leaderboard_key(game), keys.ratings_key(game)]
+    for table_id in await all_table_ids(redis, partitions):
+        p = keys.partition_of(table_id, partitions)
+        meta = await redis.hget(keys.meta_hash(p, table_id), "seq")
+        state_seats = await _seat_count(redis, partitions, table_id) if meta else 0
+        found += [keys.view_key(p, table_id, None), keys.score_key(p, table_id)]
+        found += [keys.view_key(p, table_id, s) for s in range(state_seats)]
+        found += [keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS]
+    return found
+
+
+async def _seat_count(redis: Any, partitions: int, table_id: str) -> int:
+    return (await read_table(redis, partitions, table_id, to_seq=1)).seats
+
+
+async def rebuild(redis: Any, partitions: int) -> int:
+    """Delete and recompute every read model; returns the number of tables."""
+    doomed = await read_model_keys(redis, partitions)
+    for key in doomed:
+        await redis.delete(key)
+    views = ViewWriter(redis, partitions)
+    scores = ScoreboardWriter(redis, partitions)
+    table_ids = await all_table_ids(redis, partitions)
+    for table_id in table_ids:
+        state = await read_table(redis, partitions, table_id)
+        await views.write(state)
+        await scores.write(state)
+    return len(table_ids)

@@ -1,0 +1,128 @@
+"""Projector workers: a FastStream app reading every partition's feed, one consumer
+group per projection (``views``, ``scoreboard``), with a claimer per group for the
+entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any
+
+import structlog
+from faststream import AckPolicy, FastStream
+from faststream.redis import RedisBroker, StreamSub
+from faststream.redis.annotations import RedisStreamMessage
+from redis.exceptions import RedisError
+
+from contracts import keys
+from contracts.feed import feed_decoder
+from projections.scoreboard import ScoreboardWriter
+from projections.tables import TableCache
+from projections.views import ViewWriter
+
+log = structlog.get_logger("orrery.projector")
+
+CLAIM_IDLE_MS = 15_000
+MAX_DELIVERIES = 5
+
+
+async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
+    created = []
+    for p in range(partitions):
+        for group in keys.PROJECTION_GROUPS:
+            try:
+                await redis.xgroup_create(keys.feed_stream(p), group, id="0", mkstream=True)
+                created.append(f"{keys.feed_stream(p)} {group}")
+            except RedisError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
+    return created
+
+
+class Projector:
+    """Applies one feed entry to one projection."""
+
+    def __init__(self, redis: Any, partitions: int, projection: str) -> None:
+        self.tables = TableCache(redis, partitions)
+        self.projection = projection
+        self.views = ViewWriter(redis, partitions)
+        self.scores = ScoreboardWriter(redis, partitions)
+        self.lag_ms: list[float] = []
+
+    async def apply(self, table_id: str, to_seq: int) -> None:
+        state = await self.tables.state(table_id, min_seq=to_seq)
+        if self.projection == keys.VIEWS_GROUP:
+            await self.views.write(state)
+        else:
+            await self.scores.write(state)
+
+
+def build_projector_app(
+    broker: RedisBroker,
+    partitions: int,
+    *,
+    consumer: str | None = None,
+    projections: tuple[str, ...] = keys.PROJECTION_GROUPS,
+    polling_ms: int = 100,
+) -> FastStream:
+    consumer = (
+        consumer
+        or os.environ.get("ORRERY_CONSUMER")
+        or (f"projector-{socket.gethostname()}-{os.getpid()}")
+    )
+    projectors: dict[str, Projector] = {}
+
+    def projector(projection: str) -> Projector:
+        if projection not in projectors:
+            projectors[projection] = Projector(broker._connection, partitions, projection)
+        return projectors[projection]
+
+    for projection in projections:
+        for p in range(partitions):
+            for claimer in (False, True):
+                sub = StreamSub(
+                    keys.feed_stream(p),
+                    group=projection,
+                    consumer=consumer,
+                    polling_interval=max(polling_ms, 500) if claimer else polling_ms,
+                    min_idle_time=CLAIM_IDLE_MS if claimer else None,
+                )
+                broker.subscriber(
+                    stream=sub,
+                    ack_policy=AckPolicy.MANUAL,
+                    include_in_schema=False,
+                    decoder=_raw_body,
+                )(_feed_handler(projector, projection, p))
+    return FastStream(broker)
+
+
+def _feed_handler(projector: Any, projection: str, p: int) -> Any:
+    async def on_feed(body: bytes, message: RedisStreamMessage) -> None:
+        entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
+        try:
+            entry = feed_decoder.decode(message.body)
+        except Exception:
+            log.warning("feed_entry_unreadable", partition=p, projection=projection)
+            await message.ack()
+            return
+        with structlog.contextvars.bound_contextvars(
+            table_id=entry.table, seq=entry.to_seq, projection=projection
+        ):
+            try:
+                await projector(projection).apply(entry.table, entry.to_seq)
+            except Exception:
+                log.exception("projection_failed")
+                if await message.get_delivery_count() < MAX_DELIVERIES:
+                    projector(projection).tables.forget(entry.table)
+                    return  # stays pending; the claimer retries it
+            lag = time.time() * 1000 - int(entry_id.split(b"-")[0])
+            projector(projection).lag_ms.append(lag)
+            await message.ack()
+
+    return on_feed
+
+
+async def _raw_body(message: Any) -> bytes:
+    return bytes(message.body)

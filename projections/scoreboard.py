@@ -1,0 +1,204 @@
+"""The scoreboard projection: live and final scores per table, the list of finished
+tables, and a per-game leaderboard with a multiplayer rating.
+
+Ratings follow Board Game Arena's idea (everyone starts at 1500, the final rank is
+what counts) computed with openskill's Plackett-Luce model; a player is identified by
+the name they joined with. A finished table is rated exactly once: the rating write,
+the leaderboard and the finished-tables record change in one MULTI on keys of one
+hash slot. Finished games are rated in (finish time, table id) order; a finish that
+arrives out of that order makes the game's ratings be recomputed from the record, so
+a rebuild always gives the same ratings as the live run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from openskill.models import PlackettLuce
+from redis.exceptions import WatchError
+
+from contracts import keys
+from contracts.views import RatingLine, ScoreLine, TableScore
+from games.registry import get_game
+from games.table import TableState, table_status
+
+START_RATING = 1500.0
+_model = PlackettLuce(mu=START_RATING, sigma=START_RATING / 3, beta=START_RATING / 6, tau=5.0)
+_json = msgspec.json.Encoder()
+
+
+class FinishedTable(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    game: str
+    finished_at: int
+    players: list[str]
+    ranks: list[int]
+    points: list[int]
+
+
+class PlayerRating(msgspec.Struct, kw_only=True):
+    mu: float
+    sigma: float
+    games: int = 0
+
+
+_finished_decoder = msgspec.json.Decoder(FinishedTable)
+_rating_decoder = msgspec.json.Decoder(PlayerRating)
+
+
+def table_score(state: TableState) -> TableScore:
+    status = table_status(state)
+    lines: list[ScoreLine] = []
+    if state.standing is not None:
+        points, ranks = state.standing.points, state.standing.ranks
+    elif state.phase == "playing":
+        standing = get_game(state.game).score(state.game_state)  # type: ignore[union-attr]
+        points, ranks = list(standing.points), list(standing.ranks)
+    else:
+        points, ranks = [0] * state.seats, [1] * state.seats
+    for seat in range(state.seats):
+        lines.append(
+            ScoreLine(
+                seat=seat,
+                name=state.names[seat],
+                points=points[seat],
+                rank=ranks[seat],
+                left=state.left[seat],
+            )
+        )
+    return TableScore(
+        table_id=state.table_id,
+        game=state.game,
+        seq=state.seq,
+        phase=state.phase,
+        round=status.round,
+        lines=lines,
+    )
+
+
+def rate(ratings: dict[str, PlayerRating], finished: FinishedTable) -> dict[str, PlayerRating]:
+    """The new ratings of the table's players after this game."""
+    teams = [
+        [_model.rating(mu=r.mu, sigma=r.sigma)]
+        for r in (
+            ratings.get(name) or PlayerRating(mu=START_RATING, sigma=START_RATING / 3)
+            for name in finished.players
+        )
+    ]
+    if len(teams) < 2:
+        return {}
+    rated = _model.rate(teams, ranks=[float(r) for r in finished.ranks])
+    out = {}
+    for name, team in zip(finished.players, rated, strict=True):
+        games = ratings[name].games if name in ratings else 0
+        out[name] = PlayerRating(mu=team[0].mu, sigma=team[0].sigma, games=games + 1)
+    return out
+
+
+# Write a table's score unless a newer one is there (two projectors, stale caches).
+_GUARDED_SET = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+
+
+class ScoreboardWriter:
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        self.partitions = partitions
+        self.guarded_set = redis.register_script(_GUARDED_SET)
+
+    async def write(self, state: TableState) -> None:
+        p = keys.partition_of(state.table_id, self.partitions)
+        score = table_score(state)
+        await self.guarded_set(
+            keys=[
+                keys.projection_seq_key(p, state.table_id, keys.SCOREBOARD_GROUP),
+                keys.score_key(p, state.table_id),
+            ],
+            args=[state.seq, _json.encode(score)],
+        )
+        if state.phase == "finished" and state.standing is not None:
+            await self.record_finish(state)
+
+    async def record_finish(self, state: TableState) -> None:
+        assert state.standing is not None
+        finished = FinishedTable(
+            table_id=state.table_id,
+            game=state.game,
+            finished_at=state.finished_at,
+            players=[name or f"seat {s}" for s, name in enumerate(state.names)],
+            ranks=list(state.standing.ranks),
+            points=list(state.standing.points),
+        )
+        order = f"{finished.finished_at:015d}:{finished.table_id}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for _ in range(100):
+                try:
+                    await pipe.watch(keys.FINISHED_TABLES, keys.ratings_key(state.game))
+                    if await pipe.hexists(keys.FINISHED_TABLES, state.table_id):
+                        return
+                    latest = await pipe.hget(keys.FINISHED_TABLES, "__latest__:" + state.game)
+                    in_order = latest is None or latest.decode() < order
+                    if in_order:
+                        ratings = {
+                            k.decode(): _rating_decoder.decode(v)
+                            for k, v in (await pipe.hgetall(keys.ratings_key(state.game))).items()
+                        }
+                        changed = rate(ratings, finished)
+                        replace = False
+                    else:
+                        history = await self._finished_of(pipe, state.game)
+                        history.append(finished)
+                        changed = recompute_ratings(history)
+                        replace = True
+                    pipe.multi()
+                    pipe.hset(keys.FINISHED_TABLES, state.table_id, _json.encode(finished))
+                    if in_order:
+                        pipe.hset(keys.FINISHED_TABLES, "__latest__:" + state.game, order)
+                    if replace:
+                        pipe.delete(keys.ratings_key(state.game), keys.leaderboard_key(state.game))
+                    if changed:
+                        pipe.hset(
+                            keys.ratings_key(state.game),
+                            mapping={n: _json.encode(r) for n, r in changed.items()},
+                        )
+                        pipe.zadd(
+                            keys.leaderboard_key(state.game),
+                            {n: r.mu for n, r in changed.items()},
+                        )
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue
+        raise RuntimeError("the leaderboard kept changing; giving up this time")
+
+    async def _finished_of(self, redis: Any, game: str) -> list[FinishedTable]:
+        rows = await redis.hgetall(keys.FINISHED_TABLES)
+        return [
+            _finished_decoder.decode(v)
+            for k, v in rows.items()
+            if not k.startswith(b"__latest__:") and _finished_decoder.decode(v).game == game
+        ]
+
+
+def recompute_ratings(history: list[FinishedTable]) -> dict[str, PlayerRating]:
+    ratings: dict[str, PlayerRating] = {}
+    for finished in sorted(history, key=lambda f: (f.finished_at, f.table_id)):
+        ratings.update(rate(ratings, finished))
+    return ratings
+
+
+async def leaderboard(redis: Any, game: str, top: int = 20) -> list[RatingLine]:
+    names = await redis.zrevrange(keys.leaderboard_key(game), 0, top - 1)
+    lines = []
+    for name in names:
+        raw = await redis.hget(keys.ratings_key(game), name)
+        rating = _rating_decoder.decode(raw)
+        lines.append(
+            RatingLine(player=name.decode(), rating=round(rating.mu, 1), games=rating.games)
+        )
+    return lines

@@ -1,0 +1,47 @@
+"""The views projection: one JSON view per seat and one for spectators, per table.
+
+Every view comes from the one ``table_view(state, seat)`` function (no second
+redaction code anywhere). All of a table's views and the seq they show are written by
+one script, which ignores a seq it has already applied, so redelivery is harmless;
+each write adds an entry to the table's updates stream that clients block on.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from contracts import keys
+from games.table import TableState, table_view
+
+UPDATES_MAXLEN = 1_000
+_SCRIPT = resources.files("projections").joinpath("views.lua").read_text()
+_json = msgspec.json.Encoder()
+
+
+def render_views(state: TableState) -> dict[int | None, bytes]:
+    viewers: list[int | None] = [None, *range(state.seats)]
+    return {seat: _json.encode(table_view(state, seat)) for seat in viewers}
+
+
+class ViewWriter:
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        self.partitions = partitions
+        self.script = redis.register_script(_SCRIPT)
+
+    async def write(self, state: TableState) -> bool:
+        p = keys.partition_of(state.table_id, self.partitions)
+        views = render_views(state)
+        view_keys = [keys.view_key(p, state.table_id, seat) for seat in views]
+        written = await self.script(
+            keys=[
+                keys.projection_seq_key(p, state.table_id, keys.VIEWS_GROUP),
+                keys.updates_stream(p, state.table_id),
+                *view_keys,
+            ],
+            args=[state.seq, UPDATES_MAXLEN, *views.values()],
+        )
+        return bool(written)

@@ -1,0 +1,141 @@
+"""Command intake: a FastStream app consuming every partition's command stream.
+
+Per partition two subscribers share the consumer group ``deciders``: a reader
+(``XREADGROUP >``) and a claimer (``XAUTOCLAIM`` of entries idle longer than the
+claim threshold, i.e. those of a crashed worker). Acknowledgement is manual: an entry
+is acked after its outcome was sent; an entry that failed for infrastructure reasons
+stays pending for the claimer, and one delivered more than ``max_deliveries`` times
+goes to the partition's dead-letter stream with the reason, then is acked.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from typing import Any
+
+import structlog
+from faststream import AckPolicy, FastStream
+from faststream.redis import RedisBroker, StreamSub
+from faststream.redis.annotations import RedisStreamMessage
+from redis.exceptions import RedisError
+
+from contracts import keys
+from services.handling import CommandHandler
+from services.store import EventStore
+
+log = structlog.get_logger("orrery.intake")
+
+DEFAULT_CLAIM_IDLE_MS = 15_000
+DEFAULT_MAX_DELIVERIES = 5
+
+
+def consumer_name(role: str) -> str:
+    """Unique per process: identical names would merge pending-entry ownership."""
+    return os.environ.get("ORRERY_CONSUMER") or f"{role}-{socket.gethostname()}-{os.getpid()}"
+
+
+async def ensure_command_groups(redis: Any, partitions: int) -> list[str]:
+    """Create missing ``deciders`` groups at 0 (so no command sent early is missed)."""
+    created = []
+    for p in range(partitions):
+        try:
+            await redis.xgroup_create(
+                keys.command_stream(p), keys.DECIDERS_GROUP, id="0", mkstream=True
+            )
+            created.append(keys.command_stream(p))
+        except RedisError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+    return created
+
+
+async def dead_letter(redis: Any, p: int, entry_id: str, data: bytes, reason: str) -> None:
+    await redis.xadd(
+        keys.dead_letter_stream(p),
+        {"entry": entry_id, "reason": reason[:2000], "data": data, "at": int(time.time() * 1000)},
+    )
+
+
+def build_decider_app(
+    broker: RedisBroker,
+    partitions: int,
+    *,
+    consumer: str | None = None,
+    claim_idle_ms: int = DEFAULT_CLAIM_IDLE_MS,
+    max_deliveries: int = DEFAULT_MAX_DELIVERIES,
+    polling_ms: int = 100,
+) -> FastStream:
+    consumer = consumer or consumer_name("decider")
+    state: dict[str, CommandHandler] = {}
+
+    def handler() -> CommandHandler:
+        if "handler" not in state:
+            redis = broker._connection
+            state["handler"] = CommandHandler(EventStore(redis, partitions))
+        return state["handler"]
+
+    async def on_entry(p: int, message: RedisStreamMessage) -> None:
+        data = message.body
+        entry_id = _entry_id(message)
+        with structlog.contextvars.bound_contextvars(partition=p, entry=entry_id):
+            redis = broker._connection
+            try:
+                handled = await handler().handle(data)
+            except RedisError:
+                log.exception("command_infrastructure_failure")
+                deliveries = await message.get_delivery_count()
+                if deliveries < max_deliveries:
+                    return  # stays pending; the claimer retries it after the idle time
+                await dead_letter(redis, p, entry_id, data, "infrastructure failures")
+                await message.ack()
+                return
+            if handled.dead_letter_reason:
+                await dead_letter(redis, p, entry_id, data, handled.dead_letter_reason)
+            await message.ack()
+
+    for p in range(partitions):
+        stream = keys.command_stream(p)
+        # The body stays raw bytes: JSON or msgpack, decoded by the handler itself.
+        common = {
+            "ack_policy": AckPolicy.MANUAL,
+            "include_in_schema": False,
+            "decoder": _raw_body,
+        }
+
+        broker.subscriber(
+            stream=StreamSub(
+                stream, group=keys.DECIDERS_GROUP, consumer=consumer, polling_interval=polling_ms
+            ),
+            **common,
+        )(_entry_handler(on_entry, p))
+        broker.subscriber(
+            stream=StreamSub(
+                stream,
+                group=keys.DECIDERS_GROUP,
+                consumer=consumer,
+                min_idle_time=claim_idle_ms,
+                polling_interval=max(polling_ms, 500),
+            ),
+            **common,
+        )(_entry_handler(on_entry, p))
+    return FastStream(broker)
+
+
+def _entry_handler(on_entry: Any, p: int) -> Any:
+    # One body parameter only: FastStream unpacks the body into several parameters.
+    async def on_command(body: bytes, message: RedisStreamMessage) -> None:
+        await on_entry(p, message)
+
+    return on_command
+
+
+async def _raw_body(message: Any) -> bytes:
+    return bytes(message.body)
+
+
+def _entry_id(message: RedisStreamMessage) -> str:
+    ids = message.raw_message.get("message_ids") or [b""]
+    first = ids[0]
+    return first.decode() if isinstance(first, bytes) else str(first)
