@@ -1,0 +1,101 @@
+"""Helpers to build Fractured Sky positions for the worked examples."""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.base import CommandBody, EventBody
+from contracts.fractured_sky import catalogue as cat
+from contracts.fractured_sky import commands as cmd
+from contracts.fractured_sky import events as ev
+from games.fractured_sky import GAME
+from games.fractured_sky.state import PHASE_SLOT, FsState
+from games.playthrough import fold
+
+OPTIONS = GAME.options_type()
+REGION = {r.key: r.index for r in cat.REGIONS}
+PLATFORM = {p.key: p.index for p in cat.PLATFORMS}
+
+
+def run(state: FsState, seat: int, command: CommandBody, seed: int = 0) -> list[EventBody]:
+    events = GAME.decide(state, command, seat, Random(seed))
+    for event in events:
+        GAME.evolve(state, event)
+    return events
+
+
+def started(
+    seats: int,
+    *,
+    seed: int = 0,
+    start: tuple[int, int, int] = (2, 0, 2),
+    order: list[int] | None = None,
+) -> FsState:
+    """A game in round 1 after setup and the starting choice, with a controlled board:
+    no stardust anywhere, turn order ``order`` (default 0, 1, 2, ...), resources ``start``."""
+    state = fold(GAME, OPTIONS, seats, GAME.setup(OPTIONS, seats, Random(seed)))
+    state.order = list(order if order is not None else range(seats))
+    state.resources = [[0, 0, 0] for _ in range(seats)]
+    for seat in range(seats):
+        run(state, seat, cmd.ChooseStart(gold=2, iron=0, wood=2))
+    state.resources = [list(start) for _ in range(seats)]
+    clear_stardust(state)
+    return state
+
+
+def clear_stardust(state: FsState) -> None:
+    state.supply += sum(state.board_stardust)
+    state.board_stardust = [0] * cat.REGION_COUNT
+
+
+def put_stardust(state: FsState, region: int, count: int = 1) -> None:
+    state.board_stardust[region] += count
+    state.supply -= count
+
+
+def set_secret(state: FsState, cards: list[int]) -> None:
+    """Put ``cards`` face down on the tray; the other active regions form the deck."""
+    state.secret_cards = list(cards)
+    state.secret_deck = [r for r in state.regions if r not in cards]
+
+
+def play_round(
+    state: FsState,
+    placements: dict[int, list[tuple[int, int]]],
+    slots: dict[int, int] | None = None,
+    seed: int = 0,
+) -> list[EventBody]:
+    """Place every seat's airships in turn order (region, chip), taking ``slots``."""
+    todo = {seat: list(p) for seat, p in placements.items()}
+    events: list[EventBody] = []
+    first_round = state.round
+    while state.round == first_round and state.phase in ("play", "slot") and state.turn >= 0:
+        seat = state.turn
+        if state.phase == PHASE_SLOT:
+            assert slots is not None
+            events += run(state, seat, cmd.ChooseSlot(slot=slots[seat]), seed)
+            continue
+        region, chip = todo[seat].pop(0)
+        events += run(state, seat, cmd.PlaceAirship(region=region, chip=chip), seed)
+    return events
+
+
+def of_type(events: list[EventBody], kind: type[EventBody]) -> list[EventBody]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def resolved(events: list[EventBody], region: int) -> ev.RegionOutcome:
+    for e in events:
+        if isinstance(e, ev.RegionResolved) and e.outcome.region == region:
+            return e.outcome
+    raise AssertionError(f"region {region} not resolved")
+
+
+def answer_all(state: FsState) -> list[EventBody]:
+    """Answer every pending resource choice with its first option."""
+    events: list[EventBody] = []
+    while state.pending:
+        pending = state.pending[0]
+        resource = cat.RESOURCES[pending.options[0]]
+        events += run(state, pending.seat, cmd.ChooseResource(resource=resource))  # type: ignore[arg-type]
+    return events
