@@ -1,0 +1,181 @@
+"""Wire contract of Federation: commands, events, views and the static catalogue."""
+
+from contracts.federation.commands import (
+    Build,
+    Check,
+    Crystal,
+    DeadAsteroid,
+    DeepSpace,
+    Discard,
+    EndTurn,
+    Erudite,
+    Fork,
+    Influence,
+    LawChoice,
+    Medal,
+    Mission,
+    Pay,
+    Place,
+    Project,
+    Retrigger,
+    Spy,
+    Stall,
+    StartTile,
+    TakeToken,
+    Upkeep,
+    UseTile,
+)
+from contracts.federation.events import (
+    AuthoritySet,
+    BlueMoved,
+    Built,
+    Checked,
+    DeadTaken,
+    DeepSpaceTaken,
+    DieSet,
+    EruditeTaken,
+    Finished,
+    Gained,
+    InfluenceAdded,
+    LawPassed,
+    MedalTaken,
+    MissionDone,
+    OrangeMoved,
+    Placed,
+    Popped,
+    PresidentTaken,
+    ProjectAdvanced,
+    Pushed,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    SetUp,
+    StallTaken,
+    StartTileTaken,
+    Step,
+    TileUsed,
+    TokenTaken,
+)
+from contracts.federation.views import FederationView, PlayerView, SpaceView
+
+FederationCommand = (
+    Place
+    | Fork
+    | TakeToken
+    | DeadAsteroid
+    | Stall
+    | Erudite
+    | Build
+    | Project
+    | Check
+    | Spy
+    | Pay
+    | Discard
+    | Crystal
+    | StartTile
+    | DeepSpace
+    | Influence
+    | Medal
+    | Retrigger
+    | Upkeep
+    | LawChoice
+    | Mission
+    | UseTile
+    | EndTurn
+)
+FederationEvent = (
+    SetUp
+    | Pushed
+    | Popped
+    | Gained
+    | AuthoritySet
+    | DieSet
+    | Placed
+    | Checked
+    | MissionDone
+    | MedalTaken
+    | OrangeMoved
+    | BlueMoved
+    | Revealed
+    | TokenTaken
+    | DeadTaken
+    | StallTaken
+    | EruditeTaken
+    | TileUsed
+    | Built
+    | ProjectAdvanced
+    | InfluenceAdded
+    | StartTileTaken
+    | DeepSpaceTaken
+    | PresidentTaken
+    | RoundStarted
+    | LawPassed
+    | RoundEnded
+    | Finished
+)
+COMMAND_TYPES = (
+    Place,
+    Fork,
+    TakeToken,
+    DeadAsteroid,
+    Stall,
+    Erudite,
+    Build,
+    Project,
+    Check,
+    Spy,
+    Pay,
+    Discard,
+    Crystal,
+    StartTile,
+    DeepSpace,
+    Influence,
+    Medal,
+    Retrigger,
+    Upkeep,
+    LawChoice,
+    Mission,
+    UseTile,
+    EndTurn,
+)
+EVENT_TYPES = (
+    SetUp,
+    Pushed,
+    Popped,
+    Gained,
+    AuthoritySet,
+    DieSet,
+    Placed,
+    Checked,
+    MissionDone,
+    MedalTaken,
+    OrangeMoved,
+    BlueMoved,
+    Revealed,
+    TokenTaken,
+    DeadTaken,
+    StallTaken,
+    EruditeTaken,
+    TileUsed,
+    Built,
+    ProjectAdvanced,
+    InfluenceAdded,
+    StartTileTaken,
+    DeepSpaceTaken,
+    PresidentTaken,
+    RoundStarted,
+    LawPassed,
+    RoundEnded,
+    Finished,
+)
+
+__all__ = [
+    "COMMAND_TYPES",
+    "EVENT_TYPES",
+    "FederationCommand",
+    "FederationEvent",
+    "FederationView",
+    "PlayerView",
+    "SpaceView",
+    "Step",
+]

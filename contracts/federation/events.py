@@ -1,0 +1,185 @@
+"""Federation events (tag prefix ``fed.``): fat facts, evolve only applies them."""
+
+from __future__ import annotations
+
+import msgspec
+
+from contracts.base import EventBody
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One pending piece of work: an automatic step or a choice a seat must make."""
+
+    kind: str
+    seat: int = -1
+    a: int = 0
+    b: int = 0
+    alts: list[list[int]] = []
+
+
+class SetUp(EventBody, frozen=True, tag="fed.set_up"):
+    orange_tokens: list[int]  # per level 0..8, -1 = no token
+    blue_tokens: list[list[int]]  # 7 levels x 4 spots
+    production: list[int]
+    mega: list[list[int]]  # criteria per megastructure
+    start_tiles: list[int]
+    deep_space: list[int]
+    laws: list[list[int]]  # left and right stacks, top last
+    start_player: int
+
+
+class Pushed(EventBody, frozen=True, tag="fed.pushed"):
+    steps: list[Step]
+
+
+class Popped(EventBody, frozen=True, tag="fed.popped"):
+    pass
+
+
+class Gained(EventBody, frozen=True, tag="fed.gained"):
+    """Resource change of a seat: copp, lav, ocean, diamond, pp, ships (hangar)."""
+
+    seat: int
+    copp: int = 0
+    lav: int = 0
+    ocean: int = 0
+    diamond: int = 0
+    pp: int = 0
+    ships: int = 0
+    reason: str = ""
+
+
+class AuthoritySet(EventBody, frozen=True, tag="fed.authority"):
+    seat: int
+    step: int
+
+
+class DieSet(EventBody, frozen=True, tag="fed.die"):
+    seat: int
+    value: int
+
+
+class Placed(EventBody, frozen=True, tag="fed.placed"):
+    seat: int
+    ambassador: int
+    space: int
+    funding: bool
+    die: bool
+    token: int
+    votes: int
+
+
+class Checked(EventBody, frozen=True, tag="fed.checked"):
+    seat: int
+    mission: int
+
+
+class MissionDone(EventBody, frozen=True, tag="fed.mission_done"):
+    seat: int
+    mission: int
+
+
+class MedalTaken(EventBody, frozen=True, tag="fed.medal"):
+    seat: int
+    kind: str
+    threshold: int = 0
+
+
+class OrangeMoved(EventBody, frozen=True, tag="fed.orange"):
+    seat: int
+    level: int
+
+
+class BlueMoved(EventBody, frozen=True, tag="fed.blue"):
+    seat: int
+    level: int
+
+
+class Revealed(EventBody, frozen=True, tag="fed.revealed"):
+    track: str  # "orange" or "blue"
+    level: int
+
+
+class TokenTaken(EventBody, frozen=True, tag="fed.token_taken"):
+    seat: int
+    level: int
+    spot: int
+    token: int
+
+
+class DeadTaken(EventBody, frozen=True, tag="fed.dead_taken"):
+    seat: int
+    reward: int
+
+
+class StallTaken(EventBody, frozen=True, tag="fed.stall"):
+    seat: int
+    stall: int
+    upper: bool
+
+
+class EruditeTaken(EventBody, frozen=True, tag="fed.erudite"):
+    seat: int
+    tile: int
+
+
+class TileUsed(EventBody, frozen=True, tag="fed.tile_used"):
+    seat: int
+    tile: int
+
+
+class Built(EventBody, frozen=True, tag="fed.built"):
+    seat: int
+    structure: int
+    multiplier: int = 0
+
+
+class ProjectAdvanced(EventBody, frozen=True, tag="fed.project"):
+    project: int
+    seat: int = -1  # for the common project: the seat whose marker moves
+
+
+class InfluenceAdded(EventBody, frozen=True, tag="fed.influence"):
+    seat: int
+    planet: int
+
+
+class StartTileTaken(EventBody, frozen=True, tag="fed.start_tile"):
+    seat: int
+    tile: int
+
+
+class DeepSpaceTaken(EventBody, frozen=True, tag="fed.deep_space"):
+    seat: int
+    index: int
+    tile: int
+
+
+class PresidentTaken(EventBody, frozen=True, tag="fed.president"):
+    seat: int
+
+
+class RoundStarted(EventBody, frozen=True, tag="fed.round_started"):
+    round: int
+    left_law: int
+    right_law: int
+    laws: list[list[int]]  # both stacks after the draw
+    next_laws: list[int] = []  # round 4: the laws of round 5 (left, right)
+    blocked: list[int] = []
+    neutral: list[int] = []
+
+
+class LawPassed(EventBody, frozen=True, tag="fed.law_passed"):
+    side: int
+    planet: int
+    left_votes: int
+    right_votes: int
+
+
+class RoundEnded(EventBody, frozen=True, tag="fed.round_ended"):
+    round: int
+    start_player: int
+
+
+class Finished(EventBody, frozen=True, tag="fed.finished"):
+    points: list[int]

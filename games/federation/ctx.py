@@ -1,0 +1,83 @@
+"""The decide-time working context: a private copy of the state plus the events so far.
+
+Every change is made by emitting an event, which is folded into the copy at once, so
+later rule code reads the up-to-date situation and the events alone rebuild it.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+import msgspec
+
+from contracts.base import EventBody
+from contracts.federation import catalogue as cat
+from contracts.federation import events as ev
+from games.federation.rules import reserve
+from games.federation.state import State, evolve
+
+_ENC = msgspec.msgpack.Encoder()
+_DEC = msgspec.msgpack.Decoder(State)
+
+
+def clone(s: State) -> State:
+    return _DEC.decode(_ENC.encode(s))
+
+
+class Ctx:
+    __slots__ = ("events", "rng", "s")
+
+    def __init__(self, s: State, rng: Random) -> None:
+        self.s = s
+        self.rng = rng
+        self.events: list[EventBody] = []
+
+    def emit(self, e: EventBody) -> None:
+        self.events.append(e)
+        evolve(self.s, e)
+
+    def push(self, *steps: ev.Step) -> None:
+        """Put steps at the front of the queue, to run in the given order."""
+        if steps:
+            self.emit(ev.Pushed(steps=list(steps)))
+
+    def push_effect(self, seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> None:
+        self.push(*effect_steps(seat, effect, icon, times))
+
+    def gain(
+        self,
+        seat: int,
+        copp: int = 0,
+        lav: int = 0,
+        ocean: int = 0,
+        diamond: int = 0,
+        pp: int = 0,
+        ships: int = 0,
+        reason: str = "",
+    ) -> None:
+        if ships > 0:
+            ships = min(ships, reserve(self.s.players[seat]))
+        if copp or lav or ocean or diamond or pp or ships:
+            self.emit(
+                ev.Gained(
+                    seat=seat,
+                    copp=copp,
+                    lav=lav,
+                    ocean=ocean,
+                    diamond=diamond,
+                    pp=pp,
+                    ships=ships,
+                    reason=reason,
+                )
+            )
+
+
+def effect_steps(seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> list[ev.Step]:
+    steps: list[ev.Step] = []
+    for key, n in effect:
+        steps.append(ev.Step(kind="fx_" + key, seat=seat, a=n * times, b=icon))
+    return steps
+
+
+def pay_step(seat: int, *alts: cat.Cost) -> ev.Step:
+    return ev.Step(kind="pay", seat=seat, alts=[list(a) for a in alts])

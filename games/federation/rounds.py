@@ -1,0 +1,217 @@
+"""Round start (laws, blocked spaces), the executive phase, round end and final scoring."""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.federation import catalogue as cat
+from contracts.federation import events as ev
+from games.federation.choices import advance_project
+from games.federation.ctx import Ctx
+from games.federation.effects import auto
+from games.federation.rules import (
+    crystals,
+    influence,
+    level,
+    missions_count,
+    prizes,
+    space_votes,
+    wing_votes,
+)
+from games.federation.state import State
+
+
+def _order(s: State) -> list[int]:
+    return [(s.start_player + i) % s.seats for i in range(s.seats)]
+
+
+def _draw_pair(stacks: list[list[int]], rng: Random) -> tuple[int, int]:
+    left = stacks[0].pop()
+    aside: list[int] = []
+    while stacks[1][-1] == left:
+        aside.append(stacks[1].pop())
+    right = stacks[1].pop()
+    if aside:
+        stacks[1].extend(aside)
+        rng.shuffle(stacks[1])
+    return left, right
+
+
+def _blocks(s: State, rnd: int, rng: Random) -> tuple[list[int], list[int]]:
+    n_block = cat.BLOCKED_PER_WING.get(s.seats, 0)
+    n_neutral = cat.NEUTRAL_PER_ROW.get(s.seats, 0)
+    blocked: list[int] = []
+    for wing in range(2):
+        for row in rng.sample(range(3), n_block):
+            blocked.append(row * 6 + wing * 3 + rng.randrange(3))
+    neutral: list[int] = []
+    for row in range(3):
+        wings = [0, 1] if n_neutral >= 2 else [(row + rnd) % 2] if n_neutral == 1 else []
+        for wing in wings:
+            free = [row * 6 + wing * 3 + c for c in range(3)]
+            free = [i for i in free if i not in blocked]
+            neutral.append(rng.choice(free))
+    return sorted(blocked), sorted(neutral)
+
+
+@auto("begin_round")
+def _begin_round(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    rnd = st.a
+    stacks = [list(x) for x in s.law_stacks]
+    nxt: list[int] = []
+    if rnd <= 3:
+        left, right = _draw_pair(stacks, ctx.rng)
+    elif rnd == 4:
+        lefts, rights = stacks[0][-2:], stacks[1][-2:]
+        stacks = [[], []]
+        ctx.rng.shuffle(lefts)
+        pairings = [(rights[0], rights[1]), (rights[1], rights[0])]
+        ok = [pr for pr in pairings if pr[0] != lefts[0] and pr[1] != lefts[1]]
+        r4, r5 = ctx.rng.choice(ok)
+        left, right = lefts[0], r4
+        nxt = [lefts[1], r5]
+    else:
+        left, right = s.next_laws
+    blocked, neutral = _blocks(s, rnd, ctx.rng)
+    ctx.emit(
+        ev.RoundStarted(
+            round=rnd,
+            left_law=left,
+            right_law=right,
+            laws=stacks,
+            next_laws=nxt,
+            blocked=blocked,
+            neutral=neutral,
+        )
+    )
+    order = _order(s)
+    turns = [ev.Step(kind="turn", seat=seat) for _ in range(cat.TURNS) for seat in order]
+    ctx.push(*turns, ev.Step(kind="exec", a=rnd))
+
+
+@auto("exec")
+def _exec(ctx: Ctx, st: ev.Step) -> None:
+    order = _order(ctx.s)
+    ctx.push(
+        *[ev.Step(kind="income", seat=seat) for seat in order],
+        *[ev.Step(kind="upkeep", seat=seat) for seat in order],
+        ev.Step(kind="projects"),
+        ev.Step(kind="rows"),
+        ev.Step(kind="law_vote"),
+        ev.Step(kind="round_end", a=st.a),
+    )
+
+
+@auto("income")
+def _income(ctx: Ctx, st: ev.Step) -> None:
+    p = ctx.s.players[st.seat]
+    for b in sorted(p.built, reverse=True):  # pushed in reverse: resolved left to right
+        if b < cat.N_PRODUCTION:
+            ctx.push_effect(st.seat, cat.PRODUCTION[ctx.s.production[b]][1])
+
+
+@auto("projects")
+def _projects(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    for col in range(6):
+        for row in range(3):
+            i = row * 6 + col
+            seat = s.sp_seat[i]
+            if seat < 0 or not s.sp_fund[i]:
+                continue
+            if s.projects[col] < cat.PROJECT_MAX:
+                ctx.emit(ev.ProjectAdvanced(project=col))
+            elif s.projects[cat.COMMON] < cat.PROJECT_MAX:
+                advance_project(ctx, cat.COMMON, seat)
+
+
+def row_winners(s: State, row: int) -> list[int]:
+    totals = [0] * s.seats
+    neutral = 0
+    for i in range(row * 6, row * 6 + 6):
+        seat = s.sp_seat[i]
+        if seat >= 0:
+            totals[seat] += space_votes(s, i)
+        elif seat == -3:
+            neutral += s.sp_votes[i]
+    best = max(totals)
+    if best <= 0 or best < neutral:
+        return []
+    return [seat for seat in range(s.seats) if totals[seat] == best]
+
+
+@auto("rows")
+def _rows(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    for row in range(3):
+        for seat in row_winners(s, row):
+            ctx.gain(seat, pp=level(s.players[seat]), reason=f"row {row}")
+
+
+@auto("law_vote")
+def _law_vote(ctx: Ctx, st: ev.Step) -> None:
+    left, right = wing_votes(ctx.s)
+    if left == right:
+        ctx.push(ev.Step(kind="law", seat=ctx.s.start_player))
+    else:
+        ctx.push(ev.Step(kind="law_apply", a=0 if left > right else 1))
+
+
+@auto("law_apply")
+def _law_apply(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    planet = s.laws[st.a]
+    left, right = wing_votes(s)
+    ctx.emit(ev.LawPassed(side=st.a, planet=planet, left_votes=left, right_votes=right))
+    levels = [influence(p, planet) for p in s.players]
+    if s.law_mode == "majority":
+        top = max(levels)
+        levels = [v if v == top else 0 for v in levels]
+    for seat, v in enumerate(levels):
+        ctx.gain(seat, pp=cat.LAW_PP_PER_LEVEL * v, reason="law")
+
+
+@auto("round_end")
+def _round_end(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    start = s.president_next if s.president_next >= 0 else s.start_player
+    ctx.emit(ev.RoundEnded(round=st.a, start_player=start))
+    if st.a < cat.ROUNDS:
+        ctx.push(ev.Step(kind="begin_round", a=st.a + 1))
+    else:
+        ctx.push(ev.Step(kind="final"))
+
+
+def final_breakdown(s: State) -> list[dict[str, int]]:
+    rows: list[dict[str, int]] = []
+    for p in s.players:
+        rows.append(
+            {
+                "medals": cat.MEDAL_PP[len(p.medals)],
+                "crystals": crystals(p) // 2,
+                "diamonds": p.diamond,
+                "ships": p.hangar,
+                "tokens": len(p.tokens),
+                "projects": 0,
+            }
+        )
+    for col in range(6):
+        if s.projects[col] < cat.PROJECT_MAX:
+            continue
+        planet = cat.PROJECT_CATEGORY[col]
+        values = [missions_count(p) if planet < 0 else influence(p, planet) for p in s.players]
+        for seat, pts in enumerate(prizes(s, values)):
+            rows[seat]["projects"] += pts
+    if s.projects[cat.COMMON] >= cat.PROJECT_MAX:
+        for seat, pts in enumerate(prizes(s, [p.common for p in s.players])):
+            rows[seat]["projects"] += pts
+    return rows
+
+
+@auto("final")
+def _final(ctx: Ctx, st: ev.Step) -> None:
+    s = ctx.s
+    for seat, row in enumerate(final_breakdown(s)):
+        ctx.gain(seat, pp=sum(row.values()), reason="final scoring")
+    ctx.emit(ev.Finished(points=[p.pp for p in s.players]))

@@ -1,0 +1,38 @@
+"""The opening: every random draw of the setup, recorded in one SetUp event."""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.federation import catalogue as cat
+from contracts.federation import events as ev
+
+
+def set_up(seats: int, rng: Random) -> ev.SetUp:
+    asteroids = rng.sample(range(len(cat.ASTEROIDS)), len(cat.ORANGE_TOKEN_LEVELS))
+    orange = [-1] * (cat.ORANGE_MAX + 1)
+    for lvl, token in zip(cat.ORANGE_TOKEN_LEVELS, asteroids, strict=True):
+        orange[lvl] = token
+    by_power: dict[int, list[int]] = {}
+    for i, (power, _, _) in enumerate(cat.ALTERATIONS):
+        by_power.setdefault(power, []).append(i)
+    for pool in by_power.values():
+        rng.shuffle(pool)
+    blue = [[by_power[power].pop() for _ in range(cat.BLUE_SPOTS)] for power in cat.BLUE_POWER]
+    production = rng.sample(range(len(cat.PRODUCTION)), cat.N_PRODUCTION)
+    criteria = list(range(len(cat.MEGA_CRITERIA)))
+    rng.shuffle(criteria)
+    mega = [criteria[2 * i : 2 * i + 2] for i in range(cat.N_MEGA)]
+    start_tiles = sorted(rng.sample(range(len(cat.START_TILES)), seats + 1))
+    deep = rng.sample(range(len(cat.DEEP_SPACE)), seats + 1)
+    laws = [rng.sample(range(5), 5), rng.sample(range(5), 5)]
+    return ev.SetUp(
+        orange_tokens=orange,
+        blue_tokens=blue,
+        production=production,
+        mega=mega,
+        start_tiles=start_tiles,
+        deep_space=deep,
+        laws=laws,
+        start_player=rng.randrange(seats),
+    )

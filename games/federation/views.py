@@ -1,0 +1,86 @@
+"""Per-seat views. Everything is public except face-down track tokens, the deep-space
+tiles and the order of the law stacks (sizes only)."""
+
+from __future__ import annotations
+
+from contracts.federation import catalogue as cat
+from contracts.federation.views import FederationView, PlayerView, SpaceView
+from games.federation.rules import influence, level
+from games.federation.state import State
+
+
+def view(s: State, seat: int | None) -> FederationView:
+    front = s.queue[0] if s.queue and not s.finished else None
+    players = [
+        PlayerView(
+            copp=p.copp,
+            lav=p.lav,
+            ocean=p.ocean,
+            diamond=p.diamond,
+            pp=p.pp,
+            hangar=p.hangar,
+            reserve=cat.MAX_SHIPS - p.hangar - sum(p.missions),
+            authority_step=p.auth,
+            authority_level=level(p),
+            die=p.die,
+            die_on_board=p.die_on_board,
+            ambassadors_used=list(p.used),
+            checks=list(p.checks),
+            missions=list(p.missions),
+            tile_missions=p.tile_missions,
+            medals=list(p.medals),
+            orange=p.orange,
+            blue=p.blue,
+            stalls=list(p.stalls),
+            erudite=list(p.erudite),
+            erudite_used=list(p.erudite_used),
+            built=list(p.built),
+            tokens=list(p.tokens),
+            common=p.common,
+            influence=[influence(p, k) for k in range(5)],
+            start_tile=p.start_tile,
+            deep_space=list(p.deep_space),
+        )
+        for p in s.players
+    ]
+    spaces = [
+        SpaceView(
+            icon=cat.SPACE_ICON[i],
+            seat=s.sp_seat[i],
+            votes=s.sp_votes[i],
+            funding=s.sp_fund[i],
+            token=s.sp_token[i],
+        )
+        for i in range(cat.N_SPACES)
+    ]
+    orange = [t if t < 0 or s.orange_shown[i] else -2 for i, t in enumerate(s.orange_tokens)]
+    blue = [
+        [t if t < 0 or s.blue_shown[lvl + 1] else -2 for t in row]
+        for lvl, row in enumerate(s.blue_tokens)
+    ]
+    return FederationView(
+        seat=seat,
+        round=s.round,
+        start_player=s.start_player,
+        president_next=s.president_next,
+        pending=front.kind if front else ("finished" if s.finished else ""),
+        pending_seat=front.seat if front else -1,
+        spaces=spaces,
+        outer=[p.outer for p in s.players],
+        projects=list(s.projects),
+        orange_tokens=orange,
+        dead_asteroids=s.dead_left,
+        blue_tokens=blue,
+        erudite_stock=list(s.erudite_stock),
+        production=list(s.production),
+        mega=[list(m) for m in s.mega],
+        mega_filled=list(s.mega_filled),
+        laws=list(s.laws),
+        next_laws=list(s.next_laws),
+        law_stacks=[len(x) for x in s.law_stacks],
+        start_tiles=list(s.start_tiles),
+        deep_space_left=len(s.deep_space),
+        medal_supply={k: len(v) for k, v in s.medal_supply.items()},
+        players=players,
+        finished=s.finished,
+    )
