@@ -5,7 +5,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from contracts.base import CommandBody, EventBody
+import msgspec
+
+from contracts.base import CommandBody, EventBody, ViewBody
 from contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
 from contracts.fractured_sky.views import FracturedSkyView
 from games.fractured_sky import actions, legal, setup, views
@@ -21,16 +23,16 @@ from games.protocol import Standing, Status
 
 
 class FracturedSky:
-    name = "fractured_sky"
-    title = "Fractured Sky"
-    rules_version = "1"
-    min_seats = setup.MIN_SEATS
-    max_seats = setup.MAX_SEATS
-    options_type = setup.FracturedSkyOptions
-    state_type = FsState
+    name: str = "fractured_sky"
+    title: str = "Fractured Sky"
+    rules_version: str = "1"
+    min_seats: int = setup.MIN_SEATS
+    max_seats: int = setup.MAX_SEATS
+    options_type: type[msgspec.Struct] = setup.FracturedSkyOptions
+    state_type: type[FsState] = FsState
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
-    view_type = FracturedSkyView
+    view_type: type[ViewBody] = FracturedSkyView
 
     def validate_options(self, options: Any, seats: int) -> None:
         setup.validate_options(options, seats)
