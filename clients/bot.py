@@ -1,0 +1,38 @@
+"""A bot that plays any game from its own view's legal commands, uniformly at random."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clients.sdk import OrreryClient, SeatCredentials
+
+NOT_MOVES = {"table.start", "table.leave"}
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    moves = [c for c in view["legal"] if c.get("type") not in NOT_MOVES]
+    return rng.choice(moves) if moves else None
+
+
+async def play_seat(
+    client: OrreryClient, seat: SeatCredentials, rng: random.Random, *, max_moves: int = 100_000
+) -> dict[str, Any]:
+    """Play ``seat`` until the table is finished; returns the last view."""
+    moves = 0
+    async for view in client.watch(seat.table_id, seat.seat):
+        if view["phase"] == "finished":
+            return view
+        if view["phase"] != "playing" or seat.seat not in view["to_move"]:
+            continue
+        move = choose(view, rng)
+        if move is None:
+            continue
+        outcome = await client.play(seat, move)
+        moves += 1
+        if moves > max_moves:
+            raise RuntimeError(f"table {seat.table_id}: seat {seat.seat} made {moves} moves")
+        # A rejection here means the view was already stale (another seat moved):
+        # the next view is on its way, so just wait for it.
+        del outcome
+    raise AssertionError("unreachable")

@@ -1,0 +1,218 @@
+"""An async Python SDK for Orrery over Redis Streams.
+
+``submit`` sends a command envelope to its table's partition stream and awaits the
+outcome on this client's reply stream; on a timeout it sends the *same* command id
+again, so a retry is never applied twice. Views are read from the projections and
+``watch`` blocks on a table's updates stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+
+from contracts import keys
+from contracts.envelope import Accepted, CommandEnvelope, Duplicate, Outcome, Rejection
+from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
+
+_json = msgspec.json.Encoder()
+_outcome = msgspec.json.Decoder(Outcome)
+
+
+class CommandRejected(Exception):
+    def __init__(self, rejection: Rejection) -> None:
+        super().__init__(f"{rejection.code}: {rejection.message}")
+        self.rejection = rejection
+        self.code = rejection.code
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCredentials:
+    table_id: str
+    seat: int
+    token: str
+
+
+def settled(outcome: Outcome) -> Accepted | Rejection:
+    """The outcome that counts: a duplicate carries the first answer."""
+    return outcome.original if isinstance(outcome, Duplicate) else outcome
+
+
+class OrreryClient:
+    def __init__(self, redis_url: str, *, reply_stream: str | None = None) -> None:
+        self.redis: Any = aioredis.Redis.from_url(redis_url)
+        self.reply_stream = reply_stream or f"orrery:reply:{uuid.uuid4().hex}"
+        self.partitions = 0
+        self._waiting: dict[str, asyncio.Future[Outcome]] = {}
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> OrreryClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self, timeout: float = 30.0) -> None:
+        """Read the partition count (waiting for the service to initialise it)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            stored = await self.redis.hget(keys.CONFIG_KEY, "partitions")
+            if stored is not None:
+                self.partitions = int(stored)
+                break
+            if loop.time() > deadline:
+                raise TimeoutError("the service has not initialised orrery:config")
+            await asyncio.sleep(0.1)
+        self._reader = asyncio.create_task(self._read_replies())
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.reply_stream)
+        await self.redis.aclose()
+
+    def partition(self, table_id: str) -> int:
+        return keys.partition_of(table_id, self.partitions)
+
+    # ------------------------------------------------------------ commands
+
+    async def submit(
+        self,
+        table_id: str,
+        body: Any,
+        *,
+        seat: int | None = None,
+        token: str | None = None,
+        command_id: str | None = None,
+        timeout: float = 10.0,
+        attempts: int = 3,
+    ) -> Accepted | Rejection:
+        """Send a command and await its outcome, retrying with the same command id."""
+        command_id = command_id or uuid.uuid4().hex
+        data = _json.encode(
+            CommandEnvelope(
+                command_id=command_id,
+                table_id=table_id,
+                body=msgspec.Raw(_json.encode(body)),
+                seat=seat,
+                token=token,
+                reply_to=self.reply_stream,
+            )
+        )
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        self._waiting[command_id] = future
+        try:
+            for attempt in range(attempts):
+                await self.redis.xadd(
+                    keys.command_stream(self.partition(table_id)), {"__data__": data}
+                )
+                try:
+                    return settled(await asyncio.wait_for(asyncio.shield(future), timeout))
+                except TimeoutError:
+                    if attempt == attempts - 1:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self._waiting.pop(command_id, None)
+
+    async def _read_replies(self) -> None:
+        last = "$"
+        while True:
+            replies = await self.redis.xread({self.reply_stream: last}, block=1000, count=100)
+            for _, entries in replies:
+                for entry_id, fields in entries:
+                    last = entry_id
+                    try:
+                        outcome = _outcome.decode(fields[b"__data__"])
+                    except msgspec.DecodeError:
+                        continue
+                    future = self._waiting.get(outcome.command_id)
+                    if future is not None and not future.done():
+                        future.set_result(outcome)
+
+    async def accept(self, table_id: str, body: Any, **kwargs: Any) -> Accepted:
+        """Submit and raise :class:`CommandRejected` unless accepted."""
+        outcome = await self.submit(table_id, body, **kwargs)
+        if isinstance(outcome, Rejection):
+            raise CommandRejected(outcome)
+        return outcome
+
+    async def create_table(
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        table_id: str | None = None,
+    ) -> str:
+        table_id = table_id or uuid.uuid4().hex[:16]
+        await self.accept(table_id, CreateTable(game=game, seats=seats, options=options or {}))
+        return table_id
+
+    async def join(self, table_id: str, name: str, seat: int | None = None) -> SeatCredentials:
+        accepted = await self.accept(table_id, JoinSeat(name=name, seat=seat))
+        assert accepted.seat is not None and accepted.token is not None
+        return SeatCredentials(table_id, accepted.seat, accepted.token)
+
+    async def start(self, seat: SeatCredentials) -> Accepted:
+        return await self.accept(seat.table_id, StartTable(), seat=seat.seat, token=seat.token)
+
+    async def leave(self, seat: SeatCredentials) -> Accepted:
+        return await self.accept(seat.table_id, LeaveTable(), seat=seat.seat, token=seat.token)
+
+    async def play(self, seat: SeatCredentials, body: Any) -> Accepted | Rejection:
+        return await self.submit(seat.table_id, body, seat=seat.seat, token=seat.token)
+
+    # ------------------------------------------------------------ reading
+
+    async def view(self, table_id: str, seat: int | None = None) -> dict[str, Any] | None:
+        """The table as ``seat`` (None: a spectator) sees it, as decoded JSON."""
+        raw = await self.redis.get(keys.view_key(self.partition(table_id), table_id, seat))
+        return None if raw is None else msgspec.json.decode(raw)
+
+    async def score(self, table_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.get(keys.score_key(self.partition(table_id), table_id))
+        return None if raw is None else msgspec.json.decode(raw)
+
+    async def wait_view(
+        self, table_id: str, seat: int | None, min_seq: int, timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """The view once it shows at least ``min_seq``."""
+        async with asyncio.timeout(timeout):
+            async for view in self.watch(table_id, seat):
+                if view["seq"] >= min_seq:
+                    return view
+        raise AssertionError("unreachable")
+
+    async def watch(self, table_id: str, seat: int | None = None) -> AsyncIterator[dict[str, Any]]:
+        """The current view, then each new one as the projector writes it."""
+        stream = keys.updates_stream(self.partition(table_id), table_id)
+        last = "0-0"
+        newest = await self.redis.xrevrange(stream, count=1)
+        if newest:
+            last = newest[0][0]
+        seen = -1
+        current = await self.view(table_id, seat)
+        if current is not None:
+            seen = current["seq"]
+            yield current
+        while True:
+            updates = await self.redis.xread({stream: last}, block=2000)
+            if not updates:
+                continue
+            last = updates[0][1][-1][0]
+            view = await self.view(table_id, seat)
+            if view is not None and view["seq"] > seen:
+                seen = view["seq"]
+                yield view

@@ -1,0 +1,261 @@
+"""The ``orrery`` command line (see README, "Command line")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.logs import configure_logging
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Orrery game service.")
+projections_app = typer.Typer(no_args_is_help=True, help="Read models.")
+app.add_typer(projections_app, name="projections")
+
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url", help="Redis/Valkey URL (default: $ORRERY_REDIS_URL, else embedded)"
+    ),
+]
+DataDir = Annotated[Path, typer.Option("--data-dir", help="embedded server's data folder")]
+Partitions = Annotated[
+    int | None,
+    typer.Option("--partitions", help="partition count P (fixed at first use; default 16)"),
+]
+
+
+def _data(data_dir: Path) -> Path:
+    return data_dir / "data"
+
+
+@app.command()
+def serve(
+    redis_url: RedisUrl = None,
+    port: Annotated[int | None, typer.Option(help="embedded server port (default: free)")] = None,
+    workers: Annotated[int, typer.Option(help="decider worker processes")] = 1,
+    projectors: Annotated[int, typer.Option(help="projector processes")] = 1,
+    partitions: Partitions = None,
+    data_dir: DataDir = Path(DATA_DIR),
+) -> None:
+    """Run deciders, claimers and projectors until SIGINT/SIGTERM; first line: the Redis URL."""
+    from orrery.runtime import server_for, service
+
+    configure_logging()
+
+    async def run(url: str) -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        async with service(url, workers, projectors, partitions):
+            await stop.wait()
+
+    with server_for(redis_url_from_env(redis_url), _data(data_dir), port) as url:
+        print(url, flush=True)
+        asyncio.run(run(url))
+
+
+@app.command()
+def worker(
+    redis_url: RedisUrl = None,
+    partitions: Partitions = None,
+    consumer: Annotated[str | None, typer.Option(help="consumer name (default: host-pid)")] = None,
+) -> None:
+    """Run one decider worker process (command intake + claimer) against a server."""
+    _run_role("worker", redis_url, partitions, consumer)
+
+
+@app.command()
+def projector(
+    redis_url: RedisUrl = None,
+    partitions: Partitions = None,
+    consumer: Annotated[str | None, typer.Option(help="consumer name (default: host-pid)")] = None,
+) -> None:
+    """Run one projector process (views + scoreboard) against a server."""
+    _run_role("projector", redis_url, partitions, consumer)
+
+
+def _run_role(
+    role: str, redis_url: str | None, partitions: int | None, consumer: str | None
+) -> None:
+    from orrery.runtime import run_role
+
+    configure_logging()
+    url = redis_url_from_env(redis_url)
+    if not url:
+        raise typer.BadParameter("a worker or projector needs --redis-url or ORRERY_REDIS_URL")
+    asyncio.run(run_role(role, url, partitions, consumer))
+
+
+def _game_names(game: str | None) -> list[str]:
+    from games.registry import BUILTIN, all_games
+
+    available = all_games()
+    if game:
+        if game not in available:
+            raise typer.BadParameter(f"unknown game {game!r}; available: {', '.join(available)}")
+        return [game]
+    return [name for name in available if name in BUILTIN] or list(available)
+
+
+def _players_for(game: str, players: int | None) -> int:
+    from games.registry import get_game
+
+    g = get_game(game)
+    assert g is not None
+    wanted = players if players is not None else 3
+    if players is not None and not g.min_seats <= players <= g.max_seats:
+        raise typer.BadParameter(f"{game} seats {g.min_seats}-{g.max_seats} players")
+    return min(max(wanted, g.min_seats), g.max_seats)
+
+
+@app.command()
+def demo(
+    redis_url: RedisUrl = None,
+    game: Annotated[str | None, typer.Option(help="only this game")] = None,
+    players: Annotated[int | None, typer.Option(help="seats per table")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed of the bots' choices")] = None,
+    games: Annotated[int, typer.Option("--games", help="tables per game")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+    data_dir: DataDir = Path(DATA_DIR),
+    workers: Annotated[int, typer.Option(help="decider worker processes")] = 1,
+) -> None:
+    """Bots play complete games of every game (or --game) through the real service."""
+    from orrery.demo import PlayedTable, play_table
+    from orrery.runtime import server_for, service
+
+    configure_logging("warning")
+    names = _game_names(game)
+    plan = [(name, _players_for(name, players)) for name in names for _ in range(games)]
+    rng = random.Random(seed)
+
+    async def run(url: str) -> list[PlayedTable]:
+        from clients.sdk import OrreryClient
+
+        async with service(url, workers, 1), OrreryClient(url) as client:
+            tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]
+            tasks = [
+                play_table(client, name, n, random.Random(rng.getrandbits(64)), tables[i])
+                for i, (name, n) in enumerate(plan)
+            ]
+            if as_json:
+                return list(await asyncio.gather(*tasks))
+            return await _with_live_board(tables, tasks)
+
+    with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
+        started = time.monotonic()
+        played = asyncio.run(run(url))
+    if as_json:
+        print(json.dumps({"redis_url": url, "tables": [_table_json(t) for t in played]}, indent=2))
+    else:
+        _print_final(played, time.monotonic() - started)
+
+
+def _table_json(table: Any) -> dict[str, Any]:
+    return {
+        "game": table.game,
+        "table_id": table.table_id,
+        "seats": table.seats,
+        "scores": table.points,
+        "ranks": table.ranks,
+        "events": table.seq,
+    }
+
+
+async def _with_live_board(tables: list[Any], tasks: list[Any]) -> list[Any]:
+    from rich.live import Live
+
+    async def refresh(live: Live) -> None:
+        while True:
+            live.update(_board(tables))
+            await asyncio.sleep(0.25)
+
+    with Live(_board(tables), refresh_per_second=4, transient=False) as live:
+        ticker = asyncio.create_task(refresh(live))
+        try:
+            done = await asyncio.gather(*tasks)
+        finally:
+            ticker.cancel()
+        live.update(_board(tables))
+    return list(done)
+
+
+def _board(tables: list[Any]) -> Any:
+    from rich.table import Table
+
+    board = Table(title="Orrery demo")
+    for column in ("game", "table", "state", "players", "points", "ranks"):
+        board.add_column(column)
+    for t in tables:
+        board.add_row(
+            t.game,
+            t.table_id or "…",
+            "finished" if t.done else "playing",
+            ", ".join(t.seats),
+            " ".join(map(str, t.points)),
+            " ".join(map(str, t.ranks)),
+        )
+    return board
+
+
+def _print_final(tables: list[Any], seconds: float) -> None:
+    from rich.console import Console
+
+    console = Console()
+    console.print(f"\n{len(tables)} tables finished in {seconds:.1f}s")
+    for t in tables:
+        winners = [s for s, r in zip(t.seats, t.ranks, strict=True) if r == 1]
+        console.print(f"{t.game} {t.table_id}: winner {', '.join(winners)}; points {t.points}")
+
+
+@app.command()
+def schema(
+    out: Annotated[Path, typer.Option("--out", help="folder for the JSON Schema files")],
+) -> None:
+    """Write JSON Schema for every envelope, command, event and view."""
+    from orrery.schemas import write_schemas
+
+    for path in write_schemas(out):
+        print(path)
+
+
+@projections_app.command("rebuild")
+def projections_rebuild(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR)) -> None:
+    """Delete and rebuild every read model from the logs."""
+    import redis.asyncio as aioredis
+
+    from orrery.config import ensure_partitions
+    from orrery.runtime import server_for
+    from projections.rebuild import rebuild
+
+    configure_logging("warning")
+
+    async def run(url: str) -> int:
+        redis = aioredis.Redis.from_url(url)
+        try:
+            return await rebuild(redis, await ensure_partitions(redis))
+        finally:
+            await redis.aclose()
+
+    with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
+        print(f"rebuilt the read models of {asyncio.run(run(url))} tables")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Running the service: decider workers and projectors, in this process or as children.
+
+``serve`` starts ``--workers`` decider processes and ``--projectors`` projector
+processes (each ``python -m orrery.cli worker|projector``), so they use every core and
+each has its own consumer name; ``demo`` and the tests use the same processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import redis.asyncio as aioredis
+from faststream.redis import RedisBroker
+
+from orrery.config import ensure_partitions
+from orrery.embedded import EmbeddedServer
+from projections.runner import build_projector_app, ensure_feed_groups
+from services.intake import build_decider_app, ensure_command_groups
+
+
+def make_broker(url: str) -> RedisBroker:
+    """A broker whose own per-message INFO lines are muted (structlog says what matters)."""
+    quiet = logging.getLogger("orrery.faststream")
+    quiet.setLevel(logging.WARNING)
+    return RedisBroker(url, logger=quiet)
+
+
+async def prepare(url: str, partitions: int | None) -> int:
+    """Record P and pre-create every consumer group at 0."""
+    redis = aioredis.Redis.from_url(url)
+    try:
+        p = await ensure_partitions(redis, partitions)
+        await ensure_command_groups(redis, p)
+        await ensure_feed_groups(redis, p)
+        return p
+    finally:
+        await redis.aclose()
+
+
+async def run_role(role: str, url: str, partitions: int | None, consumer: str | None) -> None:
+    """Run one worker or projector until SIGINT/SIGTERM."""
+    p = await prepare(url, partitions)
+    broker = make_broker(url)
+    if role == "worker":
+        build_decider_app(broker, p, consumer=consumer)
+    else:
+        build_projector_app(broker, p, consumer=consumer)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await broker.start()
+    try:
+        await stop.wait()
+    finally:
+        await broker.stop()
+
+
+def spawn(
+    role: str, url: str, index: int, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **(extra_env or {})}
+    env.setdefault("PYTHONPATH", str(Path.cwd()))
+    return subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", role, "--redis-url", url],
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def stop_processes(processes: list[subprocess.Popen[bytes]], timeout: float = 10.0) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.contextmanager
+def server_for(url: str | None, data_dir: Path, port: int | None = None) -> Iterator[str]:
+    """The given server, or an embedded one for the duration of the block."""
+    if url:
+        yield url
+        return
+    with EmbeddedServer(data_dir, port) as server:
+        yield server.url
+
+
+@contextlib.asynccontextmanager
+async def service(
+    url: str, workers: int, projectors: int, partitions: int | None = None
+) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
+    await prepare(url, partitions)
+    processes = [spawn("worker", url, i) for i in range(workers)]
+    processes += [spawn("projector", url, i) for i in range(projectors)]
+    try:
+        yield processes
+    finally:
+        stop_processes(processes)

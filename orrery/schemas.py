@@ -1,0 +1,67 @@
+"""JSON Schema (2020-12) for the whole wire contract, one file per game plus a common one.
+
+A client in another language needs only these files: the command envelope with every
+command body the table accepts, outcomes, the log's event envelope with every event,
+the per-seat view, the feed entry and the scoreboard records.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
+from contracts.feed import FeedEntry
+from contracts.views import RatingLine, TableScore, TableView
+from games.codec import command_union, event_union
+from games.registry import all_games
+
+
+def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
+    schemas, components = msgspec.json.schema_components(
+        list(types.values()), ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "properties": dict(zip(types, schemas, strict=True)),
+        "$defs": components,
+    }
+
+
+def write_schemas(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    common = _document(
+        "Orrery wire contract (lifecycle only)",
+        {
+            "command_envelope": CommandEnvelope[command_union(None)],
+            "outcome": Outcome,
+            "event_envelope": EventEnvelope[event_union(None)],
+            "feed_entry": FeedEntry,
+            "table_score": TableScore,
+            "rating_line": RatingLine,
+        },
+    )
+    path = out / "orrery.schema.json"
+    path.write_text(json.dumps(common, indent=2))
+    written.append(path)
+    for name, game in all_games().items():
+        commands = command_union(name)
+        doc = _document(
+            f"Orrery wire contract: {game.title}",
+            {
+                "command_envelope": CommandEnvelope[commands],
+                "outcome": Outcome,
+                "event_envelope": EventEnvelope[event_union(name)],
+                "view": TableView[game.view_type, commands],
+                "options": game.options_type,
+            },
+        )
+        path = out / f"{name}.schema.json"
+        path.write_text(json.dumps(doc, indent=2))
+        written.append(path)
+    return written
