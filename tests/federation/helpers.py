@@ -1,0 +1,51 @@
+"""Shared helpers for the Federation tests: reach a state, run steps by hand."""
+
+from __future__ import annotations
+
+from random import Random
+
+from contracts.base import EventBody
+from contracts.federation import events as ev
+from games.federation import GAME, FederationOptions
+from games.federation.ctx import Ctx, clone
+from games.federation.engine import after_step, drain
+from games.federation.state import State, evolve
+from games.playthrough import fold
+from games.rng import derive_rng
+
+
+def opening(seats: int, seed: int = 1, options: FederationOptions | None = None) -> State:
+    opts = options or FederationOptions()
+    events = GAME.setup(opts, seats, derive_rng(seed.to_bytes(16, "big"), 0))
+    return fold(GAME, opts, seats, events)
+
+
+def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000) -> State:
+    """Random legal play until the pending step is ``kind``."""
+    chooser = Random(seed)
+    for _ in range(limit):
+        status = GAME.status(state)
+        if status.finished:
+            raise AssertionError(f"finished before reaching {kind}")
+        if state.queue[0].kind == kind:
+            return state
+        seat = status.to_move[0]
+        command = chooser.choice(GAME.legal_commands(state, seat))
+        for e in GAME.decide(state, command, seat, Random(chooser.random())):
+            state = evolve(state, e)
+    raise AssertionError(f"never reached {kind}")
+
+
+def run_steps(state: State, *steps: ev.Step, seed: int = 0) -> tuple[State, list[EventBody]]:
+    """Put steps at the front of a copy's queue and run the automatic part."""
+    ctx = Ctx(clone(state), Random(seed))
+    ctx.push(*steps)
+    drain(ctx)
+    return ctx.s, ctx.events
+
+
+def settle(state: State) -> tuple[State, list[EventBody]]:
+    ctx = Ctx(clone(state), Random(0))
+    after_step(ctx)
+    drain(ctx)
+    return ctx.s, ctx.events
