@@ -314,6 +314,8 @@ def _spy_opts(s: State, st: ev.Step) -> list[CommandBody]:
     for icon in SPY_TARGETS:
         if st.a == 1 and icon >= 5:
             break
+        if all(s.sp_seat[i] == -2 for i in range(cat.N_SPACES) if cat.SPACE_ICON[i] == icon):
+            continue  # an action whose every space is blocked cannot be copied
         if icon == cat.I_ASSISTANT and not _afford(p, cat.ASSISTANT_COST):
             continue
         if icon == cat.I_SHIPS and not _afford(p, cat.SHIPS_COST):
