@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
+from contracts.base import CommandBody, EventBody, ViewBody
 from contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
 from contracts.spacecraft.views import SpacecraftView
 from games.protocol import Standing, Status
@@ -22,16 +22,16 @@ class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SpacecraftGame:
-    name = "spacecraft"
-    title = "SPACEcraft"
-    rules_version = "1"
-    min_seats = 2
-    max_seats = 4
-    options_type = SpacecraftOptions
-    state_type = SpacecraftState
+    name: str = "spacecraft"
+    title: str = "SPACEcraft"
+    rules_version: str = "1"
+    min_seats: int = 2
+    max_seats: int = 4
+    options_type: type[msgspec.Struct] = SpacecraftOptions
+    state_type: type[SpacecraftState] = SpacecraftState
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
-    view_type = SpacecraftView
+    view_type: type[ViewBody] = SpacecraftView
 
     def validate_options(self, options: Any, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:

@@ -180,11 +180,9 @@ def test_pawn_on_emptied_pile_may_still_search_and_fully_blocked_pawn_must_leave
     assert len(search_moves(state, 0)) == 8
     state.current = 0
     apply(state, Search(x=2, y=4), 0)
-    # Agatha at (0,0): blocked by an empty space right and a pawn above
-    state.pawns = [cell(state, 1, 0), cell(state, 0, 0), cell(state, 0, 1), -1]
-    state.piles[cell(state, 1, 0)] = [J["screw"]]
-    state.boards[1] = [J["screw"]]
-    state.pawns[0] = -1
+    # Agatha at (0,0): an empty space to the right, a pawn above, the board edge elsewhere
+    state.pawns = [-1, cell(state, 0, 0), cell(state, 0, 1), -1]
     state.piles[cell(state, 1, 0)] = []
+    state.boards[1] = [J["screw"]]
     assert search_moves(state, 1) == []
     assert must_leave(state, 1)

@@ -7,6 +7,7 @@ from itertools import product
 import pytest
 
 from contracts.spacecraft import catalogue as cat
+from contracts.spacecraft.commands import Placement
 from games.spacecraft import rocket
 from tests.spacecraft.support import P
 
@@ -45,7 +46,7 @@ def test_legal_layouts() -> None:
         ([P("body.K", 0, 0), P("nose.W", 0, 1), P("body.W", 0, 2)], "one piece"),
     ],
 )
-def test_illegal_layouts(layout: list, why: str) -> None:  # type: ignore[type-arg]
+def test_illegal_layouts(layout: list[Placement], why: str) -> None:
     reason = rocket.invalid_reason(layout)
     assert reason is not None and why in reason
 
@@ -113,7 +114,7 @@ def test_attach_keeps_other_parts_in_place() -> None:
     assert placed is not None and rocket.invalid_reason(placed) is None
 
 
-def _instances(layout: list, goal: str) -> int:  # type: ignore[type-arg]
+def _instances(layout: list[Placement], goal: str) -> int:
     assert rocket.invalid_reason(layout) is None
     return rocket.goal_instances(layout, goal)
 
