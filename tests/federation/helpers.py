@@ -20,14 +20,16 @@ def opening(seats: int, seed: int = 1, options: FederationOptions | None = None)
     return fold(GAME, opts, seats, events)
 
 
-def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000) -> State:
-    """Random legal play until the pending step is ``kind``."""
+def play_until(
+    state: State, kind: str, seed: int = 0, limit: int = 5000, round: int = 0
+) -> State:
+    """Random legal play until the pending step is ``kind`` (in round >= ``round``)."""
     chooser = Random(seed)
     for _ in range(limit):
         status = GAME.status(state)
         if status.finished:
             raise AssertionError(f"finished before reaching {kind}")
-        if state.queue[0].kind == kind:
+        if state.queue[0].kind == kind and state.round >= round:
             return state
         seat = status.to_move[0]
         command = chooser.choice(GAME.legal_commands(state, seat))

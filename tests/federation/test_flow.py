@@ -181,8 +181,8 @@ def test_presidents_office_gives_a_medal_and_the_next_start() -> None:
     assert cmd.Medal(kind="intrigue") in GAME.legal_commands(s2, seat)
     s3 = apply(s2, cmd.Medal(kind="blue"))
     assert "blue" in s3.players[seat].medals
-    s4 = play_until(s3, "upkeep")
-    s5 = play_until(s4, "turn")
+    s5 = play_until(s3, "turn", round=2)
+    assert s5.round == 2
     assert s5.start_player == seat and s5.queue[0].seat == seat
 
 
