@@ -219,3 +219,27 @@ def test_advanced_markers() -> None:
     assert _reject(state, Mark(card=card), 1) == "card_full"  # side B: 3 spaces
     state.markers_left[1] = 0
     assert _reject(state, Mark(card=state.adv_cards[1]), 1) == "no_markers"
+
+
+def test_agatha_fulfils_two_designs_with_one_new_connector() -> None:
+    """Seed example: after building a two-coloured connector Agatha meets "1 white + 2 blue"
+    and "3 connectors" at once (W/B connector here: the provisional inventory has no W/G)."""
+    state = started(3)
+    state.current = 2
+    state.step = "build"
+    state.lower = [11, 12, 1, 2]
+    state.tokens[0] = J["screw"]
+    state.beside[2] = beside(screw=1, gear=1)
+    state.rockets[2] = [
+        P("body.K", 0, 0),
+        P("connector.B", 1, 0),
+        P("body.B", 2, 0),
+        P("connector.G", -1, 0),
+    ]
+    assert _reject(state, Fulfil(card=11), 2) == "requirements_not_met"
+    apply(state, Build(slot=slot_of("connector.WB"), pay=["screw", "gear"]), 2)
+    apply(state, Fulfil(card=12), 2)  # 1 white + 2 blue: the W/B connector counts for both
+    apply(state, Fulfil(card=11), 2)  # 3 connectors
+    assert state.fulfilled[2] == [12, 11]
+    # the parts stay on the rocket
+    assert len(state.rockets[2]) == 5
