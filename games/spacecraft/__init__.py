@@ -11,7 +11,9 @@ Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
   connector; a connector touching one body only is legal; adjacency without sockets joins
   nothing). Feasibility ("cannot be built if it cannot fit even after rearranging") is the
   closed form of the notes: stacks = max(1, noses, engines) <= bodies,
-  stacks - 1 <= connectors, fins + connectors + stacks - 1 <= 2 * bodies.
+  stacks - 1 <= connectors, fins + connectors + stacks - 1 <= 2 * bodies. It is checked
+  after each built part (not on the pair), so a body or connector that makes room for the
+  second part must be built first; with that order every feasible pair can be built.
 * A build without a layout attaches the new part to a free legal cell, else rebuilds the
   whole rocket in the automatic staircase layout; a build with a layout uses it. The rocket
   may be rearranged any number of times during the build step (``sc.arrange``).

@@ -115,7 +115,7 @@ def _play_checked(players: int, variant: str, seed: int) -> Any:
 
 
 @pytest.mark.parametrize(("players", "variant"), CONFIGS)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_random_play_reaches_the_end_with_invariants(players: int, variant: str, seed: int) -> None:
     result = _play_checked(players, variant, seed)
