@@ -43,6 +43,18 @@ Rule choices where the rules are silent or ASSUMED:
 * Project prizes (CONFLICT): default 16/8/4 (4 players); option ``project_prizes="en"``
   gives 12/8/4.
 * The start player is drawn at random; the president (if any) starts the next round.
+* The spy cannot copy an action whose every space is blocked this round.
+* Content simplified from the notes' ASSUMED lists (catalogue, PROVISIONAL): start tile 2's
+  power-1 token comes from blue level 1; deep-space "power-3 token" is a token from your
+  blue level + 2 PP; erudite yellow-1 / green-1 ("planet" timing) give 1 coppernium / 1
+  crystal of choice after your next action on that planet, since a cost rebate cannot
+  happen *after* the action.
+
+Modules: ``state`` (State + evolve), ``setup`` (random opening), ``ctx`` (decide-time
+working copy), ``rules`` (pure helpers), ``effects`` (automatic steps, rooms, missions),
+``choices`` (pending choices: options + application), ``turn`` (ambassador placement),
+``rounds`` (round start, executive phase, final scoring), ``engine`` (decide / drain),
+``views``.
 
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, cannot_afford,
 ambassador_used, space_taken, space_blocked, no_die, die_not_allowed, no_token,

@@ -20,9 +20,7 @@ def opening(seats: int, seed: int = 1, options: FederationOptions | None = None)
     return fold(GAME, opts, seats, events)
 
 
-def play_until(
-    state: State, kind: str, seed: int = 0, limit: int = 5000, round: int = 0
-) -> State:
+def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000, round: int = 0) -> State:
     """Random legal play until the pending step is ``kind`` (in round >= ``round``)."""
     chooser = Random(seed)
     for _ in range(limit):

@@ -93,7 +93,7 @@ def make_checker(rng: Random) -> Any:
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_random_play_to_the_end(seats: int, variant: int, seed: int) -> None:
     options = VARIANTS[variant]
@@ -123,3 +123,9 @@ def test_finished_game_rejects_everything() -> None:
         GAME.decide(result.state, cmd.EndTurn(), 0, Random(0))
     assert err.value.code == "game_over"
     assert GAME.legal_commands(result.state, 0) == []
+
+
+def test_same_seed_same_game() -> None:
+    a = play_random(GAME, FederationOptions(), 3, 42)
+    b = play_random(GAME, FederationOptions(), 3, 42)
+    assert a.events == b.events and a.state == b.state
