@@ -16,7 +16,12 @@ from contracts.fractured_sky.commands import (
     Trade,
 )
 from contracts.fractured_sky.events import (
+    AiBuilt,
+    AiCardFlipped,
+    AiConverted,
     AirshipPlaced,
+    AiScouted,
+    AiSkimmerPlaced,
     ExplorationDrawn,
     FortressBuilt,
     GameEnded,
@@ -30,6 +35,7 @@ from contracts.fractured_sky.events import (
     RoundSetUp,
     Scouted,
     ScoutFinished,
+    SecretOpened,
     SkimmerPlaced,
     SlotPending,
     SlotTaken,
@@ -73,6 +79,12 @@ FracturedSkyEvent = (
     | ResourceChosen
     | RoundSetUp
     | GameEnded
+    | SecretOpened
+    | AiCardFlipped
+    | AiBuilt
+    | AiSkimmerPlaced
+    | AiScouted
+    | AiConverted
 )
 
 COMMAND_TYPES = (
@@ -109,6 +121,12 @@ EVENT_TYPES = (
     ResourceChosen,
     RoundSetUp,
     GameEnded,
+    SecretOpened,
+    AiCardFlipped,
+    AiBuilt,
+    AiSkimmerPlaced,
+    AiScouted,
+    AiConverted,
 )
 
 __all__ = [

@@ -248,3 +248,83 @@ def objective_deck(participants: int) -> tuple[int, ...]:
     """Objective card indexes in the deck (region cards of removed regions left out)."""
     active = set(active_regions(participants))
     return tuple(o.index for o in OBJECTIVES if o.kind != OBJ_REGION_POWER or o.region in active)
+
+
+# ---------------------------------------------------------------------------------------
+# 1-2 player automated opponents (the "AI"). The difficulty table is confirmed by the
+# seed; the action deck, the compasses and the AI airship tokens are ASSUMED (§7.2).
+
+AI_NAMES: tuple[str, ...] = ("black", "orange")
+DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+AI_BUILDINGS: dict[str, int] = {"easy": 2, "medium": 3, "hard": 4}  # per building type
+AI_MARKET_THRESHOLD: dict[str, int] = {"easy": 0, "medium": 6, "hard": 5}  # 0 = no card
+AI_HIGH_TOKENS: dict[str, int] = {"easy": 1, "medium": 1, "hard": 2}
+AI_SKIMMERS = 5  # ASSUMED
+AI_OUT_OF_PLAY = 3  # tokens revealed and set aside at each round start
+SCOUT_REVEAL_AT = 2  # 1-2 players: a secret card is revealed after 2 resources taken
+
+# Compass points as (dx, dy) with north = +y and east = +x.
+COMPASS: dict[str, tuple[int, int]] = {
+    "n": (0, 1),
+    "ne": (1, 1),
+    "e": (1, 0),
+    "se": (1, -1),
+    "s": (0, -1),
+    "sw": (-1, -1),
+    "w": (-1, 0),
+    "nw": (-1, 1),
+}
+
+AI_AIRSHIP = "airship"
+AI_SCOUT = "scout"
+AI_MARKET = "market"
+AI_FORTRESS = "fortress"
+AI_SKIMMER = "skimmer"
+
+
+class AiCard(msgspec.Struct, frozen=True, kw_only=True):
+    index: int
+    action: str
+    large: str  # compass point of the large star
+    small: str  # compass point of the small star
+    provisional: bool = True
+
+
+class AiToken(msgspec.Struct, frozen=True, kw_only=True):
+    index: int
+    high: int
+    low: int
+    provisional: bool = True
+
+
+_AI_DECK_SPEC: tuple[tuple[str, str, str], ...] = (
+    (AI_AIRSHIP, "n", "e"),
+    (AI_AIRSHIP, "se", "w"),
+    (AI_AIRSHIP, "w", "n"),
+    (AI_AIRSHIP, "ne", "s"),
+    (AI_AIRSHIP, "sw", "e"),
+    (AI_AIRSHIP, "e", "s"),
+    (AI_SCOUT, "nw", "e"),
+    (AI_SCOUT, "s", "w"),
+    (AI_MARKET, "e", "n"),
+    (AI_MARKET, "nw", "s"),
+    (AI_FORTRESS, "w", "s"),
+    (AI_FORTRESS, "se", "n"),
+    (AI_SKIMMER, "n", "w"),
+    (AI_SKIMMER, "sw", "n"),
+)
+AI_DECK: tuple[AiCard, ...] = tuple(
+    AiCard(index=i, action=a, large=large, small=small)
+    for i, (a, large, small) in enumerate(_AI_DECK_SPEC)
+)
+AI_TOKENS: tuple[AiToken, ...] = tuple(
+    AiToken(index=i, high=h, low=lo)
+    for i, (h, lo) in enumerate(
+        ((9, 2), (8, 1), (8, 3), (7, 2), (7, 0), (6, 3), (6, 1), (5, 2), (4, 0))
+    )
+)
+
+
+def ai_count(seats: int) -> int:
+    """Automated opponents: 2 in solo, 1 with two players, none from three players."""
+    return max(0, 3 - seats)

@@ -63,6 +63,10 @@ class GameSetUp(EventBody, frozen=True, kw_only=True, tag="fs.game_set_up"):
     secret_deck: list[int]  # hidden: unused secret deck, top first
     objectives: list[int]  # hidden: card index in each tray position
     discarded_objectives: list[int]  # hidden
+    difficulty: str = "easy"  # automated opponents only (1-2 players)
+    ai_decks: list[list[int]] = []  # hidden: per AI, action cards top first
+    ai_out: list[list[int]] = []  # public: per AI, tokens set aside this round
+    ai_pools: list[list[int]] = []  # hidden: per AI, face-down tokens top first
 
 
 class StartChosen(EventBody, frozen=True, kw_only=True, tag="fs.start_chosen"):
@@ -172,9 +176,52 @@ class RoundSetUp(EventBody, frozen=True, kw_only=True, tag="fs.round_set_up"):
     public_stardust: int
     secret_cards: list[int]  # hidden
     secret_deck: list[int]  # hidden
+    ai_decks: list[list[int]] = []  # hidden: per AI, reshuffled action deck
+    ai_out: list[list[int]] = []  # public: per AI, tokens set aside this round
+    ai_pools: list[list[int]] = []  # hidden: per AI, face-down tokens top first
 
 
 class GameEnded(EventBody, frozen=True, kw_only=True, tag="fs.game_ended"):
     order: list[int]  # final turn order (the tie-break)
     points: list[int]
     ranks: list[int]
+
+
+class SecretOpened(EventBody, frozen=True, kw_only=True, tag="fs.secret_opened"):
+    """1-2 players: two resources were taken from a secret card, so it is revealed now."""
+
+    card: int
+    region: int
+    stardust: int
+
+
+class AiCardFlipped(EventBody, frozen=True, kw_only=True, tag="fs.ai_card_flipped"):
+    """An automated opponent flips its top action card (``executed``: it could act)."""
+
+    seat: int  # the AI's participant number
+    card: int
+    executed: bool
+
+
+class AiBuilt(EventBody, frozen=True, kw_only=True, tag="fs.ai_built"):
+    seat: int
+    kind: str  # "market" or "fortress"; the AI never pays
+    platform: int
+
+
+class AiSkimmerPlaced(EventBody, frozen=True, kw_only=True, tag="fs.ai_skimmer_placed"):
+    seat: int
+    region: int
+
+
+class AiScouted(EventBody, frozen=True, kw_only=True, tag="fs.ai_scouted"):
+    seat: int
+    card: int
+
+
+class AiConverted(EventBody, frozen=True, kw_only=True, tag="fs.ai_converted"):
+    """An AI's market card reached its threshold: the resources become 1 stardust."""
+
+    seat: int
+    spent: int
+    stardust: int

@@ -10,7 +10,7 @@ from contracts.fractured_sky.events import Choice, ObjectiveOutcome, RegionOutco
 
 class AirshipView(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
-    chip_class: str  # "white" (1 or 10) or "black" (0, 2..9): public
+    chip_class: str  # "white" (1 or 10), "black" (0, 2..9) or "token" (an AI's): public
     chip: int | None = None  # own chip, or every chip after the round-end reveal
     explorer: bool = False
 
@@ -41,6 +41,7 @@ class PlayerView(msgspec.Struct, frozen=True, kw_only=True):
     started: bool  # starting resources chosen
     next_slot: int  # 1-based slot taken in the next column, 0 = not yet
     pending_choices: int
+    ai: bool = False  # an automated opponent (1-2 player games)
 
 
 class ScoutMark(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,6 +53,7 @@ class SecretCardView(msgspec.Struct, frozen=True, kw_only=True):
     position: int
     scouts: list[ScoutMark]
     region: int | None = None  # known to this seat (scouted) or revealed
+    opened: bool = False  # 1-2 players: revealed early after two resources were taken
 
 
 class ObjectiveView(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,6 +62,21 @@ class ObjectiveView(msgspec.Struct, frozen=True, kw_only=True):
     revealed: bool
     peeked_by: list[int]
     card: int | None = None  # revealed, or peeked by this seat
+
+
+class AiView(msgspec.Struct, frozen=True, kw_only=True):
+    """The public state of an automated opponent."""
+
+    seat: int  # participant number (after the human seats)
+    name: str
+    flipped: list[int]  # action cards flipped this round, in order
+    cards_left: int
+    out_tokens: list[int]  # tokens set aside (face up) this round
+    tally: int  # resources on its market card
+    threshold: int  # resources per stardust, 0 = no market card (easy)
+    markets_left: int
+    fortresses_left: int
+    skimmers_left: int
 
 
 class FracturedSkyView(ViewBody, frozen=True):
@@ -87,3 +104,5 @@ class FracturedSkyView(ViewBody, frozen=True):
     my_choices: list[Choice] | None = None  # pending resource choices, oldest first
     scouting: int = -1  # tray position this seat is scouting (choose what to take)
     finished: bool = False
+    difficulty: str | None = None  # 1-2 player games only
+    ais: list[AiView] = []

@@ -16,6 +16,7 @@ from contracts.base import CommandBody, EventBody
 from contracts.fractured_sky import catalogue as cat
 from contracts.fractured_sky import commands as cmd
 from contracts.fractured_sky import events as ev
+from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import (
@@ -27,9 +28,11 @@ from games.fractured_sky.state import (
     PHASE_START,
     RES_INDEX,
     FsState,
+    ai_mode,
     clone,
     unused_chips,
 )
+from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
 from games.rejection import (
     CANNOT_AFFORD,
     GAME_OVER,
@@ -74,41 +77,24 @@ def _resource(name: str | None) -> int:
     return RES_INDEX[name]
 
 
-def free_slots(state: FsState) -> list[int]:
-    """1-based turn slots still free in the next column (only slots <= participants)."""
-    return [i + 1 for i in range(state.participants) if state.next_slots[i] < 0]
-
-
-def slot_gold(state: FsState, slot: int) -> int:
-    return 1 if slot in cat.gold_slots(state.participants) else 0
-
-
-def _next_seat(state: FsState, seat: int, ships: list[int]) -> int:
-    """The next participant in turn order after ``seat`` still placing airships."""
-    order = state.order
-    n = len(order)
-    start = order.index(seat)
-    for step in range(1, n + 1):
-        candidate = order[(start + step) % n]
-        if ships[candidate] < cat.AIRSHIPS:
-            return candidate
-    return -1
-
-
 def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -> None:
     """Hand the turn on, or end the round when everybody has placed 3 airships."""
     ships = list(state.ships)
     for event in events:
         if isinstance(event, ev.AirshipPlaced):
             ships[event.seat] += 1
-    nxt = _next_seat(state, seat, ships)
-    if nxt >= 0:
+    nxt = next_seat(state, seat, ships)
+    if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return
     sim = clone(state)
     for event in events:
         evolve(sim, event)
-    events.extend(finish_round(sim, rng))
+    if nxt >= 0:
+        emit(sim, events, ev.TurnBegan(seat=nxt))
+    else:
+        events.extend(finish_round(sim, rng))
+    run_automation(sim, events, rng)
 
 
 def _choose_start(state: FsState, c: cmd.ChooseStart, seat: int, rng: Random) -> list[EventBody]:
@@ -223,9 +209,16 @@ def _scout_take(state: FsState, c: cmd.ScoutTake, seat: int, rng: Random) -> lis
         region = state.secret_cards[state.scouting]
         if cat.RESOURCES[index] not in cat.REGIONS[region].resources:
             raise Rejected("bad_resource", "take a resource shown on the card, or nothing")
-    events: list[EventBody] = [
-        ev.ScoutFinished(seat=seat, card=state.scouting, resource=c.resource)
-    ]
+    card = state.scouting
+    events: list[EventBody] = [ev.ScoutFinished(seat=seat, card=card, resource=c.resource)]
+    taken = state.secret_taken[card] + (c.resource is not None)
+    if (
+        ai_mode(state)
+        and not state.secret_open[card]
+        and c.resource is not None
+        and taken >= cat.SCOUT_REVEAL_AT
+    ):
+        events.append(open_secret(state, card))
     _end_turn(state, seat, events, rng)
     return events
 
@@ -260,6 +253,7 @@ def _choose_resource(
         sim = clone(state)
         evolve(sim, events[0])
         events.extend(after_rewards(sim, rng))
+        run_automation(sim, events, rng)
     return events
 
 

@@ -15,6 +15,7 @@ from games.fractured_sky.state import (
     FsState,
     PendingChoice,
     ScoutRecord,
+    ai_threshold,
 )
 
 
@@ -31,17 +32,40 @@ def _reset_round(state: FsState) -> None:
     state.revealed = False
     state.chips_revealed = []
     state.pending = []
+    state.secret_taken = [0] * len(state.secret_cards)
+    state.secret_open = [False] * len(state.secret_cards)
+    state.ai_flipped = [[] for _ in range(n - state.seats)]
+
+
+def _ai_round(
+    state: FsState, decks: list[list[int]], out: list[list[int]], pools: list[list[int]]
+) -> None:
+    state.ai_deck = [list(d) for d in decks]
+    state.ai_out = [list(o) for o in out]
+    state.ai_pool = [list(p) for p in pools]
+
+
+def _gain(state: FsState, seat: int, resource: int, amount: int) -> None:
+    """Resources for a player; for an AI they go on its market card (if it has one)."""
+    if seat < state.seats:
+        state.resources[seat][resource] += amount
+    elif ai_threshold(state):
+        state.ai_tally[seat - state.seats] += amount
 
 
 def _set_up(state: FsState, e: ev.GameSetUp) -> None:
     n = e.participants
     state.seats = e.seats
     state.participants = n
+    state.difficulty = e.difficulty
     state.regions = list(e.regions)
     state.slot_count = e.slot_count
     state.order = list(e.order)
-    state.resources = [[g, 0, 0] for g in e.setup_gold]
-    state.started = [False] * n
+    state.resources = [[0, 0, 0] for _ in range(n)]
+    state.ai_tally = [0] * (n - e.seats)
+    for seat, gold in enumerate(e.setup_gold):
+        _gain(state, seat, cat.GOLD, gold)
+    state.started = [s >= e.seats for s in range(n)]
     state.stardust = [0] * n
     state.board_stardust = [0] * cat.REGION_COUNT
     state.board_stardust[e.public_card] += e.public_stardust
@@ -55,6 +79,7 @@ def _set_up(state: FsState, e: ev.GameSetUp) -> None:
     state.objectives_revealed = 0
     state.peeks = [[] for _ in range(n)]
     state.round = 1
+    _ai_round(state, e.ai_decks, e.ai_out, e.ai_pools)
     _reset_round(state)
 
 
@@ -76,7 +101,7 @@ def _region(state: FsState, o: ev.RegionOutcome) -> None:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
     for gain in o.gains:
-        state.resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
+        _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
     for choice in o.choices:
         state.pending.append(
             PendingChoice(
@@ -107,6 +132,7 @@ def _round_set_up(state: FsState, e: ev.RoundSetUp) -> None:
     state.secret_deck = list(e.secret_deck)
     state.phase = PHASE_PLAY
     state.turn = -1
+    _ai_round(state, e.ai_decks, e.ai_out, e.ai_pools)
     _reset_round(state)
 
 
@@ -116,6 +142,8 @@ def evolve(state: FsState, event: EventBody) -> FsState:
         state.ships[event.seat] += 1
         if event.explorer:
             state.explorer[event.region] = event.seat
+        if event.seat >= state.seats:
+            state.ai_pool[event.seat - state.seats].remove(event.chip)
     elif isinstance(event, ev.TurnBegan):
         state.phase = PHASE_PLAY
         state.turn = event.seat
@@ -133,7 +161,7 @@ def evolve(state: FsState, event: EventBody) -> FsState:
         state.turn = event.seat
     elif isinstance(event, ev.SlotTaken):
         state.next_slots[event.slot - 1] = event.seat
-        state.resources[event.seat][cat.GOLD] += event.gold
+        _gain(state, event.seat, cat.GOLD, event.gold)
     elif isinstance(event, ev.FortressBuilt):
         _pay(state, event.seat, cat.FORTRESS_COST)
         state.fortresses[event.seat][event.platform] += 1
@@ -153,6 +181,7 @@ def evolve(state: FsState, event: EventBody) -> FsState:
         if event.resource is not None:
             index = RES_INDEX[event.resource]
             state.resources[event.seat][index] += 1
+            state.secret_taken[event.card] += 1
             for record in reversed(state.scouts):
                 if record.seat == event.seat and record.card == event.card:
                     record.resource = index
@@ -181,6 +210,25 @@ def evolve(state: FsState, event: EventBody) -> FsState:
         _round_set_up(state, event)
     elif isinstance(event, ev.GameSetUp):
         _set_up(state, event)
+    elif isinstance(event, ev.AiCardFlipped):
+        state.ai_deck[event.seat - state.seats].remove(event.card)
+        state.ai_flipped[event.seat - state.seats].append(event.card)
+    elif isinstance(event, ev.AiBuilt):
+        built = state.fortresses if event.kind == cat.AI_FORTRESS else state.markets
+        built[event.seat][event.platform] += 1
+    elif isinstance(event, ev.AiSkimmerPlaced):
+        state.skimmers[event.seat][event.region] += 1
+    elif isinstance(event, ev.AiScouted):
+        state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
+        state.secret_taken[event.card] += 1
+    elif isinstance(event, ev.SecretOpened):
+        state.secret_open[event.card] = True
+        state.board_stardust[event.region] += event.stardust
+        state.supply -= event.stardust
+    elif isinstance(event, ev.AiConverted):
+        state.ai_tally[event.seat - state.seats] -= event.spent
+        state.stardust[event.seat] += event.stardust
+        state.supply -= event.stardust
     elif isinstance(event, ev.GameEnded):
         state.phase = PHASE_FINISHED
         state.turn = -1

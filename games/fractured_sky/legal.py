@@ -9,7 +9,7 @@ from __future__ import annotations
 from contracts.base import CommandBody
 from contracts.fractured_sky import catalogue as cat
 from contracts.fractured_sky import commands as cmd
-from games.fractured_sky.actions import can_afford, free_slots, scouted_by
+from games.fractured_sky.actions import can_afford, scouted_by
 from games.fractured_sky.state import (
     PHASE_PLAY,
     PHASE_REWARDS,
@@ -19,6 +19,7 @@ from games.fractured_sky.state import (
     FsState,
     unused_chips,
 )
+from games.fractured_sky.turns import free_slots
 
 _PAIRS: tuple[tuple[int, int, int], ...] = tuple(
     (g, i, 2 - g - i) for g in range(3) for i in range(3 - g)

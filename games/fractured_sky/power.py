@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from contracts.fractured_sky import catalogue as cat
 from games.fractured_sky.state import FsState, region_platforms
 
 
@@ -13,11 +14,33 @@ class Presence(msgspec.Struct, kw_only=True):
     total: int  # ship power + own skimmers
 
 
-def adjusted_chips(state: FsState) -> tuple[list[list[int]], list[int]]:
-    """Chips after the over-10 rule: every chip reduced by the excess (floor 0)."""
+def ai_faces(state: FsState, row: list[int], board: list[int]) -> list[int]:
+    """An AI's revealed powers: its token(s) with the highest high face in regions holding
+    stardust turn to the high face (1, or 2 on hard), the others to the low face."""
+    placed = [r for r in state.regions if row[r] >= 0]
+    candidates = [r for r in placed if board[r] > 0]
+    candidates.sort(key=lambda r: -cat.AI_TOKENS[row[r]].high)  # stable: leftmost first
+    high = set(candidates[: cat.AI_HIGH_TOKENS[state.difficulty]])
+    faces = [-1] * len(row)
+    for r in placed:
+        token = cat.AI_TOKENS[row[r]]
+        faces[r] = token.high if r in high else token.low
+    return faces
+
+
+def adjusted_chips(
+    state: FsState, board: list[int] | None = None
+) -> tuple[list[list[int]], list[int]]:
+    """Chips after the over-10 rule: every chip reduced by the excess (floor 0). AIs
+    ignore the limit; their tokens show the face the rotation rule gives (``board``:
+    stardust per region after the reveal)."""
     chips: list[list[int]] = []
     excess: list[int] = []
-    for row in state.airships:
+    for seat, row in enumerate(state.airships):
+        if seat >= state.seats:
+            chips.append(ai_faces(state, row, board or state.board_stardust))
+            excess.append(0)
+            continue
         total = sum(v for v in row if v >= 0)
         over = max(0, total - 10)
         excess.append(over)

@@ -14,7 +14,8 @@ from contracts.fractured_sky import events as ev
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
-from games.fractured_sky.state import FsState, end_order
+from games.fractured_sky.setup import deal_ai
+from games.fractured_sky.state import FsState, ai_threshold, end_order
 
 TIER_STARDUST = "stardust"
 TIER_BOTH = "both"
@@ -42,6 +43,8 @@ def resolve_region(
         seat = place.seat
         if tier == TIER_STARDUST:
             stardust_seat = seat
+        elif seat >= sim.seats:
+            continue  # an AI takes only stardust, but it occupies its rank
         elif tier == TIER_BOTH:
             if first == second:
                 gains.append(ev.Gain(seat=seat, resource=first, amount=2, reason="rank_both"))
@@ -59,6 +62,12 @@ def resolve_region(
             continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
         count = market_count(sim, place.seat, region)
         if not count:
+            continue
+        if place.seat >= sim.seats:  # an AI's market pays onto its market card
+            if ai_threshold(sim):
+                gains.append(
+                    ev.Gain(seat=place.seat, resource=first, amount=count, reason="market")
+                )
             continue
         if first == second:
             gains.append(ev.Gain(seat=place.seat, resource=first, amount=count, reason="market"))
@@ -85,13 +94,14 @@ def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
     """Every participant has placed 3 airships and taken a slot: resolve the round."""
     events: list[EventBody] = []
     order = end_order(sim)
-    chips, excess = adjusted_chips(sim)
     placed = [0] * cat.REGION_COUNT
     supply = sim.supply
-    for region in sim.secret_cards:
-        if supply > 0:
+    for card, region in enumerate(sim.secret_cards):
+        if supply > 0 and not sim.secret_open[card]:
             placed[region] += 1
             supply -= 1
+    board = [have + new for have, new in zip(sim.board_stardust, placed, strict=True)]
+    chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
     _emit(
@@ -117,9 +127,23 @@ def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
     for region in sim.regions:
         outcome_r = resolve_region(sim, chips, region, order)
         _emit(sim, events, ev.RegionResolved(outcome=outcome_r))
+        convert_ai(sim, events)
     if not sim.pending:
         events.extend(after_rewards(sim, rng))
     return events
+
+
+def convert_ai(sim: FsState, events: list[EventBody]) -> None:
+    """An AI market card at its threshold turns into 1 stardust at once."""
+    threshold = ai_threshold(sim)
+    if not threshold:
+        return
+    for index, tally in enumerate(sim.ai_tally):
+        while tally >= threshold:
+            stardust = 1 if sim.supply > 0 else 0
+            seat = sim.seats + index
+            _emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
+            tally = sim.ai_tally[index]
 
 
 def standings(stardust: list[int], order: list[int]) -> list[int]:
@@ -152,6 +176,7 @@ def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
     deck = list(regions)
     rng.shuffle(deck)
     count = sim.round + 1
+    decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
     _emit(
         sim,
         events,
@@ -162,6 +187,9 @@ def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
             public_stardust=1 if sim.supply > 0 else 0,
             secret_cards=deck[:count],
             secret_deck=deck[count:],
+            ai_decks=decks,
+            ai_out=out,
+            ai_pools=pools,
         ),
     )
     _emit(sim, events, ev.TurnBegan(seat=order[0]))

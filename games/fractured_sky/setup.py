@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -13,12 +13,14 @@ from contracts.fractured_sky.events import GameSetUp
 from games.fractured_sky.state import FsState
 from games.rejection import BAD_OPTIONS, Rejected
 
-MIN_SEATS = 3
+MIN_SEATS = 1
 MAX_SEATS = 5
 
 
 class FracturedSkyOptions(msgspec.Struct, frozen=True, kw_only=True):
-    """No options yet (the 1-2 player AI difficulty will be added here)."""
+    """``difficulty`` of the automated opponents; used only with 1 or 2 players."""
+
+    difficulty: Literal["easy", "medium", "hard"] = "easy"
 
 
 def validate_options(options: Any, seats: int) -> None:
@@ -26,15 +28,35 @@ def validate_options(options: Any, seats: int) -> None:
         raise Rejected(BAD_OPTIONS, "options must be FracturedSkyOptions")
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise Rejected(BAD_OPTIONS, f"Fractured Sky needs {MIN_SEATS} to {MAX_SEATS} players")
+    if options.difficulty not in cat.DIFFICULTIES:
+        raise Rejected(BAD_OPTIONS, "difficulty must be easy, medium or hard")
 
 
 def initial_state(options: Any, seats: int) -> FsState:
+    participants = seats + cat.ai_count(seats)
     return FsState(
         seats=seats,
-        participants=seats,
-        regions=list(cat.active_regions(seats)),
-        slot_count=cat.turn_slot_count(seats),
+        participants=participants,
+        regions=list(cat.active_regions(participants)),
+        slot_count=cat.turn_slot_count(participants),
+        difficulty=options.difficulty,
     )
+
+
+def deal_ai(rng: Random, ais: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """Each AI's shuffled action deck, its 3 set-aside tokens and its face-down tokens."""
+    decks: list[list[int]] = []
+    out: list[list[int]] = []
+    pools: list[list[int]] = []
+    for _ in range(ais):
+        deck = [c.index for c in cat.AI_DECK]
+        rng.shuffle(deck)
+        tokens = [t.index for t in cat.AI_TOKENS]
+        rng.shuffle(tokens)
+        decks.append(deck)
+        out.append(sorted(tokens[: cat.AI_OUT_OF_PLAY]))
+        pools.append(tokens[cat.AI_OUT_OF_PLAY :])
+    return decks, out, pools
 
 
 def deal_objectives(deck: list[int]) -> tuple[list[int], list[int]]:
@@ -56,10 +78,12 @@ def deal_objectives(deck: list[int]) -> tuple[list[int], list[int]]:
 
 
 def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
-    participants = seats
+    ais = cat.ai_count(seats)
+    participants = seats + ais
     regions = list(cat.active_regions(participants))
-    first = rng.randrange(participants)
-    order = [(first + i) % participants for i in range(participants)]
+    first = rng.randrange(seats)
+    # people clockwise from the first player, automated opponents last
+    order = [(first + i) % seats for i in range(seats)] + list(range(seats, participants))
     golden = cat.gold_slots(participants)
     setup_gold = [0] * participants
     for slot, seat in enumerate(order, start=1):
@@ -71,6 +95,9 @@ def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
     objectives = list(cat.objective_deck(participants))
     rng.shuffle(objectives)
     tray, discarded = deal_objectives(objectives)
+    if seats == 1:  # solo: no objectives
+        tray, discarded = [], []
+    decks, out, pools = deal_ai(rng, ais)
     return [
         GameSetUp(
             seats=seats,
@@ -85,5 +112,9 @@ def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
             secret_deck=deck[1:],
             objectives=tray,
             discarded_objectives=discarded,
+            difficulty=options.difficulty if ais else "easy",
+            ai_decks=decks,
+            ai_out=out,
+            ai_pools=pools,
         )
     ]

@@ -67,6 +67,25 @@ class FsState(msgspec.Struct, kw_only=True):
     pending: list[PendingChoice] = []
     region_results: list[RegionOutcome] = []
     objective_results: list[ObjectiveOutcome] = []
+    # 1-2 players: secret cards opened early, resources taken from each tray card
+    secret_taken: list[int] = []
+    secret_open: list[bool] = []
+    # Automated opponents, indexed by ``participant - seats``.
+    difficulty: str = "easy"
+    ai_deck: list[list[int]] = []  # action cards left, top first (hidden)
+    ai_flipped: list[list[int]] = []  # flipped this round (public); last = previous card
+    ai_out: list[list[int]] = []  # tokens set aside this round (public)
+    ai_pool: list[list[int]] = []  # face-down tokens left, top first (hidden)
+    ai_tally: list[int] = []  # resources on the market card
+
+
+def is_ai(state: FsState, participant: int) -> bool:
+    return participant >= state.seats
+
+
+def ai_mode(state: FsState) -> bool:
+    """A 1-2 player game with automated opponents (and its special scouting rule)."""
+    return state.participants > state.seats
 
 
 def clone(state: FsState) -> FsState:
@@ -114,3 +133,7 @@ def chip_class(value: int) -> str:
 def end_order(state: FsState) -> list[int]:
     """The next column (end-of-round turn order), complete once every seat chose."""
     return [s for s in state.next_slots if s >= 0]
+
+
+def ai_threshold(state: FsState) -> int:
+    return cat.AI_MARKET_THRESHOLD[state.difficulty]

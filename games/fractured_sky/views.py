@@ -37,7 +37,7 @@ def _regions(state: FsState, seat: int | None) -> list[vw.RegionView]:
             ships.append(
                 vw.AirshipView(
                     seat=s,
-                    chip_class=_CLASS[chip],
+                    chip_class=_CLASS[chip] if s < state.seats else "token",
                     chip=shown,
                     explorer=state.explorer[region] == s,
                 )
@@ -75,6 +75,7 @@ def _players(state: FsState) -> list[vw.PlayerView]:
                 started=state.started[s],
                 next_slot=slot_of.get(s, 0),
                 pending_choices=pending[s],
+                ai=s >= state.seats,
             )
         )
     return out
@@ -96,7 +97,8 @@ def _secret_cards(state: FsState, seat: int | None) -> list[vw.SecretCardView]:
         vw.SecretCardView(
             position=i,
             scouts=marks[i],
-            region=region if (state.revealed or i in known) else None,
+            region=region if (state.revealed or state.secret_open[i] or i in known) else None,
+            opened=state.secret_open[i],
         )
         for i, region in enumerate(state.secret_cards)
     ]
@@ -124,7 +126,7 @@ def _objectives(state: FsState, seat: int | None) -> list[vw.ObjectiveView]:
 
 
 def view(state: FsState, seat: int | None) -> vw.FracturedSkyView:
-    own = seat is not None and 0 <= seat < state.participants
+    own = seat is not None and 0 <= seat < state.seats
     choices: list[Choice] | None = None
     if own:
         choices = [
@@ -169,4 +171,29 @@ def view(state: FsState, seat: int | None) -> vw.FracturedSkyView:
         my_choices=choices,
         scouting=state.scouting,
         finished=state.phase == PHASE_FINISHED,
+        difficulty=state.difficulty if state.participants > state.seats else None,
+        ais=_ais(state),
     )
+
+
+def _ais(state: FsState) -> list[vw.AiView]:
+    threshold = cat.AI_MARKET_THRESHOLD[state.difficulty]
+    allowed = cat.AI_BUILDINGS[state.difficulty]
+    out = []
+    for index in range(state.participants - state.seats):
+        seat = state.seats + index
+        out.append(
+            vw.AiView(
+                seat=seat,
+                name=cat.AI_NAMES[index],
+                flipped=list(state.ai_flipped[index]),
+                cards_left=len(state.ai_deck[index]),
+                out_tokens=list(state.ai_out[index]),
+                tally=state.ai_tally[index],
+                threshold=threshold,
+                markets_left=allowed - sum(state.markets[seat]),
+                fortresses_left=allowed - sum(state.fortresses[seat]),
+                skimmers_left=cat.AI_SKIMMERS - sum(state.skimmers[seat]),
+            )
+        )
+    return out

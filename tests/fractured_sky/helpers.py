@@ -57,6 +57,8 @@ def set_secret(state: FsState, cards: list[int]) -> None:
     """Put ``cards`` face down on the tray; the other active regions form the deck."""
     state.secret_cards = list(cards)
     state.secret_deck = [r for r in state.regions if r not in cards]
+    state.secret_taken = [0] * len(cards)
+    state.secret_open = [False] * len(cards)
 
 
 def play_round(

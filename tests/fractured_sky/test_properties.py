@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 import msgspec
 import pytest
@@ -50,6 +51,17 @@ class Checker:
             ships = [v for v in state.airships[s] if v >= 0]
             # one airship per region per player, at most 3, chips from the player's set
             assert len(ships) == state.ships[s] <= cat.AIRSHIPS
+            if s >= state.seats:  # an AI: tokens from its face-down pool, never resources
+                index = s - state.seats
+                assert state.resources[s] == [0, 0, 0]
+                tokens = ships + state.ai_pool[index] + state.ai_out[index]
+                assert sorted(tokens) == list(range(len(cat.AI_TOKENS)))
+                limit = cat.AI_BUILDINGS[state.difficulty]
+                assert sum(state.fortresses[s]) <= limit and sum(state.markets[s]) <= limit
+                assert (
+                    0 <= state.ai_tally[index] < max(1, cat.AI_MARKET_THRESHOLD[state.difficulty])
+                )
+                continue
             pool = list(cat.CHIPS)
             for value in ships:
                 pool.remove(value)
@@ -78,6 +90,12 @@ class Checker:
             elif isinstance(event, ev.RoundRevealed):
                 for seat, row in enumerate(event.chips):
                     printed = {r: v for (s, r), v in self.placed.items() if s == seat}
+                    if seat >= self.seats:  # AI tokens show their high or low face
+                        assert event.excess[seat] == 0
+                        for region, token in printed.items():
+                            faces = (cat.AI_TOKENS[token].high, cat.AI_TOKENS[token].low)
+                            assert row[region] in faces
+                        continue
                     excess = max(0, sum(printed.values()) - cat.POWER_LIMIT)
                     assert event.excess[seat] == excess
                     for region, value in enumerate(row):
@@ -133,17 +151,17 @@ class Checker:
         return bad
 
 
-def _play(seats: int, seed: int) -> None:
+def _play(seats: int, seed: int, options: Any = OPTIONS) -> None:
     checker = Checker(seats, seed)
-    result = play_random(GAME, OPTIONS, seats, seed, on_step=checker)
+    result = play_random(GAME, options, seats, seed, on_step=checker)
     state = result.state
     assert GAME.status(state).finished
     assert state.round == cat.ROUNDS
     standing = GAME.score(state)
-    assert sorted(standing.ranks) == list(range(1, seats + 1))
-    assert list(standing.points) == state.stardust
+    assert len(set(standing.ranks)) == seats and max(standing.ranks) <= state.participants
+    assert list(standing.points) == state.stardust[:seats]
     # fold: replaying the events from the initial state rebuilds the final state
-    assert fold(GAME, OPTIONS, seats, result.events) == state
+    assert fold(GAME, options, seats, result.events) == state
     # snapshot round trip
     snapshot = msgspec.msgpack.decode(ENCODE(state), type=GAME.state_type)
     assert snapshot == state
@@ -159,6 +177,14 @@ def _play(seats: int, seed: int) -> None:
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_random_play_to_the_end(seats: int, seed: int) -> None:
     _play(seats, seed)
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_random_play_against_ais(seats: int, difficulty: str, seed: int) -> None:
+    _play(seats, seed, GAME.options_type(difficulty=difficulty))
 
 
 def test_fold_reproduces_every_intermediate_state() -> None:
@@ -181,19 +207,19 @@ def test_fold_reproduces_every_intermediate_state() -> None:
 
 
 def test_options_and_seats_are_validated() -> None:
-    GAME.validate_options(OPTIONS, 3)
-    GAME.validate_options(OPTIONS, 5)
-    for seats in (1, 2, 6):
+    for seats in range(1, 6):
+        GAME.validate_options(OPTIONS, seats)
+    for seats in (0, 6):
         with pytest.raises(Rejected) as bad:
             GAME.validate_options(OPTIONS, seats)
         assert bad.value.code == "bad_options"
 
 
-def play_busy(seats: int, seed: int, on_step: Checker) -> FsState:
+def play_busy(seats: int, seed: int, on_step: Checker, options: Any = OPTIONS) -> FsState:
     """Random play that prefers building, scouting, peeking and trading to airships."""
     chooser = Random(seed)
-    events = GAME.setup(OPTIONS, seats, Random(seed))
-    state = fold(GAME, OPTIONS, seats, events)
+    events = GAME.setup(options, seats, Random(seed))
+    state = fold(GAME, options, seats, events)
     for step in range(5000):
         status = GAME.status(state)
         if status.finished:
@@ -216,9 +242,10 @@ def play_busy(seats: int, seed: int, on_step: Checker) -> FsState:
     raise AssertionError("busy game did not end")
 
 
-@pytest.mark.parametrize("seats", [3, 4, 5])
+@pytest.mark.parametrize("seats", [1, 2, 3, 4, 5])
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_busy_random_play_to_the_end(seats: int, seed: int) -> None:
-    state = play_busy(seats, seed, Checker(seats, seed))
+    options = GAME.options_type(difficulty=("easy", "medium", "hard")[seed % 3])
+    state = play_busy(seats, seed, Checker(seats, seed), options)
     assert GAME.status(state).finished
