@@ -79,7 +79,7 @@ class MissionDone(EventBody, frozen=True, tag="fed.mission_done"):
     mission: int
 
 
-class MedalTaken(EventBody, frozen=True, tag="fed.medal"):
+class MedalTaken(EventBody, frozen=True, tag="fed.medal_taken"):
     seat: int
     kind: str
     threshold: int = 0
@@ -112,13 +112,13 @@ class DeadTaken(EventBody, frozen=True, tag="fed.dead_taken"):
     reward: int
 
 
-class StallTaken(EventBody, frozen=True, tag="fed.stall"):
+class StallTaken(EventBody, frozen=True, tag="fed.stall_taken"):
     seat: int
     stall: int
     upper: bool
 
 
-class EruditeTaken(EventBody, frozen=True, tag="fed.erudite"):
+class EruditeTaken(EventBody, frozen=True, tag="fed.erudite_taken"):
     seat: int
     tile: int
 
@@ -134,22 +134,22 @@ class Built(EventBody, frozen=True, tag="fed.built"):
     multiplier: int = 0
 
 
-class ProjectAdvanced(EventBody, frozen=True, tag="fed.project"):
+class ProjectAdvanced(EventBody, frozen=True, tag="fed.project_advanced"):
     project: int
     seat: int = -1  # for the common project: the seat whose marker moves
 
 
-class InfluenceAdded(EventBody, frozen=True, tag="fed.influence"):
+class InfluenceAdded(EventBody, frozen=True, tag="fed.influence_added"):
     seat: int
     planet: int
 
 
-class StartTileTaken(EventBody, frozen=True, tag="fed.start_tile"):
+class StartTileTaken(EventBody, frozen=True, tag="fed.start_tile_taken"):
     seat: int
     tile: int
 
 
-class DeepSpaceTaken(EventBody, frozen=True, tag="fed.deep_space"):
+class DeepSpaceTaken(EventBody, frozen=True, tag="fed.deep_space_taken"):
     seat: int
     index: int
     tile: int
