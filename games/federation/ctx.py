@@ -24,17 +24,33 @@ def clone(s: State) -> State:
     return _DEC.decode(_ENC.encode(s))
 
 
+_INFLUENCE_EVENTS = (
+    ev.OrangeMoved,
+    ev.BlueMoved,
+    ev.StallTaken,
+    ev.EruditeTaken,
+    ev.Built,
+    ev.InfluenceAdded,
+)
+
+
 class Ctx:
-    __slots__ = ("events", "rng", "s")
+    __slots__ = ("crystals_changed", "events", "influence_changed", "rng", "s")
 
     def __init__(self, s: State, rng: Random) -> None:
         self.s = s
         self.rng = rng
         self.events: list[EventBody] = []
+        self.influence_changed = True
+        self.crystals_changed = True
 
     def emit(self, e: EventBody) -> None:
         self.events.append(e)
         evolve(self.s, e)
+        if type(e) is ev.Gained:
+            self.crystals_changed = True
+        elif isinstance(e, _INFLUENCE_EVENTS):
+            self.influence_changed = True
 
     def push(self, *steps: ev.Step) -> None:
         """Put steps at the front of the queue, to run in the given order."""

@@ -32,15 +32,20 @@ def options(s: State, step: ev.Step) -> list[CommandBody]:
 def after_step(ctx: Ctx) -> None:
     """Things the rules do "at once": planet medals and discarding crystals over 10."""
     s = ctx.s
-    for seat, p in enumerate(s.players):
-        for planet, name in enumerate(cat.PLANETS):
-            supply = s.medal_supply[name]
-            if supply and name not in p.medals and influence(p, planet) >= supply[0]:
-                take_medal(ctx, seat, name)
-        if crystals(p) > cat.MAX_CRYSTALS and not any(
-            q.kind == "discard" and q.seat == seat for q in s.queue
-        ):
-            ctx.push(ev.Step(kind="discard", seat=seat))
+    if ctx.influence_changed:
+        ctx.influence_changed = False
+        for seat, p in enumerate(s.players):
+            for planet, name in enumerate(cat.PLANETS):
+                supply = s.medal_supply[name]
+                if supply and name not in p.medals and influence(p, planet) >= supply[0]:
+                    take_medal(ctx, seat, name)
+    if ctx.crystals_changed:
+        ctx.crystals_changed = False
+        for seat, p in enumerate(s.players):
+            if crystals(p) > cat.MAX_CRYSTALS and not any(
+                q.kind == "discard" and q.seat == seat for q in s.queue
+            ):
+                ctx.push(ev.Step(kind="discard", seat=seat))
 
 
 def drain(ctx: Ctx) -> None:
