@@ -30,15 +30,18 @@ def started(
     seed: int = 0,
     start: tuple[int, int, int] = (2, 0, 2),
     order: list[int] | None = None,
+    difficulty: str = "easy",
 ) -> FsState:
     """A game in round 1 after setup and the starting choice, with a controlled board:
     no stardust anywhere, turn order ``order`` (default 0, 1, 2, ...), resources ``start``."""
-    state = fold(GAME, OPTIONS, seats, GAME.setup(OPTIONS, seats, Random(seed)))
-    state.order = list(order if order is not None else range(seats))
-    state.resources = [[0, 0, 0] for _ in range(seats)]
+    options = GAME.options_type(difficulty=difficulty)
+    state = fold(GAME, options, seats, GAME.setup(options, seats, Random(seed)))
+    state.order = list(order if order is not None else range(state.participants))
+    state.resources = [[0, 0, 0] for _ in range(state.participants)]
+    state.ai_tally = [0] * (state.participants - seats)
     for seat in range(seats):
         run(state, seat, cmd.ChooseStart(gold=2, iron=0, wood=2))
-    state.resources = [list(start) for _ in range(seats)]
+    state.resources = [list(start) if s < seats else [0, 0, 0] for s in range(state.participants)]
     clear_stardust(state)
     return state
 
