@@ -54,7 +54,7 @@ Modules: ``state`` (State + evolve), ``setup`` (random opening), ``ctx`` (decide
 working copy), ``rules`` (pure helpers), ``effects`` (automatic steps, rooms, missions),
 ``choices`` (pending choices: options + application), ``turn`` (ambassador placement),
 ``rounds`` (round start, executive phase, final scoring), ``engine`` (decide / drain),
-``views``.
+``legal`` (legal commands), ``views``.
 
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, cannot_afford,
 ambassador_used, space_taken, space_blocked, no_die, die_not_allowed, no_token,
@@ -73,9 +73,9 @@ from contracts.federation import COMMAND_TYPES, EVENT_TYPES, FederationView
 from games.federation import engine
 from games.federation.ctx import Ctx
 from games.federation.engine import decide as _decide
+from games.federation.legal import legal_commands
 from games.federation.setup import set_up
 from games.federation.state import State, evolve, initial_state
-from games.federation.turn import place_candidates
 from games.federation.views import view as _view
 from games.protocol import Standing, Status
 from games.rejection import BAD_OPTIONS, Rejected
@@ -130,12 +130,7 @@ class FederationGame:
         return _view(state, seat)
 
     def legal_commands(self, state: State, seat: int) -> list[CommandBody]:
-        if state.finished or not state.queue or state.queue[0].seat != seat:
-            return []
-        step = state.queue[0]
-        if step.kind == "turn":
-            return place_candidates(state, seat)
-        return engine.options(state, step)
+        return legal_commands(state, seat)
 
     def score(self, state: State) -> Standing:
         points = tuple(p.pp for p in state.players)

@@ -1,0 +1,17 @@
+"""legal_commands: the pending choice's options, or a representative set of placements."""
+
+from __future__ import annotations
+
+from contracts.base import CommandBody
+from games.federation.choices import OPTIONS
+from games.federation.state import State
+from games.federation.turn import place_candidates
+
+
+def legal_commands(s: State, seat: int) -> list[CommandBody]:
+    if s.finished or not s.queue or s.queue[0].seat != seat:
+        return []
+    step = s.queue[0]
+    if step.kind == "turn":
+        return place_candidates(s, seat)
+    return OPTIONS[step.kind](s, step)
