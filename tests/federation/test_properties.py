@@ -44,6 +44,7 @@ def check_invariants(s: State) -> None:
         assert len(p.erudite) == len(set(p.erudite))
         assert len(p.built) == len(set(p.built))
     assert all(0 <= x <= cat.PROJECT_MAX for x in s.projects)
+    assert s.projects[cat.COMMON] == sum(p.common for p in s.players)
     assert all(f <= len(cat.MEGA_SLOTS) for f in s.mega_filled)
 
 
