@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from contracts.base import EventBody
 from contracts.fractured_sky import catalogue as cat
 from contracts.fractured_sky import events as ev
@@ -136,103 +139,186 @@ def _round_set_up(state: FsState, e: ev.RoundSetUp) -> None:
     _reset_round(state)
 
 
-def evolve(state: FsState, event: EventBody) -> FsState:
-    if isinstance(event, ev.AirshipPlaced):
-        state.airships[event.seat][event.region] = event.chip
-        state.ships[event.seat] += 1
-        if event.explorer:
-            state.explorer[event.region] = event.seat
-        if event.seat >= state.seats:
-            state.ai_pool[event.seat - state.seats].remove(event.chip)
-    elif isinstance(event, ev.TurnBegan):
-        state.phase = PHASE_PLAY
-        state.turn = event.seat
-    elif isinstance(event, ev.Traded):
-        res = state.resources[event.seat]
-        res[0] -= event.gold
-        res[1] -= event.iron
-        res[2] -= event.wood
-        res[RES_INDEX[event.get]] += 1
-    elif isinstance(event, ev.ExplorationDrawn):
-        state.secret_deck.remove(event.card)
-        state.drawn[event.seat].append(event.card)
-    elif isinstance(event, ev.SlotPending):
-        state.phase = PHASE_SLOT
-        state.turn = event.seat
-    elif isinstance(event, ev.SlotTaken):
-        state.next_slots[event.slot - 1] = event.seat
-        _gain(state, event.seat, cat.GOLD, event.gold)
-    elif isinstance(event, ev.FortressBuilt):
-        _pay(state, event.seat, cat.FORTRESS_COST)
-        state.fortresses[event.seat][event.platform] += 1
-    elif isinstance(event, ev.MarketBuilt):
-        _pay(state, event.seat, cat.MARKET_COST)
-        state.markets[event.seat][event.platform] += 1
-    elif isinstance(event, ev.SkimmerPlaced):
-        _pay(state, event.seat, cat.SKIMMER_COST)
-        state.skimmers[event.seat][event.region] += 1
-    elif isinstance(event, ev.Scouted):
-        _pay(state, event.seat, cat.SCOUT_COST)
-        state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
-        state.scouting = event.card
-        state.phase = PHASE_SCOUT
-    elif isinstance(event, ev.ScoutFinished):
-        state.scouting = -1
-        if event.resource is not None:
-            index = RES_INDEX[event.resource]
-            state.resources[event.seat][index] += 1
-            state.secret_taken[event.card] += 1
-            for record in reversed(state.scouts):
-                if record.seat == event.seat and record.card == event.card:
-                    record.resource = index
-                    break
-    elif isinstance(event, ev.Peeked):
-        _pay(state, event.seat, (event.gold, event.iron, event.wood))
-        state.peeks[event.seat].append(event.objective)
-    elif isinstance(event, ev.StartChosen):
-        res = state.resources[event.seat]
-        res[0] += event.gold
-        res[1] += event.iron
-        res[2] += event.wood
-        state.started[event.seat] = True
-    elif isinstance(event, ev.RoundRevealed):
-        _revealed(state, event)
-    elif isinstance(event, ev.ObjectiveScored):
-        if event.outcome.winner >= 0:
-            state.stardust[event.outcome.winner] += 1
-            state.supply -= 1
-        state.objective_results.append(event.outcome)
-    elif isinstance(event, ev.RegionResolved):
-        _region(state, event.outcome)
-    elif isinstance(event, ev.ResourceChosen):
-        _chosen(state, event)
-    elif isinstance(event, ev.RoundSetUp):
-        _round_set_up(state, event)
-    elif isinstance(event, ev.GameSetUp):
-        _set_up(state, event)
-    elif isinstance(event, ev.AiCardFlipped):
-        state.ai_deck[event.seat - state.seats].remove(event.card)
-        state.ai_flipped[event.seat - state.seats].append(event.card)
-    elif isinstance(event, ev.AiBuilt):
-        built = state.fortresses if event.kind == cat.AI_FORTRESS else state.markets
-        built[event.seat][event.platform] += 1
-    elif isinstance(event, ev.AiSkimmerPlaced):
-        state.skimmers[event.seat][event.region] += 1
-    elif isinstance(event, ev.AiScouted):
-        state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
+def _on_airship_placed(state: FsState, event: ev.AirshipPlaced) -> None:
+    state.airships[event.seat][event.region] = event.chip
+    state.ships[event.seat] += 1
+    if event.explorer:
+        state.explorer[event.region] = event.seat
+    if event.seat >= state.seats:
+        state.ai_pool[event.seat - state.seats].remove(event.chip)
+
+
+def _on_turn_began(state: FsState, event: ev.TurnBegan) -> None:
+    state.phase = PHASE_PLAY
+    state.turn = event.seat
+
+
+def _on_traded(state: FsState, event: ev.Traded) -> None:
+    res = state.resources[event.seat]
+    res[0] -= event.gold
+    res[1] -= event.iron
+    res[2] -= event.wood
+    res[RES_INDEX[event.get]] += 1
+
+
+def _on_exploration_drawn(state: FsState, event: ev.ExplorationDrawn) -> None:
+    state.secret_deck.remove(event.card)
+    state.drawn[event.seat].append(event.card)
+
+
+def _on_slot_pending(state: FsState, event: ev.SlotPending) -> None:
+    state.phase = PHASE_SLOT
+    state.turn = event.seat
+
+
+def _on_slot_taken(state: FsState, event: ev.SlotTaken) -> None:
+    state.next_slots[event.slot - 1] = event.seat
+    _gain(state, event.seat, cat.GOLD, event.gold)
+
+
+def _on_fortress_built(state: FsState, event: ev.FortressBuilt) -> None:
+    _pay(state, event.seat, cat.FORTRESS_COST)
+    state.fortresses[event.seat][event.platform] += 1
+
+
+def _on_market_built(state: FsState, event: ev.MarketBuilt) -> None:
+    _pay(state, event.seat, cat.MARKET_COST)
+    state.markets[event.seat][event.platform] += 1
+
+
+def _on_skimmer_placed(state: FsState, event: ev.SkimmerPlaced) -> None:
+    _pay(state, event.seat, cat.SKIMMER_COST)
+    state.skimmers[event.seat][event.region] += 1
+
+
+def _on_scouted(state: FsState, event: ev.Scouted) -> None:
+    _pay(state, event.seat, cat.SCOUT_COST)
+    state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
+    state.scouting = event.card
+    state.phase = PHASE_SCOUT
+
+
+def _on_scout_finished(state: FsState, event: ev.ScoutFinished) -> None:
+    state.scouting = -1
+    if event.resource is not None:
+        index = RES_INDEX[event.resource]
+        state.resources[event.seat][index] += 1
         state.secret_taken[event.card] += 1
-    elif isinstance(event, ev.SecretOpened):
-        state.secret_open[event.card] = True
-        state.board_stardust[event.region] += event.stardust
-        state.supply -= event.stardust
-    elif isinstance(event, ev.AiConverted):
-        state.ai_tally[event.seat - state.seats] -= event.spent
-        state.stardust[event.seat] += event.stardust
-        state.supply -= event.stardust
-    elif isinstance(event, ev.GameEnded):
-        state.phase = PHASE_FINISHED
-        state.turn = -1
-        state.order = list(event.order)
+        for record in reversed(state.scouts):
+            if record.seat == event.seat and record.card == event.card:
+                record.resource = index
+                break
+
+
+def _on_peeked(state: FsState, event: ev.Peeked) -> None:
+    _pay(state, event.seat, (event.gold, event.iron, event.wood))
+    state.peeks[event.seat].append(event.objective)
+
+
+def _on_start_chosen(state: FsState, event: ev.StartChosen) -> None:
+    res = state.resources[event.seat]
+    res[0] += event.gold
+    res[1] += event.iron
+    res[2] += event.wood
+    state.started[event.seat] = True
+
+
+def _on_round_revealed(state: FsState, event: ev.RoundRevealed) -> None:
+    _revealed(state, event)
+
+
+def _on_objective_scored(state: FsState, event: ev.ObjectiveScored) -> None:
+    if event.outcome.winner >= 0:
+        state.stardust[event.outcome.winner] += 1
+        state.supply -= 1
+    state.objective_results.append(event.outcome)
+
+
+def _on_region_resolved(state: FsState, event: ev.RegionResolved) -> None:
+    _region(state, event.outcome)
+
+
+def _on_resource_chosen(state: FsState, event: ev.ResourceChosen) -> None:
+    _chosen(state, event)
+
+
+def _on_round_set_up(state: FsState, event: ev.RoundSetUp) -> None:
+    _round_set_up(state, event)
+
+
+def _on_game_set_up(state: FsState, event: ev.GameSetUp) -> None:
+    _set_up(state, event)
+
+
+def _on_ai_card_flipped(state: FsState, event: ev.AiCardFlipped) -> None:
+    state.ai_deck[event.seat - state.seats].remove(event.card)
+    state.ai_flipped[event.seat - state.seats].append(event.card)
+
+
+def _on_ai_built(state: FsState, event: ev.AiBuilt) -> None:
+    built = state.fortresses if event.kind == cat.AI_FORTRESS else state.markets
+    built[event.seat][event.platform] += 1
+
+
+def _on_ai_skimmer_placed(state: FsState, event: ev.AiSkimmerPlaced) -> None:
+    state.skimmers[event.seat][event.region] += 1
+
+
+def _on_ai_scouted(state: FsState, event: ev.AiScouted) -> None:
+    state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
+    state.secret_taken[event.card] += 1
+
+
+def _on_secret_opened(state: FsState, event: ev.SecretOpened) -> None:
+    state.secret_open[event.card] = True
+    state.board_stardust[event.region] += event.stardust
+    state.supply -= event.stardust
+
+
+def _on_ai_converted(state: FsState, event: ev.AiConverted) -> None:
+    state.ai_tally[event.seat - state.seats] -= event.spent
+    state.stardust[event.seat] += event.stardust
+    state.supply -= event.stardust
+
+
+def _on_game_ended(state: FsState, event: ev.GameEnded) -> None:
+    state.phase = PHASE_FINISHED
+    state.turn = -1
+    state.order = list(event.order)
+
+
+_HANDLERS: dict[type[EventBody], Callable[[FsState, Any], None]] = {
+    ev.AirshipPlaced: _on_airship_placed,
+    ev.TurnBegan: _on_turn_began,
+    ev.Traded: _on_traded,
+    ev.ExplorationDrawn: _on_exploration_drawn,
+    ev.SlotPending: _on_slot_pending,
+    ev.SlotTaken: _on_slot_taken,
+    ev.FortressBuilt: _on_fortress_built,
+    ev.MarketBuilt: _on_market_built,
+    ev.SkimmerPlaced: _on_skimmer_placed,
+    ev.Scouted: _on_scouted,
+    ev.ScoutFinished: _on_scout_finished,
+    ev.Peeked: _on_peeked,
+    ev.StartChosen: _on_start_chosen,
+    ev.RoundRevealed: _on_round_revealed,
+    ev.ObjectiveScored: _on_objective_scored,
+    ev.RegionResolved: _on_region_resolved,
+    ev.ResourceChosen: _on_resource_chosen,
+    ev.RoundSetUp: _on_round_set_up,
+    ev.GameSetUp: _on_game_set_up,
+    ev.AiCardFlipped: _on_ai_card_flipped,
+    ev.AiBuilt: _on_ai_built,
+    ev.AiSkimmerPlaced: _on_ai_skimmer_placed,
+    ev.AiScouted: _on_ai_scouted,
+    ev.SecretOpened: _on_secret_opened,
+    ev.AiConverted: _on_ai_converted,
+    ev.GameEnded: _on_game_ended,
+}
+
+
+def evolve(state: FsState, event: EventBody) -> FsState:
+    _HANDLERS[type(event)](state, event)
     return state
 
 
