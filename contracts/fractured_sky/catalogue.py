@@ -13,11 +13,14 @@ change when the real rulebook/board is available:
 * the floating platforms and their bridges (§2.2), and unlimited buildings per platform;
 * gold icons on the turn track other than 3-slot side slot 3 and 5-slot side slot 4 (§4.1);
 * the objective card texts, their back icons and the 5 tray slot icons (§5.3);
-* the stardust token count (§8.2).
+* the stardust token count (§8.2);
+* the AI action deck (14 cards), the compass on each card and the 9 AI tokens (§7.2),
+  and the AI skimmer supply.
 
 Confirmed (seed or two sources): 12 chips 0,0,1..10 with 1 and 10 white-bordered; costs;
 supplies of 5 markets / 5 fortresses / 5 skimmers / 3 airships; 5 rounds; removal of
-Frosty Fjord and Wayward Wood with 1-3 participants; one secret card per round number.
+Frosty Fjord and Wayward Wood with 1-3 participants; one secret card per round number;
+the AI difficulty table (buildings 2/3/4, market card none/6/5, high tokens 1/1/2).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""Fractured Sky (IV Studio) for 3-5 players as a decider.
+"""Fractured Sky (IV Studio) for 1-5 players as a decider (1-2 players with AIs).
 
 Modules: ``state`` (the state and lookups), ``setup`` (options, opening events),
-``actions`` (decide: turn actions and their rejection codes), ``round_end`` (reveal,
-objective, region rewards, cleanup), ``power`` (power and ranking), ``objectives``,
-``evolve``, ``views``, ``legal``, ``game`` (the GAME object). Static content lives in
+``actions`` (decide: turn actions and their rejection codes), ``turns`` (turn order),
+``ai`` (automated opponents), ``round_end`` (reveal, objective, region rewards,
+cleanup), ``power`` (power and ranking), ``objectives``, ``evolve``, ``views``,
+``legal``, ``game`` (the GAME object). Static content lives in
 ``contracts.fractured_sky.catalogue``.
 
 Rule choices where the rules are silent or the research notes ASSUMED something:
@@ -43,8 +44,31 @@ Rule choices where the rules are silent or the research notes ASSUMED something:
 12. Free trades (2 for 1) are allowed only while it is your turn to act.
 13. The game ends after round 5's rewards; score = stardust, ties to the final turn order.
 
-An automated opponent (issue 4) would be a participant numbered ``seats`` and upward:
-turn order, slots and rewards already run over participants.
+1-2 players (automated opponents, "AIs"): participants ``seats``.. are AIs (2 in solo,
+1 with two players), seated last; 3 participants use the 3-slot side and remove Frosty
+Fjord and Wayward Wood. Their turns run inside the ``decide`` of the command that hands
+them the turn; all their randomness (action deck order, set-aside and face-down tokens)
+is drawn at round setup and recorded, so AI turns draw nothing. Choices:
+
+14. The action deck (14 cards), compasses and 9 tokens per AI are the notes' ASSUMED
+    data (catalogue). A placed airship takes the top face-down token.
+15. Compass tie-break: largest projection on the large star, then the small star, then
+    the leftmost; scouting uses the east/west sign of the large star (the small star
+    when it points due north/south; otherwise the westmost card).
+16. AI Advantage counts the AI's own buildings: for airships, its fortresses and markets
+    bridged to the region; for builds, its buildings of the same type on the platform.
+    Build rule (A) "near the most stardust" = the most stardust in one bridged region.
+17. An AI never pays, draws no exploration card, cannot scout a card it scouted or one
+    already opened, and has 5 skimmers; a card it cannot carry out is flipped and the
+    next one tried (if the deck ran out it would simply place an airship).
+18. Rotation: among its tokens in regions holding stardust after the secret reveal, the
+    highest high face (ties: leftmost) turns high (two on hard), all others low.
+19. AI resources (turn slot 3 gold, market payouts) go on its market card (medium: 6,
+    hard: 5 per stardust, converted at once); on easy they are ignored.
+20. The 1-2 player scouting rule counts resources taken by people plus one per AI scout;
+    the card is revealed and its stardust placed at once, and it places no more at the
+    round-end reveal. Solo has no objectives; with two players the AI can win them.
+21. Score ranks include the AIs (a person beaten by both AIs ranks 3rd).
 """
 
 from games.fractured_sky.game import GAME, FracturedSky
