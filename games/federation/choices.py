@@ -9,7 +9,7 @@ from contracts.federation import catalogue as cat
 from contracts.federation import commands as cmd
 from contracts.federation import events as ev
 from games.federation.ctx import Ctx, effect_steps, pay_step
-from games.federation.effects import mission_steps, orange_move, take_medal
+from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
 from games.federation.rules import can_pay, crystals, level, payments
 from games.federation.state import Player, State
 
@@ -327,8 +327,6 @@ def _spy_opts(s: State, st: ev.Step) -> list[CommandBody]:
 @choice("spy", _spy_opts)
 def _spy(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
     assert isinstance(c, cmd.Spy)
-    from games.federation.effects import room_steps
-
     ctx.emit(ev.Popped())
     ctx.push(*room_steps(st.seat, c.target))
 

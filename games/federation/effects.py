@@ -7,7 +7,7 @@ from collections.abc import Callable
 from contracts.federation import catalogue as cat
 from contracts.federation import events as ev
 from games.federation.ctx import Ctx, pay_step
-from games.federation.rules import crystals, level, missions_count
+from games.federation.rules import criterion, crystals, level, missions_count
 
 Handler = Callable[[Ctx, ev.Step], None]
 AUTO: dict[str, Handler] = {}
@@ -283,7 +283,5 @@ def _mission_pp(ctx: Ctx, st: ev.Step) -> None:
 def _mega_pp(ctx: Ctx, st: ev.Step) -> None:
     s = ctx.s
     p = s.players[st.seat]
-    from games.federation.rules import criterion
-
     a, b = (cat.MEGA_CRITERIA[k] for k in s.mega[st.a])
     ctx.gain(st.seat, pp=min(criterion(s, p, a), criterion(s, p, b)) * st.b, reason="megastructure")
