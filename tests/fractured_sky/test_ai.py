@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from contracts.fractured_sky import catalogue as cat
@@ -11,6 +13,7 @@ from games.fractured_sky import GAME
 from games.fractured_sky.ai import airship_region, build_platform, scout_card
 from games.fractured_sky.power import ai_faces
 from games.fractured_sky.round_end import resolve_region
+from games.rejection import Rejected
 from tests.fractured_sky.helpers import (
     PLATFORM,
     REGION,
@@ -223,3 +226,25 @@ def test_ai_hidden_tokens_and_decks(seats: int) -> None:
         a = msgspec.json.encode(GAME.view(state, seat))
         b = msgspec.json.encode(GAME.view(other, seat))
         assert a == b
+
+
+def test_ai_view_shows_public_ai_state_only() -> None:
+    state = started(1, difficulty="hard")
+    run(state, HUMAN, cmd.PlaceAirship(region=REGION["molten_moor"], chip=4))
+    view = GAME.view(state, HUMAN)
+    assert view.difficulty == "hard"
+    assert [a.seat for a in view.ais] == [AI1, AI2]
+    for ai in view.ais:
+        assert len(ai.out_tokens) == 3
+        assert ai.threshold == 5
+        assert ai.cards_left + len(ai.flipped) == len(cat.AI_DECK)
+        assert ai.flipped  # each AI flipped at least one card after the person's turn
+    assert [p.ai for p in view.players] == [False, True, True]
+    for region in view.regions:
+        for ship in region.airships:
+            if ship.seat != HUMAN:
+                assert ship.chip_class == "token" and ship.chip is None
+    assert GAME.legal_commands(state, AI1) == []
+    with pytest.raises(Rejected) as bad:
+        GAME.decide(state, cmd.ChooseSlot(slot=1), AI1, Random(0))
+    assert bad.value.code == "unknown_seat"
