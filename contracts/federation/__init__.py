@@ -10,6 +10,7 @@ from contracts.federation.commands import (
     EndTurn,
     Erudite,
     Fork,
+    Income,
     Influence,
     LawChoice,
     Medal,
@@ -77,6 +78,7 @@ FederationCommand = (
     | Influence
     | Medal
     | Retrigger
+    | Income
     | Upkeep
     | LawChoice
     | Mission
@@ -132,6 +134,7 @@ COMMAND_TYPES = (
     Influence,
     Medal,
     Retrigger,
+    Income,
     Upkeep,
     LawChoice,
     Mission,

@@ -91,6 +91,13 @@ class Retrigger(CommandBody, frozen=True, tag="fed.retrigger"):
     structure: int
 
 
+class Income(CommandBody, frozen=True, tag="fed.income"):
+    """Executive income (optional): take or skip one built production structure."""
+
+    structure: int
+    take: bool = True
+
+
 class Upkeep(CommandBody, frozen=True, tag="fed.upkeep"):
     """Keep ``level`` (its bottom step if lower than now) paying the crystals given."""
 

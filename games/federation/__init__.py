@@ -31,7 +31,7 @@ Rule choices where the rules are silent or ASSUMED:
 * Green: megastructures take the best free slot; criteria are counted after paying.
 * Authority: 9 steps (medal on step 8, deep-space tile on step 9, at most one deep-space
   tile per player); round-end payment is a choice of every seat at level >= 3.
-* Income is always taken (excess crystals are then discarded by the owner's choice).
+* Income is optional per production structure (``fed.income``), resolved left to right.
 * Projects: the "advance a project" choice cannot pick a project already at 9; a funded
   project at 9 overflows to the common project. Majorities need at least 1; ties split the
   summed prizes rounded down; 2 players: tie 7 each, the 2nd gets 4 only within 2 levels.

@@ -382,6 +382,18 @@ def _post(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
 
 
 # ------------------------------------------------------------------ executive phase
+def _income_opts(s: State, st: ev.Step) -> list[CommandBody]:
+    return [cmd.Income(structure=st.a, take=True), cmd.Income(structure=st.a, take=False)]
+
+
+@choice("income_choice", _income_opts)
+def _income(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
+    assert isinstance(c, cmd.Income)
+    ctx.emit(ev.Popped())
+    if c.take:
+        ctx.push_effect(st.seat, cat.PRODUCTION[ctx.s.production[c.structure]][1])
+
+
 def _upkeep_opts(s: State, st: ev.Step) -> list[CommandBody]:
     p = s.players[st.seat]
     out: list[CommandBody] = []

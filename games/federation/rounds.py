@@ -105,10 +105,8 @@ def _exec(ctx: Ctx, st: ev.Step) -> None:
 
 @auto("income")
 def _income(ctx: Ctx, st: ev.Step) -> None:
-    p = ctx.s.players[st.seat]
-    for b in sorted(p.built, reverse=True):  # pushed in reverse: resolved left to right
-        if b < cat.N_PRODUCTION:
-            ctx.push_effect(st.seat, cat.PRODUCTION[ctx.s.production[b]][1])
+    built = sorted(b for b in ctx.s.players[st.seat].built if b < cat.N_PRODUCTION)
+    ctx.push(*[ev.Step(kind="income_choice", seat=st.seat, a=b) for b in built])
 
 
 @auto("projects")

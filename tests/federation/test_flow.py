@@ -252,3 +252,23 @@ def test_erudite_chain_needs_the_lower_level() -> None:
     s3, _ = run_steps(s, ev.Step(kind="purple", seat=seat))
     tiles = {c.tile for c in GAME.legal_commands(s3, seat)}  # type: ignore[attr-defined]
     assert 10 in tiles and 11 not in tiles and 9 not in tiles
+
+
+def test_income_is_optional_per_structure_left_to_right() -> None:
+    s = _turn()
+    seat = s.queue[0].seat
+    s.production[0], s.production[2] = 0, 3  # +1 oceanium, +1 authority (PROVISIONAL)
+    s.players[seat].built = [2, 0]
+    s.players[seat].auth = 5
+    s2, _ = run_steps(s, ev.Step(kind="income", seat=seat))
+    assert s2.queue[0].kind == "income_choice" and s2.queue[0].a == 0
+    assert set(GAME.legal_commands(s2, seat)) == {
+        cmd.Income(structure=0, take=True),
+        cmd.Income(structure=0, take=False),
+    }
+    s3 = apply(s2, cmd.Income(structure=0, take=True))
+    assert s3.players[seat].ocean == 1 and s3.queue[0].a == 2
+    s4 = apply(s3, cmd.Income(structure=2, take=False))  # skip: stay at level 3
+    assert s4.players[seat].auth == 5
+    s5 = apply(s3, cmd.Income(structure=2, take=True))
+    assert s5.players[seat].auth == 6
