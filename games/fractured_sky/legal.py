@@ -1,7 +1,8 @@
 """``legal_commands``: every command listed here is accepted by ``decide``.
 
-The lists are complete except peeks and trades, which are listed in full too (there are
-at most 6 ways to pay two resources); nothing combinatorial needs trimming.
+The lists are complete: every (region, chip value) airship placement, every platform or
+region for an affordable building, every unscouted card, every unpeeked objective with
+every affordable way to pay two resources, and every 2-for-1 trade (at most ~200).
 """
 
 from __future__ import annotations

@@ -126,6 +126,7 @@ class Checker:
                 GAME.decide(state, bad, seat, Random(1))
             assert isinstance(rejected.value.code, str) and rejected.value.code
         assert ENCODE(state) == before  # decide never mutates the state
+        assert msgspec.msgpack.decode(before, type=FsState) == state  # snapshot round trip
 
     def bad_commands(self, state: FsState) -> list[tuple[int, CommandBody]]:
         status = GAME.status(state)
