@@ -52,6 +52,7 @@ class OrreryClient:
         self.partitions = 0
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def __aenter__(self) -> OrreryClient:
         await self.connect()
@@ -75,9 +76,11 @@ class OrreryClient:
         self._reader = asyncio.create_task(self._read_replies())
 
     async def close(self) -> None:
+        # The reader stops at its next poll: cancelling a blocked XREAD can leave
+        # redis-py's connection hanging.
+        self._closing = True
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(Exception):
                 await self._reader
         with contextlib.suppress(Exception):
             await self.redis.delete(self.reply_stream)
@@ -129,8 +132,8 @@ class OrreryClient:
 
     async def _read_replies(self) -> None:
         last = "$"
-        while True:
-            replies = await self.redis.xread({self.reply_stream: last}, block=1000, count=100)
+        while not self._closing:
+            replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
             for _, entries in replies:
                 for entry_id, fields in entries:
                     last = entry_id
@@ -208,7 +211,7 @@ class OrreryClient:
             seen = current["seq"]
             yield current
         while True:
-            updates = await self.redis.xread({stream: last}, block=2000)
+            updates = await self.redis.xread({stream: last}, block=500)
             if not updates:
                 continue
             last = updates[0][1][-1][0]

@@ -302,11 +302,10 @@ def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
     if game is not None and state.game_state is not None:
         game_view = game.view(state.game_state, seat)
         if seat is not None and state.phase == "playing" and not state.left[seat]:
-            legal = list(game.legal_commands(state.game_state, seat))
+            legal = [*game.legal_commands(state.game_state, seat), LeaveTable()]
     if seat is not None and state.phase == "lobby":
-        legal = [StartTable(), LeaveTable()]
-    elif legal:
-        legal.append(LeaveTable())
+        full = all(name is not None for name in state.names)
+        legal = [StartTable(), LeaveTable()] if full else [LeaveTable()]
     return TableView(
         table_id=state.table_id,
         game=state.game,

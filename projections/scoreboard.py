@@ -112,17 +112,18 @@ class ScoreboardWriter:
         self.guarded_set = redis.register_script(_GUARDED_SET)
 
     async def write(self, state: TableState) -> None:
+        # Rate a finished game before its final score appears, so a client that sees
+        # "finished" on the scoreboard also sees the new ratings.
+        if state.phase == "finished" and state.standing is not None:
+            await self.record_finish(state)
         p = keys.partition_of(state.table_id, self.partitions)
-        score = table_score(state)
         await self.guarded_set(
             keys=[
                 keys.projection_seq_key(p, state.table_id, keys.SCOREBOARD_GROUP),
                 keys.score_key(p, state.table_id),
             ],
-            args=[state.seq, _json.encode(score)],
+            args=[state.seq, _json.encode(table_score(state))],
         )
-        if state.phase == "finished" and state.standing is not None:
-            await self.record_finish(state)
 
     async def record_finish(self, state: TableState) -> None:
         assert state.standing is not None

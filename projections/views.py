@@ -8,7 +8,7 @@ each write adds an entry to the table's updates stream that clients block on.
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -17,7 +17,7 @@ from contracts import keys
 from games.table import TableState, table_view
 
 UPDATES_MAXLEN = 1_000
-_SCRIPT = resources.files("projections").joinpath("views.lua").read_text()
+_SCRIPT = (Path(__file__).parent / "views.lua").read_text()
 _json = msgspec.json.Encoder()
 
 

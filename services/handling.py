@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import re
 import secrets
+import signal
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -19,6 +21,7 @@ from typing import Any
 
 import msgspec
 import structlog
+from redis.exceptions import RedisError
 
 from contracts.envelope import (
     Accepted,
@@ -77,6 +80,9 @@ class Handled:
 class CommandHandler:
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        # Fault injection for the crash tests: SIGKILL this process right after the
+        # append of a command whose id starts with this prefix (before reply and ack).
+        self.kill_after_append = os.environ.get("ORRERY_FAULT_KILL_AFTER_APPEND", "")
         self.cache: OrderedDict[str, TableState] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
 
@@ -100,10 +106,28 @@ class CommandHandler:
                 envelope, as_json, "malformed", "command_id must have 1-128 characters"
             )
         lock = self.locks.setdefault(envelope.table_id, asyncio.Lock())
-        async with lock:
-            outcome = await self._decide_and_append(envelope, as_json)
-        await self._reply(envelope.reply_to, outcome, as_json)
-        return Handled(outcome, envelope.reply_to)
+        dead_letter_reason = None
+        with structlog.contextvars.bound_contextvars(
+            table_id=envelope.table_id, command_id=envelope.command_id, seat=envelope.seat
+        ):
+            async with lock:
+                try:
+                    outcome = await self._decide_and_append(envelope, as_json)
+                except RedisError:
+                    raise
+                except Exception as error:
+                    # A bug, not bad input: answer, keep the entry for inspection, go on.
+                    log.exception("command_failed")
+                    self.cache.pop(envelope.table_id, None)
+                    dead_letter_reason = f"internal error: {error!r}"
+                    outcome = Rejection(
+                        command_id=envelope.command_id,
+                        table_id=envelope.table_id,
+                        code="internal_error",
+                        message="the server failed on this command; nothing was applied",
+                    )
+            await self._reply(envelope.reply_to, outcome, as_json)
+        return Handled(outcome, envelope.reply_to, dead_letter_reason)
 
     # ------------------------------------------------------------ the work
 
@@ -138,6 +162,10 @@ class CommandHandler:
             accepted, pending = self._pending(state, envelope, decision, digest)
             result = await self.store.append(pending)
             if result.status == "ok":
+                if self.kill_after_append and envelope.command_id.startswith(
+                    self.kill_after_append
+                ):
+                    os.kill(os.getpid(), signal.SIGKILL)
                 await self._apply(state, pending, decision.events)
                 log.info("command_accepted", seq=accepted.last_seq, events=len(decision.events))
                 return accepted
@@ -256,8 +284,10 @@ class CommandHandler:
             for event, (entry_hash, _) in zip(events, pending.entries, strict=True):
                 state = advance(state, event, state.seq + 1, entry_hash, pending.recorded_at)
         except Exception:
+            # Appended already: the log is right, only this cached copy is suspect.
+            log.exception("cached_state_failed")
             self.cache.pop(pending.table_id, None)
-            raise
+            return
         every = self.store.snapshot_every
         if state.seq // every != before // every:
             await self.store.save_snapshot(state)

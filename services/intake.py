@@ -27,7 +27,7 @@ from services.store import EventStore
 
 log = structlog.get_logger("orrery.intake")
 
-DEFAULT_CLAIM_IDLE_MS = 15_000
+DEFAULT_CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 DEFAULT_MAX_DELIVERIES = 5
 
 

@@ -9,7 +9,7 @@ never trimmed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from contracts import keys
@@ -19,7 +19,7 @@ from games.table import TableState, apply_entry, decode_snapshot, encode_snapsho
 FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
 
-_APPEND_LUA = resources.files("services").joinpath("append.lua").read_text()
+_APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 
 
 @dataclass(frozen=True, slots=True)
