@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import random
 import signal
@@ -19,6 +20,13 @@ from orrery.logs import configure_logging
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Orrery game service.")
 projections_app = typer.Typer(no_args_is_help=True, help="Read models.")
 app.add_typer(projections_app, name="projections")
+bench_app = typer.Typer(
+    help="Benchmarks: printed tables, figures as ratios to a baseline run alongside."
+)
+app.add_typer(bench_app, name="bench")
+
+# Command groups that live in modules of their own; each has register(app, bench_app).
+EXTENSIONS = ("orrery.bench", "orrery.audit_cli", "orrery.play", "orrery.ops")
 
 RedisUrl = Annotated[
     str | None,
@@ -248,6 +256,20 @@ def projections_rebuild(redis_url: RedisUrl = None, data_dir: DataDir = Path(DAT
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
         print(f"rebuilt the read models of {asyncio.run(run(url))} tables")
+
+
+def _register_extensions() -> None:
+    for name in EXTENSIONS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                continue
+            raise
+        module.register(app, bench_app)
+
+
+_register_extensions()
 
 
 def main() -> None:
