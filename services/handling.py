@@ -143,6 +143,11 @@ class CommandHandler:
             try:
                 decision = await self._decide(state, envelope, as_json)
             except Rejected as rejected:
+                if state.phase != "none" and await self.store.head_seq(state.table_id) != state.seq:
+                    # Decided on a cached state another worker has moved past: a rejection
+                    # has no version check, so decide again on the current state.
+                    self.cache.pop(envelope.table_id, None)
+                    continue
                 outcome = Rejection(
                     command_id=envelope.command_id,
                     table_id=envelope.table_id,

@@ -87,6 +87,11 @@ class EventStore:
             return AppendResult("dup", stored_outcome=bytes(reply[1]))
         return AppendResult("conflict", last_seq=int(reply[1]))
 
+    async def head_seq(self, table_id: str) -> int:
+        """The seq of the table's last event (0: no such table)."""
+        seq = await self.redis.hget(keys.meta_hash(self.partition(table_id), table_id), "seq")
+        return int(seq or 0)
+
     async def stored_outcome(self, table_id: str, command_id: str) -> tuple[bytes, str] | None:
         p = self.partition(table_id)
         outcome, digest = await self.redis.hmget(

@@ -1,0 +1,162 @@
+"""Two worker processes, a crashed worker, and projection rebuilds, against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.bot import play_seat
+from clients.sdk import OrreryClient
+from contracts import keys
+from contracts.envelope import Accepted, Rejection, decode_entry
+from contracts.table import CreateTable, JoinSeat, StartTable
+from projections.rebuild import read_model_keys, rebuild
+from tests.support.service import PARTITIONS, LiveService, live_service
+from tests.support.tinygame import Draw, Stand
+
+
+@pytest.fixture(scope="module")
+def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
+    with live_service(
+        Path(tmp_path_factory.mktemp("two")), workers=2, ORRERY_CLAIM_IDLE_MS="1000"
+    ) as service:
+        yield service
+
+
+async def _log(client: OrreryClient, table_id: str) -> list[Any]:
+    stream = keys.log_stream(client.partition(table_id), table_id)
+    return [(i, decode_entry(f[b"e"])) for i, f in await client.redis.xrange(stream)]
+
+
+def _check_exactly_once(log: list[Any], accepted: dict[str, Accepted]) -> None:
+    """Seqs are 1..n without gaps; every accepted command owns exactly its seq range."""
+    assert [i for i, _ in log] == [f"{n}-0".encode() for n in range(1, len(log) + 1)]
+    runs: dict[str, list[int]] = defaultdict(list)
+    for _, entry in log:
+        runs[entry.command_id].append(entry.seq)
+    for command_id, seqs in runs.items():
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), command_id
+    for command_id, outcome in accepted.items():
+        assert runs[command_id] == list(range(outcome.first_seq, outcome.last_seq + 1))
+    assert set(runs) == set(accepted)
+
+
+async def test_concurrent_commands_on_one_table_apply_once(two_workers: LiveService) -> None:
+    async with OrreryClient(two_workers.url) as client, OrreryClient(two_workers.url) as other:
+        for t in range(6):
+            table = f"race-{t}"
+            accepted: dict[str, Accepted] = {}
+            create = await client.accept(table, CreateTable(game="tiny", seats=4))
+            accepted[create.command_id] = create
+            # Four joins at once, each also retried at once through a second client:
+            # both workers race on the same table and the same command ids.
+            ids = [uuid.uuid4().hex for _ in range(4)]
+            sends = [
+                c.submit(table, JoinSeat(name=f"p{i}"), command_id=ids[i])
+                for i in range(4)
+                for c in (client, other)
+            ]
+            outcomes = await asyncio.gather(*sends)
+            for outcome in outcomes:
+                assert isinstance(outcome, Accepted), outcome
+                accepted[outcome.command_id] = outcome
+            tokens = {o.seat: o.token for o in outcomes}
+            assert sorted(tokens) == [0, 1, 2, 3]
+            # Everyone tries to move at once, every turn; only the seat to move succeeds.
+            start = await client.accept(table, StartTable(), seat=0, token=tokens[0])
+            accepted[start.command_id] = start
+            for _ in range(30):
+                moves = [
+                    client.submit(table, random.choice([Draw(), Stand()]), seat=s, token=tokens[s])
+                    for s in range(4)
+                ]
+                results = await asyncio.gather(*moves)
+                for outcome in results:
+                    if isinstance(outcome, Accepted):
+                        accepted[outcome.command_id] = outcome
+                    else:
+                        assert isinstance(outcome, Rejection)
+                        assert outcome.code in {"not_your_turn", "game_over"}
+                if all(isinstance(r, Rejection) and r.code == "game_over" for r in results):
+                    break
+            _check_exactly_once(await _log(client, table), accepted)
+
+
+@pytest.fixture
+def crashing(tmp_path: Path) -> Iterator[LiveService]:
+    """Two workers that SIGKILL themselves after appending a command id starting "crash-"."""
+    with live_service(
+        tmp_path, workers=2, ORRERY_CLAIM_IDLE_MS="800", ORRERY_FAULT_KILL_AFTER_APPEND="crash-"
+    ) as service:
+        yield service
+
+
+async def test_worker_killed_between_append_and_ack(crashing: LiveService) -> None:
+    live = crashing
+    async with OrreryClient(live.url) as client:
+        table = await client.create_table("tiny", 2, table_id="crash-table")
+        # One attempt only: the outcome can come from nowhere but the claimer.
+        outcome = await client.submit(
+            table, JoinSeat(name="Ann"), command_id="crash-join", attempts=1, timeout=30
+        )
+        assert isinstance(outcome, Accepted) and outcome.seat == 0 and outcome.token
+        workers = live.processes[:2]
+        assert sum(p.poll() is not None for p in workers) == 1
+        log = await _log(client, table)
+        assert [e.command_id for _, e in log].count("crash-join") == 1
+        # the survivor carries on, and a retry of the same id is a duplicate
+        again = await client.submit(table, JoinSeat(name="Ann"), command_id="crash-join")
+        assert again == outcome
+        raw = await client.redis.hget(
+            keys.outcomes_hash(client.partition(table), table), "crash-join"
+        )
+        assert raw is not None
+        bob = await client.join(table, "Bob")
+        assert bob.seat == 1
+
+
+async def _read_models(redis: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key in await read_model_keys(redis, PARTITIONS):
+        kind = (await redis.type(key)).decode()
+        if kind == "string":
+            found[key] = await redis.get(key)
+        elif kind == "hash":
+            found[key] = await redis.hgetall(key)
+        elif kind == "zset":
+            found[key] = await redis.zrange(key, 0, -1, withscores=True)
+        elif kind != "none":
+            raise AssertionError(f"{key} is a {kind}")
+    return found
+
+
+async def test_rebuild_equals_live_projection(two_workers: LiveService) -> None:
+    async with OrreryClient(two_workers.url) as client:
+        rng = random.Random(3)
+
+        async def one(i: int) -> None:
+            table = await client.create_table("tiny", 3, table_id=f"rb-{i}")
+            seats = [await client.join(table, f"player{(i + s) % 5}") for s in range(3)]
+            await client.start(seats[0])
+            bots = (play_seat(client, s, random.Random(rng.random())) for s in seats)
+            await asyncio.gather(*bots)
+
+        for batch in range(3):
+            await asyncio.gather(*(one(batch * 4 + i) for i in range(4)))
+        # wait until the scoreboard shows every table finished
+        for _ in range(200):
+            scores = [await client.score(f"rb-{i}") for i in range(12)]
+            if all(s and s["phase"] == "finished" for s in scores):
+                break
+            await asyncio.sleep(0.05)
+        live_models = await _read_models(client.redis)
+        assert any(k.startswith("orrery:{lb}:rating:tiny") for k in live_models)
+        await rebuild(client.redis, PARTITIONS)
+        assert await _read_models(client.redis) == live_models
