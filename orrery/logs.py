@@ -36,7 +36,7 @@ def configure_logging(level: str | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=factory,  # type: ignore[arg-type]
+        logger_factory=factory,
         cache_logger_on_first_use=True,
     )
     # FastStream logs every message at INFO through stdlib logging: keep warnings only.

@@ -20,6 +20,11 @@ from games.codec import command_union, event_union
 from games.registry import all_games
 
 
+def _generic(generic: Any, *parameters: Any) -> Any:
+    """``generic[parameters]`` for unions built at run time."""
+    return generic[parameters if len(parameters) > 1 else parameters[0]]
+
+
 def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
     schemas, components = msgspec.json.schema_components(
         list(types.values()), ref_template="#/$defs/{name}"
@@ -38,9 +43,9 @@ def write_schemas(out: Path) -> list[Path]:
     common = _document(
         "Orrery wire contract (lifecycle only)",
         {
-            "command_envelope": CommandEnvelope[command_union(None)],
+            "command_envelope": _generic(CommandEnvelope, command_union(None)),
             "outcome": Outcome,
-            "event_envelope": EventEnvelope[event_union(None)],
+            "event_envelope": _generic(EventEnvelope, event_union(None)),
             "feed_entry": FeedEntry,
             "table_score": TableScore,
             "rating_line": RatingLine,
@@ -54,10 +59,10 @@ def write_schemas(out: Path) -> list[Path]:
         doc = _document(
             f"Orrery wire contract: {game.title}",
             {
-                "command_envelope": CommandEnvelope[commands],
+                "command_envelope": _generic(CommandEnvelope, commands),
                 "outcome": Outcome,
-                "event_envelope": EventEnvelope[event_union(name)],
-                "view": TableView[game.view_type, commands],
+                "event_envelope": _generic(EventEnvelope, event_union(name)),
+                "view": _generic(TableView, game.view_type, commands),
                 "options": game.options_type,
             },
         )

@@ -22,6 +22,7 @@ from faststream.redis.annotations import RedisStreamMessage
 from redis.exceptions import RedisError
 
 from contracts import keys
+from services import metrics
 from services.handling import CommandHandler
 from services.store import EventStore
 
@@ -93,12 +94,13 @@ def build_decider_app(
                 return
             if handled.dead_letter_reason:
                 await dead_letter(redis, p, entry_id, data, handled.dead_letter_reason)
+            metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
             await message.ack()
 
     for p in range(partitions):
         stream = keys.command_stream(p)
         # The body stays raw bytes: JSON or msgpack, decoded by the handler itself.
-        common = {
+        common: dict[str, Any] = {
             "ack_policy": AckPolicy.MANUAL,
             "include_in_schema": False,
             "decoder": _raw_body,

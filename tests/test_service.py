@@ -82,12 +82,18 @@ async def test_bad_commands_get_codes_and_the_worker_survives(live: LiveService)
         await client.redis.xadd(keys.command_stream(p), {"__data__": b"\x00garbage"})
         await client.redis.xadd(
             keys.command_stream(p),
-            {"__data__": b'{"command_id":"g1","table_id":"e2e-2","reply_to":"%s"}' % reply.encode()},
+            {
+                "__data__": b'{"command_id":"g1","table_id":"e2e-2","reply_to":"%s"}'
+                % reply.encode()
+            },
         )
         unknown = b'{"command_id":"g2","table_id":"e2e-2","seat":0,"token":"%s",' % a.token.encode()
         await client.redis.xadd(
             keys.command_stream(p),
-            {"__data__": unknown + b'"reply_to":"%s","body":{"type":"chess.move"}}' % reply.encode()},
+            {
+                "__data__": unknown
+                + b'"reply_to":"%s","body":{"type":"chess.move"}}' % reply.encode()
+            },
         )
         for _ in range(100):
             dead = await client.redis.xlen(keys.dead_letter_stream(p))

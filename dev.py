@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Bootstrap and run Orrery from a fresh clone, with nothing but Python >= 3.11.
+
+    python3 dev.py demo [demo options]   # bots play complete games through the service
+    python3 dev.py test                  # ruff, mypy and the whole test suite
+    python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
+
+The first run creates ./.venv and installs the project with its dev extras; later
+runs reinstall only when pyproject.toml changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".orrery-installed"
+
+
+def ensure_venv() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - this file runs before the venv exists
+        sys.exit("Orrery needs Python 3.11 or newer")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    if not (BIN / "python").exists():
+        print("creating .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("installing orrery and its dependencies into .venv ...", flush=True)
+    pip = [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True, cwd=ROOT)
+    STAMP.write_text(wanted)
+
+
+def run(*command: str) -> int:
+    return subprocess.run(command, cwd=ROOT).returncode
+
+
+def test() -> int:
+    steps = [
+        [str(BIN / "ruff"), "check", "."],
+        [str(BIN / "ruff"), "format", "--check", "."],
+        [str(BIN / "mypy")],
+        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    ]
+    for step in steps:
+        print(
+            "$",
+            " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)),
+            flush=True,
+        )
+        code = run(*step)
+        if code != 0:
+            return code
+    return 0
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in {"demo", "test", "orrery"}:
+        print(__doc__)
+        return 2
+    ensure_venv()
+    what, rest = sys.argv[1], sys.argv[2:]
+    if what == "test":
+        return test()
+    if what == "demo":
+        return run(str(BIN / "orrery"), "demo", *rest)
+    return run(str(BIN / "orrery"), *rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
