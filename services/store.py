@@ -8,18 +8,31 @@ never trimmed.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from redis.exceptions import RedisError
+
 from contracts import keys
 from contracts.envelope import RawEnvelope, decode_entry
 from games.table import TableState, apply_entry, decode_snapshot, encode_snapshot
+from services import metrics
 
 FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
 
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
+
+# Confirm the local AOF fsync (WAITAOF 1 0 <ms>) before an append counts as done; 0: off.
+WAIT_AOF_MS = int(os.environ.get("ORRERY_WAIT_AOF_MS", "0"))
+
+
+class DurabilityTimeout(RedisError):
+    """WAITAOF did not confirm the fsync in time: the command stays pending and is retried
+    (the retry finds the stored outcome and waits for the fsync again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +58,18 @@ class PendingAppend:
 
 
 class EventStore:
-    def __init__(self, redis: Any, partitions: int, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        wait_aof_ms: int = WAIT_AOF_MS,
+    ) -> None:
         # redis-py's reply types are unions of everything; the store knows each reply.
         self.redis: Any = redis
         self.partitions = partitions
         self.snapshot_every = snapshot_every
+        self.wait_aof_ms = wait_aof_ms
         self._append = redis.register_script(_APPEND_LUA)
 
     def partition(self, table_id: str) -> int:
@@ -70,16 +90,19 @@ class EventStore:
         ]
         for entry_hash, entry in pending.entries:
             argv += [entry_hash, entry]
-        reply = await self._append(
-            keys=[
-                keys.meta_hash(p, t),
-                keys.log_stream(p, t),
-                keys.outcomes_hash(p, t),
-                keys.feed_stream(p),
-                keys.tables_set(p),
-            ],
-            args=argv,
-        )
+        script_keys = [
+            keys.meta_hash(p, t),
+            keys.log_stream(p, t),
+            keys.outcomes_hash(p, t),
+            keys.feed_stream(p),
+            keys.tables_set(p),
+        ]
+        started = time.perf_counter()
+        if self.wait_aof_ms:
+            reply = await self._append_durably(script_keys, argv)
+        else:
+            reply = await self._append(keys=script_keys, args=argv)
+        metrics.observe_append(time.perf_counter() - started)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
             return AppendResult("ok", last_seq=int(reply[1]))
@@ -91,6 +114,19 @@ class EventStore:
         """The seq of the table's last event (0: no such table)."""
         seq = await self.redis.hget(keys.meta_hash(self.partition(table_id), table_id), "seq")
         return int(seq or 0)
+
+    async def _append_durably(self, script_keys: list[str], argv: list[Any]) -> Any:
+        """The script and ``WAITAOF 1 0 <ms>`` on one connection (one pipeline, one node)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.eval(_APPEND_LUA, len(script_keys), *script_keys, *argv)
+        target: dict[str, Any] = {}
+        if hasattr(self.redis, "get_node_from_key"):  # a cluster: the slot's master
+            target["target_nodes"] = self.redis.get_node_from_key(script_keys[0])
+        pipe.execute_command("WAITAOF", 1, 0, self.wait_aof_ms, **target)
+        reply, (fsynced_local, _replicas) = await pipe.execute()
+        if int(fsynced_local) < 1:
+            raise DurabilityTimeout(f"WAITAOF: no local fsync within {self.wait_aof_ms} ms")
+        return reply
 
     async def stored_outcome(self, table_id: str, command_id: str) -> tuple[bytes, str] | None:
         p = self.partition(table_id)
