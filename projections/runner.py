@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -66,7 +67,10 @@ def build_projector_app(
     consumer: str | None = None,
     projections: tuple[str, ...] = keys.PROJECTION_GROUPS,
     polling_ms: int = 100,
+    on_applied: Callable[[str, float], None] | None = None,
 ) -> FastStream:
+    """``on_applied(projection, lag_seconds)`` is called after each applied feed entry
+    (the metrics hook; projections do not import the services' metrics module)."""
     consumer = (
         consumer
         or os.environ.get("ORRERY_CONSUMER")
@@ -94,11 +98,13 @@ def build_projector_app(
                     ack_policy=AckPolicy.MANUAL,
                     include_in_schema=False,
                     decoder=_raw_body,
-                )(_feed_handler(projector, projection, p))
+                )(_feed_handler(projector, projection, p, on_applied))
     return FastStream(broker)
 
 
-def _feed_handler(projector: Any, projection: str, p: int) -> Any:
+def _feed_handler(
+    projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
+) -> Any:
     async def on_feed(body: bytes, message: RedisStreamMessage) -> None:
         entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
         try:
@@ -119,6 +125,8 @@ def _feed_handler(projector: Any, projection: str, p: int) -> Any:
                     return  # stays pending; the claimer retries it
             lag = time.time() * 1000 - int(entry_id.split(b"-")[0])
             projector(projection).lag_ms.append(lag)
+            if on_applied is not None:
+                on_applied(projection, lag / 1000)
             await message.ack()
 
     return on_feed
