@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 import signal
 import subprocess
@@ -17,9 +16,9 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import redis.asyncio as aioredis
 from faststream.redis import RedisBroker
 
+from orrery.cluster import open_redis
 from orrery.config import ensure_partitions
 from orrery.embedded import EmbeddedServer
 from projections.runner import build_projector_app, ensure_feed_groups
@@ -27,15 +26,17 @@ from services.intake import build_decider_app, ensure_command_groups
 
 
 def make_broker(url: str) -> RedisBroker:
-    """A broker whose own per-message INFO lines are muted (structlog says what matters)."""
-    quiet = logging.getLogger("orrery.faststream")
-    quiet.setLevel(logging.WARNING)
-    return RedisBroker(url, logger=quiet)
+    """A broker whose own per-message INFO lines are muted (structlog says what matters);
+    a ``RedisClusterBroker`` when the URL names a cluster (orrery/cluster.py)."""
+    from orrery.cluster import make_broker as cluster_aware_broker
+
+    broker: RedisBroker = cluster_aware_broker(url)
+    return broker
 
 
 async def prepare(url: str, partitions: int | None) -> int:
     """Record P and pre-create every consumer group at 0."""
-    redis = aioredis.Redis.from_url(url)
+    redis = open_redis(url)
     try:
         p = await ensure_partitions(redis, partitions)
         await ensure_command_groups(redis, p)
@@ -47,20 +48,30 @@ async def prepare(url: str, partitions: int | None) -> int:
 
 async def run_role(role: str, url: str, partitions: int | None, consumer: str | None) -> None:
     """Run one worker or projector until SIGINT/SIGTERM."""
+    from orrery.ops import group_watchdog
+    from services import metrics
+
     p = await prepare(url, partitions)
     broker = make_broker(url)
     if role == "worker":
         build_decider_app(broker, p, consumer=consumer)
     else:
-        build_projector_app(broker, p, consumer=consumer)
+        build_projector_app(broker, p, consumer=consumer, on_applied=metrics.observe_projection_lag)
+    metrics.serve_metrics(None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await broker.start()
+    # Recreates consumer groups lost with the server's data (FastStream would log
+    # NOGROUP forever) and refreshes the backlog gauges.
+    watchdog = asyncio.create_task(group_watchdog(url, p, role))
     try:
         await stop.wait()
     finally:
+        watchdog.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watchdog
         await broker.stop()
 
 
@@ -89,12 +100,14 @@ def stop_processes(processes: list[subprocess.Popen[bytes]], timeout: float = 10
 
 
 @contextlib.contextmanager
-def server_for(url: str | None, data_dir: Path, port: int | None = None) -> Iterator[str]:
+def server_for(
+    url: str | None, data_dir: Path, port: int | None = None, appendfsync: str = "everysec"
+) -> Iterator[str]:
     """The given server, or an embedded one for the duration of the block."""
     if url:
         yield url
         return
-    with EmbeddedServer(data_dir, port) as server:
+    with EmbeddedServer(data_dir, port, appendfsync=appendfsync) as server:
         yield server.url
 
 
@@ -103,8 +116,13 @@ async def service(
     url: str, workers: int, projectors: int, partitions: int | None = None
 ) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
     await prepare(url, partitions)
-    processes = [spawn("worker", url, i) for i in range(workers)]
-    processes += [spawn("projector", url, i) for i in range(projectors)]
+    # With ORRERY_METRICS_PORT=N, child i serves /metrics on N + i.
+    base = int(os.environ.get("ORRERY_METRICS_PORT") or 0)
+    roles = ["worker"] * workers + ["projector"] * projectors
+    processes = [
+        spawn(role, url, i, {"ORRERY_METRICS_PORT": str(base + i)} if base else None)
+        for i, role in enumerate(roles)
+    ]
     try:
         yield processes
     finally:

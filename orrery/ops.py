@@ -1,0 +1,399 @@
+"""Operations: ``orrery cluster up|down``, ``orrery status``, ``orrery repair`` and
+``orrery bench scale`` (README: "Scaling and operations", docs/scaling.md).
+
+``status`` reads, per partition, the command stream's length, every consumer group's
+``pending`` and ``lag`` (``XINFO GROUPS``), the dead-letter count and the tables live /
+finished, and exits non-zero when a group is missing — the NOGROUP pitfall: FastStream
+logs NOGROUP forever if the server lost a group. ``repair`` recreates missing groups at
+``0`` (commands are deduplicated, projections skip by seq, so re-reading is harmless).
+Worker and projector processes run the same check every few seconds
+(:func:`group_watchdog`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import structlog
+import typer
+from redis.exceptions import RedisError, ResponseError
+
+from contracts import keys
+from orrery.cluster import STATE_DIR, LocalCluster, is_cluster, open_redis
+from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.logs import configure_logging
+
+log = structlog.get_logger("orrery.ops")
+
+WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
+
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url", help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL)"
+    ),
+]
+
+
+# --------------------------------------------------------------------------- status
+
+
+@dataclass
+class GroupStatus:
+    stream: str
+    group: str
+    exists: bool
+    pending: int = 0
+    lag: int | None = 0  # None: the server cannot tell (entries were deleted mid-range)
+    consumers: int = 0
+
+
+@dataclass
+class PartitionStatus:
+    partition: int
+    commands: int = 0  # entries in the command stream (trimmed only by an operator)
+    backlog: int = 0  # commands not yet answered: deciders' lag + pending
+    dead_letters: int = 0
+    tables_live: int = 0
+    tables_finished: int = 0
+    groups: list[GroupStatus] = field(default_factory=list)
+
+
+@dataclass
+class Status:
+    url: str
+    cluster: bool
+    partitions: int
+    nodes: list[dict[str, Any]]
+    rows: list[PartitionStatus]
+
+    @property
+    def missing(self) -> list[GroupStatus]:
+        return [g for row in self.rows for g in row.groups if not g.exists]
+
+    @property
+    def ok(self) -> bool:
+        return not self.missing
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+async def group_status(redis: Any, stream: str, groups: tuple[str, ...]) -> list[GroupStatus]:
+    try:
+        infos = await redis.xinfo_groups(stream)
+    except ResponseError:  # no such key: every group is missing
+        infos = []
+    found = {_text(info["name"]): info for info in infos}
+    out = []
+    for group in groups:
+        info = found.get(group)
+        if info is None:
+            out.append(GroupStatus(stream, group, exists=False))
+            continue
+        lag = info.get("lag")
+        out.append(
+            GroupStatus(
+                stream,
+                group,
+                exists=True,
+                pending=int(info.get("pending", 0)),
+                lag=None if lag is None else int(lag),
+                consumers=int(info.get("consumers", 0)),
+            )
+        )
+    return out
+
+
+async def partition_status(redis: Any, p: int, tables: bool = True) -> PartitionStatus:
+    row = PartitionStatus(partition=p)
+    row.commands = int(await redis.xlen(keys.command_stream(p)))
+    row.groups = await group_status(redis, keys.command_stream(p), (keys.DECIDERS_GROUP,))
+    row.groups += await group_status(redis, keys.feed_stream(p), keys.PROJECTION_GROUPS)
+    deciders = row.groups[0]
+    row.backlog = deciders.pending + (deciders.lag or 0) if deciders.exists else row.commands
+    row.dead_letters = int(await redis.xlen(keys.dead_letter_stream(p)))
+    if tables:
+        members = [_text(m) for m in await redis.smembers(keys.tables_set(p))]
+        if members:
+            # one slot ({p}): a pipeline is fine on a cluster too
+            pipe = redis.pipeline(transaction=False)
+            for table_id in members:
+                pipe.hget(keys.meta_hash(p, table_id), "phase")
+            phases = await pipe.execute()
+            row.tables_finished = sum(1 for ph in phases if ph == b"finished")
+            row.tables_live = len(members) - row.tables_finished
+    return row
+
+
+async def server_nodes(redis: Any, cluster: bool) -> list[dict[str, Any]]:
+    """Version, role and durability settings of each (master) node."""
+    nodes: list[dict[str, Any]] = []
+    targets: list[tuple[str, Any]] = []
+    if cluster:
+        for node in redis.get_nodes():
+            targets.append((f"{node.host}:{node.port}", node))
+    else:
+        targets.append(("server", None))
+    for name, node in targets:
+        extra = {"target_nodes": node} if node is not None else {}
+        info = await redis.info("all", **extra) if node is None else await node_info(redis, node)
+        nodes.append(
+            {
+                "node": name,
+                "role": info.get("role"),
+                "version": info.get("valkey_version") or info.get("redis_version"),
+                "aof_enabled": info.get("aof_enabled"),
+                "used_memory": info.get("used_memory"),
+                "keys": sum(
+                    int(v.get("keys", 0))
+                    for k, v in info.items()
+                    if k.startswith("db") and isinstance(v, dict)
+                ),
+            }
+        )
+    return nodes
+
+
+async def node_info(redis: Any, node: Any) -> dict[str, Any]:
+    reply = await redis.info("all", target_nodes=node)
+    # redis-py returns {node name: info} for explicit targets on some versions
+    if isinstance(reply, dict) and len(reply) == 1:
+        (only,) = reply.values()
+        if isinstance(only, dict) and "role" in only:
+            return only
+    return dict(reply)
+
+
+async def collect_status(url: str, tables: bool = True) -> Status:
+    redis = open_redis(url)
+    try:
+        stored = await redis.hget(keys.CONFIG_KEY, "partitions")
+        partitions = int(stored) if stored is not None else 0
+        rows = [await partition_status(redis, p, tables) for p in range(partitions)]
+        cluster = is_cluster(url)
+        nodes = await server_nodes(redis, cluster)
+        return Status(url, cluster, partitions, nodes, rows)
+    finally:
+        await redis.aclose()
+
+
+async def repair_groups(url: str) -> list[str]:
+    """Recreate every missing consumer group (at 0); returns what was created."""
+    from orrery.config import ensure_partitions
+    from projections.runner import ensure_feed_groups
+    from services.intake import ensure_command_groups
+
+    redis = open_redis(url)
+    try:
+        stored = await redis.hget(keys.CONFIG_KEY, "partitions")
+        if stored is None:
+            p = await ensure_partitions(redis)
+        else:
+            p = int(stored)
+        created = await ensure_command_groups(redis, p)
+        created = [f"{stream} {keys.DECIDERS_GROUP}" for stream in created]
+        created += await ensure_feed_groups(redis, p)
+        return created
+    finally:
+        await redis.aclose()
+
+
+async def group_watchdog(
+    url: str, partitions: int, role: str, interval: float = WATCHDOG_SECONDS
+) -> None:
+    """In each worker/projector: recreate lost groups, refresh the backlog gauges."""
+    from projections.runner import ensure_feed_groups
+    from services import metrics
+    from services.intake import ensure_command_groups
+
+    redis = open_redis(url)
+    try:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                if role == "worker":
+                    created = await ensure_command_groups(redis, partitions)
+                else:
+                    created = await ensure_feed_groups(redis, partitions)
+                if created:
+                    log.warning("consumer_groups_recreated", groups=created)
+                if metrics.serving():
+                    rows = [await partition_status(redis, p, False) for p in range(partitions)]
+                    metrics.export_status(rows)
+            except (RedisError, OSError) as error:
+                log.warning("group_watchdog_failed", error=str(error))
+    finally:
+        await redis.aclose()
+
+
+def print_status(status: Status) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    mode = "cluster" if status.cluster else "standalone"
+    console.print(f"{status.url} ({mode}), {status.partitions} partitions")
+    nodes = Table(title="nodes")
+    for column in ("node", "role", "version", "aof", "memory", "keys"):
+        nodes.add_column(column)
+    for n in status.nodes:
+        nodes.add_row(
+            str(n["node"]),
+            str(n["role"]),
+            str(n["version"]),
+            str(n["aof_enabled"]),
+            f"{int(n['used_memory'] or 0) / 2**20:.1f} MiB",
+            str(n["keys"]),
+        )
+    console.print(nodes)
+    table = Table(title="partitions")
+    for column in ("p", "backlog", "deciders p/lag", "views p/lag", "scoreboard p/lag"):
+        table.add_column(column)
+    for column in ("dead", "live", "finished"):
+        table.add_column(column)
+
+    def cell(g: GroupStatus) -> str:
+        if not g.exists:
+            return "[red]MISSING[/red]"
+        return f"{g.pending}/{'?' if g.lag is None else g.lag}"
+
+    for row in status.rows:
+        table.add_row(
+            str(row.partition),
+            str(row.backlog),
+            *(cell(g) for g in row.groups),
+            str(row.dead_letters),
+            str(row.tables_live),
+            str(row.tables_finished),
+        )
+    console.print(table)
+    if status.missing:
+        console.print(
+            f"[red]{len(status.missing)} consumer group(s) missing[/red]: run `orrery repair`"
+        )
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    cluster_app = typer.Typer(no_args_is_help=True, help="A local cluster on loopback ports.")
+    app.add_typer(cluster_app, name="cluster")
+
+    @cluster_app.command("up")
+    def cluster_up(
+        nodes: Annotated[int, typer.Option(help="master nodes (at least 3)")] = 3,
+        replicas: Annotated[int, typer.Option(help="replicas per master (0 or 1)")] = 0,
+        appendfsync: Annotated[str, typer.Option(help="always | everysec | no")] = "everysec",
+        state_dir: Annotated[Path, typer.Option(help="state and data folder")] = STATE_DIR,
+    ) -> None:
+        """Start a Valkey cluster from the embedded binary; prints its URL."""
+        existing = LocalCluster.load(state_dir)
+        if existing is not None and existing.running():
+            print(existing.url)
+            return
+        if replicas not in (0, 1):
+            raise typer.BadParameter("--replicas is 0 or 1")
+        cluster = LocalCluster(
+            state_dir, masters=nodes, replicas=replicas, appendfsync=appendfsync
+        ).start()
+        print(cluster.url, flush=True)
+
+    @cluster_app.command("down")
+    def cluster_down(
+        state_dir: Annotated[Path, typer.Option(help="state and data folder")] = STATE_DIR,
+        keep_data: Annotated[bool, typer.Option(help="keep the nodes' data folders")] = False,
+    ) -> None:
+        """Stop the local cluster started by `orrery cluster up` (and delete its data)."""
+        import shutil
+
+        cluster = LocalCluster.load(state_dir)
+        if cluster is None:
+            print("no local cluster is running")
+            raise typer.Exit(1)
+        cluster.stop()
+        if not keep_data:
+            for port in cluster.ports:
+                shutil.rmtree(state_dir / str(port), ignore_errors=True)
+        print(f"stopped {len(cluster.ports)} nodes")
+
+    @app.command()
+    def status(
+        redis_url: RedisUrl = None,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+        quiet: Annotated[bool, typer.Option(help="no output; exit status only")] = False,
+        tables: Annotated[bool, typer.Option(help="count live/finished tables")] = True,
+    ) -> None:
+        """Per partition: backlog, pending/lag per group, dead letters, tables.
+
+        Exits 1 when a consumer group is missing (run `orrery repair`), 2 when the server
+        cannot be reached or was never initialised (usable as a readiness probe)."""
+        configure_logging("warning")
+        url = _url(redis_url)
+        try:
+            result = asyncio.run(collect_status(url, tables=tables))
+        except (RedisError, OSError) as error:
+            if not quiet:
+                print(f"cannot read {url}: {error}", file=sys.stderr)
+            raise typer.Exit(2) from error
+        if not quiet:
+            if as_json:
+                doc = asdict(result) | {"ok": result.ok, "missing": len(result.missing)}
+                print(json.dumps(doc, indent=2, default=str))
+            else:
+                print_status(result)
+        if result.partitions == 0:
+            raise typer.Exit(2)
+        if not result.ok:
+            raise typer.Exit(1)
+
+    @app.command()
+    def repair(redis_url: RedisUrl = None) -> None:
+        """Recreate missing consumer groups (at 0) so processing resumes."""
+        configure_logging("warning")
+        created = asyncio.run(repair_groups(_url(redis_url)))
+        for name in created:
+            print(f"created {name}")
+        print(f"{len(created)} group(s) recreated" if created else "nothing to repair")
+
+    @bench_app.command("scale")
+    def bench_scale(
+        tables: Annotated[int, typer.Option(help="tables per run")] = 12,
+        game: Annotated[str, typer.Option(help="game the bots play")] = "spacecraft",
+        seed: Annotated[int, typer.Option(help="seed of the bots")] = 1,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+        data_dir: Annotated[Path, typer.Option(help="scratch folder")] = Path(DATA_DIR) / "bench",
+    ) -> None:
+        """Commands/s with 1 and 2 workers, standalone and 3-node local cluster, vs a raw
+        transport baseline measured in the same run."""
+        from orrery.bench_scale import print_scale, run_scale
+
+        configure_logging("error")
+        figures = run_scale(data_dir, tables=tables, game=game, seed=seed)
+        if as_json:
+            print(json.dumps([asdict(f) for f in figures], indent=2))
+        else:
+            print_scale(figures)
+
+
+def _url(redis_url: str | None) -> str:
+    url = redis_url_from_env(redis_url)
+    if url:
+        return url
+    cluster = LocalCluster.load(STATE_DIR)
+    if cluster is not None and cluster.running():
+        return cluster.url
+    raise typer.BadParameter("give --redis-url (or ORRERY_REDIS_URL, or run `orrery cluster up`)")
+
+
+def _now() -> float:
+    return time.monotonic()
