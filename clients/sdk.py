@@ -45,9 +45,45 @@ def settled(outcome: Outcome) -> Accepted | Rejection:
     return outcome.original if isinstance(outcome, Duplicate) else outcome
 
 
+_CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def _cluster_nodes(url: str) -> tuple[str, list[tuple[str, int]]] | None:
+    """``(first node URL, nodes)`` for ``redis+cluster://h:p,h:p`` or a node list, else None."""
+    scheme, _, rest = url.partition("://")
+    netloc = rest.split("/", 1)[0]
+    userinfo, _, hosts = netloc.rpartition("@")
+    nodes = []
+    for item in filter(None, hosts.split(",")):
+        host, _, port = item.rpartition(":")
+        nodes.append((host or item, int(port) if host else 6379))
+    if scheme not in _CLUSTER_SCHEMES and len(nodes) < 2:
+        return None
+    auth = f"{userinfo}@" if userinfo else ""
+    first = f"{_CLUSTER_SCHEMES.get(scheme, scheme)}://{auth}{nodes[0][0]}:{nodes[0][1]}"
+    return first, nodes
+
+
+def _cluster_client(first_url: str, nodes: list[tuple[str, int]]) -> Any:
+    from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+    base = aioredis.Redis.from_url(first_url).connection_pool.connection_kwargs
+    auth = {k: base[k] for k in ("username", "password") if base.get(k)}
+    if first_url.startswith("rediss:"):
+        auth["ssl"] = True
+    return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], **auth)
+
+
 class OrreryClient:
+    """Works against a standalone server or a Redis/Valkey Cluster: give a
+    ``redis+cluster://h1:p1,h2:p2`` URL (or a node list), or any node's plain URL (the
+    client asks ``INFO cluster`` when it connects)."""
+
     def __init__(self, redis_url: str, *, reply_stream: str | None = None) -> None:
-        self.redis: Any = aioredis.Redis.from_url(redis_url)
+        cluster = _cluster_nodes(redis_url)
+        self.redis: Any = (
+            _cluster_client(*cluster) if cluster else aioredis.Redis.from_url(redis_url)
+        )
         self.reply_stream = reply_stream or f"orrery:reply:{uuid.uuid4().hex}"
         self.partitions = 0
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
@@ -65,6 +101,16 @@ class OrreryClient:
         """Read the partition count (waiting for the service to initialise it)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        if isinstance(self.redis, aioredis.Redis):
+            info = await self.redis.info("cluster")
+            if int(info.get("cluster_enabled", 0)):  # one node of a cluster: use them all
+                from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+                plain, kwargs = self.redis, self.redis.connection_pool.connection_kwargs
+                node = ClusterNode(str(kwargs.get("host")), int(kwargs.get("port") or 6379))
+                auth = {k: kwargs[k] for k in ("username", "password") if kwargs.get(k)}
+                self.redis = RedisCluster(startup_nodes=[node], **auth)
+                await plain.aclose()
         while True:
             stored = await self.redis.hget(keys.CONFIG_KEY, "partitions")
             if stored is not None:
@@ -131,7 +177,9 @@ class OrreryClient:
             self._waiting.pop(command_id, None)
 
     async def _read_replies(self) -> None:
-        last = "$"
+        # From the start: the stream is this client's own, and "$" would miss a reply
+        # that lands before the first read.
+        last = "0-0"
         while not self._closing:
             replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
             for _, entries in replies:
