@@ -1,0 +1,254 @@
+"""Reading a table's log from the store, exporting it to JSON Lines and importing it.
+
+A log file has one JSON object per event, in seq order::
+
+    {"table_id": "...", "seq": 7, "command_id": "...", "seat": 1, "recorded_at": 1764…,
+     "prev_hash": "…", "hash": "…", "event": {"type": "fs.airship_placed", …},
+     "command": {"type": "fs.place_airship", …} | null, "entry": "<base64>"}
+
+``event`` and ``command`` are for people and other tools; ``entry`` is the exact
+msgpack log entry (what the hash chain covers), so a file round-trips byte for byte.
+Reading a file checks that every line's readable fields are exactly what its entry
+says, so neither part can be changed on its own.
+
+A player-facing export (one seat or a spectator) holds no entries at all: one line per
+seq with that viewer's view (see :mod:`services.replay`).
+
+Import verifies the chain and folds the log before writing anything, refuses a table id
+that exists, then writes in one script: the entries with their ids (``<seq>-0``, field
+``e``), the meta hash (seq, hash, phase), the partition's table set, a finished table's
+revealed seed, and a feed notification so the projectors build its views and scores.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from contracts import keys
+from contracts.envelope import RawEnvelope, decode_entry, encode_entry
+from games.codec import codec_for
+from games.table import TableState, apply_entry
+from services.audit import Discrepancy, verify_chain
+from services.handling import TABLE_ID
+from services.replay import Viewer, frames
+from services.store import FEED_MAXLEN, EventStore
+
+_json = msgspec.json.Encoder()
+
+_IMPORT_LUA = """
+-- KEYS: 1 meta, 2 log, 3 tables set, 4 feed, 5 seed
+-- ARGV: 1 table id, 2 last seq, 3 last hash, 4 phase, 5 seed ('' if none), 6 feed maxlen,
+--       7.. entries in seq order
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then
+  return 'exists'
+end
+for i = 7, #ARGV do
+  redis.call('XADD', KEYS[2], tostring(i - 6) .. '-0', 'e', ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'hash', ARGV[3], 'phase', ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[1])
+if ARGV[5] ~= '' then
+  redis.call('SET', KEYS[5], ARGV[5])
+end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', '__data__',
+  '{"table":"' .. ARGV[1] .. '","from":1,"to":' .. ARGV[2] .. '}')
+return 'ok'
+"""
+
+
+class LogFileError(Exception):
+    """A log file that cannot be read as a table's log (with the line and seq)."""
+
+    def __init__(self, line: int, seq: int | None, detail: str) -> None:
+        where = f"line {line}" + (f" (seq {seq})" if seq is not None else "")
+        super().__init__(f"{where}: {detail}")
+        self.line = line
+        self.seq = seq
+        self.detail = detail
+
+
+class TableExists(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class StoredLog:
+    entries: list[RawEnvelope]
+    head: tuple[int, str] | None  # (seq, hash) from the table's meta hash
+
+
+# ---------------------------------------------------------------- the store
+
+
+async def read_stored_log(redis: Any, partitions: int, table_id: str) -> StoredLog:
+    store = EventStore(redis, partitions)
+    entries = await store.read_log(table_id)
+    seq, head_hash = await redis.hmget(
+        keys.meta_hash(store.partition(table_id), table_id), ["seq", "hash"]
+    )
+    head = None
+    if seq is not None:
+        head = (int(seq), (head_hash or b"").decode())
+    return StoredLog(entries, head)
+
+
+async def table_exists(redis: Any, partitions: int, table_id: str) -> bool:
+    p = keys.partition_of(table_id, partitions)
+    return bool(await redis.exists(keys.meta_hash(p, table_id), keys.log_stream(p, table_id)))
+
+
+# ---------------------------------------------------------------- log lines
+
+
+def entry_record(entry: RawEnvelope, game: str | None) -> dict[str, Any]:
+    """The readable JSON object of one log entry (without the exact ``entry`` bytes)."""
+    codec = codec_for(game or None)
+    try:
+        event = msgspec.to_builtins(codec.decode_event(entry.body))
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        event = msgspec.to_builtins(msgspec.msgpack.decode(entry.body))
+    command = None
+    if entry.command is not None:
+        try:
+            command = msgspec.to_builtins(codec.decode_command(entry.command, False))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            command = msgspec.to_builtins(msgspec.msgpack.decode(entry.command))
+    return {
+        "table_id": entry.table_id,
+        "seq": entry.seq,
+        "command_id": entry.command_id,
+        "seat": entry.seat,
+        "recorded_at": entry.recorded_at,
+        "prev_hash": entry.prev_hash,
+        "hash": entry.hash,
+        "event": event,
+        "command": command,
+    }
+
+
+def _game_of(first: RawEnvelope) -> str | None:
+    try:
+        created = codec_for(None).decode_event(first.body)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return getattr(created, "game", None)
+
+
+def export_lines(entries: Sequence[RawEnvelope]) -> Iterator[bytes]:
+    """The full log as JSON Lines (each line without its newline)."""
+    game = _game_of(entries[0]) if entries else None
+    for entry in entries:
+        record = entry_record(entry, game)
+        record["entry"] = base64.b64encode(encode_entry(entry)).decode()
+        yield _json.encode(record)
+
+
+def export_view_lines(
+    entries: Sequence[RawEnvelope], viewer: Viewer, first: int = 1, last: int | None = None
+) -> Iterator[bytes]:
+    """A player-facing export: only what ``viewer`` saw (its view after each command).
+
+    One line per command (its events were appended together, so the viewer saw them
+    together); each view carries its seq. No event, command or hash leaves here.
+    """
+    for frame in frames(entries, viewer, first, last):
+        yield frame.rendered
+
+
+def read_log_lines(lines: Iterable[bytes | str]) -> list[RawEnvelope]:
+    """Entries from a log file, checking each line's readable fields against its entry."""
+    entries: list[RawEnvelope] = []
+    game: str | None = None
+    for number, raw_line in enumerate(lines, start=1):
+        line = raw_line.strip()
+        if not line:
+            continue
+        try:
+            record = msgspec.json.decode(line)
+        except msgspec.DecodeError as error:
+            raise LogFileError(number, None, f"not JSON: {error}") from None
+        if not isinstance(record, dict):
+            raise LogFileError(number, None, "not a JSON object")
+        seq = record.get("seq") if isinstance(record.get("seq"), int) else None
+        if "entry" not in record:
+            if "view" in record and "viewer" in record:
+                raise LogFileError(
+                    number, seq, "this is a player-facing export (views), not a table's log"
+                )
+            raise LogFileError(number, seq, "no 'entry' field")
+        try:
+            entry = decode_entry(base64.b64decode(record.pop("entry"), validate=True))
+        except (ValueError, TypeError, msgspec.DecodeError, msgspec.ValidationError) as error:
+            raise LogFileError(number, seq, f"the entry does not decode: {error}") from None
+        if game is None and not entries:
+            game = _game_of(entry)
+        expected = msgspec.json.decode(_json.encode(entry_record(entry, game)))
+        if record != expected:
+            fields = [k for k in {**expected, **record} if record.get(k) != expected.get(k)]
+            raise LogFileError(
+                number,
+                entry.seq,
+                f"the readable fields {', '.join(fields)} do not match the entry they describe",
+            )
+        entries.append(entry)
+    return entries
+
+
+# ---------------------------------------------------------------- import
+
+
+@dataclass(frozen=True)
+class Imported:
+    table_id: str
+    partition: int
+    events: int
+    phase: str
+
+
+async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvelope]) -> Imported:
+    """Verify, then write a table's log into this store (see the module docstring).
+
+    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails, and
+    :class:`TableExists` when the table id is taken.
+    """
+    if not entries:
+        raise Discrepancy(0, "chain", "the log is empty")
+    table_id = entries[0].table_id
+    if not TABLE_ID.match(table_id):
+        raise Discrepancy(1, "chain", f"{table_id!r} is not a valid table id")
+    verify_chain(entries, table_id)
+    state = TableState(table_id=table_id)
+    for entry in entries:
+        try:
+            state = apply_entry(state, entry)
+        except Exception as error:
+            raise Discrepancy(entry.seq, "fold", f"the event does not fold: {error!r}") from None
+    p = keys.partition_of(table_id, partitions)
+    script = redis.register_script(_IMPORT_LUA)
+    seed = bytes.fromhex(state.seed) if state.seed else b""
+    result = await script(
+        keys=[
+            keys.meta_hash(p, table_id),
+            keys.log_stream(p, table_id),
+            keys.tables_set(p),
+            keys.feed_stream(p),
+            keys.secret_key(p, table_id),
+        ],
+        args=[
+            table_id,
+            entries[-1].seq,
+            entries[-1].hash,
+            state.phase,
+            seed,
+            FEED_MAXLEN,
+            *(encode_entry(entry) for entry in entries),
+        ],
+    )
+    if (result.decode() if isinstance(result, bytes) else result) == "exists":
+        raise TableExists(f"table {table_id!r} already exists here; nothing was imported")
+    return Imported(table_id, p, len(entries), state.phase)
