@@ -168,6 +168,10 @@ def _tree(value: Any, indent: int = 0) -> Iterator[str]:
         yield f"{pad}{_scalar(value)}"
 
 
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _nested_list(value: Any) -> bool:
     return isinstance(value, list) and any(isinstance(x, dict | list) for x in value)
 
@@ -232,7 +236,7 @@ def replay(
                 if frame.last != seq:
                     typer.echo(
                         f"(seq {seq} was appended with seqs {frame.first}-{frame.last} by one "
-                        f"command; a {viewer_text} viewer saw them together)"
+                        "command; every viewer saw them together)"
                     )
                 _print_view(frame.rendered, viewer)
         return
@@ -242,7 +246,7 @@ def replay(
         raise _fail(f"nothing to step through between {first} and {final} (log: 1 to {last})")
     game = _game_name(entries) if entries else None
     previous: Any = None
-    for frame in frames(entries, viewer, max(first - 1, 0), final):
+    for frame in frames(entries, viewer, 0, final):
         if frame.last < first:
             previous = msgspec.json.decode(frame.rendered)
             continue
@@ -273,7 +277,7 @@ def replay(
         )
         typer.echo(f"{span}: {len(changes)} change(s) in this view")
         for path, old, new in changes:
-            typer.echo(f"  {path}: {_scalar(old)} → {_scalar(new)}")
+            typer.echo(f"  {path}: {_clip(_scalar(old))} → {_clip(_scalar(new))}")
         previous = doc
 
 
