@@ -121,6 +121,7 @@ class EventStore:
         pipe.eval(_APPEND_LUA, len(script_keys), *script_keys, *argv)
         target: dict[str, Any] = {}
         if hasattr(self.redis, "get_node_from_key"):  # a cluster: the slot's master
+            await self.redis.initialize()  # (a no-op once the slot map is loaded)
             target["target_nodes"] = self.redis.get_node_from_key(script_keys[0])
         pipe.execute_command("WAITAOF", 1, 0, self.wait_aof_ms, **target)
         reply, (fsynced_local, _replicas) = await pipe.execute()
