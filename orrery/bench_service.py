@@ -1,0 +1,469 @@
+"""``orrery bench``: the whole service under load, against a Redis-only baseline.
+
+Three phases, each ``seconds`` long after a short warm-up:
+
+1. **baseline** — the SDK client sends no-op commands from ``tables`` concurrent loops
+   to a worker that does only the service's Redis round trips per command
+   (:mod:`orrery.bench_baseline`: XREADGROUP, the Lua append via EventStore, XADD reply,
+   XACK), in a separate, empty logical database of the same server;
+2. **saturation** — ``tables`` tables played by random bots (``clients.bot.choose``)
+   through the real service (worker and projector processes), closed loop: each seat
+   moves as soon as its view says so. Outcome latency is submit → outcome; projection
+   lag is outcome → the seat's view showing the accepted seq (both client side);
+3. **half rate** — the same, open loop: commands are paced at half the saturation
+   rate and their latency runs from the *scheduled* send time (no coordinated omission);
+   a send that had to wait for a ready seat counts as late.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import redis.asyncio as aioredis
+
+from clients.bot import choose
+from clients.sdk import OrreryClient, SeatCredentials
+from contracts import keys
+from contracts.envelope import Accepted
+
+TARGET_RATIO = 0.5
+TARGET_HALF_RATE_P99_MS = 10.0
+GAMES = ("fractured_sky", "spacecraft", "federation")
+LATE_AFTER_S = 0.001
+NOOP = {"type": "bench.noop"}
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+# ---------------------------------------------------------------- recording
+
+
+@dataclass
+class Recorder:
+    """Samples of one phase; only commands scheduled inside the window count."""
+
+    start: float
+    end: float
+    latencies: list[float] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)
+    answered: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    late: int = 0
+
+    def inside(self, t: float) -> bool:
+        return self.start <= t < self.end
+
+    def outcome(self, scheduled: float, sent: float, received: float, accepted: bool) -> None:
+        if self.inside(received):
+            self.answered += 1
+        if not self.inside(scheduled):
+            return
+        self.latencies.append(received - scheduled)
+        if sent - scheduled > LATE_AFTER_S:
+            self.late += 1
+        if accepted:
+            self.accepted += 1
+        else:
+            self.rejected += 1
+
+    def lag(self, answered: float, seen: float) -> None:
+        if self.inside(answered):
+            self.lags.append(seen - answered)
+
+    @property
+    def rate(self) -> float:
+        return self.answered / (self.end - self.start)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """Nearest-rank percentile in milliseconds (0 when there are no samples)."""
+    if not samples:
+        return 0.0
+    ordered = sorted(samples)
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank] * 1000
+
+
+# ---------------------------------------------------------------- bots
+
+
+Gate = Callable[[], Awaitable[float]]
+
+
+async def closed_gate() -> float:
+    return time.perf_counter()
+
+
+class Pacer:
+    """Open-loop send slots at a fixed rate; a ready seat takes the oldest slot."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self.slots: asyncio.Queue[float] = asyncio.Queue()
+        self.stopped = False
+
+    async def run(self, until: float) -> None:
+        t = time.perf_counter()
+        while t < until and not self.stopped:
+            now = time.perf_counter()
+            while t <= now:
+                self.slots.put_nowait(t)
+                t += self.interval
+            await asyncio.sleep(max(0.0, t - time.perf_counter()))
+
+    async def gate(self) -> float:
+        return await self.slots.get()
+
+    def release(self, waiters: int) -> None:
+        self.stopped = True
+        for _ in range(waiters):
+            self.slots.put_nowait(-1.0)
+
+
+@dataclass
+class Run:
+    client: OrreryClient
+    recorder: Recorder
+    gate: Gate
+    stopping: bool = False
+
+
+async def set_up_table(client: OrreryClient, game: str, seats: int) -> list[SeatCredentials]:
+    table_id = await client.create_table(game, seats, table_id=f"bench-{uuid.uuid4().hex[:12]}")
+    creds = [await client.join(table_id, f"bot{i}") for i in range(seats)]
+    await client.start(creds[0])
+    return creds
+
+
+async def drive_seat(run: Run, seat: SeatCredentials, rng: random.Random) -> None:
+    """One bot: read the seat's view, move when it may, measure outcome and view lag."""
+    client = run.client
+    p = client.partition(seat.table_id)
+    stream = keys.updates_stream(p, seat.table_id)
+    newest = await client.redis.xrevrange(stream, count=1)
+    last_id = newest[0][0] if newest else "0-0"
+    seen = -1
+    pending: tuple[int, float] | None = None  # (seq to see, when the outcome came)
+    idle = 0
+    while not run.stopping:
+        view = await client.view(seat.table_id, seat.seat)
+        if view is not None and view["seq"] > seen:
+            seen = view["seq"]
+            idle = 0
+            if pending is not None and seen >= pending[0]:
+                run.recorder.lag(pending[1], time.perf_counter())
+                pending = None
+            if view["phase"] == "finished":
+                return
+            move = choose(view, rng) if seat.seat in view["to_move"] else None
+            if view["phase"] == "playing" and move is not None and pending is None:
+                scheduled = await run.gate()
+                if run.stopping or scheduled < 0:
+                    return
+                sent = time.perf_counter()
+                outcome = await client.play(seat, move)
+                received = time.perf_counter()
+                accepted = isinstance(outcome, Accepted)
+                run.recorder.outcome(scheduled, sent, received, accepted)
+                if isinstance(outcome, Accepted):
+                    pending = (outcome.last_seq, received)
+                continue
+        updates = await client.redis.xread({stream: last_id}, block=100)
+        if updates:
+            last_id = updates[0][1][-1][0]
+        else:
+            idle += 1
+            if idle >= 10:  # a second without news after a rejection: look again
+                seen, idle = -1, 0
+
+
+async def drive_tables(run: Run, game: str, seats: int, first: list[SeatCredentials]) -> None:
+    """Keep one table slot busy: play the table, then set up the next one."""
+    rng = random.Random(first[0].table_id)
+    creds = first
+    while not run.stopping:
+        await asyncio.gather(
+            *(drive_seat(run, seat, random.Random(rng.getrandbits(64))) for seat in creds)
+        )
+        if run.stopping:
+            return
+        creds = await set_up_table(run.client, game, seats)
+
+
+async def play_phase(
+    client: OrreryClient,
+    games: list[str],
+    seats: int,
+    seconds: float,
+    warmup: float,
+    rate: float | None,
+) -> Recorder:
+    tables = await asyncio.gather(*(set_up_table(client, g, seats) for g in games))
+    now = time.perf_counter()
+    recorder = Recorder(start=now + warmup, end=now + warmup + seconds)
+    pacer = Pacer(rate) if rate else None
+    run = Run(client, recorder, pacer.gate if pacer else closed_gate)
+    tasks = [
+        asyncio.create_task(drive_tables(run, g, seats, creds))
+        for g, creds in zip(games, tables, strict=True)
+    ]
+    pacing = asyncio.create_task(pacer.run(recorder.end)) if pacer else None
+    await asyncio.sleep(recorder.end - time.perf_counter())
+    run.stopping = True
+    if pacer is not None:
+        pacer.release(len(games) * seats)
+    await asyncio.gather(*tasks)
+    if pacing is not None:
+        await pacing
+    return recorder
+
+
+# ---------------------------------------------------------------- baseline
+
+
+def baseline_url(url: str, db: int | None) -> str:
+    parts = urlsplit(url)
+    current = int(parts.path.strip("/") or 0)
+    chosen = db if db is not None else (current + 1) % 16
+    if chosen == current:
+        raise BenchError("the baseline needs a logical database of its own")
+    return urlunsplit(parts._replace(path=f"/{chosen}"))
+
+
+async def check_empty(url: str) -> None:
+    redis: Any = aioredis.Redis.from_url(url)
+    try:
+        used = await redis.dbsize()
+    finally:
+        await redis.aclose()
+    if used:
+        raise BenchError(f"the baseline database {url} is not empty (see --baseline-db)")
+
+
+async def baseline_phase(
+    url: str, partitions: int, loops: int, seconds: float, warmup: float
+) -> Recorder:
+    from services.intake import ensure_command_groups
+
+    redis: Any = aioredis.Redis.from_url(url)
+    if await redis.dbsize():
+        await redis.aclose()
+        raise BenchError(f"the baseline database {url} is not empty (see --baseline-db)")
+    try:
+        await redis.hset(keys.CONFIG_KEY, "partitions", partitions)
+        await ensure_command_groups(redis, partitions)
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "orrery.bench_baseline", url, str(partitions)],
+            env={**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(Path.cwd()))},
+            stdin=subprocess.DEVNULL,
+        )
+        try:
+            async with OrreryClient(url) as client:
+                return await _baseline_loops(client, loops, seconds, warmup)
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(10)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+    finally:
+        # The database was empty before: everything in it is the baseline's.
+        async for key in redis.scan_iter(count=1000):
+            await redis.unlink(key)
+        await redis.aclose()
+
+
+async def _baseline_loops(
+    client: OrreryClient, loops: int, seconds: float, warmup: float
+) -> Recorder:
+    table_ids = [f"bench-base-{i}" for i in range(loops)]
+    # One command per loop first: the worker process is up once they are answered.
+    await asyncio.gather(*(client.submit(t, NOOP) for t in table_ids))
+    now = time.perf_counter()
+    recorder = Recorder(start=now + warmup, end=now + warmup + seconds)
+
+    async def loop(table_id: str) -> None:
+        while time.perf_counter() < recorder.end:
+            sent = time.perf_counter()
+            outcome = await client.submit(table_id, NOOP)
+            recorder.outcome(sent, sent, time.perf_counter(), isinstance(outcome, Accepted))
+
+    await asyncio.gather(*(loop(t) for t in table_ids))
+    return recorder
+
+
+# ---------------------------------------------------------------- the whole run
+
+
+@dataclass(frozen=True, slots=True)
+class BenchConfig:
+    tables: int = 16
+    seconds: float = 8.0
+    game: str = "fractured_sky"
+    seats: int = 4
+    workers: int = 1
+    projectors: int = 1
+    redis_url: str | None = None
+    baseline_db: int | None = None
+    seed: int = 1
+
+
+def plan_games(config: BenchConfig) -> list[str]:
+    if config.game == "mix":
+        return [GAMES[i % len(GAMES)] for i in range(config.tables)]
+    return [config.game] * config.tables
+
+
+def seats_for(game: str, wanted: int) -> int:
+    from games.registry import get_game
+
+    found = get_game(game)
+    if found is None:
+        raise BenchError(f"unknown game {game!r}")
+    return max(found.min_seats, min(wanted, found.max_seats))
+
+
+async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
+    from orrery.runtime import service
+
+    games = plan_games(config)
+    seats = min(seats_for(g, config.seats) for g in set(games))
+    warmup = min(1.0, config.seconds / 4)
+    await check_empty(baseline_url(url, config.baseline_db))
+    async with (
+        service(url, config.workers, config.projectors),
+        OrreryClient(url) as client,
+    ):
+        partitions = client.partitions
+        base = await baseline_phase(
+            baseline_url(url, config.baseline_db), partitions, config.tables, config.seconds, warmup
+        )
+        saturated = await play_phase(client, games, seats, config.seconds, warmup, None)
+        half = max(saturated.rate / 2, 1.0)
+        paced = await play_phase(client, games, seats, config.seconds, warmup, half)
+    return figures(config, games, seats, partitions, base, saturated, paced, half)
+
+
+def figures(
+    config: BenchConfig,
+    games: list[str],
+    seats: int,
+    partitions: int,
+    base: Recorder,
+    saturated: Recorder,
+    paced: Recorder,
+    half: float,
+) -> dict[str, Any]:
+    ratio = saturated.rate / base.rate if base.rate else 0.0
+    return {
+        "config": {
+            "games": sorted(set(games)),
+            "tables": config.tables,
+            "seats": seats,
+            "seconds": config.seconds,
+            "workers": config.workers,
+            "projectors": config.projectors,
+            "partitions": partitions,
+            "server": "external" if config.redis_url else "embedded",
+        },
+        "service_commands_per_s": saturated.rate,
+        "baseline_commands_per_s": base.rate,
+        "ratio": ratio,
+        "outcome_ms": {
+            "p50": percentile(saturated.latencies, 50),
+            "p99": percentile(saturated.latencies, 99),
+        },
+        "lag_ms": {"p50": percentile(saturated.lags, 50), "p99": percentile(saturated.lags, 99)},
+        "baseline_ms": {
+            "p50": percentile(base.latencies, 50),
+            "p99": percentile(base.latencies, 99),
+        },
+        "accepted": saturated.accepted,
+        "rejected": saturated.rejected,
+        "half_rate": {
+            "offered_per_s": half,
+            "answered_per_s": paced.rate,
+            "outcome_ms": {
+                "p50": percentile(paced.latencies, 50),
+                "p99": percentile(paced.latencies, 99),
+            },
+            "lag_ms": {"p50": percentile(paced.lags, 50), "p99": percentile(paced.lags, 99)},
+            "late_sends": paced.late,
+            "commands": len(paced.latencies),
+        },
+        "targets": {"ratio_min": TARGET_RATIO, "half_rate_p99_ms_max": TARGET_HALF_RATE_P99_MS},
+    }
+
+
+def run_bench(config: BenchConfig) -> dict[str, Any]:
+    from orrery.runtime import server_for
+
+    os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
+    with contextlib.ExitStack() as stack:
+        data_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="orrery-bench-")))
+        url = stack.enter_context(server_for(config.redis_url, data_dir))
+        return asyncio.run(_measure(url, config))
+
+
+COLUMNS = ("metric", "value", "target")
+
+
+def render(result: dict[str, Any]) -> str:
+    c = result["config"]
+    h = result["half_rate"]
+    rows: list[tuple[str, str, str]] = [
+        ("service commands/s (closed loop)", f"{result['service_commands_per_s']:,.0f}", ""),
+        ("baseline commands/s (Redis only)", f"{result['baseline_commands_per_s']:,.0f}", ""),
+        ("service ÷ baseline", f"{result['ratio']:.2f}", f"≥ {TARGET_RATIO:.2f}"),
+        ("outcome latency p50 ms", f"{result['outcome_ms']['p50']:.2f}", ""),
+        ("outcome latency p99 ms", f"{result['outcome_ms']['p99']:.2f}", ""),
+        ("projection lag p50 ms", f"{result['lag_ms']['p50']:.2f}", ""),
+        ("projection lag p99 ms", f"{result['lag_ms']['p99']:.2f}", ""),
+        ("baseline latency p50 ms", f"{result['baseline_ms']['p50']:.2f}", ""),
+        ("baseline latency p99 ms", f"{result['baseline_ms']['p99']:.2f}", ""),
+        ("rejected (stale view) / accepted", f"{result['rejected']} / {result['accepted']}", ""),
+        ("half rate: offered commands/s", f"{h['offered_per_s']:,.0f}", ""),
+        ("half rate: answered commands/s", f"{h['answered_per_s']:,.0f}", ""),
+        ("half rate: outcome latency p50 ms", f"{h['outcome_ms']['p50']:.2f}", ""),
+        (
+            "half rate: outcome latency p99 ms",
+            f"{h['outcome_ms']['p99']:.2f}",
+            f"≤ {TARGET_HALF_RATE_P99_MS:.0f}",
+        ),
+        ("half rate: projection lag p99 ms", f"{h['lag_ms']['p99']:.2f}", ""),
+        ("half rate: late sends / commands", f"{h['late_sends']} / {h['commands']}", ""),
+    ]
+    head = (
+        f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
+        f"{c['seconds']:g} s per phase; {c['workers']} worker(s), {c['projectors']} "
+        f"projector(s); P={c['partitions']}; {c['server']} server"
+    )
+    table = [COLUMNS, *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(COLUMNS))]
+    lines = [head, ""]
+    for n, row in enumerate(table):
+        lines.append(
+            "  ".join(
+                [row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].ljust(widths[2])]
+            ).rstrip()
+        )
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
