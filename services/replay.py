@@ -19,7 +19,7 @@ import os
 import secrets
 from collections.abc import Iterator, Sequence
 from random import Random
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
@@ -30,8 +30,8 @@ from games.registry import get_game
 from games.table import TableState, advance, apply_entry, decide_table, table_view, token_hash
 
 ADMIN_TOKEN_ENV = "ORRERY_ADMIN_TOKEN"
-SPECTATOR = "spectator"
-ADMIN = "admin"
+SPECTATOR: Final = "spectator"
+ADMIN: Final = "admin"
 
 Viewer = int | Literal["spectator", "admin"]
 
@@ -44,7 +44,7 @@ class AccessDenied(Exception):
 
 def parse_viewer(text: str) -> Viewer:
     if text in (SPECTATOR, ADMIN):
-        return text  # type: ignore[return-value]
+        return SPECTATOR if text == SPECTATOR else ADMIN
     try:
         seat = int(text)
     except ValueError:

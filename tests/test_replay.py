@@ -48,8 +48,9 @@ def differing(a: list[RawEnvelope], b: list[RawEnvelope], seats: int) -> dict[Vi
 
 def test_a_frame_is_the_table_view_of_the_log_folded_to_its_last_seq() -> None:
     entries, _ = game_log("spacecraft", 3)
-    for viewer in [SPECTATOR, 0, 1, 2]:
-        seat = None if viewer == SPECTATOR else viewer
+    viewers: list[Viewer] = [SPECTATOR, 0, 1, 2]
+    for viewer in viewers:
+        seat = None if viewer == SPECTATOR else int(viewer)
         for frame in frames(entries, viewer):
             state = TableState(table_id=entries[0].table_id)
             for entry in entries[: frame.last]:
@@ -111,7 +112,8 @@ def test_fractured_sky_chip_value_reaches_only_its_owner() -> None:
     assert diff[owner][0] == frame_of_change
     # the round-end reveal is a fact of its own (it carries the revealed values), so the
     # changed placement never reaches anyone else
-    for viewer in (SPECTATOR, *(s for s in range(4) if s != owner)):
+    others: list[Viewer] = [SPECTATOR, *(s for s in range(4) if s != owner)]
+    for viewer in others:
         assert diff[viewer] == []
 
 
@@ -131,13 +133,14 @@ def test_authorization() -> None:
     authorize(state, 1, tokens[1])
     authorize(state, 0, "admin-secret", admin_token="admin-secret")
     authorize(state, ADMIN, "admin-secret", admin_token="admin-secret")
-    for viewer, token, admin in [
+    refused: list[tuple[Viewer, str | None, str]] = [
         (1, tokens[0], "x"),
         (1, None, "x"),
         (5, tokens[0], "x"),
         (ADMIN, "guess", "admin-secret"),
         (ADMIN, "", ""),
-    ]:
+    ]
+    for viewer, token, admin in refused:
         with pytest.raises(AccessDenied):
             authorize(state, viewer, token, admin_token=admin)
 
