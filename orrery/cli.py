@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
 import random
 import signal
 import sys
@@ -142,6 +143,8 @@ def demo(
     from orrery.runtime import server_for, service
 
     configure_logging("warning")
+    # The worker and projector processes inherit this: the board, not their logs.
+    os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
     names = _game_names(game)
     plan = [(name, _players_for(name, players)) for name in names for _ in range(games)]
     rng = random.Random(seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from pathlib import Path
 from typing import Annotated
@@ -38,6 +39,7 @@ def play(
     from orrery.runtime import server_for, service
 
     configure_logging("warning")
+    os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
     seats = _players_for(game, players)
     if not 0 <= seat < seats:
         raise typer.BadParameter(f"seat must be 0 to {seats - 1}")
