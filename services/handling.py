@@ -127,6 +127,9 @@ class CommandHandler:
                         message="the server failed on this command; nothing was applied",
                     )
             await self._reply(envelope.reply_to, outcome, as_json)
+        if not lock.locked() and envelope.table_id not in self.cache:
+            # Keep locks only for cached tables: ids of missing tables must not pile up.
+            self.locks.pop(envelope.table_id, None)
         return Handled(outcome, envelope.reply_to, dead_letter_reason)
 
     # ------------------------------------------------------------ the work
