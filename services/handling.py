@@ -15,7 +15,7 @@ import re
 import secrets
 import signal
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +85,7 @@ class CommandHandler:
         self.kill_after_append = os.environ.get("ORRERY_FAULT_KILL_AFTER_APPEND", "")
         self.cache: OrderedDict[str, TableState] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
+        self.lock_users: Counter[str] = Counter()
 
     # ------------------------------------------------------------ entry point
 
@@ -105,34 +106,45 @@ class CommandHandler:
             return await self._reject_unstored(
                 envelope, as_json, "malformed", "command_id must have 1-128 characters"
             )
-        lock = self.locks.setdefault(envelope.table_id, asyncio.Lock())
-        dead_letter_reason = None
-        with structlog.contextvars.bound_contextvars(
-            table_id=envelope.table_id, command_id=envelope.command_id, seat=envelope.seat
-        ):
-            async with lock:
-                try:
-                    outcome = await self._decide_and_append(envelope, as_json)
-                except RedisError:
-                    raise
-                except Exception as error:
-                    # A bug, not bad input: answer, keep the entry for inspection, go on.
-                    log.exception("command_failed")
-                    self.cache.pop(envelope.table_id, None)
-                    dead_letter_reason = f"internal error: {error!r}"
-                    outcome = Rejection(
-                        command_id=envelope.command_id,
-                        table_id=envelope.table_id,
-                        code="internal_error",
-                        message="the server failed on this command; nothing was applied",
-                    )
-            await self._reply(envelope.reply_to, outcome, as_json)
-        if not lock.locked() and envelope.table_id not in self.cache:
-            # Keep locks only for cached tables: ids of missing tables must not pile up.
-            self.locks.pop(envelope.table_id, None)
+        table_id = envelope.table_id
+        lock = self.locks.setdefault(table_id, asyncio.Lock())
+        self.lock_users[table_id] += 1
+        try:
+            with structlog.contextvars.bound_contextvars(
+                table_id=table_id, command_id=envelope.command_id, seat=envelope.seat
+            ):
+                async with lock:
+                    outcome, dead_letter_reason = await self._settle(envelope, as_json)
+                await self._reply(envelope.reply_to, outcome, as_json)
+        finally:
+            self.lock_users[table_id] -= 1
+            if not self.lock_users[table_id]:
+                # Nobody holds or awaits it: drop it, so ids of missing tables never pile up.
+                del self.lock_users[table_id]
+                self.locks.pop(table_id, None)
         return Handled(outcome, envelope.reply_to, dead_letter_reason)
 
     # ------------------------------------------------------------ the work
+
+    async def _settle(
+        self, envelope: CommandEnvelope[Any], as_json: bool
+    ) -> tuple[Outcome, str | None]:
+        """The outcome, and a dead-letter reason when the server itself failed."""
+        try:
+            return await self._decide_and_append(envelope, as_json), None
+        except RedisError:
+            raise
+        except Exception as error:
+            # A bug, not bad input: answer, keep the entry for inspection, go on.
+            log.exception("command_failed")
+            self.cache.pop(envelope.table_id, None)
+            outcome = Rejection(
+                command_id=envelope.command_id,
+                table_id=envelope.table_id,
+                code="internal_error",
+                message="the server failed on this command; nothing was applied",
+            )
+            return outcome, f"internal error: {error!r}"
 
     async def _decide_and_append(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
         digest = hashlib.sha256(
@@ -309,8 +321,7 @@ class CommandHandler:
             if state.phase != "none":
                 self.cache[table_id] = state
                 if len(self.cache) > CACHE_SIZE:
-                    evicted, _ = self.cache.popitem(last=False)
-                    self.locks.pop(evicted, None)
+                    self.cache.popitem(last=False)
         else:
             self.cache.move_to_end(table_id)
         return state
