@@ -28,7 +28,7 @@ from contracts import keys
 from games.table import table_view
 from orrery.cli import app
 from projections.tables import read_table
-from services.replay import frames
+from services.replay import Viewer, frames
 from services.transfer import read_stored_log
 from tests.support.service import PARTITIONS, LiveService, live_service
 
@@ -73,9 +73,14 @@ def projected(url: str, table_id: str, seats: int) -> dict[str, bytes | None]:
     try:
         names = [keys.view_key(p, table_id, s) for s in [None, *range(seats)]]
         names.append(keys.score_key(p, table_id))
-        return {name.split(":t:")[1]: client.get(name) for name in names}
+        return {name.split(":t:")[1]: bytes_or_none(client.get(name)) for name in names}
     finally:
         client.close()
+
+
+def bytes_or_none(value: object) -> bytes | None:
+    assert value is None or isinstance(value, bytes)
+    return value
 
 
 def wait_projected(url: str, table_id: str, seats: int, seq: int) -> dict[str, bytes | None]:
@@ -124,7 +129,7 @@ def test_replay_as_each_seat_is_the_projected_view_and_the_fold_of_the_log(
         try:
             entries = (await read_stored_log(client, PARTITIONS, table.table_id)).entries
             for seat in [None, *range(len(table.seats))]:
-                viewer = "spectator" if seat is None else seat
+                viewer: Viewer = "spectator" if seat is None else seat
                 all_frames = list(frames(entries, viewer))
                 step = max(1, len(all_frames) // 4)
                 for frame in [*all_frames[::step], all_frames[-1]]:
@@ -148,7 +153,9 @@ def test_replay_as_each_seat_is_the_projected_view_and_the_fold_of_the_log(
         assert output.strip().encode() == models[f"{table.table_id}:view:spectator"]
 
 
-def test_replay_access(played: tuple[LiveService, list[Played]], monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_replay_access(
+    played: tuple[LiveService, list[Played]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     live, tables = played
     table = next(t for t in tables if t.game == "spacecraft")
     a, b = table.seats[0], table.seats[1]
@@ -225,8 +232,8 @@ def test_export_import_into_a_fresh_server(
 
 
 def test_import_refuses_a_broken_chain_and_the_embedded_server_works(
-    played: tuple[LiveService, list[Played]], tmp_path: Path, monkeypatch
-) -> None:  # type: ignore[no-untyped-def]
+    played: tuple[LiveService, list[Played]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     live, tables = played
     monkeypatch.delenv("ORRERY_REDIS_URL", raising=False)
     table = next(t for t in tables if t.game == "fractured_sky" and len(t.seats) == 2)
