@@ -436,9 +436,9 @@ def bench_replay(
             f"{row['rate']:,.0f}",
             f"{raw_rate / row['rate']:.1f}",
         )
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=120)
     console.print(table)
-    load = next(r for r in rows if r["measure"].startswith("load (decode + fold)"))
+    load = next(r for r in rows if r["measure"] == "load: decode + fold")
     verdict = "met" if load["seconds"] <= 0.010 else "missed"
     console.print(
         f"target: load a {load['events']:,}-event table in ≤ 10 ms: "
@@ -496,13 +496,13 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
 
     rows = [
         ("raw msgpack decode (untyped)", len(prefix), best(raw)),
-        (f"load (decode + fold), {len(prefix):,} events", len(prefix), best(load)),
+        ("load: decode + fold", len(prefix), best(load)),
         (
-            f"full audit (chain, seed, re-decide, standing), {len(entries):,} events",
+            "audit: chain, seed, re-decide, standing",
             len(entries),
             best(audit_all),
         ),
-        ("replay as a seat, a view at every seq", len(prefix), best(replay_seat)),
+        ("replay as a seat: a view per command", len(prefix), best(replay_seat)),
     ]
 
     async def from_server(url: str) -> float:
@@ -524,7 +524,7 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
         rows.append(
             (
-                "load from the server (XRANGE + decode + fold)",
+                "load from the server: XRANGE + decode + fold",
                 len(prefix),
                 asyncio.run(from_server(server.url)),
             )

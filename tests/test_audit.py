@@ -176,3 +176,11 @@ def test_export_lines_round_trip_byte_for_byte() -> None:
     entries, _ = game_log("spacecraft", 2)
     back = read_log_lines(list(export_lines(entries)))
     assert [encode_entry(e) for e in back] == [encode_entry(e) for e in entries]
+
+
+def test_bench_replay_prints_its_table() -> None:
+    result = runner.invoke(app, ["bench", "replay", "--events", "200", "--repeat", "1"])
+    assert result.exit_code == 0, result.output
+    for measure in ("raw msgpack decode", "load: decode + fold", "audit:", "load from the server"):
+        assert measure in result.output
+    assert "target: load a 200-event table" in result.output
