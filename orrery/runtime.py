@@ -79,7 +79,6 @@ def spawn(
     role: str, url: str, index: int, extra_env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, **(extra_env or {})}
-    env.setdefault("PYTHONPATH", str(Path.cwd()))
     return subprocess.Popen(
         [sys.executable, "-m", "orrery.cli", role, "--redis-url", url],
         env=env,

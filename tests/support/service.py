@@ -14,6 +14,7 @@ from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
 
 PARTITIONS = 4
+REPO = Path(__file__).resolve().parents[2]
 
 
 class LiveService:
@@ -23,6 +24,8 @@ class LiveService:
         self.processes: list[subprocess.Popen[bytes]] = []
 
     def start(self, role: str, **env: str) -> subprocess.Popen[bytes]:
+        # The children import the test game from this checkout.
+        env = {"PYTHONPATH": str(REPO), **env}
         process = spawn(role, self.url, len(self.processes), extra_env=env)
         self.processes.append(process)
         return process
