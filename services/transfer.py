@@ -86,15 +86,15 @@ class StoredLog:
 
 
 async def read_stored_log(redis: Any, partitions: int, table_id: str) -> StoredLog:
+    """The log up to the head the meta hash records (read first: a live table may grow)."""
     store = EventStore(redis, partitions)
-    entries = await store.read_log(table_id)
     seq, head_hash = await redis.hmget(
         keys.meta_hash(store.partition(table_id), table_id), ["seq", "hash"]
     )
-    head = None
-    if seq is not None:
-        head = (int(seq), (head_hash or b"").decode())
-    return StoredLog(entries, head)
+    if seq is None:
+        return StoredLog(await store.read_log(table_id), None)
+    entries = await store.read_log(table_id, to_seq=int(seq))
+    return StoredLog(entries, (int(seq), (head_hash or b"").decode()))
 
 
 async def table_exists(redis: Any, partitions: int, table_id: str) -> bool:

@@ -252,3 +252,17 @@ def test_import_refuses_a_broken_chain_and_the_embedded_server_works(
     assert code == 0 and "PASSED:" in output
     code, output = cli("replay", table.table_id, "--at", "3", *home)
     assert code == 0 and "seq 3" in output and "as spectator" in output
+    # an unfinished table: imported as it stands; its full log is the operator's only
+    other = next(t for t in tables if t.game == "spacecraft")
+    unfinished = tmp_path / "unfinished.jsonl"
+    assert cli("export", other.table_id, "--out", str(unfinished), "--redis-url", live.url)[0] == 0
+    unfinished.write_text("\n".join(unfinished.read_text().splitlines()[:50]) + "\n")
+    code, output = cli("import", str(unfinished), *home)
+    assert code == 0 and "50 events, playing" in output
+    code, output = cli("audit", other.table_id, *home)
+    assert code == 0 and "PASSED (partial)" in output and "has not finished" in output
+    code, output = cli("export", other.table_id, *home)
+    assert code == 2 and "admin token" in output
+    monkeypatch.setenv("ORRERY_ADMIN_TOKEN", ADMIN)
+    code, output = cli("export", other.table_id, "--token", ADMIN, *home)
+    assert code == 0 and len(output.strip().splitlines()) == 50
