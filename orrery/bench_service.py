@@ -12,7 +12,7 @@ Three phases, each ``seconds`` long after a short warm-up:
    lag is outcome → the seat's view showing the accepted seq (both client side);
 3. **half rate** — the same, open loop: commands are paced at half the saturation
    rate and their latency runs from the *scheduled* send time (no coordinated omission);
-   a send that had to wait for a ready seat counts as late.
+   the delay between a slot and its actual send (no ready bot, busy client) is shown too.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import msgspec
 import redis.asyncio as aioredis
 
 from clients.bot import choose
@@ -42,8 +43,8 @@ from contracts.envelope import Accepted
 TARGET_RATIO = 0.5
 TARGET_HALF_RATE_P99_MS = 10.0
 GAMES = ("fractured_sky", "spacecraft", "federation")
-LATE_AFTER_S = 0.001
 NOOP = {"type": "bench.noop"}
+_json = msgspec.json.Decoder()
 
 
 class BenchError(RuntimeError):
@@ -59,12 +60,13 @@ class Recorder:
 
     start: float
     end: float
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # scheduled -> outcome
+    from_send: list[float] = field(default_factory=list)  # sent -> outcome
+    send_delays: list[float] = field(default_factory=list)  # scheduled -> sent
     lags: list[float] = field(default_factory=list)
     answered: int = 0
     accepted: int = 0
     rejected: int = 0
-    late: int = 0
 
     def inside(self, t: float) -> bool:
         return self.start <= t < self.end
@@ -75,8 +77,8 @@ class Recorder:
         if not self.inside(scheduled):
             return
         self.latencies.append(received - scheduled)
-        if sent - scheduled > LATE_AFTER_S:
-            self.late += 1
+        self.from_send.append(received - sent)
+        self.send_delays.append(sent - scheduled)
         if accepted:
             self.accepted += 1
         else:
@@ -151,46 +153,67 @@ async def set_up_table(client: OrreryClient, game: str, seats: int) -> list[Seat
     return creds
 
 
-async def drive_seat(run: Run, seat: SeatCredentials, rng: random.Random) -> None:
-    """One bot: read the seat's view, move when it may, measure outcome and view lag."""
+async def drive_table(run: Run, creds: list[SeatCredentials], rng: random.Random) -> None:
+    """The table's bots: on each view update, every seat to move picks a random legal
+    command from its own view; measures outcome latency and the view's lag behind it.
+
+    One reader per table (not per seat) keeps the client's own CPU use small: it blocks
+    on the table's updates stream and reads all seat views in one MGET.
+    """
     client = run.client
-    p = client.partition(seat.table_id)
-    stream = keys.updates_stream(p, seat.table_id)
+    table_id = creds[0].table_id
+    p = client.partition(table_id)
+    stream = keys.updates_stream(p, table_id)
+    view_keys = [keys.view_key(p, table_id, seat.seat) for seat in creds]
     newest = await client.redis.xrevrange(stream, count=1)
     last_id = newest[0][0] if newest else "0-0"
     seen = -1
-    pending: tuple[int, float] | None = None  # (seq to see, when the outcome came)
+    waiting: list[tuple[int, float]] = []  # (seq the view must reach, outcome time)
     idle = 0
     while not run.stopping:
-        view = await client.view(seat.table_id, seat.seat)
-        if view is not None and view["seq"] > seen:
-            seen = view["seq"]
-            idle = 0
-            if pending is not None and seen >= pending[0]:
-                run.recorder.lag(pending[1], time.perf_counter())
-                pending = None
-            if view["phase"] == "finished":
+        raws = await client.redis.mget(view_keys)
+        first = _json.decode(raws[0]) if raws[0] is not None else None
+        if first is not None and first["seq"] > seen:
+            seen, idle = first["seq"], 0
+            now = time.perf_counter()
+            for _seq, answered in [w for w in waiting if w[0] <= seen]:
+                run.recorder.lag(answered, now)
+            waiting = [w for w in waiting if w[0] > seen]
+            if first["phase"] == "finished":
                 return
-            move = choose(view, rng) if seat.seat in view["to_move"] else None
-            if view["phase"] == "playing" and move is not None and pending is None:
-                scheduled = await run.gate()
-                if run.stopping or scheduled < 0:
-                    return
-                sent = time.perf_counter()
-                outcome = await client.play(seat, move)
-                received = time.perf_counter()
-                accepted = isinstance(outcome, Accepted)
-                run.recorder.outcome(scheduled, sent, received, accepted)
-                if isinstance(outcome, Accepted):
-                    pending = (outcome.last_seq, received)
-                continue
+            if first["phase"] == "playing" and not waiting:
+                moves = []
+                for i, seat in enumerate(creds):
+                    if seat.seat in first["to_move"]:
+                        view = first if i == 0 else _json.decode(raws[i])
+                        move = choose(view, rng) if view["seq"] == seen else None
+                        if move is not None:
+                            moves.append(play(run, seat, move))
+                if moves:
+                    for outcome in await asyncio.gather(*moves):
+                        if outcome is not None:
+                            waiting.append(outcome)
+                    continue
         updates = await client.redis.xread({stream: last_id}, block=100)
         if updates:
             last_id = updates[0][1][-1][0]
         else:
             idle += 1
-            if idle >= 10:  # a second without news after a rejection: look again
+            if idle >= 10:  # a second without news (after a rejection): look again
                 seen, idle = -1, 0
+
+
+async def play(run: Run, seat: SeatCredentials, move: dict[str, Any]) -> tuple[int, float] | None:
+    """Send one move when the gate allows; (seq to see, outcome time) if accepted."""
+    scheduled = await run.gate()
+    if run.stopping or scheduled < 0:
+        return None
+    sent = time.perf_counter()
+    outcome = await run.client.play(seat, move)
+    received = time.perf_counter()
+    accepted = isinstance(outcome, Accepted)
+    run.recorder.outcome(scheduled, sent, received, accepted)
+    return (outcome.last_seq, received) if isinstance(outcome, Accepted) else None
 
 
 async def drive_tables(run: Run, game: str, seats: int, first: list[SeatCredentials]) -> None:
@@ -198,9 +221,7 @@ async def drive_tables(run: Run, game: str, seats: int, first: list[SeatCredenti
     rng = random.Random(first[0].table_id)
     creds = first
     while not run.stopping:
-        await asyncio.gather(
-            *(drive_seat(run, seat, random.Random(rng.getrandbits(64))) for seat in creds)
-        )
+        await drive_table(run, creds, random.Random(rng.getrandbits(64)))
         if run.stopping:
             return
         creds = await set_up_table(run.client, game, seats)
@@ -213,6 +234,7 @@ async def play_phase(
     seconds: float,
     warmup: float,
     rate: float | None,
+    probe: CpuProbe | None = None,
 ) -> Recorder:
     tables = await asyncio.gather(*(set_up_table(client, g, seats) for g in games))
     now = time.perf_counter()
@@ -224,6 +246,7 @@ async def play_phase(
         for g, creds in zip(games, tables, strict=True)
     ]
     pacing = asyncio.create_task(pacer.run(recorder.end)) if pacer else None
+    sampling = asyncio.create_task(_sample_window(probe, recorder)) if probe else None
     await asyncio.sleep(recorder.end - time.perf_counter())
     run.stopping = True
     if pacer is not None:
@@ -231,7 +254,61 @@ async def play_phase(
     await asyncio.gather(*tasks)
     if pacing is not None:
         await pacing
+    if sampling is not None:
+        await sampling
     return recorder
+
+
+# ---------------------------------------------------------------- CPU use
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc; None elsewhere)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuProbe:
+    """CPU seconds used by each part of the run between two samples."""
+
+    def __init__(self, redis: Any, pids: dict[str, list[int]]) -> None:
+        self.redis = redis
+        self.pids = pids
+        self.samples: list[tuple[float, dict[str, float | None]]] = []
+
+    async def sample(self) -> None:
+        used: dict[str, float | None] = {}
+        for role, pids in self.pids.items():
+            seconds = [process_cpu_seconds(pid) for pid in pids]
+            used[role] = None if None in seconds else sum(s or 0.0 for s in seconds)
+        try:
+            info = await self.redis.info("cpu")
+            used["server"] = float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+        except Exception:
+            used["server"] = None
+        self.samples.append((time.perf_counter(), used))
+
+    def percent(self) -> dict[str, float | None]:
+        """Per part: CPU use over the sampled interval, in % of one core."""
+        if len(self.samples) < 2:
+            return {}
+        (t0, first), (t1, last) = self.samples[0], self.samples[-1]
+        out: dict[str, float | None] = {}
+        for role, end in last.items():
+            start = first.get(role)
+            out[role] = None if end is None or start is None else 100 * (end - start) / (t1 - t0)
+        return out
+
+
+async def _sample_window(probe: CpuProbe, recorder: Recorder) -> None:
+    await asyncio.sleep(max(0.0, recorder.start - time.perf_counter()))
+    await probe.sample()
+    await asyncio.sleep(max(0.0, recorder.end - time.perf_counter()))
+    await probe.sample()
 
 
 # ---------------------------------------------------------------- baseline
@@ -348,17 +425,28 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
     warmup = min(1.0, config.seconds / 4)
     await check_empty(baseline_url(url, config.baseline_db))
     async with (
-        service(url, config.workers, config.projectors),
+        service(url, config.workers, config.projectors) as processes,
         OrreryClient(url) as client,
     ):
         partitions = client.partitions
         base = await baseline_phase(
             baseline_url(url, config.baseline_db), partitions, config.tables, config.seconds, warmup
         )
-        saturated = await play_phase(client, games, seats, config.seconds, warmup, None)
+        pids = [process.pid for process in processes]
+        probe = CpuProbe(
+            client.redis,
+            {
+                "workers": pids[: config.workers],
+                "projectors": pids[config.workers :],
+                "bench client": [os.getpid()],
+            },
+        )
+        saturated = await play_phase(client, games, seats, config.seconds, warmup, None, probe)
         half = max(saturated.rate / 2, 1.0)
-        paced = await play_phase(client, games, seats, config.seconds, warmup, half)
-    return figures(config, games, seats, partitions, base, saturated, paced, half)
+        # Twice the tables at half the rate, so a ready bot is there when a slot comes.
+        paced_games = games * 2
+        paced = await play_phase(client, paced_games, seats, config.seconds, warmup, half)
+    return figures(config, games, seats, partitions, base, saturated, paced, half, probe.percent())
 
 
 def figures(
@@ -370,6 +458,7 @@ def figures(
     saturated: Recorder,
     paced: Recorder,
     half: float,
+    cpu: dict[str, float | None],
 ) -> dict[str, Any]:
     ratio = saturated.rate / base.rate if base.rate else 0.0
     return {
@@ -405,9 +494,17 @@ def figures(
                 "p99": percentile(paced.latencies, 99),
             },
             "lag_ms": {"p50": percentile(paced.lags, 50), "p99": percentile(paced.lags, 99)},
-            "late_sends": paced.late,
+            "from_send_ms": {
+                "p50": percentile(paced.from_send, 50),
+                "p99": percentile(paced.from_send, 99),
+            },
+            "send_delay_ms": {
+                "p50": percentile(paced.send_delays, 50),
+                "p99": percentile(paced.send_delays, 99),
+            },
             "commands": len(paced.latencies),
         },
+        "cpu_percent": cpu,
         "targets": {"ratio_min": TARGET_RATIO, "half_rate_p99_ms_max": TARGET_HALF_RATE_P99_MS},
     }
 
@@ -448,8 +545,12 @@ def render(result: dict[str, Any]) -> str:
             f"≤ {TARGET_HALF_RATE_P99_MS:.0f}",
         ),
         ("half rate: projection lag p99 ms", f"{h['lag_ms']['p99']:.2f}", ""),
-        ("half rate: late sends / commands", f"{h['late_sends']} / {h['commands']}", ""),
+        ("half rate: outcome p99 ms from the actual send", f"{h['from_send_ms']['p99']:.2f}", ""),
+        ("half rate: send delay p99 ms (bench client)", f"{h['send_delay_ms']['p99']:.2f}", ""),
+        ("half rate: commands measured", f"{h['commands']}", ""),
     ]
+    for role, used in result["cpu_percent"].items():
+        rows.append((f"CPU % of a core: {role}", "n/a" if used is None else f"{used:.0f}", ""))
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
         f"{c['seconds']:g} s per phase; {c['workers']} worker(s), {c['projectors']} "
@@ -466,4 +567,13 @@ def render(result: dict[str, Any]) -> str:
         )
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append(
+        "half rate: twice the tables, commands paced at half the closed-loop rate; "
+        "latency from the scheduled send."
+    )
+    lines.append(
+        "CPU %: during the closed-loop window, of one core (the machine has "
+        f"{os.cpu_count()} cores)."
+    )
     return "\n".join(lines)
