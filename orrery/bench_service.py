@@ -347,7 +347,6 @@ async def baseline_phase(
         await ensure_command_groups(redis, partitions)
         worker = subprocess.Popen(
             [sys.executable, "-m", "orrery.bench_baseline", url, str(partitions)],
-            env={**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(Path.cwd()))},
             stdin=subprocess.DEVNULL,
         )
         try:
@@ -420,6 +419,7 @@ def seats_for(game: str, wanted: int) -> int:
 async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
     from orrery.runtime import service
 
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     games = plan_games(config)
     seats = min(seats_for(g, config.seats) for g in set(games))
     warmup = min(1.0, config.seconds / 4)
@@ -446,7 +446,9 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         # Twice the tables at half the rate, so a ready bot is there when a slot comes.
         paced_games = games * 2
         paced = await play_phase(client, paced_games, seats, config.seconds, warmup, half)
-    return figures(config, games, seats, partitions, base, saturated, paced, half, probe.percent())
+    return figures(
+        config, games, seats, partitions, base, saturated, paced, half, probe.percent(), load_before
+    )
 
 
 def figures(
@@ -459,6 +461,7 @@ def figures(
     paced: Recorder,
     half: float,
     cpu: dict[str, float | None],
+    load_before: float | None = None,
 ) -> dict[str, Any]:
     ratio = saturated.rate / base.rate if base.rate else 0.0
     return {
@@ -471,6 +474,8 @@ def figures(
             "projectors": config.projectors,
             "partitions": partitions,
             "server": "external" if config.redis_url else "embedded",
+            "cores": os.cpu_count(),
+            "load_before": load_before,
         },
         "service_commands_per_s": saturated.rate,
         "baseline_commands_per_s": base.rate,
@@ -554,7 +559,8 @@ def render(result: dict[str, Any]) -> str:
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
         f"{c['seconds']:g} s per phase; {c['workers']} worker(s), {c['projectors']} "
-        f"projector(s); P={c['partitions']}; {c['server']} server"
+        f"projector(s); P={c['partitions']}; {c['server']} server; {c['cores']} cores, "
+        f"load average {c['load_before'] or 0:.2f} before the run"
     )
     table = [COLUMNS, *rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(COLUMNS))]
