@@ -61,13 +61,12 @@ def _fail(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
 
 def _with_redis(redis_url: str | None, data_dir: Path, work: Callable[[Any, int], Any]) -> Any:
     """Run ``await work(redis, partitions)`` against the server (embedded if none given)."""
-    import redis.asyncio as aioredis
-
+    from orrery.cluster import open_redis
     from orrery.config import ensure_partitions
     from orrery.runtime import server_for
 
     async def run(url: str) -> Any:
-        redis = aioredis.Redis.from_url(url)
+        redis = open_redis(url)
         try:
             return await work(redis, await ensure_partitions(redis))
         finally:
