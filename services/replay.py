@@ -24,7 +24,7 @@ from typing import Any, Final, Literal
 import msgspec
 
 from contracts.envelope import EventEnvelope, RawEnvelope, seal
-from contracts.table import CreateTable, JoinSeat, StartTable
+from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 from games.codec import msgpack_encoder
 from games.registry import get_game
 from games.table import TableState, advance, apply_entry, decide_table, table_view, token_hash
@@ -183,12 +183,14 @@ def play_log(
     *,
     table_id: str | None = None,
     options: dict[str, Any] | None = None,
+    leaves: dict[int, int] | None = None,
     max_commands: int = 50_000,
 ) -> tuple[list[RawEnvelope], list[str]]:
     """A complete table log as the worker would write it, with random legal moves.
 
     Returns the entries and each seat's token. The table's secret seed and the moves
-    both come from ``seed``.
+    both come from ``seed``. ``leaves`` maps a seat to the move number after which it
+    leaves (concedes; the table then plays it at random, or ends when all have left).
     """
     game = get_game(game_name)
     if game is None:
@@ -227,9 +229,15 @@ def play_log(
     for s in range(seats):
         command(JoinSeat(name=f"P{s}", seat=s, token_hash=token_hash(tokens[s])), None)
     command(StartTable(), 0)
-    for _ in range(max_commands):
+    pending_leaves = dict(leaves or {})
+    for move in range(max_commands):
         if state.phase == "finished":
             return entries, tokens
+        leaving = [s for s, after in pending_leaves.items() if after <= move]
+        if leaving:
+            del pending_leaves[leaving[0]]
+            command(LeaveTable(), leaving[0])
+            continue
         to_move = game.status(state.game_state).to_move
         seat = chooser.choice(to_move)
         command(chooser.choice(game.legal_commands(state.game_state, seat)), seat)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from orrery.cli import app
 from services.audit import audit_entries, verify_chain
+from services.replay import fold, play_log
 from services.transfer import export_lines, read_log_lines
 from tests.support.logs import find, game_log, reseal, rewrite
 
@@ -184,3 +185,15 @@ def test_bench_replay_prints_its_table() -> None:
     for measure in ("raw msgpack decode", "load: decode + fold", "audit:", "load from the server"):
         assert measure in result.output
     assert "target: load a 200-event table" in result.output
+
+
+def test_seats_that_left_are_re_decided_too() -> None:
+    # seat 1 concedes: its moves are random legal ones decided in the same appends
+    entries, _ = play_log("fractured_sky", 3, 8, leaves={1: 12})
+    report = audit_entries(entries)
+    assert report.complete, report.as_dict()
+    assert fold(entries).left == [False, True, False]
+    # everybody leaves: the table ends as abandoned
+    entries, _ = play_log("spacecraft", 2, 8, leaves={0: 5, 1: 9})
+    report = audit_entries(entries)
+    assert report.complete and fold(entries).phase == "finished", report.as_dict()

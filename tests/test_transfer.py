@@ -50,12 +50,18 @@ class Played:
     last_seq: int
 
 
-async def _play(client: OrreryClient, game: str, players: int, rng: random.Random) -> Played:
-    table_id = await client.create_table(game, players, table_id=f"{game}-{players}p")
+async def _play(
+    client: OrreryClient, game: str, players: int, rng: random.Random, leaver: int | None = None
+) -> Played:
+    suffix = "" if leaver is None else f"-leaver{leaver}"
+    table_id = await client.create_table(game, players, table_id=f"{game}-{players}p{suffix}")
     seats = [await client.join(table_id, f"{game[:3]}{s}") for s in range(players)]
     await client.start(seats[0])
+    if leaver is not None:  # it concedes; the table plays it at random from then on
+        await client.leave(seats[leaver])
+    bots = [s for s in seats if s.seat != leaver]
     views = await asyncio.gather(
-        *(play_seat(client, seat, random.Random(rng.getrandbits(32))) for seat in seats)
+        *(play_seat(client, seat, random.Random(rng.getrandbits(32))) for seat in bots)
     )
     return Played(game, table_id, seats, views[0]["seq"])
 
@@ -63,7 +69,9 @@ async def _play(client: OrreryClient, game: str, players: int, rng: random.Rando
 async def _play_all(url: str) -> list[Played]:
     rng = random.Random(11)
     async with OrreryClient(url) as client:
-        return list(await asyncio.gather(*(_play(client, game, n, rng) for game, n in PLAN)))
+        games = [_play(client, game, n, rng) for game, n in PLAN]
+        games.append(_play(client, "federation", 3, rng, leaver=1))
+        return list(await asyncio.gather(*games))
 
 
 def projected(url: str, table_id: str, seats: int) -> dict[str, bytes | None]:
@@ -111,7 +119,7 @@ def test_audit_passes_on_every_game_and_player_count(
     played: tuple[LiveService, list[Played]],
 ) -> None:
     live, tables = played
-    assert sorted((t.game, len(t.seats)) for t in tables) == sorted(PLAN)
+    assert sorted((t.game, len(t.seats)) for t in tables) == sorted([*PLAN, ("federation", 3)])
     for table in tables:
         code, output = cli("audit", table.table_id, "--redis-url", live.url)
         assert code == 0, output
