@@ -217,7 +217,7 @@ def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[Event
     left[seat] = True
     events: list[EventBody] = [SeatLeft(seat=seat, conceded=True)]
     if all(left):
-        standing = _final_standing(game_of(state), state.game_state, left, complete=False)
+        standing = final_standing(game_of(state), state.game_state, left, complete=False)
         return [*events, TableFinished(reason="abandoned", standing=standing, seed=seed.hex())]
     game = game_of(state)
     game_state = clone_game_state(game, state.game_state)
@@ -260,7 +260,7 @@ def _after_game_events(
     for _ in range(MAX_AUTOMATIC_MOVES):
         status = game.status(game_state)
         if status.finished:
-            standing = _final_standing(game, game_state, left, complete=True)
+            standing = final_standing(game, game_state, left, complete=True)
             events.append(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
             return events
         absent = [s for s in status.to_move if left[s]]
@@ -274,7 +274,7 @@ def _after_game_events(
     raise RuntimeError(f"{state.game}: automatic moves did not end")
 
 
-def _final_standing(
+def final_standing(
     game: Game[Any], game_state: Any, left: list[bool], *, complete: bool
 ) -> FinalStanding:
     standing: Standing = game.score(game_state)

@@ -34,7 +34,7 @@ from contracts.table import TableFinished
 from games.codec import codec_for, msgpack_encoder
 from games.registry import get_game
 from games.rejection import Rejected
-from games.table import TableState, _final_standing, advance, decide_table
+from games.table import TableState, advance, decide_table, final_standing
 
 
 class Discrepancy(Exception):
@@ -355,7 +355,7 @@ def _redecide(state: TableState, group: Sequence[RawEnvelope], seed: bytes) -> N
 def _check_standing(state: TableState, seq: int) -> None:
     game = get_game(state.game)
     assert game is not None and state.standing is not None
-    folded = _final_standing(game, state.game_state, state.left, complete=True)
+    folded = final_standing(game, state.game_state, state.left, complete=True)
     recorded = state.standing
     if list(folded.points) != list(recorded.points) or list(folded.ranks) != list(recorded.ranks):
         raise Discrepancy(
