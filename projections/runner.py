@@ -25,7 +25,7 @@ from projections.views import ViewWriter
 
 log = structlog.get_logger("orrery.projector")
 
-CLAIM_IDLE_MS = 15_000
+CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 MAX_DELIVERIES = 5
 
 
