@@ -17,6 +17,9 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.exceptions import ClusterDownError, TryAgainError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from contracts import keys
 from contracts.envelope import Accepted, CommandEnvelope, Duplicate, Outcome, Rejection
@@ -44,6 +47,10 @@ def settled(outcome: Outcome) -> Accepted | Rejection:
     """The outcome that counts: a duplicate carries the first answer."""
     return outcome.original if isinstance(outcome, Duplicate) else outcome
 
+
+# Connection loss (a restart, a failover): wait a moment and go on (same command ids).
+_TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
+_PAUSE = 0.25
 
 _CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
@@ -164,9 +171,7 @@ class OrreryClient:
         self._waiting[command_id] = future
         try:
             for attempt in range(attempts):
-                await self.redis.xadd(
-                    keys.command_stream(self.partition(table_id)), {"__data__": data}
-                )
+                await self._send(keys.command_stream(self.partition(table_id)), data, timeout)
                 try:
                     return settled(await asyncio.wait_for(asyncio.shield(future), timeout))
                 except TimeoutError:
@@ -176,12 +181,29 @@ class OrreryClient:
         finally:
             self._waiting.pop(command_id, None)
 
+    async def _send(self, stream: str, data: bytes, timeout: float) -> None:
+        """XADD, retried while the server is unreachable (restart, failover)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                await self.redis.xadd(stream, {"__data__": data})
+                return
+            except _TRANSIENT:
+                if loop.time() > deadline:
+                    raise
+                await asyncio.sleep(_PAUSE)
+
     async def _read_replies(self) -> None:
         # From the start: the stream is this client's own, and "$" would miss a reply
         # that lands before the first read.
         last = "0-0"
         while not self._closing:
-            replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
+            try:
+                replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
+            except _TRANSIENT:
+                await asyncio.sleep(_PAUSE)
+                continue
             for _, entries in replies:
                 for entry_id, fields in entries:
                     last = entry_id
@@ -259,11 +281,15 @@ class OrreryClient:
             seen = current["seq"]
             yield current
         while True:
-            updates = await self.redis.xread({stream: last}, block=500)
-            if not updates:
+            try:
+                updates = await self.redis.xread({stream: last}, block=500)
+                if not updates:
+                    continue
+                last = updates[0][1][-1][0]
+                view = await self.view(table_id, seat)
+            except _TRANSIENT:
+                await asyncio.sleep(_PAUSE)
                 continue
-            last = updates[0][1][-1][0]
-            view = await self.view(table_id, seat)
             if view is not None and view["seq"] > seen:
                 seen = view["seq"]
                 yield view
