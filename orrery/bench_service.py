@@ -335,7 +335,7 @@ async def check_empty(url: str) -> None:
 
 async def baseline_phase(
     url: str, partitions: int, loops: int, seconds: float, warmup: float
-) -> Recorder:
+) -> tuple[Recorder, dict[str, float | None]]:
     from services.intake import ensure_command_groups
 
     redis: Any = aioredis.Redis.from_url(url)
@@ -349,9 +349,11 @@ async def baseline_phase(
             [sys.executable, "-m", "orrery.bench_baseline", url, str(partitions)],
             stdin=subprocess.DEVNULL,
         )
+        probe = CpuProbe(redis, {"workers": [worker.pid], "bench client": [os.getpid()]})
         try:
             async with OrreryClient(url) as client:
-                return await _baseline_loops(client, loops, seconds, warmup)
+                recorder = await _baseline_loops(client, loops, seconds, warmup, probe)
+                return recorder, probe.percent()
         finally:
             worker.terminate()
             try:
@@ -367,7 +369,7 @@ async def baseline_phase(
 
 
 async def _baseline_loops(
-    client: OrreryClient, loops: int, seconds: float, warmup: float
+    client: OrreryClient, loops: int, seconds: float, warmup: float, probe: CpuProbe
 ) -> Recorder:
     table_ids = [f"bench-base-{i}" for i in range(loops)]
     # One command per loop first: the worker process is up once they are answered.
@@ -381,7 +383,7 @@ async def _baseline_loops(
             outcome = await client.submit(table_id, NOOP)
             recorder.outcome(sent, sent, time.perf_counter(), isinstance(outcome, Accepted))
 
-    await asyncio.gather(*(loop(t) for t in table_ids))
+    await asyncio.gather(_sample_window(probe, recorder), *(loop(t) for t in table_ids))
     return recorder
 
 
@@ -429,7 +431,7 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         OrreryClient(url) as client,
     ):
         partitions = client.partitions
-        base = await baseline_phase(
+        base, base_cpu = await baseline_phase(
             baseline_url(url, config.baseline_db), partitions, config.tables, config.seconds, warmup
         )
         pids = [process.pid for process in processes]
@@ -447,7 +449,16 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         paced_games = games * 2
         paced = await play_phase(client, paced_games, seats, config.seconds, warmup, half)
     return figures(
-        config, games, seats, partitions, base, saturated, paced, half, probe.percent(), load_before
+        config,
+        games,
+        seats,
+        partitions,
+        base,
+        saturated,
+        paced,
+        half,
+        {"service": probe.percent(), "baseline": base_cpu},
+        load_before,
     )
 
 
@@ -460,7 +471,7 @@ def figures(
     saturated: Recorder,
     paced: Recorder,
     half: float,
-    cpu: dict[str, float | None],
+    cpu: dict[str, dict[str, float | None]],
     load_before: float | None = None,
 ) -> dict[str, Any]:
     ratio = saturated.rate / base.rate if base.rate else 0.0
@@ -509,8 +520,21 @@ def figures(
             },
             "commands": len(paced.latencies),
         },
+        # % of one core during the closed-loop (service) and baseline windows
         "cpu_percent": cpu,
+        "cpu_us_per_command": {
+            "service": per_command(cpu["service"], saturated.rate),
+            "baseline": per_command(cpu["baseline"], base.rate),
+        },
         "targets": {"ratio_min": TARGET_RATIO, "half_rate_p99_ms_max": TARGET_HALF_RATE_P99_MS},
+    }
+
+
+def per_command(percent: dict[str, float | None], rate: float) -> dict[str, float | None]:
+    """CPU µs per answered command of each part, from its % of a core."""
+    return {
+        part: None if used is None or not rate else used / 100 * 1e6 / rate
+        for part, used in percent.items()
     }
 
 
@@ -554,8 +578,6 @@ def render(result: dict[str, Any]) -> str:
         ("half rate: send delay p99 ms (bench client)", f"{h['send_delay_ms']['p99']:.2f}", ""),
         ("half rate: commands measured", f"{h['commands']}", ""),
     ]
-    for role, used in result["cpu_percent"].items():
-        rows.append((f"CPU % of a core: {role}", "n/a" if used is None else f"{used:.0f}", ""))
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
         f"{c['seconds']:g} s per phase; {c['workers']} worker(s), {c['projectors']} "
@@ -573,13 +595,46 @@ def render(result: dict[str, Any]) -> str:
         )
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
-    lines.append("")
+    lines += ["", *render_cpu(result), ""]
     lines.append(
         "half rate: twice the tables, commands paced at half the closed-loop rate; "
         "latency from the scheduled send."
     )
     lines.append(
-        "CPU %: during the closed-loop window, of one core (the machine has "
-        f"{os.cpu_count()} cores)."
+        "CPU: % of one core during the closed-loop / baseline window, and CPU µs per "
+        "answered command."
     )
     return "\n".join(lines)
+
+
+CPU_COLUMNS = ("CPU", "service % core", "service µs/cmd", "baseline % core", "baseline µs/cmd")
+
+
+def render_cpu(result: dict[str, Any]) -> list[str]:
+    """Where the CPU went: each part's share of a core and CPU µs per command."""
+    percent, per_cmd = result["cpu_percent"], result["cpu_us_per_command"]
+    parts = list(percent["service"])
+
+    def cell(table: dict[str, dict[str, float | None]], side: str, part: str) -> str:
+        used = table[side].get(part)
+        return "-" if used is None else f"{used:,.0f}"
+
+    rows = [CPU_COLUMNS] + [
+        (
+            part,
+            cell(percent, "service", part),
+            cell(per_cmd, "service", part),
+            cell(percent, "baseline", part),
+            cell(per_cmd, "baseline", part),
+        )
+        for part in parts
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(CPU_COLUMNS))]
+    lines = []
+    for n, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0])]
+        cells += [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells))
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines

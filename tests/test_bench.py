@@ -17,6 +17,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from orrery.bench_service import COLUMNS as SERVICE_COLUMNS
+from orrery.bench_service import CPU_COLUMNS
 from orrery.embedded import EmbeddedServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,6 +115,10 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
     assert rows["service ÷ baseline"][1:] == ["≥", "0.50"]
     assert rows["half rate: outcome latency p99 ms"][1:] == ["≤", "10"]
     assert all(re.fullmatch(r"[\d,.]+", cells[0]) for cells in rows.values())
+    cpu_header = next(line for line in lines if line.startswith("CPU "))
+    assert re.split(r"\s{2,}", cpu_header.strip()) == list(CPU_COLUMNS)
+    for part in ("workers", "projectors", "bench client", "server"):
+        assert any(line.startswith(part) for line in lines)
     # The baseline ran in db 1, which was empty before and is empty again.
     assert baseline_keys == 0
 
