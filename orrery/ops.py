@@ -208,31 +208,64 @@ async def repair_groups(url: str) -> list[str]:
 
 
 async def group_watchdog(
-    url: str, partitions: int, role: str, interval: float = WATCHDOG_SECONDS
+    url: str,
+    partitions: int,
+    role: str,
+    broker: Any = None,
+    interval: float = WATCHDOG_SECONDS,
 ) -> None:
-    """In each worker/projector: recreate lost groups, refresh the backlog gauges."""
+    """In each worker/projector process, once a second: restart subscribers FastStream
+    stopped on NOGROUP once their group exists again (after `orrery repair` or this
+    watchdog recreated it); every ``interval`` seconds (0: never) recreate missing groups
+    at 0 and refresh the backlog gauges."""
     from projections.runner import ensure_feed_groups
     from services import metrics
     from services.intake import ensure_command_groups
 
     redis = open_redis(url)
+    tick = min(interval, 1.0) if interval > 0 else 1.0
+    last_full = time.monotonic()
     try:
         while True:
-            await asyncio.sleep(interval)
+            await asyncio.sleep(tick)
             try:
-                if role == "worker":
-                    created = await ensure_command_groups(redis, partitions)
-                else:
-                    created = await ensure_feed_groups(redis, partitions)
-                if created:
-                    log.warning("consumer_groups_recreated", groups=created)
-                if metrics.serving():
-                    rows = [await partition_status(redis, p, False) for p in range(partitions)]
-                    metrics.export_status(rows)
+                if interval > 0 and time.monotonic() - last_full >= interval:
+                    last_full = time.monotonic()
+                    if role == "worker":
+                        created = await ensure_command_groups(redis, partitions)
+                    else:
+                        created = await ensure_feed_groups(redis, partitions)
+                    if created:
+                        log.warning("consumer_groups_recreated", groups=created)
+                    if metrics.serving():
+                        rows = [await partition_status(redis, p, False) for p in range(partitions)]
+                        metrics.export_status(rows)
+                if broker is not None:
+                    await restart_stopped_subscribers(redis, broker)
             except (RedisError, OSError) as error:
                 log.warning("group_watchdog_failed", error=str(error))
+            except Exception:
+                log.exception("group_watchdog_error")
     finally:
         await redis.aclose()
+
+
+async def restart_stopped_subscribers(redis: Any, broker: Any) -> int:
+    """Start again the stream subscribers that stopped (FastStream stops one for good on
+    NOGROUP), but only once their group exists: starting one without its group would
+    create the group at ``$`` and skip the entries sent meanwhile."""
+    restarted = 0
+    for sub in list(broker.subscribers):
+        stream = getattr(sub, "stream_sub", None)
+        if sub.running or stream is None or not stream.group:
+            continue
+        groups = await group_status(redis, stream.name, (stream.group,))
+        if not groups[0].exists:
+            continue
+        await sub.start()
+        restarted += 1
+        log.warning("subscriber_restarted", stream=stream.name, group=stream.group)
+    return restarted
 
 
 def print_status(status: Status) -> None:

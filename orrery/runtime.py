@@ -65,7 +65,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     await broker.start()
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
-    watchdog = asyncio.create_task(group_watchdog(url, p, role))
+    watchdog = asyncio.create_task(group_watchdog(url, p, role, broker))
     try:
         await stop.wait()
     finally:
