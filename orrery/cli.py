@@ -40,6 +40,28 @@ Partitions = Annotated[
     int | None,
     typer.Option("--partitions", help="partition count P (fixed at first use; default 16)"),
 ]
+WaitAof = Annotated[
+    int | None,
+    typer.Option(
+        "--wait-aof",
+        help="confirm the AOF fsync (WAITAOF, ms timeout) before 'accepted' "
+        "(default: $ORRERY_WAIT_AOF_MS, else off)",
+    ),
+]
+MetricsPort = Annotated[
+    int | None,
+    typer.Option(
+        "--metrics-port", help="serve Prometheus /metrics here (serve: child i on port + i)"
+    ),
+]
+
+
+def _process_env(wait_aof: int | None, metrics_port: int | None) -> None:
+    """Settings the worker/projector processes (and their children) read at start."""
+    if wait_aof is not None:
+        os.environ["ORRERY_WAIT_AOF_MS"] = str(wait_aof)
+    if metrics_port is not None:
+        os.environ["ORRERY_METRICS_PORT"] = str(metrics_port)
 
 
 def _data(data_dir: Path) -> Path:
@@ -54,11 +76,17 @@ def serve(
     projectors: Annotated[int, typer.Option(help="projector processes")] = 1,
     partitions: Partitions = None,
     data_dir: DataDir = Path(DATA_DIR),
+    appendfsync: Annotated[
+        str, typer.Option(help="embedded server: always | everysec | no")
+    ] = "everysec",
+    wait_aof: WaitAof = None,
+    metrics_port: MetricsPort = None,
 ) -> None:
     """Run deciders, claimers and projectors until SIGINT/SIGTERM; first line: the Redis URL."""
     from orrery.runtime import server_for, service
 
     configure_logging()
+    _process_env(wait_aof, metrics_port)
 
     async def run(url: str) -> None:
         stop = asyncio.Event()
@@ -68,7 +96,7 @@ def serve(
         async with service(url, workers, projectors, partitions):
             await stop.wait()
 
-    with server_for(redis_url_from_env(redis_url), _data(data_dir), port) as url:
+    with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
         print(url, flush=True)
         asyncio.run(run(url))
 
@@ -78,8 +106,11 @@ def worker(
     redis_url: RedisUrl = None,
     partitions: Partitions = None,
     consumer: Annotated[str | None, typer.Option(help="consumer name (default: host-pid)")] = None,
+    wait_aof: WaitAof = None,
+    metrics_port: MetricsPort = None,
 ) -> None:
     """Run one decider worker process (command intake + claimer) against a server."""
+    _process_env(wait_aof, metrics_port)
     _run_role("worker", redis_url, partitions, consumer)
 
 
@@ -88,8 +119,10 @@ def projector(
     redis_url: RedisUrl = None,
     partitions: Partitions = None,
     consumer: Annotated[str | None, typer.Option(help="consumer name (default: host-pid)")] = None,
+    metrics_port: MetricsPort = None,
 ) -> None:
     """Run one projector process (views + scoreboard) against a server."""
+    _process_env(None, metrics_port)
     _run_role("projector", redis_url, partitions, consumer)
 
 
