@@ -27,7 +27,7 @@ SNAPSHOT_EVERY = 64
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 
 # Confirm the local AOF fsync (WAITAOF 1 0 <ms>) before an append counts as done; 0: off.
-WAIT_AOF_MS = int(os.environ.get("ORRERY_WAIT_AOF_MS", "0"))
+WAIT_AOF_ENV = "ORRERY_WAIT_AOF_MS"
 
 
 class DurabilityTimeout(RedisError):
@@ -63,13 +63,15 @@ class EventStore:
         redis: Any,
         partitions: int,
         snapshot_every: int = SNAPSHOT_EVERY,
-        wait_aof_ms: int = WAIT_AOF_MS,
+        wait_aof_ms: int | None = None,
     ) -> None:
         # redis-py's reply types are unions of everything; the store knows each reply.
         self.redis: Any = redis
         self.partitions = partitions
         self.snapshot_every = snapshot_every
-        self.wait_aof_ms = wait_aof_ms
+        self.wait_aof_ms = (
+            int(os.environ.get(WAIT_AOF_ENV) or 0) if wait_aof_ms is None else wait_aof_ms
+        )
         self._append = redis.register_script(_APPEND_LUA)
 
     def partition(self, table_id: str) -> int:
