@@ -176,3 +176,47 @@ def test_every_game_on_the_cluster_equals_standalone(
         bodies = [msgspec.msgpack.decode(e.body) for e in models["log"]]
         others = [msgspec.msgpack.decode(e.body) for e in other["log"]]
         assert timeless(bodies) == timeless(others)
+
+
+async def _create_through_handler(redis: Any, table_id: str, wait_aof_ms: int) -> Any:
+    from contracts.envelope import CommandEnvelope
+    from contracts.table import CreateTable
+    from services.handling import CommandHandler
+    from services.store import EventStore
+
+    handler = CommandHandler(EventStore(redis, PARTITIONS, wait_aof_ms=wait_aof_ms))
+    json = msgspec.json.Encoder()
+    envelope = CommandEnvelope(
+        command_id=f"create-{table_id}",
+        table_id=table_id,
+        body=msgspec.Raw(json.encode(CreateTable(game="tiny", seats=2, options={}))),
+    )
+    return (await handler.handle(json.encode(envelope))).outcome
+
+
+async def test_wait_aof_confirms_the_fsync_on_cluster_and_standalone(
+    cluster: LocalCluster, standalone: EmbeddedServer, tmp_path: Path
+) -> None:
+    from redis.exceptions import ResponseError
+
+    for url in (cluster.url, standalone.url):
+        await prepare(url, PARTITIONS)
+        redis = open_redis(url)
+        try:
+            for i in range(4):  # tables in several partitions, so on several masters
+                outcome = await _create_through_handler(redis, f"aof-{i}", wait_aof_ms=2000)
+                assert isinstance(outcome, Accepted), outcome
+            # a retry of the same command waits for the fsync again and answers the same
+            again = await _create_through_handler(redis, "aof-0", wait_aof_ms=2000)
+            assert again.original.first_seq == 1
+        finally:
+            await redis.aclose()
+    # WAITAOF refuses to confirm without an AOF: the command is not answered "accepted"
+    with EmbeddedServer(tmp_path, extra_args=["--appendonly", "no"]) as no_aof:
+        await prepare(no_aof.url, PARTITIONS)
+        redis = open_redis(no_aof.url)
+        try:
+            with pytest.raises(ResponseError):
+                await _create_through_handler(redis, "aof-off", wait_aof_ms=500)
+        finally:
+            await redis.aclose()
