@@ -13,6 +13,19 @@ import structlog
 _configured = False
 
 
+class StderrLogger:
+    """Prints to whatever ``sys.stderr`` is *now* (tests and CLIs swap it around)."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    log = debug = info = warn = warning = error = err = critical = exception = fatal = msg
+
+
+def _stderr_logger(*args: object) -> StderrLogger:
+    return StderrLogger()
+
+
 def configure_logging(level: str | None = None) -> None:
     global _configured
     if _configured:
@@ -23,10 +36,8 @@ def configure_logging(level: str | None = None) -> None:
     renderer: structlog.typing.Processor
     if sys.stderr.isatty():
         renderer = structlog.dev.ConsoleRenderer()
-        factory: structlog.typing.WrappedLogger = structlog.PrintLoggerFactory(sys.stderr)
     else:
         renderer = structlog.processors.JSONRenderer()
-        factory = structlog.PrintLoggerFactory(sys.stderr)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -36,7 +47,7 @@ def configure_logging(level: str | None = None) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=factory,
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=True,
     )
     # FastStream logs every message at INFO through stdlib logging: keep warnings only.
