@@ -186,19 +186,16 @@ async def collect_status(url: str, tables: bool = True) -> Status:
         await redis.aclose()
 
 
-async def repair_groups(url: str) -> list[str]:
-    """Recreate every missing consumer group (at 0); returns what was created."""
+async def repair_groups(url: str, partitions: int | None = None) -> list[str]:
+    """Recreate every missing consumer group (at 0); returns what was created. Records
+    ``partitions`` as P when the data is new (a different P than the stored one fails)."""
     from orrery.config import ensure_partitions
     from projections.runner import ensure_feed_groups
     from services.intake import ensure_command_groups
 
     redis = open_redis(url)
     try:
-        stored = await redis.hget(keys.CONFIG_KEY, "partitions")
-        if stored is None:
-            p = await ensure_partitions(redis)
-        else:
-            p = int(stored)
+        p = await ensure_partitions(redis, partitions)
         created = await ensure_command_groups(redis, p)
         created = [f"{stream} {keys.DECIDERS_GROUP}" for stream in created]
         created += await ensure_feed_groups(redis, p)
@@ -390,10 +387,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             raise typer.Exit(1)
 
     @app.command()
-    def repair(redis_url: RedisUrl = None) -> None:
-        """Recreate missing consumer groups (at 0) so processing resumes."""
+    def repair(
+        redis_url: RedisUrl = None,
+        partitions: Annotated[
+            int | None, typer.Option(help="P for new data (default 16); must match stored P")
+        ] = None,
+    ) -> None:
+        """Recreate missing consumer groups (at 0) so processing resumes; on new data,
+        record P and create every group (a deployment's init step)."""
         configure_logging("warning")
-        created = asyncio.run(repair_groups(_url(redis_url)))
+        created = asyncio.run(repair_groups(_url(redis_url), partitions))
         for name in created:
             print(f"created {name}")
         print(f"{len(created)} group(s) recreated" if created else "nothing to repair")
