@@ -3,10 +3,10 @@
 -- ARGV: 1 command id, 2 expected seq, 3 expected head hash, 4 outcome bytes,
 --       5 table id, 6 table phase after the append, 7 feed max length,
 --       8 command digest, then for each event: its hash, its entry bytes
--- Returns {"dup", stored outcome} | {"conflict", seq, head} | {"ok", last seq}
+-- Returns {"dup", stored outcome, its digest} | {"conflict", seq, head} | {"ok", last seq}
 local stored = redis.call('HGET', KEYS[3], ARGV[1])
 if stored then
-  return {'dup', stored}
+  return {'dup', stored, redis.call('HGET', KEYS[3], ARGV[1] .. ':digest') or ''}
 end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local head = redis.call('HGET', KEYS[1], 'hash') or ''

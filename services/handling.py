@@ -86,6 +86,8 @@ class CommandHandler:
         self.cache: OrderedDict[str, TableState] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.lock_users: Counter[str] = Counter()
+        # A table's seed never changes: one GET per table and process.
+        self.seeds: OrderedDict[str, bytes] = OrderedDict()
 
     # ------------------------------------------------------------ entry point
 
@@ -147,18 +149,22 @@ class CommandHandler:
             return outcome, f"internal error: {error!r}"
 
     async def _decide_and_append(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
+        # No dedupe look-up on the way in: the append script refuses a known command id
+        # (returning its outcome), and a rejection looks for one before it is given.
         digest = hashlib.sha256(
             bytes(envelope.body) + f"|{envelope.seat}|{envelope.token}".encode()
         ).hexdigest()
-        previous = await self._previous_outcome(envelope, digest)
-        if previous is not None:
-            return previous
         for _ in range(MAX_CONFLICT_RETRIES):
             state = await self._state(envelope.table_id)
             try:
                 decision = await self._decide(state, envelope, as_json)
             except Rejected as rejected:
-                if state.phase != "none" and await self.store.head_seq(state.table_id) != state.seq:
+                head, stored = await self.store.before_rejecting(
+                    envelope.table_id, envelope.command_id
+                )
+                if stored is not None:
+                    return self._duplicate(envelope, *stored, digest)
+                if state.phase != "none" and head != state.seq:
                     # Decided on a cached state another worker has moved past: a rejection
                     # has no version check, so decide again on the current state.
                     self.cache.pop(envelope.table_id, None)
@@ -190,7 +196,9 @@ class CommandHandler:
                 log.info("command_accepted", seq=accepted.last_seq, events=len(decision.events))
                 return accepted
             if result.status == "dup":
-                return self._duplicate(envelope, result.stored_outcome)
+                return self._duplicate(
+                    envelope, result.stored_outcome, result.stored_digest, digest
+                )
             # Another worker appended first: forget the cached state and decide again.
             self.cache.pop(envelope.table_id, None)
             log.info("version_conflict", seq=state.seq, head=result.last_seq)
@@ -327,22 +335,22 @@ class CommandHandler:
         return state
 
     async def _seed(self, table_id: str) -> bytes:
-        seed = await self.store.get_seed(table_id)
+        seed = self.seeds.get(table_id)
         if seed is None:
-            raise Rejected("no_such_table", f"table {table_id!r} has no seed")
+            seed = await self.store.get_seed(table_id)
+            if seed is None:
+                raise Rejected("no_such_table", f"table {table_id!r} has no seed")
+            self.seeds[table_id] = seed
+            if len(self.seeds) > CACHE_SIZE:
+                self.seeds.popitem(last=False)
         return seed
 
     # ------------------------------------------------------------ answers
 
-    async def _previous_outcome(
-        self, envelope: CommandEnvelope[Any], digest: str
-    ) -> Outcome | None:
-        if not TABLE_ID.match(envelope.table_id):
-            return None
-        stored = await self.store.stored_outcome(envelope.table_id, envelope.command_id)
-        if stored is None:
-            return None
-        outcome_bytes, stored_digest = stored
+    def _duplicate(
+        self, envelope: CommandEnvelope[Any], stored: bytes, stored_digest: str, digest: str
+    ) -> Outcome:
+        """The first outcome of this command id, unless the id now names another command."""
         if stored_digest and stored_digest != digest:
             return Rejection(
                 command_id=envelope.command_id,
@@ -350,9 +358,6 @@ class CommandHandler:
                 code="command_id_reused",
                 message="this command id was used for a different command",
             )
-        return self._duplicate(envelope, outcome_bytes)
-
-    def _duplicate(self, envelope: CommandEnvelope[Any], stored: bytes) -> Outcome:
         original = _outcome_msgpack.decode(stored)
         if isinstance(original, Duplicate):
             original = original.original

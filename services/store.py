@@ -40,6 +40,7 @@ class AppendResult:
     status: Literal["ok", "dup", "conflict"]
     last_seq: int = 0
     stored_outcome: bytes = b""
+    stored_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,13 +110,21 @@ class EventStore:
         if status == "ok":
             return AppendResult("ok", last_seq=int(reply[1]))
         if status == "dup":
-            return AppendResult("dup", stored_outcome=bytes(reply[1]))
+            digest = reply[2].decode() if isinstance(reply[2], bytes) else str(reply[2])
+            return AppendResult("dup", stored_outcome=bytes(reply[1]), stored_digest=digest)
         return AppendResult("conflict", last_seq=int(reply[1]))
 
-    async def head_seq(self, table_id: str) -> int:
-        """The seq of the table's last event (0: no such table)."""
-        seq = await self.redis.hget(keys.meta_hash(self.partition(table_id), table_id), "seq")
-        return int(seq or 0)
+    async def before_rejecting(
+        self, table_id: str, command_id: str
+    ) -> tuple[int, tuple[bytes, str] | None]:
+        """The table's head seq and the command id's stored outcome, in one round trip."""
+        p = self.partition(table_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(keys.meta_hash(p, table_id), "seq")
+        pipe.hmget(keys.outcomes_hash(p, table_id), [command_id, f"{command_id}:digest"])
+        seq, (outcome, digest) = await pipe.execute()
+        stored = None if outcome is None else (bytes(outcome), (digest or b"").decode())
+        return int(seq or 0), stored
 
     async def _append_durably(self, script_keys: list[str], argv: list[Any]) -> Any:
         """The script and ``WAITAOF 1 0 <ms>`` on one connection (one pipeline, one node)."""
@@ -130,15 +139,6 @@ class EventStore:
         if int(fsynced_local) < 1:
             raise DurabilityTimeout(f"WAITAOF: no local fsync within {self.wait_aof_ms} ms")
         return reply
-
-    async def stored_outcome(self, table_id: str, command_id: str) -> tuple[bytes, str] | None:
-        p = self.partition(table_id)
-        outcome, digest = await self.redis.hmget(
-            keys.outcomes_hash(p, table_id), [command_id, f"{command_id}:digest"]
-        )
-        if outcome is None:
-            return None
-        return bytes(outcome), (digest or b"").decode()
 
     async def store_rejection(
         self, table_id: str, command_id: str, outcome: bytes, digest: str
