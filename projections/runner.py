@@ -45,12 +45,13 @@ async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
 class Projector:
     """Applies one feed entry to one projection."""
 
-    def __init__(self, redis: Any, partitions: int, projection: str) -> None:
-        self.tables = TableCache(redis, partitions)
+    def __init__(self, redis: Any, partitions: int, projection: str, tables: TableCache) -> None:
+        # ``tables`` is shared by the process's projections: the views fold a table's new
+        # events once, and the scoreboard finds the same state already caught up.
+        self.tables = tables
         self.projection = projection
         self.views = ViewWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
-        self.lag_ms: list[float] = []
 
     async def apply(self, table_id: str, to_seq: int) -> None:
         state = await self.tables.state(table_id, min_seq=to_seq)
@@ -77,10 +78,14 @@ def build_projector_app(
         or (f"projector-{socket.gethostname()}-{os.getpid()}")
     )
     projectors: dict[str, Projector] = {}
+    shared: list[TableCache] = []
 
     def projector(projection: str) -> Projector:
         if projection not in projectors:
-            projectors[projection] = Projector(broker._connection, partitions, projection)
+            redis = broker._connection
+            if not shared:
+                shared.append(TableCache(redis, partitions))
+            projectors[projection] = Projector(redis, partitions, projection, shared[0])
         return projectors[projection]
 
     for projection in projections:
@@ -124,7 +129,6 @@ def _feed_handler(
                     projector(projection).tables.forget(entry.table)
                     return  # stays pending; the claimer retries it
             lag = time.time() * 1000 - int(entry_id.split(b"-")[0])
-            projector(projection).lag_ms.append(lag)
             if on_applied is not None:
                 on_applied(projection, lag / 1000)
             await message.ack()

@@ -45,7 +45,10 @@ class TableCache:
                 state = state or TableState(table_id=table_id)
             entries = await self.redis.xrange(keys.log_stream(p, table_id), f"({state.seq}-0", "+")
             for _, fields in entries:
-                state = apply_entry(state, decode_entry(fields[b"e"]))
+                entry = decode_entry(fields[b"e"])
+                # Another projection of this process may have caught up meanwhile.
+                if entry.seq > state.seq:
+                    state = apply_entry(state, entry)
             self.tables[table_id] = state
             if len(self.tables) > CACHE_SIZE:
                 self.tables.popitem(last=False)
