@@ -66,7 +66,9 @@ def build_decider_app(
     consumer: str | None = None,
     claim_idle_ms: int = DEFAULT_CLAIM_IDLE_MS,
     max_deliveries: int = DEFAULT_MAX_DELIVERIES,
-    polling_ms: int = 100,
+    # A reader's XREADGROUP BLOCK time: data ends the block at once, so a long block
+    # costs no latency and saves the idle re-polling of every partition.
+    polling_ms: int = 2_000,
 ) -> FastStream:
     consumer = consumer or consumer_name("decider")
     state: dict[str, CommandHandler] = {}
@@ -118,7 +120,7 @@ def build_decider_app(
                 group=keys.DECIDERS_GROUP,
                 consumer=consumer,
                 min_idle_time=claim_idle_ms,
-                polling_interval=max(polling_ms, 500),
+                polling_interval=_claim_poll_ms(claim_idle_ms),
             ),
             **common,
         )(_entry_handler(on_entry, p))
@@ -141,3 +143,8 @@ def _entry_id(message: RedisStreamMessage) -> str:
     ids = message.raw_message.get("message_ids") or [b""]
     first = ids[0]
     return first.decode() if isinstance(first, bytes) else str(first)
+
+
+def _claim_poll_ms(claim_idle_ms: int) -> int:
+    """How long a claimer sleeps when nothing is idle long enough to claim."""
+    return max(250, min(claim_idle_ms // 3, 5_000))
