@@ -208,6 +208,7 @@ class LocalCluster:
             "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", "3000",
+            "--repl-diskless-sync-delay", "0",
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
             "--save", "",
@@ -229,8 +230,13 @@ class LocalCluster:
                 text = info.decode() if isinstance(info, bytes) else str(info)
                 known = _cluster_field(text, "cluster_known_nodes")
                 if "cluster_state:ok" in text and known == str(len(self.ports)):
-                    pending.pop(0)
-                    continue
+                    # a replica counts once its first sync is done (else it cannot fail over)
+                    replication = client.info("replication")
+                    if replication.get("role") != "slave" or (
+                        replication.get("master_link_status") == "up"
+                    ):
+                        pending.pop(0)
+                        continue
             except redis.exceptions.RedisError:
                 pass
             finally:
