@@ -142,7 +142,7 @@ def test_the_watchdog_recreates_a_lost_group_and_metrics_are_served(tmp_path: Pa
             stop_processes(processes)
 
 
-@pytest.mark.parametrize("replicas", [0])
+@pytest.mark.parametrize("replicas", [0, 1])
 def test_cluster_up_status_down_from_the_command_line(tmp_path: Path, replicas: int) -> None:
     state = tmp_path / "cluster"
 
@@ -168,8 +168,8 @@ def test_cluster_up_status_down_from_the_command_line(tmp_path: Path, replicas: 
         ok = orrery("status", "--redis-url", url, "--json")
         assert ok.returncode == 0, ok.stdout + ok.stderr
         doc = json.loads(ok.stdout)
-        assert doc["cluster"] and len(doc["nodes"]) == 3
+        assert doc["cluster"] and [n["role"] for n in doc["nodes"]] == ["master"] * 3
     finally:
         down = orrery("cluster", "down", "--state-dir", str(state))
-    assert down.returncode == 0 and "stopped 3 nodes" in down.stdout
+    assert down.returncode == 0 and f"stopped {3 * (1 + replicas)} nodes" in down.stdout
     assert not (state / "state.json").exists()
