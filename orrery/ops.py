@@ -204,6 +204,56 @@ async def repair_groups(url: str, partitions: int | None = None) -> list[str]:
         await redis.aclose()
 
 
+async def trim_streams(url: str) -> dict[str, int]:
+    """Trim each command stream and feed to the oldest entry one of its groups still needs
+    (pending, or not yet delivered); returns entries removed per stream. Never touches logs.
+    """
+    redis = open_redis(url)
+    removed: dict[str, int] = {}
+    try:
+        stored = await redis.hget(keys.CONFIG_KEY, "partitions")
+        for p in range(int(stored or 0)):
+            streams = [
+                (keys.command_stream(p), (keys.DECIDERS_GROUP,)),
+                (keys.feed_stream(p), keys.PROJECTION_GROUPS),
+            ]
+            for stream, groups in streams:
+                keep = await _oldest_needed(redis, stream, groups)
+                if keep is None:
+                    continue
+                count = int(await redis.xtrim(stream, minid=keep, approximate=False))
+                if count:
+                    removed[stream] = count
+        return removed
+    finally:
+        await redis.aclose()
+
+
+async def _oldest_needed(redis: Any, stream: str, groups: tuple[str, ...]) -> str | None:
+    """The smallest id any group still needs; None when a group is missing (keep all)."""
+    try:
+        infos = {_text(i["name"]): i for i in await redis.xinfo_groups(stream)}
+    except ResponseError:
+        return None
+    candidates: list[tuple[int, int]] = []
+    for group in groups:
+        info = infos.get(group)
+        if info is None:
+            return None
+        last = _id(_text(info["last-delivered-id"]))
+        candidates.append((last[0], last[1] + 1))  # the next undelivered entry
+        pending = await redis.xpending(stream, group)
+        if pending and pending.get("pending"):
+            candidates.append(_id(_text(pending["min"])))
+    ms, seq = min(candidates)
+    return f"{ms}-{seq}"
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
 async def group_watchdog(
     url: str,
     partitions: int,
@@ -400,6 +450,16 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         for name in created:
             print(f"created {name}")
         print(f"{len(created)} group(s) recreated" if created else "nothing to repair")
+
+    @app.command()
+    def trim(redis_url: RedisUrl = None) -> None:
+        """Trim command streams and feeds to what a consumer group still needs (pending or
+        undelivered entries stay). Logs are never trimmed. Safe to run from cron."""
+        configure_logging("warning")
+        removed = asyncio.run(trim_streams(_url(redis_url)))
+        for stream, count in removed.items():
+            print(f"{stream}: {count} entries removed")
+        print(f"{sum(removed.values())} entries removed")
 
     @bench_app.command("scale")
     def bench_scale(

@@ -173,3 +173,26 @@ def test_cluster_up_status_down_from_the_command_line(tmp_path: Path, replicas: 
         down = orrery("cluster", "down", "--state-dir", str(state))
     assert down.returncode == 0 and f"stopped {3 * (1 + replicas)} nodes" in down.stdout
     assert not (state / "state.json").exists()
+
+
+async def test_trim_keeps_what_a_group_still_needs(tmp_path: Path) -> None:
+    from orrery.ops import trim_streams
+
+    with EmbeddedServer(tmp_path) as server:
+        await prepare(server.url, PARTITIONS)
+        async with OrreryClient(server.url) as client:
+            redis = client.redis
+            stream = keys.command_stream(1)
+            ids = [await redis.xadd(stream, {"__data__": b"x"}) for _ in range(10)]
+            # 6 delivered, of which 4 acknowledged: entries 5.. are still needed
+            batch = await redis.xreadgroup(keys.DECIDERS_GROUP, "c", {stream: ">"}, count=6)
+            delivered = [entry_id for entry_id, _ in batch[0][1]]
+            await redis.xack(stream, keys.DECIDERS_GROUP, *delivered[:4])
+            removed = await trim_streams(server.url)
+            assert removed == {stream: 4}
+            left = [entry_id for entry_id, _ in await redis.xrange(stream)]
+            assert left == ids[4:]
+            # a missing group: nothing is trimmed there
+            await redis.xgroup_destroy(stream, keys.DECIDERS_GROUP)
+            assert stream not in await trim_streams(server.url)
+            assert await redis.xlen(stream) == 6
