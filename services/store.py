@@ -28,6 +28,10 @@ _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 
 # Confirm the local AOF fsync (WAITAOF 1 0 <ms>) before an append counts as done; 0: off.
 WAIT_AOF_ENV = "ORRERY_WAIT_AOF_MS"
+# Wait until this many replicas received the append (WAIT n <ms>) before it counts as done,
+# so a failover to a replica cannot lose an answered command; 0: off.
+WAIT_REPLICAS_ENV = "ORRERY_WAIT_REPLICAS"
+WAIT_REPLICAS_MS_ENV = "ORRERY_WAIT_REPLICAS_MS"
 
 
 class DurabilityTimeout(RedisError):
@@ -65,6 +69,7 @@ class EventStore:
         partitions: int,
         snapshot_every: int = SNAPSHOT_EVERY,
         wait_aof_ms: int | None = None,
+        wait_replicas: int | None = None,
     ) -> None:
         # redis-py's reply types are unions of everything; the store knows each reply.
         self.redis: Any = redis
@@ -73,6 +78,10 @@ class EventStore:
         self.wait_aof_ms = (
             int(os.environ.get(WAIT_AOF_ENV) or 0) if wait_aof_ms is None else wait_aof_ms
         )
+        self.wait_replicas = (
+            int(os.environ.get(WAIT_REPLICAS_ENV) or 0) if wait_replicas is None else wait_replicas
+        )
+        self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
         self._append = redis.register_script(_APPEND_LUA)
 
     def partition(self, table_id: str) -> int:
@@ -101,7 +110,7 @@ class EventStore:
             keys.tables_set(p),
         ]
         started = time.perf_counter()
-        if self.wait_aof_ms:
+        if self.wait_aof_ms or self.wait_replicas:
             reply = await self._append_durably(script_keys, argv)
         else:
             reply = await self._append(keys=script_keys, args=argv)
@@ -127,17 +136,28 @@ class EventStore:
         return int(seq or 0), stored
 
     async def _append_durably(self, script_keys: list[str], argv: list[Any]) -> Any:
-        """The script and ``WAITAOF 1 0 <ms>`` on one connection (one pipeline, one node)."""
+        """The script, then ``WAITAOF 1 0 <ms>`` and/or ``WAIT <replicas> <ms>``, on one
+        connection (one pipeline, one node): they confirm this connection's writes."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.eval(_APPEND_LUA, len(script_keys), *script_keys, *argv)
         target: dict[str, Any] = {}
         if hasattr(self.redis, "get_node_from_key"):  # a cluster: the slot's master
             await self.redis.initialize()  # (a no-op once the slot map is loaded)
             target["target_nodes"] = self.redis.get_node_from_key(script_keys[0])
-        pipe.execute_command("WAITAOF", 1, 0, self.wait_aof_ms, **target)
-        reply, (fsynced_local, _replicas) = await pipe.execute()
-        if int(fsynced_local) < 1:
-            raise DurabilityTimeout(f"WAITAOF: no local fsync within {self.wait_aof_ms} ms")
+        if self.wait_aof_ms:
+            pipe.execute_command("WAITAOF", 1, 0, self.wait_aof_ms, **target)
+        if self.wait_replicas:
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_replicas_ms, **target)
+        reply, *confirmations = await pipe.execute()
+        if self.wait_aof_ms:
+            fsynced_local, _replicas = confirmations.pop(0)
+            if int(fsynced_local) < 1:
+                raise DurabilityTimeout(f"WAITAOF: no local fsync within {self.wait_aof_ms} ms")
+        if self.wait_replicas and int(confirmations[0]) < self.wait_replicas:
+            raise DurabilityTimeout(
+                f"WAIT: {confirmations[0]} of {self.wait_replicas} replicas within "
+                f"{self.wait_replicas_ms} ms"
+            )
         return reply
 
     async def store_rejection(
