@@ -48,6 +48,14 @@ WaitAof = Annotated[
         "(default: $ORRERY_WAIT_AOF_MS, else off)",
     ),
 ]
+WaitReplicas = Annotated[
+    int | None,
+    typer.Option(
+        "--wait-replicas",
+        help="confirm that N replicas received the append (WAIT) before 'accepted' "
+        "(default: $ORRERY_WAIT_REPLICAS, else off)",
+    ),
+]
 MetricsPort = Annotated[
     int | None,
     typer.Option(
@@ -56,10 +64,14 @@ MetricsPort = Annotated[
 ]
 
 
-def _process_env(wait_aof: int | None, metrics_port: int | None) -> None:
+def _process_env(
+    wait_aof: int | None, metrics_port: int | None, wait_replicas: int | None = None
+) -> None:
     """Settings the worker/projector processes (and their children) read at start."""
     if wait_aof is not None:
         os.environ["ORRERY_WAIT_AOF_MS"] = str(wait_aof)
+    if wait_replicas is not None:
+        os.environ["ORRERY_WAIT_REPLICAS"] = str(wait_replicas)
     if metrics_port is not None:
         os.environ["ORRERY_METRICS_PORT"] = str(metrics_port)
 
@@ -80,13 +92,14 @@ def serve(
         str, typer.Option(help="embedded server: always | everysec | no")
     ] = "everysec",
     wait_aof: WaitAof = None,
+    wait_replicas: WaitReplicas = None,
     metrics_port: MetricsPort = None,
 ) -> None:
     """Run deciders, claimers and projectors until SIGINT/SIGTERM; first line: the Redis URL."""
     from orrery.runtime import server_for, service
 
     configure_logging()
-    _process_env(wait_aof, metrics_port)
+    _process_env(wait_aof, metrics_port, wait_replicas)
 
     async def run(url: str) -> None:
         stop = asyncio.Event()
@@ -107,10 +120,11 @@ def worker(
     partitions: Partitions = None,
     consumer: Annotated[str | None, typer.Option(help="consumer name (default: host-pid)")] = None,
     wait_aof: WaitAof = None,
+    wait_replicas: WaitReplicas = None,
     metrics_port: MetricsPort = None,
 ) -> None:
     """Run one decider worker process (command intake + claimer) against a server."""
-    _process_env(wait_aof, metrics_port)
+    _process_env(wait_aof, metrics_port, wait_replicas)
     _run_role("worker", redis_url, partitions, consumer)
 
 
