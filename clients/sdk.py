@@ -189,7 +189,7 @@ class OrreryClient:
             try:
                 await self.redis.xadd(stream, {"__data__": data})
                 return
-            except _TRANSIENT:
+            except (*_TRANSIENT, AttributeError):  # AttributeError: see _read_replies
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(_PAUSE)
@@ -201,7 +201,9 @@ class OrreryClient:
         while not self._closing:
             try:
                 replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
-            except _TRANSIENT:
+            except (*_TRANSIENT, AttributeError):
+                # AttributeError: redis-py's asyncio cluster client can close a connection
+                # under a reader while it refreshes the topology during a failover.
                 await asyncio.sleep(_PAUSE)
                 continue
             for _, entries in replies:
@@ -287,7 +289,7 @@ class OrreryClient:
                     continue
                 last = updates[0][1][-1][0]
                 view = await self.view(table_id, seat)
-            except _TRANSIENT:
+            except (*_TRANSIENT, AttributeError):  # AttributeError: see _read_replies
                 await asyncio.sleep(_PAUSE)
                 continue
             if view is not None and view["seq"] > seen:
