@@ -178,13 +178,17 @@ def test_every_game_on_the_cluster_equals_standalone(
         assert timeless(bodies) == timeless(others)
 
 
-async def _create_through_handler(redis: Any, table_id: str, wait_aof_ms: int) -> Any:
+async def _create_through_handler(
+    redis: Any, table_id: str, wait_aof_ms: int, wait_replicas: int = 0
+) -> Any:
     from contracts.envelope import CommandEnvelope
     from contracts.table import CreateTable
     from services.handling import CommandHandler
     from services.store import EventStore
 
-    handler = CommandHandler(EventStore(redis, PARTITIONS, wait_aof_ms=wait_aof_ms))
+    store = EventStore(redis, PARTITIONS, wait_aof_ms=wait_aof_ms, wait_replicas=wait_replicas)
+    store.wait_replicas_ms = 300
+    handler = CommandHandler(store)
     json = msgspec.json.Encoder()
     envelope = CommandEnvelope(
         command_id=f"create-{table_id}",
@@ -218,5 +222,25 @@ async def test_wait_aof_confirms_the_fsync_on_cluster_and_standalone(
         try:
             with pytest.raises(ResponseError):
                 await _create_through_handler(redis, "aof-off", wait_aof_ms=500)
+        finally:
+            await redis.aclose()
+
+
+async def test_wait_replicas_confirms_a_replica_has_the_append(tmp_path: Path) -> None:
+    """``ORRERY_WAIT_REPLICAS=n``: the append counts once n replicas have it (WAIT), so a
+    failover to that replica cannot lose an answered command; fewer replicas: no answer."""
+    from services.store import DurabilityTimeout
+
+    with LocalCluster(tmp_path, masters=3, replicas=1) as cluster:
+        await prepare(cluster.url, PARTITIONS)
+        redis = open_redis(cluster.url)
+        try:
+            for i in range(4):
+                outcome = await _create_through_handler(
+                    redis, f"repl-{i}", wait_aof_ms=0, wait_replicas=1
+                )
+                assert isinstance(outcome, Accepted), outcome
+            with pytest.raises(DurabilityTimeout):
+                await _create_through_handler(redis, "repl-x", wait_aof_ms=0, wait_replicas=2)
         finally:
             await redis.aclose()
