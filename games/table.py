@@ -217,7 +217,7 @@ def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[Event
     left[seat] = True
     events: list[EventBody] = [SeatLeft(seat=seat, conceded=True)]
     if all(left):
-        standing = final_standing(game_of(state), state.game_state, left, complete=False)
+        standing = final_standing(game_of(state), state.game_state, left)
         return [*events, TableFinished(reason="abandoned", standing=standing, seed=seed.hex())]
     game = game_of(state)
     game_state = clone_game_state(game, state.game_state)
@@ -260,7 +260,7 @@ def _after_game_events(
     for _ in range(MAX_AUTOMATIC_MOVES):
         status = game.status(game_state)
         if status.finished:
-            standing = final_standing(game, game_state, left, complete=True)
+            standing = final_standing(game, game_state, left)
             events.append(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
             return events
         absent = [s for s in status.to_move if left[s]]
@@ -274,13 +274,26 @@ def _after_game_events(
     raise RuntimeError(f"{state.game}: automatic moves did not end")
 
 
-def final_standing(
-    game: Game[Any], game_state: Any, left: list[bool], *, complete: bool
-) -> FinalStanding:
+def final_standing(game: Game[Any], game_state: Any, left: list[bool]) -> FinalStanding:
+    """The game's standing, with seats that conceded ranked after every other place.
+
+    Seats that played on keep the game's ranks (which may count built-in opponents,
+    e.g. a solo player placing 3rd behind two AIs), moved up past conceded seats;
+    conceded seats follow, ordered by their own game ranks.
+    """
     standing: Standing = game.score(game_state)
-    # Seats that conceded rank after every seat that played on, in their own order.
-    keys = [(left[s], standing.ranks[s]) for s in range(len(left))]
-    ranks = [1 + sum(1 for k in keys if k < keys[s]) for s in range(len(left))]
+    game_ranks = standing.ranks
+
+    def conceded_above(rank: int) -> int:
+        return sum(1 for r, gone in zip(game_ranks, left, strict=True) if gone and r < rank)
+
+    # Seats that played on move up past the conceded seats above them.
+    ranks = [r if gone else r - conceded_above(r) for r, gone in zip(game_ranks, left, strict=True)]
+    last = max((r for r, gone in zip(ranks, left, strict=True) if not gone), default=0)
+    ranks = [
+        last + 1 + conceded_above(r) if gone else rank
+        for r, rank, gone in zip(game_ranks, ranks, left, strict=True)
+    ]
     return FinalStanding(points=list(standing.points), ranks=ranks)
 
 

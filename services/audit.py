@@ -355,7 +355,7 @@ def _redecide(state: TableState, group: Sequence[RawEnvelope], seed: bytes) -> N
 def _check_standing(state: TableState, seq: int) -> None:
     game = get_game(state.game)
     assert game is not None and state.standing is not None
-    folded = final_standing(game, state.game_state, state.left, complete=True)
+    folded = final_standing(game, state.game_state, state.left)
     recorded = state.standing
     if list(folded.points) != list(recorded.points) or list(folded.ranks) != list(recorded.ranks):
         raise Discrepancy(
