@@ -3,51 +3,13 @@ legal commands read from the JSON seat views, one seat conceding midway (automat
 
 from __future__ import annotations
 
-from random import Random
-from typing import Any
-
-import msgspec
 import pytest
 
-from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
-from games.codec import codec_for, json_encoder, msgpack_encoder
-from games.table import TableState, decide_table, evolve_table, table_view
-
-
-def _step(state: TableState, command: Any, seat: int | None, seed: bytes) -> TableState:
-    for event in decide_table(state, command, seat, seed):
-        # every event travels as msgpack through the game's union
-        decoded = codec_for("spacecraft").decode_event(msgpack_encoder.encode(event))
-        assert decoded == event
-        state = evolve_table(state, decoded)
-        state.seq += 1
-    return state
+from tests.support.table_play import play_through_views
 
 
 @pytest.mark.parametrize(("players", "variant"), [(3, "basic"), (2, "advanced"), (4, "basic")])
 def test_table_plays_to_the_end_through_json_views(players: int, variant: str) -> None:
-    seed = bytes(range(32))
-    chooser = Random(players)
-    state = TableState(table_id="t1")
-    create = CreateTable(game="spacecraft", seats=players, options={"variant": variant})
-    state = _step(state, create, None, seed)
-    for s in range(players):
-        state = _step(state, JoinSeat(name=f"bot{s}", token_hash=f"h{s}"), None, seed)
-    state = _step(state, StartTable(), 0, seed)
-    codec = codec_for("spacecraft")
-    moves = 0
-    while state.phase == "playing":
-        to_move = [s for s in range(players) if table_view(state, s).to_move.count(s)]
-        seat = chooser.choice(to_move)
-        raw = json_encoder.encode(table_view(state, seat))
-        legal = msgspec.json.decode(raw)["legal"]
-        assert legal
-        choice = chooser.choice([c for c in legal if c["type"] != "table.leave"])
-        command = codec.decode_command(msgspec.json.encode(choice), True)
-        if moves == 40 and players > 2:
-            command = LeaveTable()  # this seat concedes; the table moves for it from now on
-        state = _step(state, command, seat, seed)
-        moves += 1
-        assert moves < 5000
+    state = play_through_views("spacecraft", players, {"variant": variant})
     assert state.phase == "finished" and state.standing is not None
     assert sorted(state.standing.ranks)[0] == 1
