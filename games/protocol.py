@@ -12,7 +12,8 @@ A game is a module-level object satisfying :class:`Game`:
 * ``legal_commands(state, seat)`` — commands ``decide`` would accept from ``seat``
   (a representative set where the full set is combinatorial: every one listed is
   accepted, and a seat that must act always has at least one);
-* ``score(state)`` and ``status(state)``.
+* ``score(state)`` and ``status(state)``. Both are public: the scoreboard shows
+  ``score`` of a running game to everyone, so it may only count public facts.
 
 Seats are numbered ``0 .. seats-1``. The platform builds the first state with
 ``initial_state(options, seats)`` and folds the ``setup`` events into it.
