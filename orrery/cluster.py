@@ -221,22 +221,19 @@ class LocalCluster:
         return process.pid
 
     def _wait_ok(self, timeout: float) -> None:
+        """Wait until every node agrees on the whole cluster: state ok, every node known,
+        the expected number of masters and replicas, each replica's first sync done (else
+        it cannot fail over) and every replica listed in ``CLUSTER SLOTS`` (which leaves a
+        replica out until gossip reports its replication offset, so clients would not see
+        it yet)."""
         deadline = time.monotonic() + timeout
         pending = list(self.ports)
         while pending:
             client = redis.Redis(port=pending[0], socket_connect_timeout=1)
             try:
-                info = client.execute_command("CLUSTER", "INFO")
-                text = info.decode() if isinstance(info, bytes) else str(info)
-                known = _cluster_field(text, "cluster_known_nodes")
-                if "cluster_state:ok" in text and known == str(len(self.ports)):
-                    # a replica counts once its first sync is done (else it cannot fail over)
-                    replication = client.info("replication")
-                    if replication.get("role") != "slave" or (
-                        replication.get("master_link_status") == "up"
-                    ):
-                        pending.pop(0)
-                        continue
+                if self._node_settled(client):
+                    pending.pop(0)
+                    continue
             except redis.exceptions.RedisError:
                 pass
             finally:
@@ -244,6 +241,27 @@ class LocalCluster:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"cluster not ok on port {pending[0]}")
             time.sleep(0.1)
+
+    def _node_settled(self, client: redis.Redis) -> bool:
+        info = client.execute_command("CLUSTER", "INFO")
+        text = info.decode() if isinstance(info, bytes) else str(info)
+        if "cluster_state:ok" not in text:
+            return False
+        if _cluster_field(text, "cluster_known_nodes") != str(len(self.ports)):
+            return False
+        nodes = client.execute_command("CLUSTER", "NODES")
+        lines = (nodes.decode() if isinstance(nodes, bytes) else str(nodes)).splitlines()
+        flags = [line.split()[2].split(",") for line in lines if line.strip()]
+        masters = sum(1 for f in flags if "master" in f)
+        replicas = sum(1 for f in flags if "slave" in f)
+        if (masters, replicas) != (self.masters, self.masters * self.replicas):
+            return False
+        replication = client.info("replication")
+        if replication.get("role") == "slave" and replication.get("master_link_status") != "up":
+            return False
+        # each slot range lists [start, end, master, replica...]: every replica must show
+        ranges = client.execute_command("CLUSTER", "SLOTS")
+        return all(len(entry) - 2 == 1 + self.replicas for entry in ranges)
 
     def stop(self, timeout: float = 10.0) -> None:
         for pid in self.pids:

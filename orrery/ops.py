@@ -23,6 +23,7 @@ from typing import Annotated, Any
 
 import structlog
 import typer
+import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from contracts import keys
@@ -135,42 +136,62 @@ async def partition_status(redis: Any, p: int, tables: bool = True) -> Partition
 
 
 async def server_nodes(redis: Any, cluster: bool) -> list[dict[str, Any]]:
-    """Version, role and durability settings of each (master) node."""
-    nodes: list[dict[str, Any]] = []
-    targets: list[tuple[str, Any]] = []
-    if cluster:
-        for node in redis.get_nodes():
-            targets.append((f"{node.host}:{node.port}", node))
-    else:
-        targets.append(("server", None))
-    for name, node in targets:
-        extra = {"target_nodes": node} if node is not None else {}
-        info = await redis.info("all", **extra) if node is None else await node_info(redis, node)
-        nodes.append(
-            {
-                "node": name,
-                "role": info.get("role"),
-                "version": info.get("valkey_version") or info.get("redis_version"),
-                "aof_enabled": info.get("aof_enabled"),
-                "used_memory": info.get("used_memory"),
-                "keys": sum(
-                    int(v.get("keys", 0))
-                    for k, v in info.items()
-                    if k.startswith("db") and isinstance(v, dict)
-                ),
-            }
-        )
-    return nodes
+    """Version, role and durability settings of every node: the server, or each node of a
+    cluster as ``CLUSTER NODES`` lists it (masters first, then replicas, each by address).
+
+    ``CLUSTER NODES`` is used rather than the client's slot map because ``CLUSTER SLOTS``
+    leaves out a replica until gossip reports its first replication offset, so the slot
+    map's node list changes while a fresh cluster settles (the race that made the status
+    test flaky)."""
+    if not cluster:
+        return [_node_row("server", await redis.info("all"))]
+    listed = await redis.cluster_nodes()
+    rows: list[tuple[int, str, dict[str, Any]]] = []
+    for address, node in listed.items():
+        host, _, port = address.rpartition(":")
+        flags = str(node.get("flags", ""))
+        name = f"{host}:{port.split('@')[0]}"
+        info: dict[str, Any]
+        if "fail" in flags.split(",") or "noaddr" in flags:
+            info = {"role": "unreachable"}
+        else:
+            info = await _direct_info(redis, name)
+        rank = 0 if info.get("role") == "master" else 1
+        rows.append((rank, name, _node_row(name, info)))
+    return [row for _, _, row in sorted(rows, key=lambda r: (r[0], r[1]))]
 
 
-async def node_info(redis: Any, node: Any) -> dict[str, Any]:
-    reply = await redis.info("all", target_nodes=node)
-    # redis-py returns {node name: info} for explicit targets on some versions
-    if isinstance(reply, dict) and len(reply) == 1:
-        (only,) = reply.values()
-        if isinstance(only, dict) and "role" in only:
-            return only
-    return dict(reply)
+def _node_row(name: str, info: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "node": name,
+        "role": info.get("role"),
+        "version": info.get("valkey_version") or info.get("redis_version"),
+        "aof_enabled": info.get("aof_enabled"),
+        "used_memory": info.get("used_memory"),
+        "keys": sum(
+            int(v.get("keys", 0))
+            for k, v in info.items()
+            if k.startswith("db") and isinstance(v, dict)
+        ),
+    }
+
+
+async def _direct_info(redis: Any, address: str) -> dict[str, Any]:
+    """INFO from one node over a plain connection with the cluster client's credentials
+    (a replica may not be in the client's slot map yet)."""
+    host, _, port = address.rpartition(":")
+    options = {
+        k: v
+        for k, v in redis.connection_kwargs.items()
+        if k in ("username", "password", "ssl") and v
+    }
+    direct = aioredis.Redis(host=host, port=int(port), socket_connect_timeout=2, **options)
+    try:
+        return dict(await direct.info("all"))
+    except RedisError:
+        return {"role": "unreachable"}
+    finally:
+        await direct.aclose()
 
 
 async def collect_status(url: str, tables: bool = True) -> Status:
