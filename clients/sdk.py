@@ -1,15 +1,18 @@
 """An async Python SDK for Orrery over Redis Streams.
 
 ``submit`` sends a command envelope to its table's partition stream and awaits the
-outcome on this client's reply stream; on a timeout it sends the *same* command id
-again, so a retry is never applied twice. Views are read from the projections and
-``watch`` blocks on a table's updates stream.
+outcome on this client's reply stream (``orrery:reply:<prefix>:<random>``: capped by the
+service and expiring when idle); on a timeout it sends the *same* command id again, so a
+retry is never applied twice. ``join`` chooses the seat's secret here, on the client
+(:func:`new_seat_token`): the service keeps only its hash and never sends it back. Views
+are read from the projections and ``watch`` blocks on a table's updates stream.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -22,8 +25,15 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from contracts import keys
-from contracts.envelope import Accepted, CommandEnvelope, Duplicate, Outcome, Rejection
-from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
+from contracts.envelope import (
+    REPLY_PREFIX,
+    Accepted,
+    CommandEnvelope,
+    Duplicate,
+    Outcome,
+    Rejection,
+)
+from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 
 _json = msgspec.json.Encoder()
 _outcome = msgspec.json.Decoder(Outcome)
@@ -41,6 +51,11 @@ class SeatCredentials:
     table_id: str
     seat: int
     token: str
+
+
+def new_seat_token() -> str:
+    """A fresh seat secret: 192 random bits, URL-safe (the service needs at least 128)."""
+    return secrets.token_urlsafe(24)
 
 
 def settled(outcome: Outcome) -> Accepted | Rejection:
@@ -86,12 +101,15 @@ class OrreryClient:
     ``redis+cluster://h1:p1,h2:p2`` URL (or a node list), or any node's plain URL (the
     client asks ``INFO cluster`` when it connects)."""
 
-    def __init__(self, redis_url: str, *, reply_stream: str | None = None) -> None:
+    def __init__(
+        self, redis_url: str, *, reply_stream: str | None = None, reply_prefix: str = "sdk"
+    ) -> None:
         cluster = _cluster_nodes(redis_url)
         self.redis: Any = (
             _cluster_client(*cluster) if cluster else aioredis.Redis.from_url(redis_url)
         )
-        self.reply_stream = reply_stream or f"orrery:reply:{uuid.uuid4().hex}"
+        # An app with its own Redis user may only use its own prefix (docs/security.md).
+        self.reply_stream = reply_stream or f"{REPLY_PREFIX}{reply_prefix}:{uuid.uuid4().hex}"
         self.partitions = 0
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -235,10 +253,15 @@ class OrreryClient:
         await self.accept(table_id, CreateTable(game=game, seats=seats, options=options or {}))
         return table_id
 
-    async def join(self, table_id: str, name: str, seat: int | None = None) -> SeatCredentials:
-        accepted = await self.accept(table_id, JoinSeat(name=name, seat=seat))
-        assert accepted.seat is not None and accepted.token is not None
-        return SeatCredentials(table_id, accepted.seat, accepted.token)
+    async def join(
+        self, table_id: str, name: str, seat: int | None = None, *, token: str | None = None
+    ) -> SeatCredentials:
+        """Take a seat with a secret chosen here (or ``token``); keep the credentials to
+        act for the seat, and to resume after a restart."""
+        token = token or new_seat_token()
+        accepted = await self.accept(table_id, JoinRequest(name=name, seat=seat), token=token)
+        assert accepted.seat is not None
+        return SeatCredentials(table_id, accepted.seat, token)
 
     async def start(self, seat: SeatCredentials) -> Accepted:
         return await self.accept(seat.table_id, StartTable(), seat=seat.seat, token=seat.token)

@@ -2,7 +2,9 @@
 
 * :class:`CommandEnvelope` — a stream entry on ``orrery:{p}:cmd`` (field ``__data__``,
   JSON or msgpack). ``command_id`` is chosen by the client (a UUID) and makes retries
-  safe: the same id is applied at most once.
+  safe: the same id is applied at most once. ``token`` is the seat's secret: chosen by
+  the client in its ``table.join`` (at least 128 bits), sent with every later command.
+  ``reply_to`` must name a stream under ``orrery:reply:`` (:data:`REPLY_TO`).
 * :data:`Outcome` — the answer XADDed to the client's ``reply_to`` stream, in the
   command's own encoding: accepted (new seq range), rejected (stable code + message),
   or duplicate (the first outcome of that command id).
@@ -13,11 +15,19 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Generic, TypeVar
 
 import msgspec
 
 B = TypeVar("B")
+
+# Where outcomes may be written: a reply stream in its own namespace, so a command can
+# never make the worker write into a log, feed, view or another command stream.
+REPLY_PREFIX = "orrery:reply:"
+REPLY_TO = re.compile(r"^orrery:reply:[A-Za-z0-9_.:-]{1,100}\Z")
+# A seat secret: at least 128 bits as URL-safe base64 (22 characters), at most 128.
+SEAT_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,128}\Z")
 
 
 class CommandEnvelope(msgspec.Struct, Generic[B], frozen=True, kw_only=True):
@@ -34,9 +44,9 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
     table_id: str
     first_seq: int
     last_seq: int
-    # Only a join's outcome carries these: the seat taken and its secret token.
+    # Only a join's outcome carries this: the seat taken. (Never the seat's secret: the
+    # client chose it, and no outcome, stored or sent, carries one.)
     seat: int | None = None
-    token: str | None = None
 
 
 class Rejection(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="outcome"):

@@ -1,7 +1,8 @@
 """Table lifecycle: the commands and events every game shares (tag prefix ``table.``).
 
 A table is created with a game, its options and a number of seats; people join seats
-(the join outcome carries that seat's secret token); any seated player starts it once
+(a join carries the seat's secret, chosen by the client, in the envelope's ``token``;
+the service keeps only its SHA-256); any seated player starts it once
 every seat is taken; a player may leave (before the start: the seat opens again;
 after it: the player concedes and a bot plays random legal moves for the seat, like
 Board Game Arena's "zombie", and the seat ranks last).
@@ -22,11 +23,20 @@ class CreateTable(CommandBody, frozen=True, tag="table.create"):
     options: dict[str, Any] = {}
 
 
-class JoinSeat(CommandBody, frozen=True, tag="table.join"):
+class JoinRequest(CommandBody, frozen=True, tag="table.join"):
+    """What a client sends to take a seat (the seat's secret travels in the envelope's
+    ``token``, never in the body)."""
+
     name: str
     seat: int | None = None
-    # Filled in by the service (never trusted from a client): the SHA-256 of the
-    # token it issued, so re-deciding the logged command reproduces the event.
+
+
+class JoinSeat(JoinRequest, frozen=True, tag="table.join"):
+    """A join as the service decides and logs it: the client's request plus facts only the
+    service may fill in (whatever a client sends in these fields is overwritten), so
+    re-deciding the logged command reproduces the event."""
+
+    # the SHA-256 of the seat secret the client chose (the secret itself is stored nowhere)
     token_hash: str = ""
 
 
@@ -39,6 +49,8 @@ class LeaveTable(CommandBody, frozen=True, tag="table.leave"):
 
 
 TableCommand = CreateTable | JoinSeat | StartTable | LeaveTable
+# what a client may send (the schema's command union): the join without service fields
+ClientTableCommand = CreateTable | JoinRequest | StartTable | LeaveTable
 
 
 class TableCreated(EventBody, frozen=True, tag="table.created"):

@@ -48,6 +48,10 @@ class Codec:
     def __init__(self, game_name: str | None) -> None:
         commands = command_union(game_name)
         events = event_union(game_name)
+        game = get_game(game_name) if game_name else None
+        self.command_tags = frozenset(
+            getattr(t, "__struct_config__").tag for t in TABLE_COMMANDS + (game.command_types if game else ())
+        )
         self.command_msgpack = msgspec.msgpack.Decoder(commands)
         self.command_json = msgspec.json.Decoder(commands)
         self.event_msgpack = msgspec.msgpack.Decoder(events)

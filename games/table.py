@@ -24,6 +24,7 @@ import msgspec
 
 from contracts.base import CommandBody, EventBody
 from contracts.envelope import GENESIS_HASH
+from contracts.inputs import MAX_NAME, excerpt, normalise_name
 from contracts.table import (
     CreateTable,
     FinalStanding,
@@ -42,7 +43,6 @@ from games.registry import get_game
 from games.rejection import Rejected
 from games.rng import derive_rng, seed_commitment
 
-MAX_NAME = 40
 MAX_AUTOMATIC_MOVES = 10_000
 
 
@@ -73,10 +73,21 @@ def game_of(state: TableState) -> Game[Any]:
 
 
 def game_options(game: Game[Any], options: dict[str, Any]) -> Any:
+    """The game's typed options; a key the game does not define is refused (so nothing
+    but the game's own options is ever stored in a log)."""
+    known = {f.encode_name for f in msgspec.structs.fields(game.options_type)}
+    unknown = sorted(str(k) for k in options if k not in known)
+    if unknown:
+        raise Rejected(
+            "bad_options",
+            f"{game.title} has no option {excerpt(unknown[0])!r}; "
+            f"its options are: {', '.join(sorted(known)) or 'none'}",
+            detail={"field": excerpt(unknown[0])},
+        )
     try:
         return msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as error:
-        raise Rejected("bad_options", f"invalid options: {error}") from None
+        raise Rejected("bad_options", f"invalid options: {excerpt(str(error), 120)}") from None
 
 
 def token_hash(token: str) -> str:
@@ -152,7 +163,9 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
         raise Rejected("table_exists", f"table {state.table_id!r} already exists")
     game = get_game(command.game)
     if game is None:
-        raise Rejected("unknown_game", f"this server does not host the game {command.game!r}")
+        raise Rejected(
+            "unknown_game", f"this server does not host the game {excerpt(command.game)!r}"
+        )
     if not game.min_seats <= command.seats <= game.max_seats:
         raise Rejected(
             "bad_seats",
@@ -173,11 +186,13 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
 def _join(state: TableState, command: JoinSeat) -> list[EventBody]:
     if state.phase != "lobby":
         raise Rejected("table_started", "seats can only be joined before the start")
-    name = command.name.strip()
-    if not name or len(name) > MAX_NAME:
-        raise Rejected("bad_name", f"a name has 1 to {MAX_NAME} characters")
+    name = normalise_name(command.name)
+    if name is None:
+        raise Rejected(
+            "bad_name", f"a name has 1 to {MAX_NAME} printable characters, no control characters"
+        )
     if not command.token_hash:
-        raise Rejected("malformed", "join needs a token issued by the service")
+        raise Rejected("malformed", "a join needs the seat's secret in the envelope's token")
     if command.seat is not None:
         if not 0 <= command.seat < state.seats:
             raise Rejected("no_such_seat", f"seats are numbered 0 to {state.seats - 1}")

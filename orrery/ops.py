@@ -621,9 +621,9 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
 
     import msgspec
 
-    from clients.sdk import OrreryClient
+    from clients.sdk import OrreryClient, new_seat_token
     from contracts.envelope import CommandEnvelope
-    from contracts.table import CreateTable, JoinSeat
+    from contracts.table import CreateTable, JoinRequest
     from orrery.demo import play_table
 
     json_encoder = msgspec.json.Encoder()
@@ -640,6 +640,7 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
                     command_id=uuid.uuid4().hex,
                     table_id=table_id,
                     body=msgspec.Raw(json_encoder.encode(body)),
+                    token=new_seat_token() if isinstance(body, JoinRequest) else None,
                     reply_to=reply,
                 )
                 stream = keys.command_stream(client.partition(table_id))
@@ -652,7 +653,7 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
 
         burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 10)]
         creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
-        joins = [(t, JoinSeat(name=f"p{s}")) for s in range(seats) for t in burst_tables]
+        joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
         burst_s = await burst(creates) + await burst(joins)
         burst_count = len(creates) + len(joins)
 

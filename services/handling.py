@@ -2,13 +2,26 @@
 
 This is the decider worker's whole job for one stream entry, independent of the
 transport (FastStream calls :meth:`CommandHandler.handle`). It never raises on bad
-input: every problem becomes a rejection with a stable code. Only infrastructure
-failures (Redis down) propagate, so the entry stays pending and is claimed again.
+input: every problem becomes a rejection with a stable code, or (when there is nowhere
+safe to answer) a dead letter with the reason. Only infrastructure failures (Redis down)
+propagate, so the entry stays pending and is claimed again.
+
+Choices that keep a hostile client from harming anyone but itself:
+
+* an entry over :data:`MAX_ENTRY_BYTES` is refused unread (``too_large``); decoding
+  errors of any kind, nesting too deep included, are ``malformed``;
+* outcomes are written only to a ``reply_to`` under ``orrery:reply:`` (capped and
+  expiring when idle); any other ``reply_to`` is never written to: the entry is
+  dead-lettered, undecided;
+* a join's seat secret is the envelope's ``token``, chosen by the client (at least 128
+  bits, else ``weak_token``); only its SHA-256 is kept, and no outcome carries it;
+* dead letters keep the entry with its ``token`` removed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import re
@@ -17,13 +30,18 @@ import signal
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import msgspec
 import structlog
-from redis.exceptions import RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from contracts.envelope import (
+    REPLY_TO,
+    SEAT_TOKEN,
     Accepted,
     CommandEnvelope,
     Duplicate,
@@ -33,6 +51,7 @@ from contracts.envelope import (
     encode_entry,
     seal,
 )
+from contracts.inputs import excerpt
 from contracts.table import CreateTable, JoinSeat
 from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
@@ -46,11 +65,37 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 MAX_COMMAND_ID = 128
 MAX_CONFLICT_RETRIES = 20
 CACHE_SIZE = 5_000
+MAX_ENTRY_BYTES = 64 * 1024
+MAX_HEADER_SCAN = 1024 * 1024  # a refused entry this small is still read for its reply_to
+# Reply streams: capped, and gone after this long without a write (refreshed per reply).
+REPLY_MAXLEN = 10_000
+REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
+# Decoding can fail in more ways than DecodeError: msgspec raises RecursionError on
+# input nested deeper than the interpreter's limit.
+DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
 
 _envelope_json = msgspec.json.Decoder(CommandEnvelope[msgspec.Raw])
 _envelope_msgpack = msgspec.msgpack.Decoder(CommandEnvelope[msgspec.Raw])
 _json = msgspec.json.Encoder()
 _outcome_msgpack = msgspec.msgpack.Decoder(Outcome)
+
+
+class _Header(msgspec.Struct):
+    """What can be read of an envelope that failed to decode, to answer it."""
+
+    command_id: str | None = None
+    table_id: str | None = None
+    reply_to: str | None = None
+
+
+class _Tag(msgspec.Struct):
+    type: str | None = None
+
+
+_header_json = msgspec.json.Decoder(_Header)
+_header_msgpack = msgspec.msgpack.Decoder(_Header)
+_tag_json = msgspec.json.Decoder(_Tag)
+_tag_msgpack = msgspec.msgpack.Decoder(_Tag)
 
 
 def is_json(data: bytes) -> bool:
@@ -65,7 +110,6 @@ def encode_outcome(outcome: Outcome, as_json: bool) -> bytes:
 class Decision:
     body: Any
     events: list[Any]
-    token: str | None  # a join's newly issued seat token
 
 
 @dataclass(slots=True)
@@ -93,10 +137,20 @@ class CommandHandler:
 
     async def handle(self, data: bytes) -> Handled:
         as_json = is_json(data)
+        if len(data) > MAX_ENTRY_BYTES:
+            return await self._unreadable(
+                data, as_json, "too_large", f"a command entry has at most {MAX_ENTRY_BYTES} bytes"
+            )
         try:
             envelope = (_envelope_json if as_json else _envelope_msgpack).decode(data)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            return await self._malformed(data, as_json, f"unreadable command envelope: {error}")
+        except DECODE_ERRORS as error:
+            return await self._unreadable(
+                data, as_json, "malformed", f"unreadable command envelope: {_reason(error)}"
+            )
+        if envelope.reply_to is not None and not REPLY_TO.match(envelope.reply_to):
+            # Nowhere safe to answer: writing there could damage another key.
+            log.warning("command_bad_reply_to", reply_to=excerpt(envelope.reply_to))
+            return Handled(None, None, dead_letter_reason=_BAD_REPLY_TO)
         if not TABLE_ID.match(envelope.table_id):
             return await self._reject_unstored(
                 envelope,
@@ -117,14 +171,14 @@ class CommandHandler:
             ):
                 async with lock:
                     outcome, dead_letter_reason = await self._settle(envelope, as_json)
-                await self._reply(envelope.reply_to, outcome, as_json)
+                undelivered = await self._reply(envelope.reply_to, outcome, as_json)
         finally:
             self.lock_users[table_id] -= 1
             if not self.lock_users[table_id]:
                 # Nobody holds or awaits it: drop it, so ids of missing tables never pile up.
                 del self.lock_users[table_id]
                 self.locks.pop(table_id, None)
-        return Handled(outcome, envelope.reply_to, dead_letter_reason)
+        return Handled(outcome, envelope.reply_to, dead_letter_reason or undelivered)
 
     # ------------------------------------------------------------ the work
 
@@ -176,7 +230,11 @@ class CommandHandler:
                     message=rejected.message,
                     detail=rejected.detail,
                 )
-                if state.phase != "none":
+                if state.phase != "none" and self._token_matches(
+                    state, envelope.seat, envelope.token
+                ):
+                    # Stored for retries, but only for a seat's own commands: a client
+                    # without a seat's secret must not be able to write into a table.
                     await self.store.store_rejection(
                         envelope.table_id,
                         envelope.command_id,
@@ -215,14 +273,9 @@ class CommandHandler:
         codec = codec_for(state.game or None)
         try:
             body = codec.decode_command(envelope.body, as_json)
-        except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            if state.phase == "none":
-                raise Rejected(
-                    "no_such_table", f"table {envelope.table_id!r} does not exist"
-                ) from None
-            raise Rejected("malformed", f"unreadable command body: {error}") from None
+        except DECODE_ERRORS as error:
+            raise self._undecodable_body(state, envelope, as_json, error) from None
         seat = envelope.seat
-        token = None
         if isinstance(body, CreateTable):
             seed = new_seed()
             seat = None
@@ -232,8 +285,13 @@ class CommandHandler:
             seed = await self._seed(envelope.table_id)
             if isinstance(body, JoinSeat):
                 seat = None
-                token = secrets.token_urlsafe(24)
-                body = msgspec.structs.replace(body, token_hash=token_hash(token))
+                if envelope.token is None or not SEAT_TOKEN.match(envelope.token):
+                    raise Rejected(
+                        "weak_token",
+                        "a join carries the seat's secret in the envelope's token: 22 to 128 "
+                        "characters of A-Z a-z 0-9 _ - with at least 128 random bits",
+                    )
+                body = msgspec.structs.replace(body, token_hash=token_hash(envelope.token))
             else:
                 self._authenticate(state, seat, envelope.token)
         events = decide_table(state, body, seat, seed)
@@ -244,17 +302,37 @@ class CommandHandler:
                 # so the commitment matches (the append will then conflict and reject).
                 seed = stored
                 events = decide_table(state, body, seat, seed)
-        return Decision(body, events, token)
+        return Decision(body, events)
+
+    def _undecodable_body(
+        self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, error: Exception
+    ) -> Rejected:
+        """``malformed`` for a known command with wrong fields, ``unknown_command`` for a
+        tag this table does not know, ``no_such_table`` for a game move to a missing table."""
+        try:
+            tag = (_tag_json if as_json else _tag_msgpack).decode(envelope.body).type
+        except DECODE_ERRORS:
+            tag = None
+        if tag is not None and tag in codec_for(state.game or None).command_tags:
+            return Rejected("malformed", f"unreadable command body: {_reason(error)}")
+        if state.phase == "none" and tag is not None and tag in _every_command_tag():
+            return Rejected("no_such_table", f"table {envelope.table_id!r} does not exist")
+        if tag is None:
+            return Rejected("malformed", f"unreadable command body: {_reason(error)}")
+        return Rejected(
+            "unknown_command", f"{excerpt(tag)!r} is not a command of this table's game"
+        )
 
     def _authenticate(self, state: TableState, seat: int | None, token: str | None) -> None:
-        if (
-            seat is None
-            or token is None
-            or not 0 <= seat < state.seats
-            or state.token_hashes[seat] is None
-            or not secrets.compare_digest(str(state.token_hashes[seat]), token_hash(token))
-        ):
+        if not self._token_matches(state, seat, token):
             raise Rejected("unauthorized", "seat and token do not match a joined seat")
+
+    @staticmethod
+    def _token_matches(state: TableState, seat: int | None, token: str | None) -> bool:
+        if seat is None or token is None or not 0 <= seat < state.seats:
+            return False
+        expected = state.token_hashes[seat]
+        return expected is not None and secrets.compare_digest(expected, token_hash(token))
 
     def _pending(
         self,
@@ -290,7 +368,6 @@ class CommandHandler:
             first_seq=state.seq + 1,
             last_seq=state.seq + len(events),
             seat=getattr(joined, "seat", None),
-            token=decision.token,
         )
         phase = _phase_after(state, events)
         pending = PendingAppend(
@@ -365,14 +442,30 @@ class CommandHandler:
             command_id=envelope.command_id, table_id=envelope.table_id, original=original
         )
 
-    async def _reply(self, reply_to: str | None, outcome: Outcome, as_json: bool) -> None:
-        if reply_to:
-            await self.store.redis.xadd(
-                reply_to,
-                {"__data__": encode_outcome(outcome, as_json)},
-                maxlen=10_000,
-                approximate=True,
-            )
+    async def _reply(self, reply_to: str | None, outcome: Outcome, as_json: bool) -> str | None:
+        """Write the outcome to the client's reply stream (capped, its idle TTL refreshed).
+
+        Returns a dead-letter reason when the stream cannot take it (a client made the key
+        something else): the outcome stays stored for a retry with the same command id."""
+        if not reply_to:
+            return None
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.xadd(
+            reply_to,
+            {"__data__": encode_outcome(outcome, as_json)},
+            maxlen=REPLY_MAXLEN,
+            approximate=True,
+        )
+        pipe.expire(reply_to, REPLY_TTL_S)
+        try:
+            await pipe.execute()
+        except (RedisConnectionError, RedisTimeoutError):
+            raise
+        except ResponseError as error:
+            log.warning("reply_undeliverable", reason=excerpt(str(error), 80))
+            kind = outcome.__struct_config__.tag
+            return f"outcome {kind} not delivered: reply_to is not a stream"
+        return None
 
     async def _reject_unstored(
         self, envelope: CommandEnvelope[Any], as_json: bool, code: str, message: str
@@ -380,32 +473,67 @@ class CommandHandler:
         outcome = Rejection(
             command_id=envelope.command_id, table_id=envelope.table_id, code=code, message=message
         )
-        await self._reply(envelope.reply_to, outcome, as_json)
-        return Handled(outcome, envelope.reply_to)
+        undelivered = await self._reply(envelope.reply_to, outcome, as_json)
+        return Handled(outcome, envelope.reply_to, undelivered)
 
-    async def _malformed(self, data: bytes, as_json: bool, reason: str) -> Handled:
-        """Answer what can be read of a broken envelope, and dead-letter it."""
-        loose: dict[str, Any] = {}
+    async def _unreadable(self, data: bytes, as_json: bool, code: str, reason: str) -> Handled:
+        """Answer what can be read of a broken envelope (if it names a safe reply stream),
+        and dead-letter it."""
+        header = _Header()
+        if len(data) <= MAX_HEADER_SCAN:
+            with contextlib.suppress(*DECODE_ERRORS):
+                header = (_header_json if as_json else _header_msgpack).decode(data)
+        reply_to = header.reply_to if header.reply_to and REPLY_TO.match(header.reply_to) else None
+        outcome = Rejection(
+            command_id=(header.command_id or "")[:MAX_COMMAND_ID],
+            table_id=(header.table_id or "")[:64],
+            code=code,
+            message=reason,
+        )
+        await self._reply(reply_to, outcome, as_json)
+        log.warning("command_unreadable", code=code, reason=reason)
+        return Handled(outcome, reply_to, dead_letter_reason=f"{code}: {reason}")
+
+
+_BAD_REPLY_TO = (
+    "bad_reply_to: reply_to must name a stream orrery:reply:<1-100 of A-Za-z0-9_.:->; "
+    "nothing was decided and nothing answered"
+)
+
+
+def without_token(data: bytes) -> bytes:
+    """An entry as a dead letter may keep it: re-encoded without its ``token``. An entry
+    that cannot be decoded as a map is not kept at all (a token could hide in it); the
+    dead letter then holds only its size and SHA-256."""
+    as_json = is_json(data)
+    decoded: Any = None
+    if len(data) <= MAX_HEADER_SCAN:
         try:
             decoded = msgspec.json.decode(data) if as_json else msgspec.msgpack.decode(data)
-            if isinstance(decoded, dict):
-                loose = decoded
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            pass
-        command_id = loose.get("command_id")
-        table_id = loose.get("table_id")
-        reply_to = loose.get("reply_to")
-        outcome = Rejection(
-            command_id=command_id if isinstance(command_id, str) else "",
-            table_id=table_id if isinstance(table_id, str) else "",
-            code="malformed",
-            message=reason[:500],
-        )
-        if not (isinstance(reply_to, str) and reply_to):
-            reply_to = None
-        await self._reply(reply_to, outcome, as_json)
-        log.warning("command_malformed", reason=reason[:200])
-        return Handled(outcome, reply_to, dead_letter_reason=reason[:500])
+        except DECODE_ERRORS:
+            decoded = None
+    if not isinstance(decoded, dict):
+        digest = hashlib.sha256(data).hexdigest()
+        return _json.encode({"unreadable": True, "size": len(data), "sha256": digest})
+    decoded.pop("token", None)
+    try:
+        return _json.encode(decoded) if as_json else msgpack_encoder.encode(decoded)
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        return _json.encode({"unreadable": True, "size": len(data)})
+
+
+def _reason(error: Exception) -> str:
+    """A decoding error in a few words (never the offending input itself)."""
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return excerpt(str(error), 120)
+
+
+@cache
+def _every_command_tag() -> frozenset[str]:
+    from games.registry import all_games
+
+    return frozenset().union(*(codec_for(name).command_tags for name in all_games()))
 
 
 def _phase_after(state: TableState, events: list[Any]) -> str:

@@ -6,6 +6,9 @@ claim threshold, i.e. those of a crashed worker). Acknowledgement is manual: an 
 is acked after its outcome was sent; an entry that failed for infrastructure reasons
 stays pending for the claimer, and one delivered more than ``max_deliveries`` times
 goes to the partition's dead-letter stream with the reason, then is acked.
+
+A settled entry is acked and deleted (``XACK`` + ``XDEL`` in one round trip): it holds
+the sender's seat secret in clear, and nothing needs it once its outcome is stored.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from redis.exceptions import RedisError
 
 from contracts import keys
 from services import metrics
-from services.handling import CommandHandler
+from services.handling import CommandHandler, without_token
 from services.store import EventStore
 
 log = structlog.get_logger("orrery.intake")
 
 DEFAULT_CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 DEFAULT_MAX_DELIVERIES = 5
+DEAD_LETTER_MAXLEN = 100_000
 
 
 def consumer_name(role: str) -> str:
@@ -53,9 +57,17 @@ async def ensure_command_groups(redis: Any, partitions: int) -> list[str]:
 
 
 async def dead_letter(redis: Any, p: int, entry_id: str, data: bytes, reason: str) -> None:
+    """Keep a failed entry for inspection: the reason, and the entry without its token."""
     await redis.xadd(
         keys.dead_letter_stream(p),
-        {"entry": entry_id, "reason": reason[:2000], "data": data, "at": int(time.time() * 1000)},
+        {
+            "entry": entry_id,
+            "reason": reason[:2000],
+            "data": without_token(data),
+            "at": int(time.time() * 1000),
+        },
+        maxlen=DEAD_LETTER_MAXLEN,
+        approximate=True,
     )
 
 
@@ -86,18 +98,21 @@ def build_decider_app(
             redis = broker._connection
             try:
                 handled = await handler().handle(data)
-            except RedisError:
-                log.exception("command_infrastructure_failure")
+            except Exception as error:
+                # Redis failures, and (as a last resort) any bug the handler did not turn
+                # into an outcome: retried a bounded number of times, then dead-lettered.
+                kind = "infrastructure" if isinstance(error, RedisError) else "unexpected"
+                log.exception("command_failure", kind=kind)
                 deliveries = await message.get_delivery_count()
                 if deliveries < max_deliveries:
                     return  # stays pending; the claimer retries it after the idle time
-                await dead_letter(redis, p, entry_id, data, "infrastructure failures")
-                await message.ack()
+                await dead_letter(redis, p, entry_id, data, f"{kind} failures")
+                await settle(redis, message)
                 return
             if handled.dead_letter_reason:
                 await dead_letter(redis, p, entry_id, data, handled.dead_letter_reason)
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
-            await message.ack()
+            await settle(redis, message)
 
     for p in range(partitions):
         stream = keys.command_stream(p)
@@ -125,6 +140,16 @@ def build_decider_app(
             **common,
         )(_entry_handler(on_entry, p))
     return FastStream(broker)
+
+
+async def settle(redis: Any, message: RedisStreamMessage) -> None:
+    """Acknowledge the entry and delete it from the command stream."""
+    ids = message.raw_message["message_ids"]
+    channel = message.raw_message["channel"]
+    pipe = redis.pipeline(transaction=False)
+    pipe.xack(channel, keys.DECIDERS_GROUP, *ids)
+    pipe.xdel(channel, *ids)
+    await pipe.execute()
 
 
 def _entry_handler(on_entry: Any, p: int) -> Any:

@@ -7,7 +7,8 @@ import redis.asyncio as aioredis
 
 from contracts import keys
 from contracts.envelope import Accepted, Duplicate, Rejection, chain_hash, decode_entry
-from contracts.table import CreateTable, JoinSeat, StartTable
+from clients.sdk import new_seat_token
+from contracts.table import CreateTable, JoinRequest, StartTable
 from games.table import TableState, apply_entry
 from services.handling import CommandHandler
 from services.store import EventStore, PendingAppend
@@ -22,10 +23,11 @@ async def _seated_table(handler: CommandHandler, table: str, seats: int = 2) -> 
     assert isinstance(created.outcome, Accepted)
     tokens = []
     for s in range(seats):
-        joined = await handler.handle(envelope(table, JoinSeat(name=f"p{s}")))
-        assert isinstance(joined.outcome, Accepted) and joined.outcome.token
+        token = new_seat_token()
+        joined = await handler.handle(envelope(table, JoinRequest(name=f"p{s}"), token=token))
+        assert isinstance(joined.outcome, Accepted)
         assert joined.outcome.seat == s
-        tokens.append(joined.outcome.token)
+        tokens.append(token)
     started = await handler.handle(envelope(table, StartTable(), seat=0, token=tokens[0]))
     assert isinstance(started.outcome, Accepted), started.outcome
     return tokens
@@ -92,9 +94,9 @@ async def test_rejections(redis_client: aioredis.Redis) -> None:
 
     assert await code(b"{not json") == "malformed"
     # a broken envelope whose reply stream is readable still gets its answer there
-    broken = b'{"command_id":"c9","table_id":"t3","reply_to":"r:1","body":1,"seat":"x"}'
+    broken = b'{"command_id":"c9","table_id":"t3","reply_to":"orrery:reply:r1","body":1,"seat":"x"}'
     assert await code(broken) == "malformed"
-    ((_, [(_, fields)]),) = await redis_client.xread({"r:1": 0})
+    ((_, [(_, fields)]),) = await redis_client.xread({"orrery:reply:r1": 0})
     assert msgspec.json.decode(fields[b"__data__"])["code"] == "malformed"
     assert await code(envelope("nope", Stand(), seat=0, token="x")) == "no_such_table"
     assert await code(envelope("t3", Stand(), seat=0, token="wrong")) == "unauthorized"
@@ -104,7 +106,7 @@ async def test_rejections(redis_client: aioredis.Redis) -> None:
     assert await code(envelope("t4", CreateTable(game="tiny", seats=9))) == "bad_seats"
     assert await code(envelope("t3", CreateTable(game="tiny", seats=2))) == "table_exists"
     bad_body = b'{"command_id":"c","table_id":"t3","seat":0,"token":"%s","body":{"type":"x"}}'
-    assert await code(bad_body % tokens[0].encode()) == "malformed"
+    assert await code(bad_body % tokens[0].encode()) == "unknown_command"
     # nothing was written for the unknown table
     assert not await redis_client.exists(keys.meta_hash(keys.partition_of("nope", P), "nope"))
 

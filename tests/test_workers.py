@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from clients.bot import play_seat
-from clients.sdk import OrreryClient
+from clients.sdk import OrreryClient, new_seat_token
 from contracts import keys
 from contracts.envelope import Accepted, Rejection, decode_entry
-from contracts.table import CreateTable, JoinSeat, StartTable
+from contracts.table import CreateTable, JoinRequest, StartTable
 from projections.rebuild import read_model_keys, rebuild
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Draw, Stand
@@ -58,8 +58,9 @@ async def test_concurrent_commands_on_one_table_apply_once(two_workers: LiveServ
             # Four joins at once, each also retried at once through a second client:
             # both workers race on the same table and the same command ids.
             ids = [uuid.uuid4().hex for _ in range(4)]
+            secrets = [new_seat_token() for _ in range(4)]
             sends = [
-                c.submit(table, JoinSeat(name=f"p{i}"), command_id=ids[i])
+                c.submit(table, JoinRequest(name=f"p{i}"), command_id=ids[i], token=secrets[i])
                 for i in range(4)
                 for c in (client, other)
             ]
@@ -67,7 +68,7 @@ async def test_concurrent_commands_on_one_table_apply_once(two_workers: LiveServ
             for outcome in outcomes:
                 assert isinstance(outcome, Accepted), outcome
                 accepted[outcome.command_id] = outcome
-            tokens = {o.seat: o.token for o in outcomes}
+            tokens = {o.seat: secrets[ids.index(o.command_id)] for o in outcomes}
             assert sorted(tokens) == [0, 1, 2, 3]
             # Everyone tries to move at once, every turn; only the seat to move succeeds.
             start = await client.accept(table, StartTable(), seat=0, token=tokens[0])
@@ -103,16 +104,18 @@ async def test_worker_killed_between_append_and_ack(crashing: LiveService) -> No
     async with OrreryClient(live.url) as client:
         table = await client.create_table("tiny", 2, table_id="crash-table")
         # One attempt only: the outcome can come from nowhere but the claimer.
+        secret = new_seat_token()
+        join = JoinRequest(name="Ann")
         outcome = await client.submit(
-            table, JoinSeat(name="Ann"), command_id="crash-join", attempts=1, timeout=30
+            table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
         )
-        assert isinstance(outcome, Accepted) and outcome.seat == 0 and outcome.token
+        assert isinstance(outcome, Accepted) and outcome.seat == 0
         workers = live.processes[:2]
         assert sum(p.poll() is not None for p in workers) == 1
         log = await _log(client, table)
         assert [e.command_id for _, e in log].count("crash-join") == 1
         # the survivor carries on, and a retry of the same id is a duplicate
-        again = await client.submit(table, JoinSeat(name="Ann"), command_id="crash-join")
+        again = await client.submit(table, join, command_id="crash-join", token=secret)
         assert again == outcome
         raw = await client.redis.hget(
             keys.outcomes_hash(client.partition(table), table), "crash-join"
