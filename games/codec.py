@@ -24,7 +24,7 @@ from contracts.table import (
 )
 from games.registry import get_game
 
-TABLE_COMMANDS: tuple[type, ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
 TABLE_EVENTS: tuple[type, ...] = (TableCreated, SeatJoined, SeatLeft, TableStarted, TableFinished)
 
 
@@ -49,9 +49,8 @@ class Codec:
         commands = command_union(game_name)
         events = event_union(game_name)
         game = get_game(game_name) if game_name else None
-        self.command_tags = frozenset(
-            getattr(t, "__struct_config__").tag for t in TABLE_COMMANDS + (game.command_types if game else ())
-        )
+        types = TABLE_COMMANDS + (game.command_types if game else ())
+        self.command_tags = frozenset(t.__struct_config__.tag for t in types)
         self.command_msgpack = msgspec.msgpack.Decoder(commands)
         self.command_json = msgspec.json.Decoder(commands)
         self.event_msgpack = msgspec.msgpack.Decoder(events)

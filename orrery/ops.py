@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
+import redis.asyncio as aioredis
 import structlog
 import typer
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from contracts import keys

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import redis.asyncio as aioredis
 
+from clients.sdk import new_seat_token
 from contracts import keys
 from contracts.envelope import Accepted, Duplicate, Rejection, chain_hash, decode_entry
-from clients.sdk import new_seat_token
 from contracts.table import CreateTable, JoinRequest, StartTable
 from games.table import TableState, apply_entry
 from services.handling import CommandHandler
