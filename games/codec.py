@@ -50,7 +50,7 @@ class Codec:
         events = event_union(game_name)
         game = get_game(game_name) if game_name else None
         types = TABLE_COMMANDS + (game.command_types if game else ())
-        self.command_tags = frozenset(t.__struct_config__.tag for t in types)
+        self.command_tags = frozenset(str(t.__struct_config__.tag) for t in types)
         self.command_msgpack = msgspec.msgpack.Decoder(commands)
         self.command_json = msgspec.json.Decoder(commands)
         self.event_msgpack = msgspec.msgpack.Decoder(events)

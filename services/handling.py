@@ -533,7 +533,10 @@ def _reason(error: Exception) -> str:
 def _every_command_tag() -> frozenset[str]:
     from games.registry import all_games
 
-    return frozenset().union(*(codec_for(name).command_tags for name in all_games()))
+    tags: set[str] = set()
+    for name in all_games():
+        tags |= codec_for(name).command_tags
+    return frozenset(tags)
 
 
 def _phase_after(state: TableState, events: list[Any]) -> str:
