@@ -37,6 +37,8 @@ class CommandEnvelope(msgspec.Struct, Generic[B], frozen=True, kw_only=True):
     seat: int | None = None
     token: str | None = None
     reply_to: str | None = None
+    # A gateway's signed assertion of the player behind a join (contracts.identity).
+    identity: str | None = None
 
 
 class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_field="outcome"):

@@ -38,6 +38,8 @@ class JoinSeat(JoinRequest, frozen=True, tag="table.join"):
 
     # the SHA-256 of the seat secret the client chose (the secret itself is stored nowhere)
     token_hash: str = ""
+    # the player a trusted gateway vouched for (contracts.identity); "" for anonymous joins
+    player_id: str = ""
 
 
 class StartTable(CommandBody, frozen=True, tag="table.start"):
@@ -65,6 +67,8 @@ class SeatJoined(EventBody, frozen=True, tag="table.seat_joined"):
     seat: int
     name: str
     token_hash: str
+    # a verified player (ratings follow it); "" when the join was anonymous (not rated)
+    player_id: str = ""
 
 
 class SeatLeft(EventBody, frozen=True, tag="table.seat_left"):

@@ -58,6 +58,7 @@ class TableState(msgspec.Struct, kw_only=True):
     seed_commitment: str = ""
     names: list[str | None] = []
     token_hashes: list[str | None] = []
+    player_ids: list[str] = []  # "" for an anonymous seat
     left: list[bool] = []
     game_state: Any = None
     standing: FinalStanding | None = None
@@ -108,16 +109,19 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         state.seed_commitment = event.seed_commitment
         state.names = [None] * event.seats
         state.token_hashes = [None] * event.seats
+        state.player_ids = [""] * event.seats
         state.left = [False] * event.seats
     elif isinstance(event, SeatJoined):
         state.names[event.seat] = event.name
         state.token_hashes[event.seat] = event.token_hash
+        state.player_ids[event.seat] = event.player_id
     elif isinstance(event, SeatLeft):
         if event.conceded:
             state.left[event.seat] = True
         else:
             state.names[event.seat] = None
             state.token_hashes[event.seat] = None
+            state.player_ids[event.seat] = ""
     elif isinstance(event, TableStarted):
         game = game_of(state)
         state.phase = "playing"
@@ -204,7 +208,9 @@ def _join(state: TableState, command: JoinSeat) -> list[EventBody]:
         if not free:
             raise Rejected("table_full", "every seat is taken")
         seat = free[0]
-    return [SeatJoined(seat=seat, name=name, token_hash=command.token_hash)]
+    return [
+        SeatJoined(seat=seat, name=name, token_hash=command.token_hash, player_id=command.player_id)
+    ]
 
 
 def _start(state: TableState, seed: bytes, rng: Random) -> list[EventBody]:

@@ -51,6 +51,7 @@ from contracts.envelope import (
     encode_entry,
     seal,
 )
+from contracts.identity import verified_player
 from contracts.inputs import excerpt
 from contracts.table import CreateTable, JoinSeat
 from games.codec import codec_for, msgpack_encoder
@@ -66,6 +67,7 @@ MAX_COMMAND_ID = 128
 MAX_CONFLICT_RETRIES = 20
 CACHE_SIZE = 5_000
 MAX_ENTRY_BYTES = 64 * 1024
+SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
 MAX_HEADER_SCAN = 1024 * 1024  # a refused entry this small is still read for its reply_to
 # Reply streams: capped, and gone after this long without a write (refreshed per reply).
 REPLY_MAXLEN = 10_000
@@ -122,8 +124,11 @@ class Handled:
 
 
 class CommandHandler:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, identity_key: bytes | None = None) -> None:
         self.store = store
+        # The key a gateway signs player identities with (contracts.identity); without
+        # it every join is anonymous.
+        self.identity_key = identity_key or os.environ.get(SECRET_KEY_ENV, "").encode() or None
         # Fault injection for the crash tests: SIGKILL this process right after the
         # append of a command whose id starts with this prefix (before reply and ack).
         self.kill_after_append = os.environ.get("ORRERY_FAULT_KILL_AFTER_APPEND", "")
@@ -291,7 +296,12 @@ class CommandHandler:
                         "a join carries the seat's secret in the envelope's token: 22 to 128 "
                         "characters of A-Z a-z 0-9 _ - with at least 128 random bits",
                     )
-                body = msgspec.structs.replace(body, token_hash=token_hash(envelope.token))
+                player = verified_player(
+                    self.identity_key, envelope.table_id, envelope.command_id, envelope.identity
+                )
+                body = msgspec.structs.replace(
+                    body, token_hash=token_hash(envelope.token), player_id=player
+                )
             else:
                 self._authenticate(state, seat, envelope.token)
         events = decide_table(state, body, seat, seed)
