@@ -92,3 +92,15 @@ def leaderboard_key(game: str) -> str:
 
 def ratings_key(game: str) -> str:
     return f"orrery:{{lb}}:ratings:{game}"
+
+
+def notice_stream(p: int, table_id: str, seat: int) -> str:
+    """"Your turn" notices for one seat of a table (projected; one entry each time the
+    seat becomes one to move)."""
+    return _table(p, table_id, f"notice:{seat}")
+
+
+def player_notice_stream(player_id: str) -> str:
+    """"Your turn" notices of every table where a verified player holds a seat (the
+    gateway pushes them on ``WS /v1/players/me/live``)."""
+    return f"orrery:notice:{player_id}"
