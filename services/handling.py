@@ -68,7 +68,7 @@ MAX_CONFLICT_RETRIES = 20
 CACHE_SIZE = 5_000
 MAX_ENTRY_BYTES = 64 * 1024
 SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
-MAX_HEADER_SCAN = 1024 * 1024  # a refused entry this small is still read for its reply_to
+MAX_HEADER_SCAN = 8 * 1024 * 1024  # a refused entry this small is still read for its reply_to
 # Reply streams: capped, and gone after this long without a write (refreshed per reply).
 REPLY_MAXLEN = 10_000
 REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
