@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import ClusterDownError, TryAgainError
+from redis.exceptions import ClusterDownError, NoPermissionError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -127,7 +127,10 @@ class OrreryClient:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         if isinstance(self.redis, aioredis.Redis):
-            info = await self.redis.info("cluster")
+            try:
+                info = await self.redis.info("cluster")
+            except NoPermissionError:
+                info = {}  # an app user may not run INFO: name a cluster by its URL instead
             if int(info.get("cluster_enabled", 0)):  # one node of a cluster: use them all
                 from redis.asyncio.cluster import ClusterNode, RedisCluster
 

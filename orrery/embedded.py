@@ -82,6 +82,11 @@ class EmbeddedServer:
                 try:
                     if client.ping():
                         return self
+                except redis.exceptions.AuthenticationError:
+                    return self  # up, with ACLs (its default user is off)
+                except redis.exceptions.ResponseError as error:
+                    if str(error).startswith(("NOAUTH", "NOPERM")):
+                        return self
                 except redis.exceptions.RedisError:
                     pass
                 if time.monotonic() > deadline:

@@ -34,13 +34,18 @@ def make_broker(url: str) -> RedisBroker:
     return broker
 
 
-async def prepare(url: str, partitions: int | None) -> int:
-    """Record P and pre-create every consumer group at 0."""
+async def prepare(
+    url: str, partitions: int | None, roles: tuple[str, ...] = ("worker", "projector")
+) -> int:
+    """Record P and pre-create the consumer groups of ``roles`` at 0 (each role's Redis
+    user may touch only its own streams)."""
     redis = open_redis(url)
     try:
         p = await ensure_partitions(redis, partitions)
-        await ensure_command_groups(redis, p)
-        await ensure_feed_groups(redis, p)
+        if "worker" in roles:
+            await ensure_command_groups(redis, p)
+        if "projector" in roles:
+            await ensure_feed_groups(redis, p)
         return p
     finally:
         await redis.aclose()
@@ -51,7 +56,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     from orrery.ops import group_watchdog
     from services import metrics
 
-    p = await prepare(url, partitions)
+    p = await prepare(url, partitions, (role,))
     broker = make_broker(url)
     if role == "worker":
         build_decider_app(broker, p, consumer=consumer)
@@ -78,9 +83,11 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
 def spawn(
     role: str, url: str, index: int, extra_env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, **(extra_env or {})}
+    # The URL travels in the environment, not argv: it may hold a password, and argv is
+    # readable by every local user (ps).
+    env = {**os.environ, "ORRERY_REDIS_URL": url, **(extra_env or {})}
     return subprocess.Popen(
-        [sys.executable, "-m", "orrery.cli", role, "--redis-url", url],
+        [sys.executable, "-m", "orrery.cli", role],
         env=env,
         stdin=subprocess.DEVNULL,
     )

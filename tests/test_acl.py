@@ -1,0 +1,141 @@
+"""The shipped ACL file on the embedded server: each role runs with its own Redis user,
+a trusted app plays a table through the wire contract, and may read nothing it should
+not (logs, seeds, snapshots, stored outcomes, command streams, other apps' replies)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
+
+from clients.bot import play_seat
+from clients.sdk import OrreryClient
+from contracts import keys
+from orrery.embedded import EmbeddedServer
+from orrery.runtime import prepare, spawn, stop_processes
+from tests.support.service import PARTITIONS, REPO
+
+DEPLOY = REPO / "deploy" / "valkey"
+USERS = ("worker", "projector", "gateway", "app", "admin", "replication")
+
+
+class AclServer:
+    def __init__(self, server: EmbeddedServer, passwords: dict[str, str]) -> None:
+        self.server = server
+        self.passwords = passwords
+
+    def url(self, role: str) -> str:
+        return f"redis://orrery-{role}:{self.passwords[role]}@127.0.0.1:{self.server.port}/0"
+
+
+@pytest.fixture(scope="module")
+def acl_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AclServer]:
+    folder = Path(tmp_path_factory.mktemp("acl"))
+    passwords = {role: secrets.token_hex(16) for role in USERS}
+    env = {**os.environ, **{f"ORRERY_{r.upper()}_PASSWORD": pw for r, pw in passwords.items()}}
+    users = folder / "users.acl"
+    subprocess.run(
+        ["sh", str(DEPLOY / "render-acl.sh"), str(DEPLOY / "users.acl.template"), str(users)],
+        env=env,
+        check=True,
+    )
+    with EmbeddedServer(folder / "data", extra_args=["--aclfile", str(users)]) as server:
+        yield AclServer(server, passwords)
+
+
+def test_render_refuses_a_missing_password(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_PASSWORD")}
+    done = subprocess.run(
+        ["sh", str(DEPLOY / "render-acl.sh"), str(DEPLOY / "users.acl.template"),
+         str(tmp_path / "users.acl")],
+        env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode != 0 and "is not set" in done.stderr
+    assert not (tmp_path / "users.acl").exists()
+
+
+async def _refused(call: object) -> bool:
+    try:
+        await call  # type: ignore[misc]
+    except NoPermissionError:
+        return True
+    except ResponseError as error:
+        return str(error).startswith("NOPERM")
+    return False
+
+
+async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
+    acl_server: AclServer,
+) -> None:
+    # nobody gets in without a user
+    anonymous = aioredis.Redis(port=acl_server.server.port)
+    with pytest.raises((ResponseError, AuthenticationError)):
+        await anonymous.get(keys.CONFIG_KEY)
+    await anonymous.aclose()
+
+    await prepare(acl_server.url("admin"), PARTITIONS)
+    env = {"PYTHONPATH": str(REPO), "ORRERY_LOG_LEVEL": "warning"}
+    processes = [
+        spawn("worker", acl_server.url("worker"), 0, env),
+        spawn("projector", acl_server.url("projector"), 1, env),
+    ]
+    try:
+        async with OrreryClient(acl_server.url("app"), reply_prefix="app") as app:
+            table = await app.create_table("tiny", 2, table_id="acl-table")
+            a = await app.join(table, "Ann")
+            b = await app.join(table, "Bob")
+            await app.start(a)
+            rng = random.Random(3)
+            finals = await asyncio.wait_for(
+                asyncio.gather(play_seat(app, a, rng), play_seat(app, b, rng)), 60
+            )
+            assert all(view["phase"] == "finished" for view in finals)
+            assert (await app.score(table) or {}).get("phase") in {"finished", "playing"}
+
+            p = app.partition(table)
+            r = app.redis
+            refused = {
+                "log": r.xrange(keys.log_stream(p, table)),
+                "seed": r.get(keys.secret_key(p, table)),
+                "snapshot": r.get(keys.snapshot_key(p, table)),
+                "outcomes": r.hgetall(keys.outcomes_hash(p, table)),
+                "meta": r.hgetall(keys.meta_hash(p, table)),
+                "command stream": r.xrange(keys.command_stream(p)),
+                "command stream read": r.xread({keys.command_stream(p): 0}),
+                "feed": r.xrange(keys.feed_stream(p)),
+                "dead letters": r.xrange(keys.dead_letter_stream(p)),
+                "another app's replies": r.xrange("orrery:reply:other:1"),
+                "a view, written": r.set(keys.view_key(p, table, 0), b"{}"),
+                "a log, written": r.xadd(keys.log_stream(p, table), {"e": b"x"}),
+                "scan": r.scan(0),
+                "flushall": r.flushall(),
+            }
+            for what, call in refused.items():
+                assert await _refused(call), f"the app user could {what}"
+            # what it may do: views of any seat, the spectator, the leaderboard
+            assert await r.get(keys.view_key(p, table, 0)) is not None
+            assert await r.get(keys.view_key(p, table, None)) is not None
+
+        # the projector may not read seeds, stored outcomes or commands either
+        projector = aioredis.Redis.from_url(acl_server.url("projector"))
+        p = keys.partition_of("acl-table", PARTITIONS)
+        try:
+            for call in (
+                projector.get(keys.secret_key(p, "acl-table")),
+                projector.xrange(keys.command_stream(p)),
+                projector.hgetall(keys.outcomes_hash(p, "acl-table")),
+            ):
+                assert await _refused(call)
+        finally:
+            await projector.aclose()
+        assert all(process.poll() is None for process in processes)
+    finally:
+        stop_processes(processes)
