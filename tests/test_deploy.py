@@ -1,0 +1,129 @@
+"""The shipped deployment files keep Redis closed: protected mode and an ACL file in every
+server config (and those configs start the real server), no Redis port published by the
+compose file, and every Orrery role connecting as its own user."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import yaml
+
+from orrery.embedded import free_port, server_binary
+from tests.support.service import REPO
+
+DEPLOY = REPO / "deploy"
+CONFIGS = [
+    DEPLOY / "valkey" / "valkey.conf",
+    DEPLOY / "valkey" / "valkey-cluster.conf",
+    DEPLOY / "redis" / "redis.conf",
+    DEPLOY / "redis" / "redis-cluster.conf",
+]
+USERS = ("worker", "projector", "gateway", "app", "admin", "replication")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
+def test_server_configs_are_closed(config: Path) -> None:
+    lines = [line.split("#")[0].split() for line in config.read_text().splitlines()]
+    settings = {words[0]: words[1:] for words in lines if words}
+    assert settings["protected-mode"] == ["yes"]
+    assert settings["aclfile"] == ["/data/users.acl"]
+
+
+def _rendered(folder: Path) -> tuple[Path, dict[str, str]]:
+    passwords = {user: secrets.token_hex(16) for user in USERS}
+    env = {**os.environ, **{f"ORRERY_{u.upper()}_PASSWORD": pw for u, pw in passwords.items()}}
+    out = folder / "users.acl"
+    script = DEPLOY / "valkey" / "render-acl.sh"
+    template = DEPLOY / "valkey" / "users.acl.template"
+    subprocess.run(["sh", str(script), str(template), str(out)], env=env, check=True)
+    return out, passwords
+
+
+@pytest.mark.parametrize("config", CONFIGS[:2], ids=lambda p: p.name)
+def test_the_shipped_valkey_configs_start_closed(tmp_path: Path, config: Path) -> None:
+    users, passwords = _rendered(tmp_path)
+    # the file as shipped, but for where it keeps its data (read while the file is parsed)
+    local = tmp_path / config.name
+    text = config.read_text().replace("dir /data", f"dir {tmp_path}")
+    local.write_text(text.replace("aclfile /data/users.acl", f"aclfile {users}"))
+    with _StartedWithConfig(local, ["--logfile", "server.log"]) as port:
+        anonymous = redis.Redis(port=port, socket_connect_timeout=2)
+        with pytest.raises((redis.exceptions.AuthenticationError, redis.exceptions.ResponseError)):
+            anonymous.get("orrery:config")
+        anonymous.close()
+        admin = redis.Redis(port=port, username="orrery-admin", password=passwords["admin"])
+        assert admin.ping()
+        assert admin.config_get("protected-mode") == {"protected-mode": "yes"}
+        admin.close()
+
+
+class _StartedWithConfig:
+    """``valkey-server CONFIG --port P --bind 127.0.0.1 [overrides]``: the file as shipped
+    (only where it writes and listens changes)."""
+
+    def __init__(self, config: Path, overrides: list[str]) -> None:
+        self.port = free_port()
+        self.args = [
+            server_binary(), str(config), "--port", str(self.port), "--bind", "127.0.0.1",
+            "--daemonize", "no", *overrides,
+        ]  # fmt: skip
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> int:
+        self.process = subprocess.Popen(
+            self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        deadline = time.monotonic() + 15
+        while True:
+            assert self.process.poll() is None, "the server refused the shipped config"
+            try:
+                client.ping()
+                break
+            except (redis.exceptions.AuthenticationError, redis.exceptions.ResponseError):
+                break
+            except redis.exceptions.ConnectionError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        client.close()
+        return self.port
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.process is not None
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def test_compose_publishes_no_redis_port_and_gives_each_role_its_user() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert "ports" not in services["valkey"]
+    users = {
+        name: service.get("environment", {}).get("ORRERY_REDIS_USERNAME")
+        for name, service in services.items()
+        if name != "valkey"
+    }
+    assert users["worker"] == "orrery-worker" and users["projector"] == "orrery-projector"
+    assert all(user for user in users.values())
+
+
+def test_kubernetes_roles_use_their_own_users() -> None:
+    docs = list(yaml.safe_load_all((DEPLOY / "k8s" / "orrery.yaml").read_text()))
+    found = {}
+    for doc in docs:
+        if doc and doc["kind"] in {"Deployment", "Job"}:
+            container = doc["spec"]["template"]["spec"]["containers"][0]
+            env = {e["name"]: e for e in container.get("env", [])}
+            found[doc["metadata"]["name"]] = env["ORRERY_REDIS_USERNAME"]["value"]
+            secret = env["ORRERY_REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]
+            assert secret["name"] == "orrery-redis"
+    assert found["orrery-worker"] == "orrery-worker"
+    assert found["orrery-projector"] == "orrery-projector"
+    cluster = (DEPLOY / "k8s" / "valkey-cluster.yaml").read_text()
+    assert "protected-mode no" not in cluster and "aclfile /acl/users.acl" in cluster
