@@ -13,6 +13,7 @@ import msgspec
 
 from contracts.table import (
     CreateTable,
+    JoinRequest,
     JoinSeat,
     LeaveTable,
     SeatJoined,
@@ -25,6 +26,12 @@ from contracts.table import (
 from games.registry import get_game
 
 TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
+CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
+    CreateTable,
+    JoinRequest,
+    StartTable,
+    LeaveTable,
+)
 TABLE_EVENTS: tuple[type, ...] = (TableCreated, SeatJoined, SeatLeft, TableStarted, TableFinished)
 
 
@@ -35,6 +42,13 @@ def _union(types: tuple[type, ...]) -> Any:
 def command_union(game_name: str | None) -> Any:
     game = get_game(game_name) if game_name else None
     return _union(TABLE_COMMANDS + (game.command_types if game else ()))
+
+
+def client_command_union(game_name: str | None) -> Any:
+    """What a client may send (the schema's command union): a join without the fields
+    only the service fills in."""
+    game = get_game(game_name) if game_name else None
+    return _union(CLIENT_TABLE_COMMANDS + (game.command_types if game else ()))
 
 
 def event_union(game_name: str | None) -> Any:

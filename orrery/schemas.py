@@ -16,7 +16,7 @@ import msgspec
 from contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
 from contracts.feed import FeedEntry
 from contracts.views import RatingLine, TableScore, TableView
-from games.codec import command_union, event_union
+from games.codec import client_command_union, event_union
 from games.registry import all_games
 
 
@@ -43,7 +43,7 @@ def write_schemas(out: Path) -> list[Path]:
     common = _document(
         "Orrery wire contract (lifecycle only)",
         {
-            "command_envelope": _generic(CommandEnvelope, command_union(None)),
+            "command_envelope": _generic(CommandEnvelope, client_command_union(None)),
             "outcome": Outcome,
             "event_envelope": _generic(EventEnvelope, event_union(None)),
             "feed_entry": FeedEntry,
@@ -55,7 +55,7 @@ def write_schemas(out: Path) -> list[Path]:
     path.write_text(json.dumps(common, indent=2))
     written.append(path)
     for name, game in all_games().items():
-        commands = command_union(name)
+        commands = client_command_union(name)
         doc = _document(
             f"Orrery wire contract: {game.title}",
             {
