@@ -29,12 +29,39 @@ def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
     schemas, components = msgspec.json.schema_components(
         list(types.values()), ref_template="#/$defs/{name}"
     )
-    return {
+    names = _short_names(components)
+    document = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
         "properties": dict(zip(types, schemas, strict=True)),
-        "$defs": components,
+        "$defs": {names[name]: schema for name, schema in components.items()},
     }
+    return _renamed_refs(document, names)
+
+
+def _short_names(components: dict[str, Any]) -> dict[str, str]:
+    """A short, stable name per definition: msgspec names a generic Struct after all its
+    parameters (``CommandEnvelope_typing.Union_contracts.table.CreateTable__…``, 1,000
+    characters); each file has one instance of each generic, so its class name is enough."""
+    names = {name: name.split("_", 1)[0] if "." in name else name for name in components}
+    if len(set(names.values())) != len(names):
+        raise ValueError("two schema definitions would share a short name")
+    return names
+
+
+def _renamed_refs(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: (
+                "#/$defs/" + names[v.removeprefix("#/$defs/")]
+                if k == "$ref" and isinstance(v, str)
+                else _renamed_refs(v, names)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_renamed_refs(v, names) for v in value]
+    return value
 
 
 def write_schemas(out: Path) -> list[Path]:

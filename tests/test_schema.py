@@ -4,6 +4,7 @@ carries no field the service fills in, and no outcome carries a seat secret."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -22,5 +23,9 @@ def test_the_schema_lists_only_what_a_client_sends(tmp_path: Path) -> None:
         assert set(defs["Accepted"]["properties"]) == {
             "outcome", "command_id", "table_id", "first_seq", "last_seq", "seat",
         }  # fmt: skip
-        envelope = next(v for k, v in defs.items() if k.startswith("CommandEnvelope"))
+        envelope = defs["CommandEnvelope"]
         assert {"token", "reply_to", "identity"} <= set(envelope["properties"])
+        # short names a code generator turns into readable type names, every $ref resolved
+        assert all(re.fullmatch(r"[A-Z][A-Za-z0-9]{0,39}", name) for name in defs), path.name
+        refs = re.findall(r'"\$ref": "#/\$defs/([^"]+)"', path.read_text())
+        assert refs and set(refs) <= set(defs)
