@@ -16,9 +16,31 @@ from typing import Annotated, Any
 import typer
 
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.errors import UserError
 from orrery.logs import configure_logging
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Orrery game service.")
+def _flags_without_metavar() -> None:
+    """typer 0.29's help shows ``<bool>`` beside every flag (``--json <bool>``), as if it
+    took a value: show flags bare."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display  # type: ignore[method-assign]
+
+
+_flags_without_metavar()
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Orrery game service.",
+    # user errors are one line (main); anything else is a bug and keeps its traceback
+    pretty_exceptions_enable=False,
+)
 projections_app = typer.Typer(no_args_is_help=True, help="Read models.")
 app.add_typer(projections_app, name="projections")
 bench_app = typer.Typer(
@@ -158,7 +180,7 @@ def _game_names(game: str | None) -> list[str]:
     available = all_games()
     if game:
         if game not in available:
-            raise typer.BadParameter(f"unknown game {game!r}; available: {', '.join(available)}")
+            raise UserError(f"unknown game {game!r}; the games are: {', '.join(available)}")
         return [game]
     return [name for name in available if name in BUILTIN] or list(available)
 
@@ -167,11 +189,46 @@ def _players_for(game: str, players: int | None) -> int:
     from games.registry import get_game
 
     g = get_game(game)
-    assert g is not None
+    if g is None:
+        raise UserError(f"unknown game {game!r}")
     wanted = players if players is not None else 3
     if players is not None and not g.min_seats <= players <= g.max_seats:
-        raise typer.BadParameter(f"{game} seats {g.min_seats}-{g.max_seats} players")
+        raise UserError(f"{game} seats {g.min_seats}-{g.max_seats} players, not {players}")
     return min(max(wanted, g.min_seats), g.max_seats)
+
+
+def parse_options(given: list[str]) -> dict[str, Any]:
+    """``--options`` values: ``k=v`` pairs (values read as JSON when they parse, else as
+    text) or one JSON object."""
+    options: dict[str, Any] = {}
+    for item in given:
+        if item.lstrip().startswith("{"):
+            try:
+                doc = json.loads(item)
+            except json.JSONDecodeError as error:
+                raise UserError(f"--options {item!r} is not a JSON object: {error}") from None
+            if not isinstance(doc, dict):
+                raise UserError(f"--options {item!r} is not a JSON object")
+            options.update(doc)
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UserError(f"--options takes key=value or a JSON object, not {item!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+OptionsArg = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--options",
+        metavar="KEY=VALUE|JSON",
+        help="game options: key=value (repeatable) or a JSON object, e.g. difficulty=hard",
+    ),
+]
 
 
 @app.command()
@@ -181,6 +238,7 @@ def demo(
     players: Annotated[int | None, typer.Option(help="seats per table")] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the bots' choices")] = None,
     games: Annotated[int, typer.Option("--games", help="tables per game")] = 1,
+    options: OptionsArg = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
     data_dir: DataDir = Path(DATA_DIR),
     workers: Annotated[int, typer.Option(help="decider worker processes")] = 1,
@@ -194,6 +252,7 @@ def demo(
     os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
     names = _game_names(game)
     plan = [(name, _players_for(name, players)) for name in names for _ in range(games)]
+    game_options = parse_options(options or [])
     rng = random.Random(seed)
 
     async def run(url: str) -> list[PlayedTable]:
@@ -202,18 +261,20 @@ def demo(
         async with service(url, workers, 1), OrreryClient(url) as client:
             tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]
             tasks = [
-                play_table(client, name, n, random.Random(rng.getrandbits(64)), tables[i])
+                play_table(
+                    client, name, n, random.Random(rng.getrandbits(64)), tables[i], game_options
+                )
                 for i, (name, n) in enumerate(plan)
             ]
             if as_json:
                 return list(await asyncio.gather(*tasks))
-            return await _with_live_board(tables, tasks)
+            return await _with_live_board(client, tables, tasks)
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
         started = time.monotonic()
         played = asyncio.run(run(url))
     if as_json:
-        print(json.dumps({"redis_url": url, "tables": [_table_json(t) for t in played]}, indent=2))
+        print(json.dumps({"tables": [_table_json(t) for t in played]}, indent=2))
     else:
         _print_final(played, time.monotonic() - started)
 
@@ -223,17 +284,22 @@ def _table_json(table: Any) -> dict[str, Any]:
         "game": table.game,
         "table_id": table.table_id,
         "seats": table.seats,
+        "ais": table.ais,
         "scores": table.points,
         "ranks": table.ranks,
         "events": table.seq,
     }
 
 
-async def _with_live_board(tables: list[Any], tasks: list[Any]) -> list[Any]:
+async def _with_live_board(client: Any, tables: list[Any], tasks: list[Any]) -> list[Any]:
     from rich.live import Live
 
     async def refresh(live: Live) -> None:
         while True:
+            for table in tables:  # progress: the seq each running table has reached
+                if table.table_id and not table.done:
+                    view = await client.view(table.table_id)
+                    table.seq = view["seq"] if view else table.seq
             live.update(_board(tables))
             await asyncio.sleep(0.25)
 
@@ -251,14 +317,15 @@ def _board(tables: list[Any]) -> Any:
     from rich.table import Table
 
     board = Table(title="Orrery demo")
-    for column in ("game", "table", "state", "players", "points", "ranks"):
-        board.add_column(column)
+    for column in ("game", "table", "state", "events", "players", "points", "ranks"):
+        board.add_column(column, overflow="fold")
     for t in tables:
         board.add_row(
             t.game,
             t.table_id or "…",
             "finished" if t.done else "playing",
-            ", ".join(t.seats),
+            str(t.seq),
+            ", ".join([*t.seats, *(f"{ai} (AI)" for ai in t.ais)]),
             " ".join(map(str, t.points)),
             " ".join(map(str, t.ranks)),
         )
@@ -272,7 +339,11 @@ def _print_final(tables: list[Any], seconds: float) -> None:
     console.print(f"\n{len(tables)} tables finished in {seconds:.1f}s")
     for t in tables:
         winners = [s for s, r in zip(t.seats, t.ranks, strict=True) if r == 1]
-        console.print(f"{t.game} {t.table_id}: winner {', '.join(winners)}; points {t.points}")
+        against = f" (against {', '.join(t.ais)})" if t.ais else ""
+        console.print(
+            f"{t.game} {t.table_id}{against}: winner {', '.join(winners) or 'an AI'}; "
+            f"points {t.points}"
+        )
 
 
 @app.command()
@@ -327,6 +398,10 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except UserError as error:
+        # a problem the user can fix: one line, no traceback
+        print(f"orrery: {error}", file=sys.stderr)
+        sys.exit(error.exit_code)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from redis.exceptions import NoPermissionError
 
 from contracts import keys
+from orrery.errors import UserError
 
 ENV_URL = "ORRERY_REDIS_URL"
 ENV_USERNAME = "ORRERY_REDIS_USERNAME"
@@ -23,8 +24,8 @@ DATA_DIR = ".orrery"
 CONFIG_WAIT_S = 60.0
 
 
-class PartitionMismatch(Exception):
-    pass
+class PartitionMismatch(UserError):
+    """The data was initialised with another partition count."""
 
 
 async def ensure_partitions(

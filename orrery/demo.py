@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ class PlayedTable:
     ranks: list[int] = field(default_factory=list)
     seq: int = 0
     done: bool = False
+    ais: list[str] = field(default_factory=list)  # built-in opponents (Fractured Sky 1-2)
 
 
 async def play_table(
@@ -35,10 +37,13 @@ async def play_table(
     players: int,
     rng: random.Random,
     progress: PlayedTable | None = None,
+    options: dict[str, Any] | None = None,
 ) -> PlayedTable:
     names = BOT_NAMES[:players]
+    # Fresh ids: --seed fixes the bots' choices, not the tables (a second run with the same
+    # seed in the same folder plays new tables).
     table_id = await client.create_table(
-        game, players, table_id=f"{game}-{rng.getrandbits(40):010x}"
+        game, players, options or {}, table_id=f"{game}-{uuid.uuid4().hex[:10]}"
     )
     played = progress or PlayedTable(game=game, table_id=table_id, seats=names)
     played.table_id = table_id
@@ -47,6 +52,7 @@ async def play_table(
     await client.start(seats[0])
     bots = [play_seat(client, seat, random.Random(rng.getrandbits(64))) for seat in seats]
     views = await asyncio.gather(*bots)
+    played.ais = [str(ai.get("name")) for ai in _ais(views[0])]
     final = views[0]["standing"]
     score = await _final_score(client, table_id, views[0]["seq"])
     played.points = list(final["points"])
@@ -63,3 +69,10 @@ async def _final_score(client: OrreryClient, table_id: str, seq: int) -> dict[st
             return score
         await asyncio.sleep(0.05)
     return None
+
+
+def _ais(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The built-in opponents a game's view lists (Fractured Sky's solo and 2-player AIs)."""
+    game_view = view.get("view") or {}
+    ais = game_view.get("ais") if isinstance(game_view, dict) else None
+    return list(ais) if isinstance(ais, list) else []

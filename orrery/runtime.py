@@ -20,7 +20,7 @@ from faststream.redis import RedisBroker
 
 from orrery.cluster import open_redis
 from orrery.config import ensure_partitions
-from orrery.embedded import EmbeddedServer
+from orrery.folder_server import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
 from services.intake import build_decider_app, ensure_command_groups
 
@@ -109,12 +109,13 @@ def stop_processes(processes: list[subprocess.Popen[bytes]], timeout: float = 10
 def server_for(
     url: str | None, data_dir: Path, port: int | None = None, appendfsync: str = "everysec"
 ) -> Iterator[str]:
-    """The given server, or an embedded one for the duration of the block."""
+    """The given server, else the data folder's embedded one: the running one (another
+    orrery process's), or one started for the duration of the block."""
     if url:
         yield url
         return
-    with EmbeddedServer(data_dir, port, appendfsync=appendfsync) as server:
-        yield server.url
+    with folder_server(data_dir, port, appendfsync) as folder_url:
+        yield folder_url
 
 
 @contextlib.asynccontextmanager

@@ -1,0 +1,127 @@
+"""Everyday use of the command line: one server per data folder (a running `serve` is
+used by later commands; a stale record is replaced), a second demo with the same seed
+plays new tables, user errors are one line without a traceback, and help shows flags
+bare."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from orrery.cli import parse_options
+from orrery.errors import UserError
+from orrery.folder_server import RECORD
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(REPO), "ORRERY_LOG_LEVEL": "warning"}
+
+
+def orrery(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "orrery.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
+
+
+def _tables(url: str) -> set[str]:
+    client = redis.Redis.from_url(url)
+    try:
+        found: set[str] = set()
+        for key in client.scan_iter("orrery:{*}:tables"):
+            found |= {m.decode() for m in client.smembers(key)}
+        return found
+    finally:
+        client.close()
+
+
+def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", "serve", "--data-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=ENV,
+    )
+    try:
+        assert serve.stdout is not None
+        url = serve.stdout.readline().strip()
+        record = json.loads((tmp_path / "data" / RECORD).read_text())
+        assert record["url"] == url and record["owner_pid"] == serve.pid
+        # demo in the same folder, twice with one seed: both play, on the running server
+        for _ in range(2):
+            demo = orrery(
+                "demo", "--game", "tiny", "--players", "2", "--seed", "11", "--json",
+                "--data-dir", str(tmp_path),
+            )  # fmt: skip
+            assert demo.returncode == 0, demo.stderr[-2000:]
+        assert len(_tables(url)) == 2
+        # the record names the running server only while it runs
+        assert (tmp_path / "data" / RECORD).exists()
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(timeout=30) == 0
+    assert not (tmp_path / "data" / RECORD).exists()
+
+
+def test_a_stale_record_is_replaced(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    # a record left by an owner that is gone (its lock is free), naming nothing that runs
+    (data / RECORD).write_text(
+        json.dumps({"url": "redis://127.0.0.1:1/0", "owner_pid": 1, "server_pid": 0})
+    )
+    demo = orrery("demo", "--game", "tiny", "--players", "2", "--json", "--data-dir", str(tmp_path))
+    assert demo.returncode == 0, demo.stderr[-2000:]
+    assert json.loads(demo.stdout)["tables"][0]["table_id"].startswith("tiny-")
+    assert not (data / RECORD).exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("demo", "--game", "chess"), "unknown game 'chess'; the games are:"),
+        (("demo", "--game", "tiny", "--players", "9"), "tiny seats 1-4 players, not 9"),
+        (("demo", "--game", "tiny", "--options", "nope"), "--options takes key=value"),
+    ],
+)
+def test_user_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], says: str) -> None:
+    done = orrery(*args, "--data-dir", str(tmp_path), timeout=60)
+    assert done.returncode == 2
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_partition_mismatch_is_one_line(tmp_path: Path) -> None:
+    from orrery.embedded import EmbeddedServer
+
+    with EmbeddedServer(tmp_path) as server:
+        assert orrery("repair", "--redis-url", server.url, "--partitions", "8").returncode == 0
+        done = orrery("worker", "--redis-url", server.url, "--partitions", "16", timeout=60)
+    assert done.returncode == 2
+    assert "initialised with 8 partitions, not 16" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_help_shows_flags_bare() -> None:
+    done = orrery("demo", "--help", timeout=60)
+    assert "--json" in done.stdout and "<bool>" not in done.stdout
+
+
+def test_options_parse_pairs_and_json() -> None:
+    assert parse_options(["difficulty=hard", "max_cards=3"]) == {
+        "difficulty": "hard",
+        "max_cards": 3,
+    }
+    assert parse_options(['{"variant": "advanced"}']) == {"variant": "advanced"}
+    with pytest.raises(UserError):
+        parse_options(["[1]"])
