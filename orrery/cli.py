@@ -19,6 +19,7 @@ from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
 
+
 def _flags_without_metavar() -> None:
     """typer 0.29's help shows ``<bool>`` beside every flag (``--json <bool>``), as if it
     took a value: show flags bare."""

@@ -16,13 +16,16 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import structlog
 from faststream.redis import RedisBroker
 
 from orrery.cluster import open_redis
 from orrery.config import ensure_partitions
 from orrery.folder_server import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
-from services.intake import build_decider_app, ensure_command_groups
+from services.intake import build_decider_app, consumer_name, ensure_command_groups
+
+log = structlog.get_logger("orrery.process")
 
 
 def make_broker(url: str) -> RedisBroker:
@@ -56,6 +59,9 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     from orrery.ops import group_watchdog
     from services import metrics
 
+    consumer = consumer or consumer_name("decider" if role == "worker" else role)
+    # every line of this process names its role and consumer
+    structlog.contextvars.bind_contextvars(role=role, consumer=consumer)
     p = await prepare(url, partitions, (role,))
     broker = make_broker(url)
     if role == "worker":
@@ -68,6 +74,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await broker.start()
+    log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
     watchdog = asyncio.create_task(group_watchdog(url, p, role, broker))
@@ -78,6 +85,18 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
         with contextlib.suppress(asyncio.CancelledError):
             await watchdog
         await broker.stop()
+        log.info("process_stopped")
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be logged: any password replaced."""
+    scheme, sep, rest = url.partition("://")
+    netloc, slash, path = rest.partition("/")
+    userinfo, at, hosts = netloc.rpartition("@")
+    if not at:
+        return url
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}{sep}{user}:***@{hosts}{slash}{path}"
 
 
 def spawn(

@@ -125,3 +125,27 @@ def test_options_parse_pairs_and_json() -> None:
     assert parse_options(['{"variant": "advanced"}']) == {"variant": "advanced"}
     with pytest.raises(UserError):
         parse_options(["[1]"])
+
+
+def test_a_worker_logs_one_line_at_start_and_at_stop(tmp_path: Path) -> None:
+    from orrery.embedded import EmbeddedServer
+    from orrery.runtime import _without_password
+
+    assert _without_password("redis://app:s3cret@h:6379/0") == "redis://app:***@h:6379/0"
+    assert _without_password("redis://h:6379/0") == "redis://h:6379/0"
+    with EmbeddedServer(tmp_path) as server:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "orrery.cli", "worker", "--redis-url", server.url],
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**ENV, "ORRERY_LOG_LEVEL": "info", "ORRERY_CONSUMER": "w-test"},
+        )
+        assert worker.stderr is not None
+        started = json.loads(worker.stderr.readline())
+        worker.send_signal(signal.SIGTERM)
+        _, rest = worker.communicate(timeout=30)
+    assert started["event"] == "process_started"
+    assert started["role"] == "worker" and started["consumer"] == "w-test"
+    assert started["partitions"] == 16 and started["redis"] == server.url
+    lines = [json.loads(line) for line in rest.splitlines() if line.startswith("{")]
+    assert lines[-1]["event"] == "process_stopped" and lines[-1]["consumer"] == "w-test"
