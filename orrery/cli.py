@@ -61,7 +61,11 @@ RedisUrl = Annotated[
 DataDir = Annotated[Path, typer.Option("--data-dir", help="embedded server's data folder")]
 Partitions = Annotated[
     int | None,
-    typer.Option("--partitions", help="partition count P (fixed at first use; default 16)"),
+    typer.Option(
+        "--partitions",
+        envvar="ORRERY_PARTITIONS",
+        help="partition count P (fixed at first use; default $ORRERY_PARTITIONS, else 16)",
+    ),
 ]
 WaitAof = Annotated[
     int | None,

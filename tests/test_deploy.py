@@ -127,3 +127,20 @@ def test_kubernetes_roles_use_their_own_users() -> None:
     assert found["orrery-projector"] == "orrery-projector"
     cluster = (DEPLOY / "k8s" / "valkey-cluster.yaml").read_text()
     assert "protected-mode no" not in cluster and "aclfile /acl/users.acl" in cluster
+
+
+def test_kubernetes_images_are_pinned_and_every_process_has_its_own_probes() -> None:
+    docs = list(yaml.safe_load_all((DEPLOY / "k8s" / "orrery.yaml").read_text()))
+    for doc in docs:
+        if not doc or doc["kind"] not in {"Deployment", "Job"}:
+            continue
+        container = doc["spec"]["template"]["spec"]["containers"][0]
+        assert not container["image"].endswith(":latest") and ":" in container["image"]
+        assert container["imagePullPolicy"] == "IfNotPresent"
+        if doc["kind"] == "Deployment":
+            probe = container["livenessProbe"]
+            assert probe["httpGet"]["port"] == "metrics"  # this process, not `orrery status`
+            env = {e["name"] for e in container.get("env", [])}
+            assert "ORRERY_CONSUMER" in env
+    config = yaml.safe_load((DEPLOY / "k8s" / "config.yaml").read_text())
+    assert config["data"]["ORRERY_PARTITIONS"]

@@ -149,3 +149,31 @@ def test_a_worker_logs_one_line_at_start_and_at_stop(tmp_path: Path) -> None:
     assert started["partitions"] == 16 and started["redis"] == server.url
     lines = [json.loads(line) for line in rest.splitlines() if line.startswith("{")]
     assert lines[-1]["event"] == "process_stopped" and lines[-1]["consumer"] == "w-test"
+
+
+def test_a_worker_started_before_the_init_job_records_the_configured_partitions(
+    tmp_path: Path,
+) -> None:
+    """The Kubernetes race: workers and the init Job read P from one ConfigMap."""
+    import time
+
+    from orrery.embedded import EmbeddedServer
+
+    with EmbeddedServer(tmp_path) as server:
+        env = {**ENV, "ORRERY_PARTITIONS": "64", "ORRERY_REDIS_URL": server.url}
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "orrery.cli", "worker"], stderr=subprocess.DEVNULL, env=env
+        )
+        try:
+            client = redis.Redis.from_url(server.url)
+            deadline = time.monotonic() + 60
+            while client.hget("orrery:config", "partitions") is None:
+                assert time.monotonic() < deadline and worker.poll() is None
+                time.sleep(0.1)
+            assert client.hget("orrery:config", "partitions") == b"64"
+            client.close()
+            job = orrery("repair", "--redis-url", server.url, "--partitions", "64", timeout=60)
+            assert job.returncode == 0, job.stderr
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(30)
