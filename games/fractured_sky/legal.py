@@ -1,17 +1,28 @@
-"""``legal_commands``: every command listed here is accepted by ``decide``.
+"""``legal_commands``: exactly the commands ``decide`` accepts from a seat.
 
-The lists are complete: every (region, chip value) airship placement, every platform or
-region for an affordable building, every unscouted card, every unpeeked objective with
-every affordable way to pay two resources, and every 2-for-1 trade (at most ~200).
+Candidates are enumerated here and each one is kept only if ``actions.check`` (the one
+validation ``decide`` runs) accepts it, so no rule is written twice. The lists are
+complete: every (region, chip value) airship placement, every platform or region for a
+building, every card, every objective with every way to pay two resources, and every
+2-for-1 trade (at most ~200 commands).
+
+The free trade is legal at any time while the game runs (rule choice 12), so it is listed
+for every seat the moment it holds two resources, also for seats that are not to move.
+``status().to_move`` never counts trades: a seat is "to move" only for its required
+action, and as every trade lowers the seat's resources by one, random legal play (bots,
+the zombie moves of seats that left) still reaches the end.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from contracts.base import CommandBody
 from contracts.fractured_sky import catalogue as cat
 from contracts.fractured_sky import commands as cmd
-from games.fractured_sky.actions import can_afford, scouted_by
+from games.fractured_sky.actions import accepts
 from games.fractured_sky.state import (
+    PHASE_FINISHED,
     PHASE_PLAY,
     PHASE_REWARDS,
     PHASE_SCOUT,
@@ -20,7 +31,6 @@ from games.fractured_sky.state import (
     FsState,
     unused_chips,
 )
-from games.fractured_sky.turns import free_slots
 
 _PAIRS: tuple[tuple[int, int, int], ...] = tuple(
     (g, i, 2 - g - i) for g in range(3) for i in range(3 - g)
@@ -28,57 +38,60 @@ _PAIRS: tuple[tuple[int, int, int], ...] = tuple(
 _FOURS: tuple[tuple[int, int, int], ...] = tuple(
     (g, i, 4 - g - i) for g in range(5) for i in range(5 - g)
 )
+_TRADES: tuple[cmd.Trade, ...] = tuple(
+    cmd.Trade(gold=g, iron=i, wood=w, get=r)  # type: ignore[arg-type]
+    for g, i, w in _PAIRS
+    for r in cat.RESOURCES
+)
+_RESOURCES: tuple[cmd.ChooseResource, ...] = tuple(
+    cmd.ChooseResource(resource=r)  # type: ignore[arg-type]
+    for r in cat.RESOURCES
+)
 
 
-def _play(state: FsState, seat: int) -> list[CommandBody]:
-    have = state.resources[seat]
-    out: list[CommandBody] = []
-    row = state.airships[seat]
+def _actions(state: FsState, seat: int) -> Iterator[CommandBody]:
     chips = sorted(set(unused_chips(state, seat)))
     for region in state.regions:
-        if row[region] < 0:
-            out.extend(cmd.PlaceAirship(region=region, chip=chip) for chip in chips)
-    if sum(state.fortresses[seat]) < cat.FORTRESS_SUPPLY and can_afford(have, cat.FORTRESS_COST):
-        out.extend(cmd.BuildFortress(platform=p) for p in range(cat.PLATFORM_COUNT))
-    if sum(state.markets[seat]) < cat.MARKET_SUPPLY and can_afford(have, cat.MARKET_COST):
-        out.extend(cmd.BuildMarket(platform=p) for p in range(cat.PLATFORM_COUNT))
-    if sum(state.skimmers[seat]) < cat.SKIMMER_SUPPLY and can_afford(have, cat.SKIMMER_COST):
-        out.extend(cmd.PlaceSkimmer(region=r) for r in state.regions)
-    if can_afford(have, cat.SCOUT_COST):
-        done = scouted_by(state, seat)
-        out.extend(cmd.Scout(card=c) for c in range(len(state.secret_cards)) if c not in done)
-    payable = [p for p in _PAIRS if can_afford(have, p)]
+        for chip in chips:
+            yield cmd.PlaceAirship(region=region, chip=chip)
+    for p in range(cat.PLATFORM_COUNT):
+        yield cmd.BuildFortress(platform=p)
+    for p in range(cat.PLATFORM_COUNT):
+        yield cmd.BuildMarket(platform=p)
+    for r in state.regions:
+        yield cmd.PlaceSkimmer(region=r)
+    for c in range(len(state.secret_cards)):
+        yield cmd.Scout(card=c)
     for position in range(state.objectives_revealed, len(state.objectives)):
-        if position not in state.peeks[seat]:
-            out.extend(cmd.Peek(objective=position, gold=g, iron=i, wood=w) for g, i, w in payable)
-    for g, i, w in payable:
-        out.extend(cmd.Trade(gold=g, iron=i, wood=w, get=r) for r in cat.RESOURCES)  # type: ignore[arg-type]
-    return out
+        for g, i, w in _PAIRS:
+            yield cmd.Peek(objective=position, gold=g, iron=i, wood=w)
+
+
+def _required(state: FsState, seat: int) -> Iterator[CommandBody]:
+    """Candidates for the seat's required action in this phase (not the trades)."""
+    phase = state.phase
+    if phase == PHASE_START:
+        for g, i, w in _FOURS:
+            yield cmd.ChooseStart(gold=g, iron=i, wood=w)
+    elif phase == PHASE_REWARDS:
+        yield from _RESOURCES
+    elif seat != state.turn:
+        return
+    elif phase == PHASE_PLAY:
+        yield from _actions(state, seat)
+    elif phase == PHASE_SCOUT:
+        yield cmd.ScoutTake()
+        for r in cat.RESOURCES:
+            yield cmd.ScoutTake(resource=r)  # type: ignore[arg-type]
+    elif phase == PHASE_SLOT:
+        for slot in range(1, state.slot_count + 1):
+            yield cmd.ChooseSlot(slot=slot)
 
 
 def legal_commands(state: FsState, seat: int) -> list[CommandBody]:
-    phase = state.phase
-    if phase == PHASE_START:
-        if seat >= state.seats or state.started[seat]:
-            return []
-        return [cmd.ChooseStart(gold=g, iron=i, wood=w) for g, i, w in _FOURS]
-    if phase == PHASE_REWARDS:
-        for pending in state.pending:
-            if pending.seat == seat:
-                return [
-                    cmd.ChooseResource(resource=cat.RESOURCES[r])  # type: ignore[arg-type]
-                    for r in pending.options
-                ]
+    if state.phase == PHASE_FINISHED or not 0 <= seat < state.seats:
         return []
-    if seat != state.turn:
-        return []
-    if phase == PHASE_PLAY:
-        return _play(state, seat)
-    if phase == PHASE_SCOUT:
-        region = cat.REGIONS[state.secret_cards[state.scouting]]
-        takes: list[CommandBody] = [cmd.ScoutTake()]
-        takes.extend(cmd.ScoutTake(resource=r) for r in dict.fromkeys(region.resources))  # type: ignore[arg-type]
-        return takes
-    if phase == PHASE_SLOT:
-        return [cmd.ChooseSlot(slot=s) for s in free_slots(state)]
-    return []
+    out = [c for c in _required(state, seat) if accepts(state, c, seat)]
+    if sum(state.resources[seat]) >= cat.TRADE_GIVE_TOTAL:
+        out.extend(c for c in _TRADES if accepts(state, c, seat))
+    return out
