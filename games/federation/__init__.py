@@ -90,7 +90,7 @@ class FederationOptions(msgspec.Struct, frozen=True, kw_only=True):
 class FederationGame:
     name = "federation"
     title = "Federation"
-    rules_version = "1"
+    rules_version = "2"
     min_seats = 2
     max_seats = 4
     options_type = FederationOptions

@@ -1,5 +1,10 @@
 """decide: validate a command against the pending step, apply it, then run every
-automatic step until a seat must choose again (or the game ends)."""
+automatic step until a seat must choose again (or the game ends).
+
+A choice without options is skipped (e.g. the yellow action when no stall is
+affordable), except a payment: a cost is paid or the action was not allowed, so a pay
+step always has an option (``rules.can_settle`` guards every way to reach one).
+"""
 
 from __future__ import annotations
 
@@ -57,6 +62,9 @@ def drain(ctx: Ctx) -> None:
         if step.kind in OPTIONS:
             opts = OPTIONS[step.kind](s, step)
             if not opts:
+                if step.kind == "pay":
+                    # every path to a pay step checked it first (rules.can_settle)
+                    raise RuntimeError(f"seat {step.seat} cannot pay {step.alts}")
                 ctx.emit(ev.Popped())
                 continue
             if len(opts) > 1:
