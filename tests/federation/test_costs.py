@@ -162,3 +162,15 @@ def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
     assert place in both
     s2, _ = _decide(s, place, seat)
     assert s2.sp_die[0] and s2.sp_votes[0] == 2 and space_votes(s2, 0) == 2 + 3
+
+
+def test_the_outer_space_takes_an_envoy_on_neither_side() -> None:
+    """The rule text: "外部にある『オセアニウム1つ獲得』に置きます … 投票・資金調達に関与
+    しません" (the outer space: gain 1 oceanium; no part in votes or funding)."""
+    s, seat = _first_turn()
+    legal = GAME.legal_commands(s, seat)
+    outer = [c for c in legal if isinstance(c, cmd.Place) and c.space == cat.OUTER]
+    assert outer == [cmd.Place(ambassador=a, space=cat.OUTER) for a in range(4)]
+    with pytest.raises(Rejected) as refused:
+        GAME.decide(s, cmd.Place(ambassador=0, space=cat.OUTER, funding=True), seat, Random(0))
+    assert refused.value.code == "funding_not_allowed"
