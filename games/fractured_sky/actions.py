@@ -1,7 +1,7 @@
 """``decide``: validate one command and return the events it causes.
 
-Validation is ``check`` alone (``accepts`` wraps it); ``legal_commands`` lists exactly the
-candidates ``check`` accepts, so the two cannot drift apart. Events record what was paid.
+Validation is ``problem`` alone (``check`` raises what it finds); ``legal_commands`` asks
+the same predicates, so the two cannot drift apart. Events record what was paid.
 
 Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_over``,
 ``cannot_afford``, ``illegal_command``): ``unknown_seat``, ``already_chosen``,
@@ -69,18 +69,6 @@ def can_afford(have: list[int], cost: tuple[int, int, int]) -> bool:
     return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2]
 
 
-def _amounts(gold: int, iron: int, wood: int, total: int) -> tuple[int, int, int]:
-    if min(gold, iron, wood) < 0 or gold + iron + wood != total:
-        raise Rejected("bad_amounts", f"the amounts must be non-negative and sum to {total}")
-    return gold, iron, wood
-
-
-def _resource(name: str | None) -> int:
-    if name not in RES_INDEX:
-        raise Rejected("bad_resource", "resource must be gold, iron or wood")
-    return RES_INDEX[name]
-
-
 def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -> None:
     """Hand the turn on, or end the round when everybody has placed 3 airships."""
     ships = list(state.ships)
@@ -102,44 +90,94 @@ def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -
 
 
 # ---------------------------------------------------------------- checks
-# Each ``_check_*`` raises the rejection ``decide`` gives; ``check`` (and ``accepts``) is
-# the one validation that ``decide`` and ``legal_commands`` share.
+# Each ``*_problem`` returns the rejection ``decide`` gives, or None. ``check`` combines
+# them for one command; ``legal_commands`` asks the very same predicates (``gate`` once
+# per kind of command, then each parameter), so the two cannot drift apart.
 
 
-def _check_choose_start(state: FsState, c: cmd.ChooseStart, seat: int) -> None:
+def gate(state: FsState, seat: int, kind: type[CommandBody]) -> Rejected | None:
+    """Whether ``seat`` may send a command of this kind now at all (phase and turn).
+
+    The free trade (2 resources for 1) is allowed at any time while the game runs
+    (rule choice 12): in every phase, on or off the seat's turn.
+    """
+    if state.phase == PHASE_FINISHED:
+        return Rejected(GAME_OVER, "the game is over")
+    if not 0 <= seat < state.seats:
+        return Rejected("unknown_seat", "no such seat at this table")
+    if kind not in _CHECKS:
+        return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+    if kind is cmd.Trade:
+        return None
+    if kind not in PHASE_COMMANDS[state.phase]:
+        return Rejected(WRONG_PHASE, f"that command is not possible now ({state.phase})")
+    if state.phase in TURN_PHASES and seat != state.turn:
+        return Rejected(NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
+    return None
+
+
+def amounts_problem(gold: int, iron: int, wood: int, total: int) -> Rejected | None:
+    if min(gold, iron, wood) < 0 or gold + iron + wood != total:
+        return Rejected("bad_amounts", f"the amounts must be non-negative and sum to {total}")
+    return None
+
+
+def resource_problem(name: str | None) -> Rejected | None:
+    if name not in RES_INDEX:
+        return Rejected("bad_resource", "resource must be gold, iron or wood")
+    return None
+
+
+def start_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
     if state.started[seat]:
-        raise Rejected("already_chosen", "you already chose your starting resources")
-    _amounts(c.gold, c.iron, c.wood, cat.STARTING_RESOURCES)
+        return Rejected("already_chosen", "you already chose your starting resources")
+    return amounts_problem(gold, iron, wood, cat.STARTING_RESOURCES)
 
 
-def _check_trade(state: FsState, c: cmd.Trade, seat: int) -> None:
-    give = _amounts(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
-    _resource(c.get)
-    if not can_afford(state.resources[seat], give):
-        raise Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+def offer_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
+    """Paying 2 resources of your choice (a trade's offer, a peek's cost)."""
+    if not can_afford(state.resources[seat], (gold, iron, wood)):
+        return Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+    return None
 
 
-def _region(state: FsState, region: int) -> None:
+def trade_problem(state: FsState, seat: int, c: cmd.Trade) -> Rejected | None:
+    return (
+        amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
+        or resource_problem(c.get)
+        or offer_problem(state, seat, c.gold, c.iron, c.wood)
+    )
+
+
+def region_problem(state: FsState, region: int) -> Rejected | None:
     if region not in state.regions:
-        raise Rejected("unknown_region", "no such region in this game")
+        return Rejected("unknown_region", "no such region in this game")
+    return None
 
 
-def _check_place_airship(state: FsState, c: cmd.PlaceAirship, seat: int) -> None:
-    _region(state, c.region)
-    if state.airships[seat][c.region] >= 0:
-        raise Rejected("region_taken", "you already have an airship in that region")
-    if c.chip not in unused_chips(state, seat):
-        raise Rejected("chip_used", "you have no unused power chip of that value")
+def airship_region_problem(state: FsState, seat: int, region: int) -> Rejected | None:
+    problem = region_problem(state, region)
+    if problem is None and state.airships[seat][region] >= 0:
+        return Rejected("region_taken", "you already have an airship in that region")
+    return problem
 
 
-def _check_choose_slot(state: FsState, c: cmd.ChooseSlot, seat: int) -> None:
-    if c.slot not in free_slots(state):
-        raise Rejected("slot_unavailable", "that turn slot is taken or not in use")
+def chip_problem(state: FsState, seat: int, chip: int) -> Rejected | None:
+    if chip not in unused_chips(state, seat):
+        return Rejected("chip_used", "you have no unused power chip of that value")
+    return None
 
 
-def _platform(platform: int) -> None:
+def slot_problem(state: FsState, slot: int) -> Rejected | None:
+    if slot not in free_slots(state):
+        return Rejected("slot_unavailable", "that turn slot is taken or not in use")
+    return None
+
+
+def platform_problem(platform: int) -> Rejected | None:
     if not 0 <= platform < cat.PLATFORM_COUNT:
-        raise Rejected("unknown_platform", "no such floating platform")
+        return Rejected("unknown_platform", "no such floating platform")
+    return None
 
 
 def building_problem(state: FsState, seat: int, fortress: bool) -> Rejected | None:
@@ -163,104 +201,94 @@ def skimmer_problem(state: FsState, seat: int) -> Rejected | None:
     return None
 
 
-def _check_build(state: FsState, c: cmd.BuildFortress | cmd.BuildMarket, seat: int) -> None:
-    _platform(c.platform)
-    problem = building_problem(state, seat, isinstance(c, cmd.BuildFortress))
-    if problem is not None:
-        raise problem
-
-
-def _check_skimmer(state: FsState, c: cmd.PlaceSkimmer, seat: int) -> None:
-    _region(state, c.region)
-    problem = skimmer_problem(state, seat)
-    if problem is not None:
-        raise problem
-
-
 def scouted_by(state: FsState, seat: int) -> set[int]:
     return {r.card for r in state.scouts if r.seat == seat}
 
 
-def _check_scout(state: FsState, c: cmd.Scout, seat: int) -> None:
-    if not 0 <= c.card < len(state.secret_cards):
-        raise Rejected("unknown_card", "no secret stardust card in that position")
-    if c.card in scouted_by(state, seat):
-        raise Rejected("already_scouted", "you already scouted that card")
+def scout_problem(state: FsState, seat: int, card: int) -> Rejected | None:
+    if not 0 <= card < len(state.secret_cards):
+        return Rejected("unknown_card", "no secret stardust card in that position")
+    if card in scouted_by(state, seat):
+        return Rejected("already_scouted", "you already scouted that card")
     if not can_afford(state.resources[seat], cat.SCOUT_COST):
-        raise Rejected(CANNOT_AFFORD, "scouting costs 2 gold")
+        return Rejected(CANNOT_AFFORD, "scouting costs 2 gold")
+    return None
 
 
-def _check_scout_take(state: FsState, c: cmd.ScoutTake, seat: int) -> None:
-    if c.resource is not None:
-        index = _resource(c.resource)
-        region = state.secret_cards[state.scouting]
-        if cat.RESOURCES[index] not in cat.REGIONS[region].resources:
-            raise Rejected("bad_resource", "take a resource shown on the card, or nothing")
+def scout_take_problem(state: FsState, resource: str | None) -> Rejected | None:
+    if resource is None:
+        return None
+    problem = resource_problem(resource)
+    region = cat.REGIONS[state.secret_cards[state.scouting]]
+    if problem is None and resource not in region.resources:
+        return Rejected("bad_resource", "take a resource shown on the card, or nothing")
+    return problem
 
 
-def _check_peek(state: FsState, c: cmd.Peek, seat: int) -> None:
-    if not 0 <= c.objective < len(state.objectives):
-        raise Rejected("unknown_objective", "no objective card in that position")
-    if c.objective < state.objectives_revealed:
-        raise Rejected("objective_revealed", "that objective is already face up")
-    if c.objective in state.peeks[seat]:
-        raise Rejected("already_peeked", "you already peeked at that objective")
-    pay = _amounts(c.gold, c.iron, c.wood, cat.PEEK_COST_TOTAL)
-    if not can_afford(state.resources[seat], pay):
-        raise Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+def objective_problem(state: FsState, seat: int, objective: int) -> Rejected | None:
+    if not 0 <= objective < len(state.objectives):
+        return Rejected("unknown_objective", "no objective card in that position")
+    if objective < state.objectives_revealed:
+        return Rejected("objective_revealed", "that objective is already face up")
+    if objective in state.peeks[seat]:
+        return Rejected("already_peeked", "you already peeked at that objective")
+    return None
 
 
-def _check_choose_resource(state: FsState, c: cmd.ChooseResource, seat: int) -> None:
+def peek_pay_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
+    return amounts_problem(gold, iron, wood, cat.PEEK_COST_TOTAL) or offer_problem(
+        state, seat, gold, iron, wood
+    )
+
+
+def choice_problem(state: FsState, seat: int, resource: str) -> Rejected | None:
     mine = [p for p in state.pending if p.seat == seat]
     if not mine:
-        raise Rejected("no_pending_choice", "you have no resource to choose")
-    if _resource(c.resource) not in mine[0].options:
-        raise Rejected("bad_resource", "choose one of the offered resources")
+        return Rejected("no_pending_choice", "you have no resource to choose")
+    problem = resource_problem(resource)
+    if problem is None and RES_INDEX[resource] not in mine[0].options:
+        return Rejected("bad_resource", "choose one of the offered resources")
+    return problem
 
 
-_CHECKS: dict[type[CommandBody], Callable[[FsState, Any, int], None]] = {
-    cmd.ChooseStart: _check_choose_start,
-    cmd.Trade: _check_trade,
-    cmd.PlaceAirship: _check_place_airship,
-    cmd.ChooseSlot: _check_choose_slot,
-    cmd.BuildFortress: _check_build,
-    cmd.BuildMarket: _check_build,
-    cmd.PlaceSkimmer: _check_skimmer,
-    cmd.Scout: _check_scout,
-    cmd.ScoutTake: _check_scout_take,
-    cmd.Peek: _check_peek,
-    cmd.ChooseResource: _check_choose_resource,
+_CHECKS: dict[type[CommandBody], Callable[[FsState, Any, int], Rejected | None]] = {
+    cmd.ChooseStart: lambda s, c, seat: start_problem(s, seat, c.gold, c.iron, c.wood),
+    cmd.Trade: lambda s, c, seat: trade_problem(s, seat, c),
+    cmd.PlaceAirship: lambda s, c, seat: (
+        airship_region_problem(s, seat, c.region) or chip_problem(s, seat, c.chip)
+    ),
+    cmd.ChooseSlot: lambda s, c, seat: slot_problem(s, c.slot),
+    cmd.BuildFortress: lambda s, c, seat: (
+        platform_problem(c.platform) or building_problem(s, seat, fortress=True)
+    ),
+    cmd.BuildMarket: lambda s, c, seat: (
+        platform_problem(c.platform) or building_problem(s, seat, fortress=False)
+    ),
+    cmd.PlaceSkimmer: lambda s, c, seat: region_problem(s, c.region) or skimmer_problem(s, seat),
+    cmd.Scout: lambda s, c, seat: scout_problem(s, seat, c.card),
+    cmd.ScoutTake: lambda s, c, seat: scout_take_problem(s, c.resource),
+    cmd.Peek: lambda s, c, seat: (
+        objective_problem(s, seat, c.objective) or peek_pay_problem(s, seat, c.gold, c.iron, c.wood)
+    ),
+    cmd.ChooseResource: lambda s, c, seat: choice_problem(s, seat, c.resource),
 }
 
 
-def check(state: FsState, command: CommandBody, seat: int) -> None:
-    """Raise the :class:`Rejected` that ``decide`` gives for this command, or return.
+def problem(state: FsState, command: CommandBody, seat: int) -> Rejected | None:
+    """The rejection ``decide`` gives for this command, or None when it is accepted."""
+    kind = type(command)
+    return gate(state, seat, kind) or _CHECKS[kind](state, command, seat)
 
-    The free trade (2 resources for 1) is allowed at any time while the game runs
-    (rule choice 12): in every phase, on or off the seat's turn.
-    """
-    if state.phase == PHASE_FINISHED:
-        raise Rejected(GAME_OVER, "the game is over")
-    if not 0 <= seat < state.seats:
-        raise Rejected("unknown_seat", "no such seat at this table")
-    validate = _CHECKS.get(type(command))
-    if validate is None:
-        raise Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
-    if not isinstance(command, cmd.Trade):
-        if not isinstance(command, PHASE_COMMANDS[state.phase]):
-            raise Rejected(WRONG_PHASE, f"that command is not possible now ({state.phase})")
-        if state.phase in TURN_PHASES and seat != state.turn:
-            raise Rejected(NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
-    validate(state, command, seat)
+
+def check(state: FsState, command: CommandBody, seat: int) -> None:
+    found = problem(state, command, seat)
+    if found is not None:
+        raise found
 
 
 def accepts(state: FsState, command: CommandBody, seat: int) -> bool:
-    """Whether ``decide`` accepts the command (the test ``legal_commands`` applies)."""
-    try:
-        check(state, command, seat)
-    except Rejected:
-        return False
-    return True
+    """Whether ``decide`` accepts the command."""
+    return problem(state, command, seat) is None
 
 
 # ---------------------------------------------------------------- events (after check)

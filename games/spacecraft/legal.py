@@ -16,6 +16,7 @@ parameters and are listed by one representative each:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from contracts.base import CommandBody
@@ -33,7 +34,19 @@ from contracts.spacecraft.commands import (
     Visit,
 )
 from games.spacecraft import rocket
-from games.spacecraft.actions import accepts, payment_problem
+from games.spacecraft.actions import (
+    accepts,
+    building_problem,
+    fit_problem,
+    gate,
+    pay_problem,
+    payment_problem,
+    search_cell_problem,
+    searching_problem,
+    slot_problem,
+    visit_cell_problem,
+    visiting_problem,
+)
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
 
@@ -46,12 +59,19 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
     never hurts). The search then adds to the column's token the lightest tiles that
     reach the weight: at most ``need - weight(token)`` of them (each weighs at least 1),
     and the result is checked again by ``payment_problem``."""
-    everything = _everything(beside)
-    if payment_problem(beside, token, need, everything) is not None:
+    found = _cheapest(tuple(beside), token, need)
+    return None if found is None else list(found)
+
+
+@lru_cache(maxsize=1024)
+def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
+    have = list(beside)
+    everything = _everything(have)
+    if payment_problem(have, token, need, everything) is not None:
         return None
     rest = need - cat.JUNK_WEIGHT[token]
     if rest <= 0:
-        return [token]
+        return (token,)
     avail = list(beside)
     avail[token] -= 1
     types = [t for t in range(cat.N_JUNK) if avail[t] > 0]
@@ -65,11 +85,15 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
             if best is None or key < best:
                 best = key
     pay = sorted([token, *best[2]]) if best is not None else everything
-    return pay if payment_problem(beside, token, need, pay) is None else everything
+    return tuple(pay if payment_problem(have, token, need, pay) is None else everything)
 
 
 def _everything(beside: list[int]) -> list[int]:
     return [t for t in range(cat.N_JUNK) for _ in range(beside[t])]
+
+
+def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:
+    return gate(state, seat, kind) is None
 
 
 def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
@@ -78,19 +102,25 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     check is the same)."""
     out: list[CommandBody] = []
     beside = state.beside[seat]
-    if not any(beside):
+    if not any(beside) or building_problem(state, seat) is not None:
         return out
     cheapest: dict[tuple[int, int], list[str] | None] = {}
+    fits: dict[str, bool] = {}
     for i, slot in enumerate(cat.SLOTS):
-        key = (state.tokens[slot.column], cat.PART_WEIGHT[rocket.shape(slot.kind)])
+        if slot_problem(state, i) is not None:
+            continue
+        shape = rocket.shape(slot.kind)
+        if shape not in fits:  # the fit depends on the shape only
+            fits[shape] = fit_problem(state, seat, slot.kind) is None
+        if not fits[shape]:
+            continue
+        key = (state.tokens[slot.column], cat.PART_WEIGHT[shape])
         if key not in cheapest:
             pay = cheapest_payment(beside, *key)
             cheapest[key] = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
         names = cheapest[key]
-        if names is not None:
-            command = Build(slot=i, pay=names)
-            if accepts(state, command, seat):
-                out.append(command)
+        if names is not None and pay_problem(state, seat, i, names) is None:
+            out.append(Build(slot=i, pay=names))
     return out
 
 
@@ -105,31 +135,40 @@ def _design(state: SpacecraftState, seat: int) -> list[CommandBody]:
     return [c for c in candidates if accepts(state, c, seat)]
 
 
+def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
+    size = state.size
+    out: list[CommandBody] = []
+    if visiting_problem(state, seat) is None:
+        targets = visit_targets(state)
+        for c in targets:
+            if visit_cell_problem(state, c % size, c // size, targets) is None:
+                out.append(Visit(x=c % size, y=c // size))
+    elif searching_problem(state, seat) is None:
+        moves = search_moves(state, seat)
+        for c in moves:
+            if search_cell_problem(state, seat, c % size, c // size, moves) is None:
+                out.append(Search(x=c % size, y=c // size))
+    if accepts(state, Leave(), seat):
+        out.append(Leave())
+    return out
+
+
 def legal_commands(state: SpacecraftState, seat: int) -> list[CommandBody]:
     if state.phase == "goals":
-        if not 0 <= seat < state.players:
+        if not _open(state, seat, ChooseGoal):
             return []
         goals = [ChooseGoal(goal=g) for g in state.goal_options[seat]]
         return [c for c in goals if accepts(state, c, seat)]
-    if state.phase not in ("play", "final") or seat != state.current:
+    if not _open(state, seat, Leave):  # not this seat's turn, or the game is over
         return []
-    size = state.size
-    candidates: list[CommandBody]
     if state.step == "action":
-        if state.phase == "final" or state.pawns[seat] < 0:
-            candidates = [Visit(x=c % size, y=c // size) for c in visit_targets(state)]
-        else:
-            candidates = [Search(x=c % size, y=c // size) for c in search_moves(state, seat)]
-        candidates.append(Leave())
-        return [c for c in candidates if accepts(state, c, seat)]
-    out: list[CommandBody] = []
-    if state.step == "build":
-        out += _builds(state, seat)
-        if not state.arranged:
-            current = state.rockets[seat]
-            auto = rocket.auto_layout([p.kind for p in current])
-            if auto is not None and auto != current and accepts(state, Arrange(layout=auto), seat):
-                out.append(Arrange(layout=auto))
+        return _action(state, seat)
+    out: list[CommandBody] = _builds(state, seat)
+    if state.step == "build" and not state.arranged:
+        current = state.rockets[seat]
+        auto = rocket.auto_layout([p.kind for p in current])
+        if auto is not None and auto != current and accepts(state, Arrange(layout=auto), seat):
+            out.append(Arrange(layout=auto))
     out += _design(state, seat)
     out += [c for c in (EndTurn(),) if accepts(state, c, seat)]
     return out
