@@ -7,8 +7,9 @@ cleanup), ``power`` (power and ranking), ``objectives``, ``evolve``, ``views``,
 ``legal``, ``game`` (the GAME object). Static content lives in
 ``contracts.fractured_sky.catalogue``.
 
-``decide`` validates with ``actions.check`` alone and ``legal_commands`` lists exactly the
-candidates ``check`` accepts. Events carry what was paid (buildings, skimmers, scouting,
+``decide`` validates with ``actions.problem`` alone (``gate`` for the phase and turn, then
+per-parameter predicates) and ``legal_commands`` lists exactly the candidates those same
+predicates accept. Events carry what was paid (buildings, skimmers, scouting,
 peeks, trades) and the setup event the content the fold needs (market-card threshold,
 stardust supply, board size), so ``evolve`` never reads the catalogue and an old log
 replays the same after the content data changes (rules version 2; fields added since

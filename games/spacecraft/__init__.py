@@ -42,8 +42,9 @@ Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
   holds: its two rightmost cards, No.52 and No.55, are subjects Agatha does not score
   (rules version 2; until then 48 was the engine card and 52 the white one).
 
-``decide`` validates with ``actions.check`` alone and ``legal_commands`` keeps only the
-candidates ``check`` accepts: exact for every command but two with free-form parameters,
+``decide`` validates with ``actions.problem`` alone (a gate, then per-parameter
+predicates) and ``legal_commands`` keeps only the candidates those same predicates
+accept: exact for every command but two with free-form parameters,
 ``sc.build`` (one build per compartment that some payment can pay, with the cheapest
 payment) and ``sc.arrange`` (the automatic layout, once per build step). The setup events
 carry the workshop stock and the advanced markers, ``sc.part_built`` what was paid, so

@@ -1,5 +1,6 @@
-"""legal_commands: the commands ``decide`` accepts, each kept only if ``actions.check`` (the
-one validation ``decide`` runs) accepts it, so no rule is written twice.
+"""legal_commands: the commands ``decide`` accepts. Candidates are kept only when the
+predicates ``decide`` runs find no problem (``actions.gate`` once, then each parameter's
+``*_problem``, or ``actions.accepts`` for a whole command), so no rule is written twice.
 
 Exact for every command with a small parameter space: goals, visits, searches, leave, the
 design cards (fulfil / reserve / mark) and end turn. Two commands take free-form
