@@ -1,10 +1,20 @@
-"""Federation events (tag prefix ``fed.``): fat facts, evolve only applies them."""
+"""Federation events (tag prefix ``fed.``): fat facts, evolve only applies them and
+never reads today's content data (``catalogue``): amounts gained and paid are in the
+events, the setup content in ``fed.set_up`` and the neutral votes in each round's start.
+
+Fields added after rules version 1 have defaults equal to what rules version 1 used, so a
+log written before a field existed replays exactly as it was played.
+"""
 
 from __future__ import annotations
 
 import msgspec
 
 from contracts.base import EventBody
+
+#: Planet medal thresholds per player count of rules version 1 (logs whose ``fed.set_up``
+#: predates the ``medal_thresholds`` field).
+V1_MEDAL_THRESHOLDS: dict[int, tuple[int, ...]] = {2: (4, 6), 3: (4, 5, 6), 4: (3, 4, 5, 6)}
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True):
@@ -26,6 +36,11 @@ class SetUp(EventBody, frozen=True, tag="fed.set_up"):
     deep_space: list[int]
     laws: list[list[int]]  # left and right stacks, top last
     start_player: int
+    # Content the fold needs (defaults: rules version 1).
+    start_ships: int = 1  # spaceships in each hangar at the start
+    dead_asteroids: int = 4
+    erudite_stock: list[int] = msgspec.field(default_factory=lambda: [3, 3, 1])  # per level
+    medal_thresholds: list[int] = []  # planet medals, lowest first; [] = rules version 1
 
 
 class Pushed(EventBody, frozen=True, tag="fed.pushed"):
@@ -167,6 +182,7 @@ class RoundStarted(EventBody, frozen=True, tag="fed.round_started"):
     next_laws: list[int] = []  # round 4: the laws of round 5 (left, right)
     blocked: list[int] = []
     neutral: list[int] = []
+    neutral_votes: int = 1  # votes of each neutral tile (default: rules version 1)
 
 
 class LawPassed(EventBody, frozen=True, tag="fed.law_passed"):

@@ -22,7 +22,8 @@ class ChooseStart(CommandBody, frozen=True, kw_only=True, tag="fs.choose_start")
 
 
 class Trade(CommandBody, frozen=True, kw_only=True, tag="fs.trade"):
-    """Free action on your turn: give any 2 resources, get 1 of any type."""
+    """Free action at any time while the game runs (on or off your turn, in any phase):
+    give any 2 resources (counts summing to 2), get 1 of any type."""
 
     gold: int = 0
     iron: int = 0

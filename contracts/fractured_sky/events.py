@@ -1,8 +1,12 @@
 """Fractured Sky events (tag prefix ``fs.``): the facts ``evolve`` folds.
 
-Events are fat: each carries everything ``evolve`` needs, so replay never re-runs rules.
-Some events carry hidden facts (chip values, secret deck order, exploration draws);
-only ``view`` decides who may see them.
+Events are fat: each carries everything ``evolve`` needs, so replay never re-runs rules
+and never reads today's content data (``catalogue``): what a seat paid or gained is in
+the event. Some events carry hidden facts (chip values, secret deck order, exploration
+draws); only ``view`` decides who may see them.
+
+Fields added after rules version 1 have defaults equal to what rules version 1 used, so a
+log written before a field existed replays exactly as it was played.
 """
 
 from __future__ import annotations
@@ -10,6 +14,10 @@ from __future__ import annotations
 import msgspec
 
 from contracts.base import EventBody
+
+#: Rules version 1 recorded no market-card threshold: it was the difficulty's (catalogue
+#: at the time). Used only for logs whose ``GameSetUp`` predates the field.
+V1_AI_MARKET_THRESHOLD: dict[str, int] = {"easy": 0, "medium": 6, "hard": 5}
 
 
 class Gain(msgspec.Struct, frozen=True, kw_only=True):
@@ -67,6 +75,13 @@ class GameSetUp(EventBody, frozen=True, kw_only=True, tag="fs.game_set_up"):
     ai_decks: list[list[int]] = []  # hidden: per AI, action cards top first
     ai_out: list[list[int]] = []  # public: per AI, tokens set aside this round
     ai_pools: list[list[int]] = []  # hidden: per AI, face-down tokens top first
+    # Content the fold needs (defaults: rules version 1). ``ai_market_threshold``: AI
+    # resources per stardust on the market card, 0 = no market card (AI resources are
+    # ignored), -1 = not recorded (rules version 1: by ``difficulty``).
+    ai_market_threshold: int = -1
+    stardust_tokens: int = 40
+    region_count: int = 10
+    platform_count: int = 9
 
 
 class StartChosen(EventBody, frozen=True, kw_only=True, tag="fs.start_chosen"):
@@ -113,21 +128,37 @@ class SlotTaken(EventBody, frozen=True, kw_only=True, tag="fs.slot_taken"):
 class FortressBuilt(EventBody, frozen=True, kw_only=True, tag="fs.fortress_built"):
     seat: int
     platform: int
+    # what was paid (defaults: the rules-version-1 cost, 3 iron)
+    gold: int = 0
+    iron: int = 3
+    wood: int = 0
 
 
 class MarketBuilt(EventBody, frozen=True, kw_only=True, tag="fs.market_built"):
     seat: int
     platform: int
+    # what was paid (defaults: the rules-version-1 cost, 1 gold + 2 wood)
+    gold: int = 1
+    iron: int = 0
+    wood: int = 2
 
 
 class SkimmerPlaced(EventBody, frozen=True, kw_only=True, tag="fs.skimmer_placed"):
     seat: int
     region: int
+    # what was paid (defaults: the rules-version-1 cost, 1 iron + 1 wood)
+    gold: int = 0
+    iron: int = 1
+    wood: int = 1
 
 
 class Scouted(EventBody, frozen=True, kw_only=True, tag="fs.scouted"):
     seat: int
     card: int  # tray position of the secret card
+    # what was paid (defaults: the rules-version-1 cost, 2 gold)
+    gold: int = 2
+    iron: int = 0
+    wood: int = 0
 
 
 class ScoutFinished(EventBody, frozen=True, kw_only=True, tag="fs.scout_finished"):

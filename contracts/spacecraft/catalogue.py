@@ -241,13 +241,17 @@ class AdvancedCard(NamedTuple):
 
 
 #: PROVISIONAL advanced cards and value tracks (values under spaces, left to right).
+#: Numbers: the seed's advanced scoring example says cards No.52 and No.55 (the two
+#: rightmost) carry none of Agatha's markers, while she scores gold, white, nose, body,
+#: connector and blue; so 52 and 55 are among engine, fin and red (here engine and red;
+#: until rules version 2, 48 was the engine card and 52 the white one).
 ADVANCED_CARDS: tuple[AdvancedCard, ...] = (
     AdvancedCard(47, "nose", (5, 7, 9, 11, 13), (6, 9, 12)),
-    AdvancedCard(48, "engine", (2, 3, 4, 5, 6), (3, 5, 7)),
+    AdvancedCard(48, "W", (1, 2, 3, 4, 5), (2, 3, 4)),
     AdvancedCard(49, "fin", (1, 2, 3, 4, 5), (2, 3, 4)),
     AdvancedCard(50, "body", (1, 2, 3, 4, 5), (2, 3, 4)),
     AdvancedCard(51, "connector", (1, 2, 3, 4, 5), (2, 4, 6)),
-    AdvancedCard(52, "W", (1, 2, 3, 4, 5), (2, 3, 4)),
+    AdvancedCard(52, "engine", (2, 3, 4, 5, 6), (3, 5, 7)),
     AdvancedCard(53, "B", (1, 2, 3, 4, 5), (2, 3, 4)),
     AdvancedCard(54, "G", (1, 2, 3, 4, 5), (2, 3, 4)),
     AdvancedCard(55, "R", (1, 2, 3, 4, 5), (2, 3, 4)),

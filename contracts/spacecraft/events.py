@@ -1,9 +1,22 @@
-"""SPACEcraft events (tag prefix ``sc.``). Fat: each carries what ``evolve`` needs."""
+"""SPACEcraft events (tag prefix ``sc.``). Fat: each carries what ``evolve`` needs, so the
+fold never reads today's content data (``catalogue``).
+
+Fields added after rules version 1 have defaults equal to what rules version 1 used, so a
+log written before a field existed replays exactly as it was played.
+"""
 
 from __future__ import annotations
 
+import msgspec
+
 from contracts.base import EventBody
 from contracts.spacecraft.commands import Placement
+
+#: The workshop stock per compartment (``catalogue.SLOTS`` order) of rules version 1.
+V1_SUPPLY: tuple[int, ...] = (
+    3, 2, 2, 3, 3, 2, 2, 2, 2, 3, 2, 2, 3, 3, 3, 2,
+    2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 3, 2, 3, 2,
+)  # fmt: skip
 
 # ----------------------------------------------------------------------------- setup
 
@@ -16,6 +29,8 @@ class JunkyardLaid(EventBody, frozen=True, tag="sc.junkyard_laid"):
 
 class WorkshopLaid(EventBody, frozen=True, tag="sc.workshop_laid"):
     tokens: list[int]  # required junk id per column
+    # parts in stock per workshop compartment (default: rules version 1)
+    supply: list[int] = msgspec.field(default_factory=lambda: list(V1_SUPPLY))
 
 
 class BlueprintDrawn(EventBody, frozen=True, tag="sc.blueprint_drawn"):
@@ -38,6 +53,7 @@ class AdvancedLaid(EventBody, frozen=True, tag="sc.advanced_laid"):
     cards: list[int]
     sides: list[str]  # "A" / "B" per card
     removed: list[int]
+    markers: int = 6  # markers per player (default: rules version 1)
 
 
 class GoalChosen(EventBody, frozen=True, tag="sc.goal_chosen"):

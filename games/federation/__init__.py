@@ -8,18 +8,33 @@ effects, start and deep-space tiles, 2-3 player blocking — lives in
 Flow: the state holds a queue of steps. Automatic steps (gains, reveals, the executive
 phase, scoring) run inside the ``decide`` that reaches them; a choice step waits for a
 command from its seat (``status.to_move``). A choice with a single possibility is taken
-at once; one with none is skipped.
+at once; one with none is skipped, except a payment: a cost is paid or the action is not
+allowed, so a pay step always has an option.
+
+Costs: one function decides what a seat can pay (``rules.can_settle`` over
+``rules.payments_of``): whether a placement is allowed, which stalls, structures, spy
+targets and missions are offered, which payments a pay step offers and which crystals a
+discard may throw away. It follows the gains and costs still ahead in the seat's action:
+the crystals an envoy or a token brings are gained first and may pay the space; crystals
+over 10 are discarded at once, but never one that a cost under way still needs; a
+payment is offered only if the costs after it can still be paid.
+
+``legal_commands`` lists every command ``decide`` accepts: the pending choice's options
+(the very list ``decide`` checks against) or every accepted placement (``check_place`` on
+each ambassador × space × side × die × token).
 
 Rule choices where the rules are silent or ASSUMED:
 
 * Senate layout / project columns / 2-3 player blocking and neutral votes (1 vote each,
   occupying the space; a player wins a row only with at least the neutral votes there):
   notes §1.1 and §6 proposals.
-* Ambassadors on the outer space give 1 oceanium only (no side effects, no die, no token).
-  A voting alteration token goes only on the voting side, a funding token on the funding
-  side; it replaces the ambassador's vote. Token and ambassador crystals are gained before
-  the space's cost is paid. A placement whose action has no possible choice (e.g. no
-  affordable stall) is allowed and does nothing.
+* Ambassadors on the outer space give 1 oceanium only (no side, no die, no token: a
+  funding-side placement there is refused, ``funding_not_allowed``). A voting alteration
+  token goes only on the voting side, a funding token on the funding side; it replaces the
+  ambassador's vote; the die may join a voting ambassador with or without a token. Token
+  and ambassador crystals are gained before the space's cost is paid (and the limit of 10
+  applies at once, keeping what the cost needs). A placement whose action has no possible
+  choice (e.g. no affordable stall) is allowed and does nothing.
 * Orange: tokens on levels 3, 6, 7 (4th token, added to level 7's reward) and 8; a token
   is revealed when a player reaches the level before it. At the fork, ``straight`` jumps
   2 levels. Dead asteroids: the taker chooses 1 diamond or 3 PP.
@@ -58,7 +73,12 @@ working copy), ``rules`` (pure helpers), ``effects`` (automatic steps, rooms, mi
 
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, cannot_afford,
 ambassador_used, space_taken, space_blocked, no_die, die_not_allowed, no_token,
-token_not_allowed, token_mismatch, bad_options.
+token_not_allowed, token_mismatch, funding_not_allowed, bad_options.
+
+Content: the setup event records the starting ships, dead asteroids, erudite stock and
+medal thresholds, each round's start the neutral votes, every gain and payment its
+amounts, so ``evolve`` reads no content data (rules version 2; fields added since version 1
+default to version 1's values).
 """
 
 from __future__ import annotations
@@ -90,7 +110,7 @@ class FederationOptions(msgspec.Struct, frozen=True, kw_only=True):
 class FederationGame:
     name = "federation"
     title = "Federation"
-    rules_version = "1"
+    rules_version = "2"
     min_seats = 2
     max_seats = 4
     options_type = FederationOptions

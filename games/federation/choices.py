@@ -10,8 +10,17 @@ from contracts.federation import commands as cmd
 from contracts.federation import events as ev
 from games.federation.ctx import Ctx, effect_steps, pay_step
 from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
-from games.federation.rules import can_pay, crystals, level, payments
-from games.federation.state import Player, State
+from games.federation.rules import (
+    can_pay_now,
+    can_settle,
+    discards_of,
+    holding,
+    level,
+    minus,
+    payments_of,
+    pending_items,
+)
+from games.federation.state import State
 
 Options = Callable[[State, ev.Step], list[CommandBody]]
 Apply = Callable[[Ctx, ev.Step, CommandBody], None]
@@ -26,10 +35,6 @@ def choice(kind: str, options: Options) -> Callable[[Apply], Apply]:
         return fn
 
     return register
-
-
-def _afford(p: Player, cost: cat.Cost) -> bool:
-    return can_pay(p.copp, p.lav, p.ocean, p.diamond, cost)
 
 
 def _pay_then(seat: int, cost: cat.Cost) -> list[ev.Step]:
@@ -49,12 +54,18 @@ def _start(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
     ctx.push_effect(st.seat, cat.START_TILES[c.tile])
 
 
+def settle_options(s: State, seat: int, alts: tuple[cat.Cost, ...]) -> list[tuple[int, ...]]:
+    """The payments of one of ``alts`` after which ``seat`` can still settle the gains
+    and costs ahead of it (``rules.can_settle``): the pay step's options."""
+    h = holding(s.players[seat])
+    rest = pending_items(s, seat)
+    return [pay for pay in payments_of(h, alts) if can_settle(minus(h, pay), rest)]
+
+
 def _pay_opts(s: State, st: ev.Step) -> list[CommandBody]:
-    p = s.players[st.seat]
-    return [
-        cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d)
-        for c, lv, o, d in payments(p, [list(a) for a in st.alts])
-    ]
+    alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in st.alts)
+    options = settle_options(s, st.seat, alts)
+    return [cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d) for c, lv, o, d in options]
 
 
 @choice("pay", _pay_opts)
@@ -65,15 +76,17 @@ def _pay(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
 
 
 def _discard_opts(s: State, st: ev.Step) -> list[CommandBody]:
-    p = s.players[st.seat]
-    excess = crystals(p) - cat.MAX_CRYSTALS
-    out: list[CommandBody] = []
-    for c in range(min(p.copp, excess) + 1):
-        for lv in range(min(p.lav, excess - c) + 1):
-            o = excess - c - lv
-            if o <= p.ocean:
-                out.append(cmd.Discard(copp=c, lav=lv, ocean=o))
-    return out if excess > 0 else []
+    """Ways to discard the crystals over 10, keeping what the seat's action still has to
+    pay: a crystal needed for a cost already under way cannot be thrown away."""
+    h = holding(s.players[st.seat])
+    if sum(h[:3]) <= cat.MAX_CRYSTALS:
+        return []
+    rest = pending_items(s, st.seat)
+    return [
+        cmd.Discard(copp=c, lav=lv, ocean=o)
+        for c, lv, o, _ in discards_of(h)
+        if can_settle(minus(h, (c, lv, o, 0)), rest)
+    ]
 
 
 @choice("discard", _discard_opts)
@@ -178,7 +191,7 @@ def _yellow_opts(s: State, st: ev.Step) -> list[CommandBody]:
     p = s.players[st.seat]
     out: list[CommandBody] = []
     for i, (cost, _) in enumerate(cat.STALLS):
-        if p.stalls[i] < 2 and _afford(p, cost):
+        if p.stalls[i] < 2 and can_pay_now(s, st.seat, cost):
             out.append(cmd.Stall(stall=i, upper=p.stalls[i] == 1))
     return out
 
@@ -220,13 +233,13 @@ def _green_opts(s: State, st: ev.Step) -> list[CommandBody]:
     p = s.players[st.seat]
     out: list[CommandBody] = []
     for i, kind in enumerate(s.production):
-        if i not in p.built and _afford(p, cat.PRODUCTION[kind][0]):
+        if i not in p.built and can_pay_now(s, st.seat, cat.PRODUCTION[kind][0]):
             out.append(cmd.Build(structure=i))
     for j in range(cat.N_MEGA):
         k = cat.N_PRODUCTION + j
         if k in p.built or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
             continue
-        if any(_afford(p, cost) for cost in cat.MEGA_COSTS):
+        if can_pay_now(s, st.seat, *cat.MEGA_COSTS):
             out.append(cmd.Build(structure=k))
     return out
 
@@ -309,16 +322,15 @@ SPY_TARGETS = (
 
 
 def _spy_opts(s: State, st: ev.Step) -> list[CommandBody]:
-    p = s.players[st.seat]
     out: list[CommandBody] = []
     for icon in SPY_TARGETS:
         if st.a == 1 and icon >= 5:
             break
         if all(s.sp_seat[i] == -2 for i in range(cat.N_SPACES) if cat.SPACE_ICON[i] == icon):
             continue  # an action whose every space is blocked cannot be copied
-        if icon == cat.I_ASSISTANT and not _afford(p, cat.ASSISTANT_COST):
+        if icon == cat.I_ASSISTANT and not can_pay_now(s, st.seat, cat.ASSISTANT_COST):
             continue
-        if icon == cat.I_SHIPS and not _afford(p, cat.SHIPS_COST):
+        if icon == cat.I_SHIPS and not can_pay_now(s, st.seat, cat.SHIPS_COST):
             continue
         out.append(cmd.Spy(target=icon))
     return out
@@ -332,19 +344,20 @@ def _spy(ctx: Ctx, st: ev.Step, c: CommandBody) -> None:
 
 
 # ------------------------------------------------------------------ missions
-def mission_ok(s: State, p: Player, m: int, need_check: bool = True) -> bool:
+def mission_ok(s: State, seat: int, m: int, need_check: bool = True) -> bool:
+    p = s.players[seat]
     if p.missions[m] or p.hangar <= 0 or sum(p.missions) >= cat.MAX_MISSIONS:
         return False
     if need_check and not p.checks[m]:
         return False
     if level(p) < cat.MISSION_LEVEL[m]:
         return False
-    return not (m == cat.I_SPY and not _afford(p, cat.SPY_COST))
+    return not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
 
 
 def _free_mission_opts(s: State, st: ev.Step) -> list[CommandBody]:
-    p = s.players[st.seat]
-    return [cmd.Mission(mission=m) for m in range(12) if mission_ok(s, p, m, need_check=False)]
+    seat = st.seat
+    return [cmd.Mission(mission=m) for m in range(12) if mission_ok(s, seat, m, need_check=False)]
 
 
 @choice("free_mission", _free_mission_opts)
@@ -359,7 +372,7 @@ def _post_opts(s: State, st: ev.Step) -> list[CommandBody]:
     p = s.players[st.seat]
     out: list[CommandBody] = []
     if st.a == 0:
-        out.extend(cmd.Mission(mission=m) for m in range(12) if mission_ok(s, p, m))
+        out.extend(cmd.Mission(mission=m) for m in range(12) if mission_ok(s, st.seat, m))
     for t in p.erudite:
         if cat.ERUDITE[t][0] == "loop" and t not in p.erudite_used:
             out.append(cmd.UseTile(tile=t))
@@ -402,7 +415,7 @@ def _upkeep_opts(s: State, st: ev.Step) -> list[CommandBody]:
         if cost is None:
             out.append(cmd.Upkeep(level=lvl))
             continue
-        for c, lv, o, _ in payments(p, (cost,)):
+        for c, lv, o, _ in settle_options(s, st.seat, (cost,)):
             out.append(cmd.Upkeep(level=lvl, copp=c, lav=lv, ocean=o))
     return out if level(p) >= 3 else []
 

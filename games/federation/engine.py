@@ -1,5 +1,11 @@
 """decide: validate a command against the pending step, apply it, then run every
-automatic step until a seat must choose again (or the game ends)."""
+automatic step until a seat must choose again (or the game ends).
+
+A choice without options is skipped (e.g. the yellow action when no stall is
+affordable), except a payment: a cost is paid or the action was not allowed, so a pay
+step always has an option (``rules.can_settle`` guards every way to reach one), and so
+does a discard of crystals over the limit.
+"""
 
 from __future__ import annotations
 
@@ -57,6 +63,12 @@ def drain(ctx: Ctx) -> None:
         if step.kind in OPTIONS:
             opts = OPTIONS[step.kind](s, step)
             if not opts:
+                # every path to a pay step, and every gain before a discard, was checked
+                # first with rules.can_settle: neither can be stuck
+                if step.kind == "pay":
+                    raise RuntimeError(f"seat {step.seat} cannot pay {step.alts}")
+                if step.kind == "discard" and crystals(s.players[step.seat]) > cat.MAX_CRYSTALS:
+                    raise RuntimeError(f"seat {step.seat} cannot discard down to the limit")
                 ctx.emit(ev.Popped())
                 continue
             if len(opts) > 1:

@@ -83,6 +83,7 @@ def _begin_round(ctx: Ctx, st: ev.Step) -> None:
             next_laws=nxt,
             blocked=blocked,
             neutral=neutral,
+            neutral_votes=cat.NEUTRAL_VOTES,
         )
     )
     order = _order(s)

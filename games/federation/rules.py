@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
 from contracts.federation import catalogue as cat
+from contracts.federation import events as ev
 from games.federation.state import Player, State
 
 
@@ -36,21 +41,44 @@ def influence(p: Player, planet: int) -> int:
     return sum(1 if b < cat.N_PRODUCTION else 2 for b in p.built) + bonus
 
 
-def payments(p: Player, alts: list[list[int]] | tuple[cat.Cost, ...]) -> list[tuple[int, ...]]:
+# ------------------------------------------------------------------ paying costs
+# One function decides what a seat can pay: ``payments`` lists the exact payments of a
+# cost, and ``can_settle`` (built on it) whether a seat can go through the gains and
+# costs still ahead of it in its current action. The placement check, every option that
+# costs something, the pay step and the discard step all ask ``can_settle``, so a cost
+# that was allowed is always paid, and a pay step never finds nothing to pay.
+
+Holding = tuple[int, int, int, int]  # coppernium, lavandium, oceanium, diamonds
+NO_GAIN: Holding = (0, 0, 0, 0)
+
+
+class Item(NamedTuple):
+    """A gain (``alts`` empty) or a cost (one of the alternatives ``alts``) ahead."""
+
+    gain: Holding = NO_GAIN
+    alts: tuple[cat.Cost, ...] = ()
+
+
+def holding(p: Player) -> Holding:
+    return (p.copp, p.lav, p.ocean, p.diamond)
+
+
+def payments_of(h: Holding, alts: Iterable[Sequence[int]]) -> list[Holding]:
     """Every exact payment (copp, lav, ocean, diamond) of one of the alternative costs.
 
     A cost is (copp, lav, ocean, any crystal, diamond); oceanium may replace copp or lav.
     """
-    found: list[tuple[int, ...]] = []
+    copp, lav, ocean, diamond = h
+    found: list[Holding] = []
     for cost in alts:
         c0, l0, o0, a0, d0 = cost
-        if d0 > p.diamond:
+        if d0 > diamond:
             continue
         total = c0 + l0 + o0 + a0
-        for c in range(min(p.copp, total) + 1):
-            for lv in range(min(p.lav, total - c) + 1):
+        for c in range(min(copp, total) + 1):
+            for lv in range(min(lav, total - c) + 1):
                 o = total - c - lv
-                if o > p.ocean or o < o0:
+                if o > ocean or o < o0:
                     continue
                 spare = o - o0
                 if spare < max(0, c0 - c) + max(0, l0 - lv):
@@ -61,16 +89,88 @@ def payments(p: Player, alts: list[list[int]] | tuple[cat.Cost, ...]) -> list[tu
     return found
 
 
-def can_pay(copp: int, lav: int, ocean: int, diamond: int, cost: cat.Cost) -> bool:
-    c0, l0, o0, a0, d0 = cost
-    if d0 > diamond or o0 > ocean:
-        return False
-    ocean -= o0
-    need_c = max(0, c0 - copp)
-    need_l = max(0, l0 - lav)
-    if need_c + need_l > ocean:
-        return False
-    return copp + lav + ocean - (c0 + l0) >= a0
+def payments(p: Player, alts: Iterable[Sequence[int]]) -> list[Holding]:
+    return payments_of(holding(p), alts)
+
+
+def discards_of(h: Holding) -> list[Holding]:
+    """Every way to discard the crystals over the limit (``[NO_GAIN]`` within it)."""
+    copp, lav, ocean, _ = h
+    excess = copp + lav + ocean - cat.MAX_CRYSTALS
+    if excess <= 0:
+        return [NO_GAIN]
+    out: list[Holding] = []
+    for c in range(min(copp, excess) + 1):
+        for lv in range(min(lav, excess - c) + 1):
+            o = excess - c - lv
+            if o <= ocean:
+                out.append((c, lv, o, 0))
+    return out
+
+
+def minus(h: Holding, d: Sequence[int]) -> Holding:
+    return (h[0] - d[0], h[1] - d[1], h[2] - d[2], h[3] - d[3])
+
+
+@lru_cache(maxsize=4096)
+def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
+    """Whether a seat holding ``h`` can go through ``items`` in order: pay every cost in
+    some way, and after every gain discard the crystals over 10 at once (in some way)."""
+    if not items:
+        return True
+    item, rest = items[0], items[1:]
+    if item.alts:
+        return any(can_settle(minus(h, pay), rest) for pay in payments_of(h, item.alts))
+    gained = (h[0] + item.gain[0], h[1] + item.gain[1], h[2] + item.gain[2], h[3] + item.gain[3])
+    return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
+
+
+_CRYSTAL_KEYS = {"fx_c": 0, "fx_l": 1, "fx_o": 2, "fx_d": 3}
+# Steps that end the chain of steps a seat's current action put in the queue.
+_CHAIN_ENDS = frozenset({"post", "turn", "exec", "round_end", "begin_round", "final"})
+
+
+def settle_items(steps: Iterable[ev.Step], seat: int) -> tuple[Item, ...]:
+    """The fixed gains and costs of ``seat`` in ``steps`` (a queue, front first), up to
+    the end of its current action: pay steps, and crystals or diamonds gained (or, for a
+    negative amount, paid) by effect steps. Choices that may cost or gain more later are
+    not counted; each of them checks its own options when it comes up."""
+    out: list[Item] = []
+    for step in steps:
+        if step.kind in _CHAIN_ENDS:
+            break
+        if step.seat != seat:
+            continue
+        if step.kind == "pay":
+            out.append(Item(alts=tuple(_cost(a) for a in step.alts)))
+            continue
+        index = _CRYSTAL_KEYS.get(step.kind)
+        if index is None or step.a == 0:
+            continue
+        amounts = [0, 0, 0, 0]
+        if step.a > 0:
+            amounts[index] = step.a
+            out.append(Item(gain=(amounts[0], amounts[1], amounts[2], amounts[3])))
+        else:
+            cost = [0, 0, 0, 0, 0]
+            cost[4 if index == 3 else index] = -step.a
+            out.append(Item(alts=(_cost(cost),)))
+    return tuple(out)
+
+
+def _cost(a: Sequence[int]) -> cat.Cost:
+    return (a[0], a[1], a[2], a[3], a[4])
+
+
+def pending_items(s: State, seat: int) -> tuple[Item, ...]:
+    """What ``seat`` must still gain and pay after the step now at the front."""
+    return settle_items(s.queue[1:], seat)
+
+
+def can_pay_now(s: State, seat: int, *alts: cat.Cost) -> bool:
+    """Whether ``seat`` can pay one of ``alts`` now and still settle what follows."""
+    items = (Item(alts=alts), *pending_items(s, seat)) if alts else pending_items(s, seat)
+    return can_settle(holding(s.players[seat]), items)
 
 
 def criterion(s: State, p: Player, name: str) -> int:

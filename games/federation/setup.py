@@ -35,4 +35,8 @@ def set_up(seats: int, rng: Random) -> ev.SetUp:
         deep_space=deep,
         laws=laws,
         start_player=rng.randrange(seats),
+        start_ships=cat.START_SHIPS,
+        dead_asteroids=cat.DEAD_ASTEROIDS,
+        erudite_stock=list(cat.ERUDITE_STOCK),
+        medal_thresholds=list(cat.MEDAL_THRESHOLDS[seats]),
     )

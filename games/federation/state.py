@@ -1,4 +1,10 @@
-"""The mutable Federation state (msgpack-friendly) and ``evolve``: facts applied in place."""
+"""The mutable Federation state (msgpack-friendly) and ``evolve``: facts applied in place.
+
+``evolve`` reads no content that could change: the setup event brings the starting
+ships, dead asteroids, erudite stock and medal thresholds (``initial_state`` only shapes
+the empty state); the structural constants it uses (planet names, 18 spaces) are the
+wire format itself.
+"""
 
 from __future__ import annotations
 
@@ -170,8 +176,8 @@ def evolve(s: State, e: msgspec.Struct) -> State:
     elif t is ev.Built:
         assert isinstance(e, ev.Built)
         s.players[e.seat].built.append(e.structure)
-        if e.structure >= cat.N_PRODUCTION:
-            s.mega_filled[e.structure - cat.N_PRODUCTION] += 1
+        if e.structure >= len(s.production):  # a megastructure
+            s.mega_filled[e.structure - len(s.production)] += 1
     elif t is ev.ProjectAdvanced:
         assert isinstance(e, ev.ProjectAdvanced)
         s.projects[e.project] += 1
@@ -211,7 +217,7 @@ def evolve(s: State, e: msgspec.Struct) -> State:
             s.sp_seat[i] = -2
         for i in e.neutral:
             s.sp_seat[i] = -3
-            s.sp_votes[i] = cat.NEUTRAL_VOTES
+            s.sp_votes[i] = e.neutral_votes
     elif t is ev.RoundEnded:
         assert isinstance(e, ev.RoundEnded)
         for p in s.players:
@@ -228,10 +234,18 @@ def evolve(s: State, e: msgspec.Struct) -> State:
         s.blue_shown[1] = True
         s.production = list(e.production)
         s.mega = [list(x) for x in e.mega]
+        s.mega_filled = [0] * len(e.mega)
         s.start_tiles = list(e.start_tiles)
         s.deep_space = list(e.deep_space)
         s.law_stacks = [list(x) for x in e.laws]
         s.start_player = e.start_player
+        for p in s.players:
+            p.hangar = e.start_ships
+        s.dead_left = e.dead_asteroids
+        s.erudite_stock = [n for _ in cat.PLANETS for n in e.erudite_stock]
+        thresholds = e.medal_thresholds or ev.V1_MEDAL_THRESHOLDS[s.seats]
+        for planet in cat.PLANETS:
+            s.medal_supply[planet] = list(thresholds)
     elif t is ev.LawPassed:
         pass
     elif t is ev.Finished:

@@ -1,6 +1,14 @@
-"""The ambassador placement: validation, its effects, and a representative legal set."""
+"""The ambassador placement: validation, its effects, and every legal placement.
+
+``placement_steps`` is the one description of what a placement does; ``apply_place``
+queues those steps and ``check_place`` asks ``rules.can_settle`` whether the seat can
+go through their gains and costs, so a placement is allowed exactly when its costs can
+be paid (after the crystals it brings, and the discards the limit of 10 forces).
+"""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from contracts.base import CommandBody
 from contracts.federation import catalogue as cat
@@ -8,15 +16,33 @@ from contracts.federation import commands as cmd
 from contracts.federation import events as ev
 from games.federation.ctx import Ctx, effect_steps
 from games.federation.effects import room_steps
-from games.federation.rules import can_pay
+from games.federation.rules import Item, can_settle, holding, settle_items
 from games.federation.state import State
 from games.rejection import CANNOT_AFFORD, ILLEGAL_COMMAND, Rejected
 
-SPACE_COST = {
-    cat.I_SPY: cat.SPY_COST,
-    cat.I_ASSISTANT: cat.ASSISTANT_COST,
-    cat.I_SHIPS: cat.SHIPS_COST,
-}
+
+def placement_steps(seat: int, c: cmd.Place) -> list[ev.Step]:
+    """The steps a (valid) placement puts at the front of the queue, in order: the
+    ambassador's and the token's gains and costs first, then the space's action."""
+    if c.space == cat.OUTER:
+        return [ev.Step(kind="fx_o", seat=seat, a=1), ev.Step(kind="post", seat=seat)]
+    icon = cat.SPACE_ICON[c.space]
+    steps: list[ev.Step] = []
+    if c.funding:
+        steps += effect_steps(seat, cat.AMBASSADORS[c.ambassador][1])
+        steps.append(ev.Step(kind="fx_funding", seat=seat, b=icon))
+    if c.token >= 0:
+        steps += effect_steps(seat, cat.ALTERATIONS[c.token][2], icon=icon)
+    steps += room_steps(seat, icon)
+    steps.append(ev.Step(kind="post", seat=seat))
+    return steps
+
+
+@lru_cache(maxsize=8192)
+def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
+    """The fixed gains and costs of a placement's steps, in order (``rules.settle_items``
+    of ``placement_steps``; a pure function of the command, cached)."""
+    return settle_items(placement_steps(seat, c), seat)
 
 
 def check_place(s: State, seat: int, c: cmd.Place) -> None:
@@ -40,96 +66,74 @@ def check_place(s: State, seat: int, c: cmd.Place) -> None:
             raise Rejected("die_not_allowed", "the die goes only with a voting ambassador")
         if p.die < 0 or p.die_on_board:
             raise Rejected("no_die", "you have no assistant die in hand")
-    gains = [0, 0, 0]
-    cost = [0, 0, 0, 0, 0]
-    if c.funding and not outer:
-        for key, n in cat.AMBASSADORS[c.ambassador][1]:
-            gains["clo".index(key)] += n
     if c.token >= 0:
         if c.token not in p.tokens:
             raise Rejected("no_token", "you do not hold that alteration token")
         if outer:
             raise Rejected("token_not_allowed", "no alteration token on the outer space")
-        _, vote, bonus = cat.ALTERATIONS[c.token]
-        if (vote > 0) == c.funding:
+        if (cat.ALTERATIONS[c.token][1] > 0) == c.funding:
             raise Rejected(
                 "token_mismatch",
                 "voting tokens go on the voting side, funding ones on the funding side",
             )
-        for key, n in bonus:
-            if key in ("c", "l", "o"):
-                if n > 0:
-                    gains["clo".index(key)] += n
-                else:
-                    cost["clo".index(key)] -= n
-    if not outer:
-        extra = SPACE_COST.get(cat.SPACE_ICON[c.space])
-        if extra is not None:
-            cost = [a + b for a, b in zip(cost, extra, strict=True)]
-    if any(cost):
-        have = (p.copp + gains[0], p.lav + gains[1], p.ocean + gains[2], p.diamond)
-        if not can_pay(*have, (cost[0], cost[1], cost[2], cost[3], cost[4])):
-            raise Rejected(CANNOT_AFFORD, "you cannot pay for that action")
+    if outer and c.funding:
+        raise Rejected("funding_not_allowed", "the outer space counts for neither side")
+    if not can_settle(holding(p), placement_items(seat, c)):
+        raise Rejected(CANNOT_AFFORD, "you cannot pay for that action")
 
 
 def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
-    s = ctx.s
     ctx.emit(ev.Popped())
     outer = c.space == cat.OUTER
-    amb_votes, amb_bonus = cat.AMBASSADORS[c.ambassador]
     votes = 0
     if not outer and not c.funding:
-        votes = cat.ALTERATIONS[c.token][1] if c.token >= 0 else amb_votes
+        votes = cat.ALTERATIONS[c.token][1] if c.token >= 0 else cat.AMBASSADORS[c.ambassador][0]
     ctx.emit(
         ev.Placed(
             seat=seat,
             ambassador=c.ambassador,
             space=c.space,
-            funding=c.funding and not outer,
+            funding=c.funding,
             die=c.die,
             token=c.token,
             votes=votes,
         )
     )
-    steps: list[ev.Step] = []
-    if outer:
-        steps.append(ev.Step(kind="fx_o", seat=seat, a=1))
-    else:
-        icon = cat.SPACE_ICON[c.space]
-        if c.funding:
-            steps += effect_steps(seat, amb_bonus)
-            steps.append(ev.Step(kind="fx_funding", seat=seat, b=icon))
-        if c.token >= 0:
-            steps += effect_steps(seat, cat.ALTERATIONS[c.token][2], icon=icon)
-        steps += room_steps(seat, icon)
-    steps.append(ev.Step(kind="post", seat=seat))
-    del s
-    ctx.push(*steps)
+    ctx.push(*placement_steps(seat, c))
+
+
+def _candidates(s: State, seat: int) -> list[cmd.Place]:
+    """Every placement worth asking ``check_place`` about: each free ambassador on each
+    free space, voting (with or without the die) or funding, with no token or with each
+    held token on its side; and the outer space."""
+    p = s.players[seat]
+    tokens = sorted(set(p.tokens))
+    voting = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] > 0)]
+    funding = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] == 0)]
+    die = [False, True] if p.die >= 0 and not p.die_on_board else [False]
+    out: list[cmd.Place] = []
+    for amb in range(4):
+        if p.used[amb]:
+            continue
+        for space in range(cat.N_SPACES):
+            if s.sp_seat[space] != -1:
+                continue
+            for token in voting:
+                for with_die in die:
+                    out.append(cmd.Place(ambassador=amb, space=space, die=with_die, token=token))
+            for token in funding:
+                out.append(cmd.Place(ambassador=amb, space=space, funding=True, token=token))
+        out.append(cmd.Place(ambassador=amb, space=cat.OUTER))
+    return out
 
 
 def place_candidates(s: State, seat: int) -> list[CommandBody]:
-    """A representative set of placements (every one valid)."""
-    p = s.players[seat]
+    """Every placement ``decide`` accepts (``check_place`` on every candidate)."""
     out: list[CommandBody] = []
-    seen_values: set[int] = set()
-    for amb in range(4):
-        if p.used[amb] or (amb in (1,) and not p.used[0]):
+    for c in _candidates(s, seat):
+        try:
+            check_place(s, seat, c)
+        except Rejected:
             continue
-        seen_values.add(amb)
-        spaces = [i for i in range(cat.N_SPACES) if s.sp_seat[i] == -1]
-        for space in spaces:
-            options = [cmd.Place(ambassador=amb, space=space)]
-            options.append(cmd.Place(ambassador=amb, space=space, funding=True))
-            if p.die >= 0 and not p.die_on_board:
-                options.append(cmd.Place(ambassador=amb, space=space, die=True))
-            for t in sorted(set(p.tokens)):
-                funding = cat.ALTERATIONS[t][1] == 0
-                options.append(cmd.Place(ambassador=amb, space=space, funding=funding, token=t))
-            for o in options:
-                try:
-                    check_place(s, seat, o)
-                except Rejected:
-                    continue
-                out.append(o)
-        out.append(cmd.Place(ambassador=amb, space=cat.OUTER))
+        out.append(c)
     return out

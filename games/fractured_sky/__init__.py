@@ -7,6 +7,14 @@ cleanup), ``power`` (power and ranking), ``objectives``, ``evolve``, ``views``,
 ``legal``, ``game`` (the GAME object). Static content lives in
 ``contracts.fractured_sky.catalogue``.
 
+``decide`` validates with ``actions.problem`` alone (``gate`` for the phase and turn, then
+per-parameter predicates) and ``legal_commands`` lists exactly the candidates those same
+predicates accept. Events carry what was paid (buildings, skimmers, scouting,
+peeks, trades) and the setup event the content the fold needs (market-card threshold,
+stardust supply, board size), so ``evolve`` never reads the catalogue and an old log
+replays the same after the content data changes (rules version 2; fields added since
+version 1 default to version 1's values).
+
 Rule choices where the rules are silent or the research notes ASSUMED something:
 
 1. Board, resource pairs, platforms/bridges, objective cards and slot icons, the gold
@@ -41,7 +49,14 @@ Rule choices where the rules are silent or the research notes ASSUMED something:
     until cleanup. Resources are public (cubes on the tray); the shield hides chips.
 11. After the third airship the player picks a free slot numbered <= player count with
     ``fs.choose_slot``; when exactly one is free it is taken automatically.
-12. Free trades (2 for 1) are allowed only while it is your turn to act.
+12. The free trade (2 resources of any kind for 1 of any kind, "at any time") is allowed
+    whenever the game runs and the seat holds the resources: on or off its turn, in the
+    start phase once its resources are chosen, during its own scout or slot step and while
+    reward choices are pending (not for AIs, not after the end). A trade never makes a
+    seat "to move": ``status().to_move`` lists only seats owing their required action,
+    while ``legal_commands`` lists a seat's trades wherever they are accepted (for a seat
+    not to move, only trades). Each trade costs the seat one resource, so random legal
+    play (bots, moves made for seats that left) still ends.
 13. The game ends after round 5's rewards; score = stardust, ties to the final turn order.
 
 1-2 players (automated opponents, "AIs"): participants ``seats``.. are AIs (2 in solo,

@@ -1,4 +1,8 @@
-"""``evolve``: apply one fact to the state (no decisions, no randomness)."""
+"""``evolve``: apply one fact to the state (no decisions, no randomness).
+
+It reads no content data that could change: costs paid are in the events, and the
+setup event records the market-card threshold, the stardust supply and the board size.
+"""
 
 from __future__ import annotations
 
@@ -24,10 +28,11 @@ from games.fractured_sky.state import (
 
 def _reset_round(state: FsState) -> None:
     n = state.participants
+    regions = state.region_count
     state.ships = [0] * n
-    state.airships = [[-1] * cat.REGION_COUNT for _ in range(n)]
-    state.explorer = [-1] * cat.REGION_COUNT
-    state.skimmers = [[0] * cat.REGION_COUNT for _ in range(n)]
+    state.airships = [[-1] * regions for _ in range(n)]
+    state.explorer = [-1] * regions
+    state.skimmers = [[0] * regions for _ in range(n)]
     state.drawn = [[] for _ in range(n)]
     state.scouts = []
     state.scouting = -1
@@ -61,6 +66,12 @@ def _set_up(state: FsState, e: ev.GameSetUp) -> None:
     state.seats = e.seats
     state.participants = n
     state.difficulty = e.difficulty
+    threshold = e.ai_market_threshold
+    state.ai_market_threshold = (
+        threshold if threshold >= 0 else ev.V1_AI_MARKET_THRESHOLD.get(e.difficulty, 0)
+    )
+    state.region_count = e.region_count
+    state.platform_count = e.platform_count
     state.regions = list(e.regions)
     state.slot_count = e.slot_count
     state.order = list(e.order)
@@ -70,11 +81,11 @@ def _set_up(state: FsState, e: ev.GameSetUp) -> None:
         _gain(state, seat, cat.GOLD, gold)
     state.started = [s >= e.seats for s in range(n)]
     state.stardust = [0] * n
-    state.board_stardust = [0] * cat.REGION_COUNT
+    state.board_stardust = [0] * e.region_count
     state.board_stardust[e.public_card] += e.public_stardust
-    state.supply = cat.STARDUST_TOKENS - e.public_stardust
-    state.fortresses = [[0] * cat.PLATFORM_COUNT for _ in range(n)]
-    state.markets = [[0] * cat.PLATFORM_COUNT for _ in range(n)]
+    state.supply = e.stardust_tokens - e.public_stardust
+    state.fortresses = [[0] * e.platform_count for _ in range(n)]
+    state.markets = [[0] * e.platform_count for _ in range(n)]
     state.public_card = e.public_card
     state.secret_cards = list(e.secret_cards)
     state.secret_deck = list(e.secret_deck)
@@ -177,22 +188,22 @@ def _on_slot_taken(state: FsState, event: ev.SlotTaken) -> None:
 
 
 def _on_fortress_built(state: FsState, event: ev.FortressBuilt) -> None:
-    _pay(state, event.seat, cat.FORTRESS_COST)
+    _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.fortresses[event.seat][event.platform] += 1
 
 
 def _on_market_built(state: FsState, event: ev.MarketBuilt) -> None:
-    _pay(state, event.seat, cat.MARKET_COST)
+    _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.markets[event.seat][event.platform] += 1
 
 
 def _on_skimmer_placed(state: FsState, event: ev.SkimmerPlaced) -> None:
-    _pay(state, event.seat, cat.SKIMMER_COST)
+    _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.skimmers[event.seat][event.region] += 1
 
 
 def _on_scouted(state: FsState, event: ev.Scouted) -> None:
-    _pay(state, event.seat, cat.SCOUT_COST)
+    _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
     state.scouting = event.card
     state.phase = PHASE_SCOUT

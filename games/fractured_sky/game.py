@@ -25,7 +25,7 @@ from games.protocol import Standing, Status
 class FracturedSky:
     name: str = "fractured_sky"
     title: str = "Fractured Sky"
-    rules_version: str = "1"
+    rules_version: str = "2"
     min_seats: int = setup.MIN_SEATS
     max_seats: int = setup.MAX_SEATS
     options_type: type[msgspec.Struct] = setup.FracturedSkyOptions

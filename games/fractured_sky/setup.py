@@ -98,6 +98,7 @@ def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
     if seats == 1:  # solo: no objectives
         tray, discarded = [], []
     decks, out, pools = deal_ai(rng, ais)
+    difficulty = options.difficulty if ais else "easy"
     return [
         GameSetUp(
             seats=seats,
@@ -112,9 +113,13 @@ def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
             secret_deck=deck[1:],
             objectives=tray,
             discarded_objectives=discarded,
-            difficulty=options.difficulty if ais else "easy",
+            difficulty=difficulty,
             ai_decks=decks,
             ai_out=out,
             ai_pools=pools,
+            ai_market_threshold=cat.AI_MARKET_THRESHOLD[difficulty] if ais else 0,
+            stardust_tokens=cat.STARDUST_TOKENS,
+            region_count=cat.REGION_COUNT,
+            platform_count=cat.PLATFORM_COUNT,
         )
     ]

@@ -10,7 +10,7 @@ from contracts.fractured_sky.events import ObjectiveOutcome, RegionOutcome
 RES_INDEX: dict[str, int] = {name: i for i, name in enumerate(cat.RESOURCES)}
 
 PHASE_START = "start"  # every seat picks its 4 starting resources (any order)
-PHASE_PLAY = "play"  # the seat ``turn`` takes one action (free trades allowed)
+PHASE_PLAY = "play"  # the seat ``turn`` takes one action
 PHASE_SCOUT = "scout"  # the seat ``turn`` decides what to take from the card it scouted
 PHASE_SLOT = "slot"  # the seat ``turn`` picks its turn slot after its third airship
 PHASE_REWARDS = "rewards"  # round end: seats answer their pending resource choices
@@ -77,6 +77,10 @@ class FsState(msgspec.Struct, kw_only=True):
     ai_out: list[list[int]] = []  # tokens set aside this round (public)
     ai_pool: list[list[int]] = []  # face-down tokens left, top first (hidden)
     ai_tally: list[int] = []  # resources on the market card
+    # Content recorded at setup (``GameSetUp``), so the fold never reads the catalogue.
+    ai_market_threshold: int = 0  # AI resources per stardust; 0 = no market card
+    region_count: int = cat.REGION_COUNT
+    platform_count: int = cat.PLATFORM_COUNT
 
 
 def is_ai(state: FsState, participant: int) -> bool:
@@ -136,4 +140,5 @@ def end_order(state: FsState) -> list[int]:
 
 
 def ai_threshold(state: FsState) -> int:
-    return cat.AI_MARKET_THRESHOLD[state.difficulty]
+    """AI resources per stardust on the market card (0: no card), as recorded at setup."""
+    return state.ai_market_threshold

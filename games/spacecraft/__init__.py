@@ -37,6 +37,19 @@ Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
   reserved cards score nothing. Tie-break: most unused junk, then shared rank.
 * First player: seat 0. Personal goals: two dealt per seat (8 goals, 4 seats: all dealt),
   chosen simultaneously; others see a seat's choice only once all have chosen.
+* Advanced card numbers (PROVISIONAL, catalogue): 47 nose, 48 white, 49 fin, 50 body,
+  51 connector, 52 engine, 53 blue, 54 gold, 55 red, so that the seed's scoring example
+  holds: its two rightmost cards, No.52 and No.55, are subjects Agatha does not score
+  (rules version 2; until then 48 was the engine card and 52 the white one).
+
+``decide`` validates with ``actions.problem`` alone (a gate, then per-parameter
+predicates) and ``legal_commands`` keeps only the candidates those same predicates
+accept: exact for every command but two with free-form parameters,
+``sc.build`` (one build per compartment that some payment can pay, with the cheapest
+payment) and ``sc.arrange`` (the automatic layout, once per build step). The setup events
+carry the workshop stock and the advanced markers, ``sc.part_built`` what was paid, so
+``evolve`` reads no content data (fields added in rules version 2 default to version 1's
+values).
 
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, already_chosen,
 not_an_option, final_leave_only, in_junkyard, not_in_junkyard, illegal_move, board_full,

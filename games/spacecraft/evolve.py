@@ -1,4 +1,8 @@
-"""evolve: apply one SPACEcraft fact to the state (no decisions, no randomness)."""
+"""evolve: apply one SPACEcraft fact to the state (no decisions, no randomness).
+
+It reads no content data: the workshop stock and the advanced markers come with the
+setup events, what a part cost with ``sc.part_built``.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ def _junkyard(s: SpacecraftState, e: ev.JunkyardLaid) -> None:
 
 def _workshop(s: SpacecraftState, e: ev.WorkshopLaid) -> None:
     s.tokens = list(e.tokens)
+    s.supply = list(e.supply)
 
 
 def _blueprint(s: SpacecraftState, e: ev.BlueprintDrawn) -> None:
@@ -40,6 +45,7 @@ def _advanced(s: SpacecraftState, e: ev.AdvancedLaid) -> None:
     s.adv_cards, s.adv_sides = list(e.cards), list(e.sides)
     s.adv_marks = [[] for _ in e.cards]
     s.adv_removed = list(e.removed)
+    s.markers_left = [e.markers] * s.players
 
 
 def _goals_dealt(s: SpacecraftState, e: ev.GoalsDealt) -> None:

@@ -24,7 +24,7 @@ class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):
 class SpacecraftGame:
     name: str = "spacecraft"
     title: str = "SPACEcraft"
-    rules_version: str = "1"
+    rules_version: str = "2"
     min_seats: int = 2
     max_seats: int = 4
     options_type: type[msgspec.Struct] = SpacecraftOptions

@@ -19,14 +19,14 @@ from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
 
 
 def initial_state(variant: str, seats: int) -> SpacecraftState:
+    """The empty state; the workshop stock and the markers come with the setup events."""
     return SpacecraftState(
         variant=variant,
         players=seats,
         pawns=[OFF_BOARD] * seats,
-        supply=[s.stock for s in cat.SLOTS],
         goal_options=[[] for _ in range(seats)],
         goals=[NO_CARD] * seats,
-        markers_left=[cat.MARKERS_PER_PLAYER if variant == "advanced" else 0] * seats,
+        markers_left=[0] * seats,
         boards=[[] for _ in range(seats)],
         beside=[[0] * cat.N_JUNK for _ in range(seats)],
         paid=[0] * cat.N_JUNK,
@@ -54,7 +54,7 @@ def setup_events(variant: str, seats: int, rng: Random) -> list[EventBody]:
     rng.shuffle(light)
     rest = light[2:] + [t for t in range(cat.N_JUNK) if t not in cat.LIGHT_TOKENS]
     rng.shuffle(rest)
-    events.append(WorkshopLaid(tokens=light[:2] + rest))
+    events.append(WorkshopLaid(tokens=light[:2] + rest, supply=[s.stock for s in cat.SLOTS]))
     events.append(BlueprintDrawn(card=rng.choice(cat.BLUEPRINTS).id))
     # design cards
     if variant == "advanced":
@@ -64,7 +64,10 @@ def setup_events(variant: str, seats: int, rng: Random) -> list[EventBody]:
         shown = cards[n_removed:]
         events.append(
             AdvancedLaid(
-                cards=shown, sides=["A"] * n_a + ["B"] * n_b, removed=sorted(cards[:n_removed])
+                cards=shown,
+                sides=["A"] * n_a + ["B"] * n_b,
+                removed=sorted(cards[:n_removed]),
+                markers=cat.MARKERS_PER_PLAYER,
             )
         )
     else:

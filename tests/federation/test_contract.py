@@ -27,7 +27,7 @@ def test_game_surface() -> None:
     assert get_game("federation") is GAME
     assert (GAME.name, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
         "federation",
-        "1",
+        "2",
         2,
         4,
     )

@@ -311,9 +311,10 @@ def test_turn_slot_gold_in_the_four_player_example() -> None:
     taken = of_type(events, ev.SlotTaken)[0]
     assert isinstance(taken, ev.SlotTaken) and taken.gold == 1
     assert state.resources[YELLOW][0] == gold + 1
-    # yellow is skipped for the rest of the round
+    # yellow is skipped for the rest of the round (only free trades remain, at any time)
     assert state.turn == BLUE
-    assert GAME.legal_commands(state, YELLOW) == []
+    assert all(isinstance(c, cmd.Trade) for c in GAME.legal_commands(state, YELLOW))
+    assert YELLOW not in GAME.status(state).to_move
 
 
 def test_setup_gold_on_covered_gold_icons() -> None:

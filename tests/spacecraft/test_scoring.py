@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contracts.spacecraft import catalogue as cat
 from games.spacecraft import GAME, rocket, scoring
 from games.spacecraft.state import SpacecraftState
 from tests.spacecraft.support import P, started
@@ -45,10 +46,19 @@ def test_basic_scoring_example_57() -> None:
     assert GAME.score(state).points[0] == 57
 
 
+def _card(subject: str) -> int:
+    return next(c.id for c in cat.ADVANCED_CARDS if c.subject == subject)
+
+
 def test_advanced_scoring_example_52() -> None:
+    """Seed: 10 (countdown) + 5 (blueprint) + 7 (goal) + gold 2/part = 4, white 1/part = 5,
+    nose 7/part = 7, body 1/part = 4, connector 3/part = 6, blue 2/part = 4; "cards No.52
+    and No.55 (the two rightmost) carry none of her markers, so they give her nothing";
+    total 52."""
     state = _agatha("advanced")
-    # cards on side A; seat 0 = Agatha; values under the rightmost covered space
-    state.adv_cards = [54, 52, 47, 50, 51, 53, 48, 49]  # gold white nose body conn blue eng fin
+    scored = ["G", "W", "nose", "body", "connector", "B"]
+    # four players: 8 cards on side A, left to right as in the example; 52 and 55 rightmost
+    state.adv_cards = [*(_card(subject) for subject in scored), 52, 55]
     state.adv_sides = ["A"] * 8
     state.adv_marks = [
         [0, 1],  # gold: 2 per part x 2 = 4
@@ -57,15 +67,21 @@ def test_advanced_scoring_example_52() -> None:
         [0],  # body: 1 x 4 = 4
         [1, 0, 3],  # connector: 3 x 2 = 6
         [0, 0],  # blue: 2 x 2 = 4 (her second marker does not score twice)
-        [1, 2],  # engine: no marker of hers
-        [3],  # fin: no marker of hers
+        [1, 2],  # No.52: no marker of hers
+        [3],  # No.55: no marker of hers
     ]
+    # No.52 and No.55 are subjects she does not score: none of the six cards above
+    unscored = {cat.ADVANCED_BY_ID[52].subject, cat.ADVANCED_BY_ID[55].subject}
+    assert not unscored & set(scored)
+    assert len(set(state.adv_cards)) == 8 and set(state.adv_cards) <= set(cat.ADVANCED_BY_ID)
+    assert [scoring.design_points(state, 0)] == [4 + 5 + 7 + 4 + 6 + 4] == [30]
     b = scoring.breakdown(state)
-    assert b.designs[0] == 4 + 5 + 7 + 4 + 6 + 4 == 30
-    assert (b.trigger[0], b.blueprint[0], b.goals[0]) == (10, 5, 7)
+    assert (b.trigger[0], b.blueprint[0], b.goals[0], b.designs[0]) == (10, 5, 7, 30)
     assert b.points[0] == 52
-    # the other nose marker (seat 2) also scores 7 per nose of its own rocket
-    assert scoring.design_points(state, 2) == 7 * 0 + 3 * 0 + 1 * 0
+    # her rocket would score on both cards had she marked them: the markers decide
+    state.adv_marks[6] = [1, 0]
+    state.adv_marks[7] = [3, 0]
+    assert scoring.design_points(state, 0) > 30
 
 
 def test_tie_break_unused_junk_then_shared() -> None:

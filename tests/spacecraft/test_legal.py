@@ -1,0 +1,121 @@
+"""``legal_commands`` and ``decide`` agree (issue 17, item 6).
+
+Over random positions of every player count and variant, for every seat: every listed
+command is accepted, and every command of the candidate set that ``decide`` accepts is
+listed. The candidate set holds every goal, visit and search cell, leave, end turn,
+design card (fulfil / reserve / mark) and, for builds, one per compartment paid with
+every junk tile beside the board: a build of a compartment is listed exactly when some
+payment for it is accepted (paying more never hurts), with the cheapest payment.
+``sc.arrange`` takes a whole layout: it is only checked to be accepted when listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from random import Random
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contracts.base import CommandBody
+from contracts.spacecraft import catalogue as cat
+from contracts.spacecraft.commands import (
+    Arrange,
+    Build,
+    ChooseGoal,
+    EndTurn,
+    Fulfil,
+    Leave,
+    Mark,
+    Reserve,
+    Search,
+    Visit,
+)
+from games.playthrough import fold
+from games.rejection import Rejected
+from games.spacecraft import GAME, SpacecraftOptions
+from games.spacecraft.state import SpacecraftState
+
+ENCODE = msgspec.msgpack.encode
+
+
+def candidates(state: SpacecraftState, seat: int) -> Iterator[CommandBody]:
+    for goal in range(30, 50):
+        yield ChooseGoal(goal=goal)
+    for x in range(-1, state.size + 1):
+        for y in range(-1, state.size + 1):
+            yield Visit(x=x, y=y)
+            yield Search(x=x, y=y)
+    yield Leave()
+    yield EndTurn()
+    for card in range(-1, 57):
+        yield Fulfil(card=card)
+        yield Reserve(card=card)
+        yield Mark(card=card)
+
+
+def everything(state: SpacecraftState, seat: int) -> list[str]:
+    return [cat.JUNK_NAMES[t] for t, n in enumerate(state.beside[seat]) for _ in range(n)]
+
+
+def accepted(state: SpacecraftState, command: CommandBody, seat: int) -> bool:
+    try:
+        GAME.decide(state, command, seat, Random(0))
+    except Rejected:
+        return False
+    return True
+
+
+def check_position(state: SpacecraftState) -> None:
+    before = ENCODE(state)
+    for seat in range(state.players):
+        legal = GAME.legal_commands(state, seat)
+        assert len(legal) == len({ENCODE(c) for c in legal})  # no duplicates
+        for command in legal:
+            assert accepted(state, command, seat), (seat, command)
+        listed = {ENCODE(c) for c in legal}
+        for command in candidates(state, seat):
+            if accepted(state, command, seat):
+                assert ENCODE(command) in listed, (seat, command)
+        built = {c.slot for c in legal if isinstance(c, Build)}
+        assert len(built) == len([c for c in legal if isinstance(c, Build)])
+        pay_all = everything(state, seat)
+        for slot in range(-1, len(cat.SLOTS) + 1):
+            assert accepted(state, Build(slot=slot, pay=pay_all), seat) == (slot in built), slot
+        assert len([c for c in legal if isinstance(c, Arrange)]) <= 1
+    assert ENCODE(state) == before
+
+
+def position(players: int, variant: str, seed: int, fraction: float) -> SpacecraftState:
+    options = SpacecraftOptions(variant=variant)  # type: ignore[arg-type]
+    chooser = Random(seed)
+    state = fold(GAME, options, players, GAME.setup(options, players, Random(seed)))
+    states = [ENCODE(state)]
+    while not GAME.status(state).finished:
+        seat = GAME.status(state).to_move[0]
+        legal = GAME.legal_commands(state, seat)
+        busy = [c for c in legal if isinstance(c, Build | Fulfil | Reserve | Mark)]
+        command = chooser.choice(busy if busy and chooser.random() < 0.8 else legal)
+        for e in GAME.decide(state, command, seat, Random(0)):
+            state = GAME.evolve(state, e)
+        states.append(ENCODE(state))
+    index = min(len(states) - 1, int(fraction * len(states)))
+    return msgspec.msgpack.decode(states[index], type=SpacecraftState)
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**31), fraction=st.floats(min_value=0, max_value=1))
+def test_listed_exactly_when_accepted(
+    players: int, variant: str, seed: int, fraction: float
+) -> None:
+    check_position(position(players, variant, seed, fraction))
+
+
+def test_listed_exactly_when_accepted_at_the_end() -> None:
+    state = position(3, "advanced", 9, 1.0)
+    assert GAME.status(state).finished
+    check_position(state)
