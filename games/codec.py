@@ -12,20 +12,39 @@ from typing import Any, Union
 import msgspec
 
 from contracts.table import (
+    ClockExpired,
+    CloseTable,
     CreateTable,
+    ExpireClock,
     JoinSeat,
     LeaveTable,
     SeatJoined,
     SeatLeft,
     StartTable,
+    TableClosed,
     TableCreated,
     TableFinished,
     TableStarted,
 )
 from games.registry import get_game
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
-TABLE_EVENTS: tuple[type, ...] = (TableCreated, SeatJoined, SeatLeft, TableStarted, TableFinished)
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
+    CreateTable,
+    JoinSeat,
+    StartTable,
+    LeaveTable,
+    ExpireClock,
+    CloseTable,
+)
+TABLE_EVENTS: tuple[type, ...] = (
+    TableCreated,
+    SeatJoined,
+    SeatLeft,
+    TableStarted,
+    TableFinished,
+    ClockExpired,
+    TableClosed,
+)
 
 
 def _union(types: tuple[type, ...]) -> Any:
