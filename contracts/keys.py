@@ -109,6 +109,8 @@ def player_notice_stream(player_id: str) -> str:
 # ---------------------------------------------------------------- clocks (projected)
 
 NOTICES = "notices"  # the applied-seq name of the deadlines + notices projection
+# Hash: each running timekeeper's name → when it last polled (unix ms).
+TIMEKEEPERS = "orrery:timekeepers"
 
 
 def deadlines_zset(p: int) -> str:

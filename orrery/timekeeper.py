@@ -20,7 +20,10 @@ with ``reply_to`` its own ``orrery:reply:tk:<uuid>`` stream. Choices:
   30 s), keyed by member and due time, so a new deadline is never held back;
 * it sleeps until the earliest deadline it knows of or the poll interval
   (``ORRERY_TIMEKEEPER_POLL_MS``, default 250), whichever comes first: a deadline the
-  projector adds meanwhile is seen within one poll.
+  projector adds meanwhile is seen within one poll;
+* it says it is alive in the hash ``orrery:timekeepers`` (its name → when it last
+  polled, about once a second), takes its entry out when it stops, and drops entries
+  silent for a minute (a timekeeper killed without its goodbye).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -47,6 +51,8 @@ log = structlog.get_logger("orrery.timekeeper")
 POLL_ENV = "ORRERY_TIMEKEEPER_POLL_MS"
 DEFAULT_POLL_MS = 250
 BATCH = 500  # due members read per partition and poll
+HEARTBEAT_MS = 1_000
+FORGET_SILENT_MS = 60_000
 FIRST_RETRY_MS = 250
 MAX_RETRY_MS = 30_000
 
@@ -81,7 +87,9 @@ class Timekeeper:
     redis: Any
     partitions: int
     poll_ms: int = DEFAULT_POLL_MS
+    name: str = field(default_factory=lambda: f"timekeeper-{socket.gethostname()}-{os.getpid()}")
     reply_stream: str = field(default_factory=lambda: f"{REPLY_PREFIX}tk:{uuid.uuid4().hex}")
+    heartbeat_at: int = 0
     sent: dict[tuple[str, int], _Sent] = field(default_factory=dict)
     last_reply: str = "0-0"
     commands_sent: int = 0
@@ -95,7 +103,16 @@ class Timekeeper:
             index = keys.deadlines_zset(p)
             pipe.zrangebyscore(index, "-inf", now, start=0, num=BATCH, withscores=True)
             pipe.zrangebyscore(index, f"({now}", "+inf", start=0, num=1, withscores=True)
+        beat = now - self.heartbeat_at >= HEARTBEAT_MS
+        if beat:
+            pipe.hset(keys.TIMEKEEPERS, self.name, now)
+            pipe.hgetall(keys.TIMEKEEPERS)
+            self.heartbeat_at = now
         results = await pipe.execute()
+        if beat:
+            silent = [k for k, at in results[-1].items() if now - int(at) > FORGET_SILENT_MS]
+            if silent:
+                await self.redis.hdel(keys.TIMEKEEPERS, *silent)
         due: list[tuple[int, str, int]] = []
         upcoming = now + self.poll_ms
         for p in range(self.partitions):
@@ -168,6 +185,7 @@ class Timekeeper:
     async def close(self) -> None:
         with contextlib.suppress(RedisError):
             await self.redis.delete(self.reply_stream)
+            await self.redis.hdel(keys.TIMEKEEPERS, self.name)
 
 
 def _text(value: Any) -> str:
