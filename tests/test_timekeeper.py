@@ -8,7 +8,10 @@ exactly once; "your turn" notices are written once per turn.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import subprocess
+import sys
 import time
 import uuid
 from collections import Counter
@@ -18,6 +21,7 @@ from typing import Any
 
 import msgspec
 import pytest
+import redis
 
 from clients.sdk import OrreryClient, SeatCredentials, new_seat_token
 from contracts import keys
@@ -33,6 +37,7 @@ from contracts.table import (
     expire_command_id,
 )
 from games.codec import codec_for
+from orrery.embedded import EmbeddedServer
 from projections.rebuild import rebuild
 from services.audit import audit_entries
 from tests.support.service import PARTITIONS, LiveService, live_service
@@ -382,3 +387,30 @@ async def test_every_game_finishes_by_itself_with_a_bot_clock(live: LiveService)
             assert check_expiries(log, game) > 0
             finished = events(log, game)[-1][1]
             assert isinstance(finished, TableFinished) and finished.reason == "completed"
+
+
+def test_serve_starts_timekeepers_that_say_goodbye(tmp_path: Path) -> None:
+    with EmbeddedServer(tmp_path / "data") as embedded:
+        server = redis.Redis.from_url(embedded.url)
+        args = ["serve", "--redis-url", embedded.url, "--partitions", "2", "--timekeepers", "2"]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "orrery.cli", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(Path.cwd()), "ORRERY_LOG_LEVEL": "warning"},
+        )
+        try:
+            deadline = time.monotonic() + WAIT
+            while len(server.hgetall(keys.TIMEKEEPERS)) < 2:
+                assert time.monotonic() < deadline, "serve started no timekeepers"
+                time.sleep(0.05)
+            names = [name.decode() for name in server.hgetall(keys.TIMEKEEPERS)]
+            assert all(name.startswith("timekeeper-") for name in names)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+            # stopped with SIGTERM, each took its entry out
+            assert server.hlen(keys.TIMEKEEPERS) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
