@@ -104,3 +104,45 @@ def player_notice_stream(player_id: str) -> str:
     """ "Your turn" notices of every table where a verified player holds a seat (the
     gateway pushes them on ``WS /v1/players/me/live``)."""
     return f"orrery:notice:{player_id}"
+
+
+# ---------------------------------------------------------------- clocks (projected)
+
+NOTICES = "notices"  # the applied-seq name of the deadlines + notices projection
+# Hash: each running timekeeper's name → when it last polled (unix ms).
+TIMEKEEPERS = "orrery:timekeepers"
+
+
+def deadlines_zset(p: int) -> str:
+    """Due times of the partition's running clocks and lobby closes (unix ms scores):
+    member ``<table>|<seat>|<turn>`` or ``<table>|close``; the timekeeper polls it."""
+    return f"orrery:{{{p}}}:deadlines"
+
+
+def expiry_member(table_id: str, seat: int, turn: int) -> str:
+    return f"{table_id}|{seat}|{turn}"
+
+
+def close_member(table_id: str) -> str:
+    return f"{table_id}|close"
+
+
+def parse_deadline_member(member: str) -> tuple[str, int | None, int]:
+    """``(table_id, seat, turn)`` of an expiry member, ``(table_id, None, 0)`` of a close;
+    ValueError for anything else."""
+    parts = member.split("|")
+    if len(parts) == 2 and parts[1] == "close" and parts[0]:
+        return parts[0], None, 0
+    if len(parts) == 3 and parts[0]:
+        return parts[0], int(parts[1]), int(parts[2])
+    raise ValueError(f"not a deadlines member: {member[:80]!r}")
+
+
+def table_deadlines_key(p: int, table_id: str) -> str:
+    """The table's current members of :func:`deadlines_zset` (space-separated)."""
+    return _table(p, table_id, "deadlines")
+
+
+def notified_hash(p: int, table_id: str) -> str:
+    """Seat → the last turn (seq) a "your turn" notice was written for."""
+    return _table(p, table_id, "notified")

@@ -6,21 +6,50 @@ the service keeps only its SHA-256); any seated player starts it once
 every seat is taken; a player may leave (before the start: the seat opens again;
 after it: the player concedes and a bot plays random legal moves for the seat, like
 Board Game Arena's "zombie", and the seat ranks last).
+
+Clocks (``CreateTable.clock``, absent: none): each seat starts with ``bank_s``; each time
+it becomes that seat's move (it enters ``to_move``, or moves and is still to move) it
+gets ``per_move_s`` more; its time runs while it is to move. Time is only ever the
+recorded-at time of log entries. Two system commands, sent by the timekeeper process
+with deterministic command ids and accepted only when the log's times say so:
+``table.expire`` (a seat's clock ran out: ``table.clock_expired``, then ``on_expiry``)
+and ``table.close`` (a table not started within the lobby TTL: ``table.closed``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from contracts.base import CommandBody, EventBody
+
+# A table not started within this many seconds is closed (``table.close``); 0: never.
+# Read by the worker (it decides) and the projector (it indexes the due time).
+LOBBY_TTL_ENV = "ORRERY_LOBBY_TTL_S"
+DEFAULT_LOBBY_TTL_S = 86_400.0
+
+# A clock's times: up to a year, in seconds (fractions allowed).
+MAX_CLOCK_S = 366 * 86400
+ClockSeconds = Annotated[float, msgspec.Meta(ge=0, le=MAX_CLOCK_S)]
+OnExpiry = Literal["bot", "concede"]
+
+
+class ClockOption(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A table's clock: real-time ``{"bank_s": 600, "per_move_s": 10}``, turn-based
+    ``{"bank_s": 0, "per_move_s": 86400}``. ``on_expiry``: ``bot`` plays a random legal
+    move for the seat (this once), ``concede`` makes the seat leave."""
+
+    bank_s: ClockSeconds = 0.0
+    per_move_s: ClockSeconds = 0.0
+    on_expiry: OnExpiry = "bot"
 
 
 class CreateTable(CommandBody, frozen=True, tag="table.create"):
     game: str
     seats: int
     options: dict[str, Any] = {}
+    clock: ClockOption | None = None
 
 
 class JoinRequest(CommandBody, frozen=True, tag="table.join"):
@@ -50,9 +79,41 @@ class LeaveTable(CommandBody, frozen=True, tag="table.leave"):
     pass
 
 
-TableCommand = CreateTable | JoinSeat | StartTable | LeaveTable
+class ExpireClock(CommandBody, frozen=True, tag="table.expire"):
+    """Seat ``seat``'s clock ran out during the turn it began at seq ``turn`` (a system
+    command: no seat or token; accepted only if the deadline computed from the log's
+    times has passed at the time the worker records it, else ``not_expired``)."""
+
+    seat: int
+    turn: int
+
+
+def expire_command_id(table_id: str, seat: int, turn: int) -> str:
+    """The one command id of a seat's expiry in a turn: every timekeeper sends this id,
+    so the append's command-id dedupe applies the expiry once."""
+    return f"expire:{table_id}:{seat}:{turn}"
+
+
+def close_command_id(table_id: str) -> str:
+    return f"close:{table_id}"
+
+
+class CloseRequest(CommandBody, frozen=True, tag="table.close"):
+    """Close a table that was not started within the lobby TTL (a system command)."""
+
+
+class CloseTable(CloseRequest, frozen=True, tag="table.close"):
+    """A close as the service decides and logs it: with the lobby TTL in force
+    (``ORRERY_LOBBY_TTL_S`` of the worker; whatever a client sends is overwritten)."""
+
+    lobby_ttl_ms: int = 0
+
+
+TableCommand = CreateTable | JoinSeat | StartTable | LeaveTable | ExpireClock | CloseTable
 # what a client may send (the schema's command union): the join without service fields
-ClientTableCommand = CreateTable | JoinRequest | StartTable | LeaveTable
+ClientTableCommand = (
+    CreateTable | JoinRequest | StartTable | LeaveTable | ExpireClock | CloseRequest
+)
 
 
 class TableCreated(EventBody, frozen=True, tag="table.created"):
@@ -61,6 +122,7 @@ class TableCreated(EventBody, frozen=True, tag="table.created"):
     options: dict[str, Any]
     rules_version: str
     seed_commitment: str
+    clock: ClockOption | None = None
 
 
 class SeatJoined(EventBody, frozen=True, tag="table.seat_joined"):
@@ -91,4 +153,21 @@ class TableFinished(EventBody, frozen=True, tag="table.finished"):
     seed: str
 
 
-TableEvent = TableCreated | SeatJoined | SeatLeft | TableStarted | TableFinished
+class ClockExpired(EventBody, frozen=True, tag="table.clock_expired"):
+    """Seat ``seat`` ran out of time; the table's ``on_expiry`` follows in the same
+    append (a random move for the seat, or its ``table.seat_left``)."""
+
+    seat: int
+
+
+class TableClosed(EventBody, frozen=True, tag="table.closed"):
+    """The table was never started and is closed for good (its seed revealed, so the
+    log can be audited)."""
+
+    reason: Literal["lobby_ttl"]
+    seed: str
+
+
+TableEvent = (
+    TableCreated | SeatJoined | SeatLeft | TableStarted | TableFinished | ClockExpired | TableClosed
+)

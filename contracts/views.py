@@ -2,6 +2,7 @@
 
 ``view`` is the game's per-seat view (``None`` before the start); ``legal`` lists the
 commands this seat may send now, each ready to be used as a command envelope's body.
+``clock`` (tables with a clock) is public: every seat's time, and which clocks run.
 """
 
 from __future__ import annotations
@@ -15,13 +16,27 @@ from contracts.table import FinalStanding
 V = TypeVar("V")
 C = TypeVar("C")
 
-TablePhase = Literal["none", "lobby", "playing", "finished"]
+TablePhase = Literal["none", "lobby", "playing", "finished", "closed"]
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     name: str | None
     left: bool = False
+
+
+class ClockView(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's clocks. A running seat's time left at a moment ``now`` (unix ms) is
+    ``deadline_ms[seat] - now``; a stopped seat has ``remaining_ms[seat]``. All times are
+    the log's recorded times (unix ms)."""
+
+    bank_ms: int  # each seat's time at the start
+    per_move_ms: int  # added each time a move of the seat begins
+    on_expiry: Literal["bot", "concede"]
+    running: list[int]  # seats whose clocks run now
+    remaining_ms: list[int]  # per seat: time left when its clock last started (or stopped)
+    since_ms: list[int | None]  # per seat: when its running clock started
+    deadline_ms: list[int | None]  # per seat: when its running clock runs out
 
 
 class TableView(msgspec.Struct, Generic[V, C], frozen=True, kw_only=True):
@@ -39,6 +54,7 @@ class TableView(msgspec.Struct, Generic[V, C], frozen=True, kw_only=True):
     seed_commitment: str
     standing: FinalStanding | None = None
     seed: str | None = None
+    clock: ClockView | None = None
 
 
 class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):

@@ -12,27 +12,49 @@ from typing import Any, Union
 import msgspec
 
 from contracts.table import (
+    ClockExpired,
+    CloseTable,
     CreateTable,
+    ExpireClock,
     JoinRequest,
     JoinSeat,
     LeaveTable,
     SeatJoined,
     SeatLeft,
     StartTable,
+    TableClosed,
     TableCreated,
     TableFinished,
     TableStarted,
 )
 from games.registry import get_game
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (CreateTable, JoinSeat, StartTable, LeaveTable)
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
+    CreateTable,
+    JoinSeat,
+    StartTable,
+    LeaveTable,
+    ExpireClock,
+    CloseTable,
+)
+# what a client may send (the schema's union): the join without service-filled fields
 CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     CreateTable,
     JoinRequest,
     StartTable,
     LeaveTable,
+    ExpireClock,
+    CloseTable,
 )
-TABLE_EVENTS: tuple[type, ...] = (TableCreated, SeatJoined, SeatLeft, TableStarted, TableFinished)
+TABLE_EVENTS: tuple[type, ...] = (
+    TableCreated,
+    SeatJoined,
+    SeatLeft,
+    TableStarted,
+    TableFinished,
+    ClockExpired,
+    TableClosed,
+)
 
 
 def _union(types: tuple[type, ...]) -> Any:

@@ -11,7 +11,25 @@ for the command is derived from (seed, first seq of its events). Platform rules:
 * the game's end appends ``table.finished`` with the final standing and reveals the
   seed, so the log can be audited.
 
-Seat authentication (the token) is the service's job and happens before this.
+Turns and clocks. ``TableState`` keeps, per seat, the seq at which its current turn
+began (``turn_seq``, 0 when it is not to move) and, for tables with a clock, its time
+left and since when its clock runs. They change only at command boundaries (a
+command's events share one recorded-at time, and nobody ever sees the table between
+them): :func:`settle_turns` applies the last command's transitions, using nothing but
+the log's recorded times. A turn begins when a seat enters ``to_move`` (or re-enters
+it after its clock expired); a seat's *move* begins with its turn and again after each
+of its own commands that leaves it to move, and each move adds ``per_move`` to its
+time. The fold settles before each command's first event; readers (``decide_table``,
+``table_view``, the projectors) settle before they look, which is idempotent.
+
+Deciding never reads a clock: ``decide_table`` gets ``now_ms``, the recorded-at time the
+worker will write on the append (the audit passes the recorded one), so re-deciding a
+``table.expire`` or ``table.close`` gives the same answer on any machine, any day. A
+move decided before an expiry wins the race (the expiry then finds the clock
+restarted: ``not_expired``); a move decided after it finds the turn played.
+
+Seat authentication (the token) is the service's job and happens before this;
+``table.expire`` and ``table.close`` carry no seat: the log's times decide them.
 """
 
 from __future__ import annotations
@@ -26,18 +44,23 @@ from contracts.base import CommandBody, EventBody
 from contracts.envelope import GENESIS_HASH
 from contracts.inputs import MAX_NAME, excerpt, normalise_name
 from contracts.table import (
+    ClockExpired,
+    ClockOption,
+    CloseTable,
     CreateTable,
+    ExpireClock,
     FinalStanding,
     JoinSeat,
     LeaveTable,
     SeatJoined,
     SeatLeft,
     StartTable,
+    TableClosed,
     TableCreated,
     TableFinished,
     TableStarted,
 )
-from contracts.views import SeatInfo, TablePhase, TableView
+from contracts.views import ClockView, SeatInfo, TablePhase, TableView
 from games.protocol import Game, Standing, Status
 from games.registry import get_game
 from games.rejection import Rejected
@@ -64,6 +87,15 @@ class TableState(msgspec.Struct, kw_only=True):
     standing: FinalStanding | None = None
     seed: str | None = None
     finished_at: int = 0  # recorded-at time (unix ms) of the table.finished event
+    created_at: int = 0  # recorded-at time (unix ms) of the table.created event
+    clock: ClockOption | None = None
+    # Turns and clocks per seat, as of ``settled_seq`` (see settle_turns).
+    turn_seq: list[int] = []  # seq at which the seat's turn began; 0: not to move
+    remaining_ms: list[int] = []  # its time left when its clock last started or stopped
+    since_ms: list[int] = []  # recorded time its running clock started
+    at_ms: int = 0  # recorded-at time of the last folded entry
+    actor: int | None = None  # the seat that sent the last folded command
+    settled_seq: int = 0
 
 
 def game_of(state: TableState) -> Game[Any]:
@@ -98,9 +130,22 @@ def token_hash(token: str) -> str:
 # ---------------------------------------------------------------- evolve
 
 
+_LIFECYCLE_EVENTS = (
+    TableCreated,
+    SeatJoined,
+    SeatLeft,
+    TableStarted,
+    TableFinished,
+    ClockExpired,
+    TableClosed,
+)
+
+
 def evolve_table(state: TableState, event: EventBody) -> TableState:
     """Apply one fact to the table (lifecycle events here, the rest to the game)."""
-    if isinstance(event, TableCreated):
+    if not isinstance(event, _LIFECYCLE_EVENTS):
+        state.game_state = game_of(state).evolve(state.game_state, event)
+    elif isinstance(event, TableCreated):
         state.phase = "lobby"
         state.game = event.game
         state.seats = event.seats
@@ -111,6 +156,7 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         state.token_hashes = [None] * event.seats
         state.player_ids = [""] * event.seats
         state.left = [False] * event.seats
+        state.clock = event.clock
     elif isinstance(event, SeatJoined):
         state.names[event.seat] = event.name
         state.token_hashes[event.seat] = event.token_hash
@@ -126,13 +172,22 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         game = game_of(state)
         state.phase = "playing"
         state.game_state = game.initial_state(game_options(game, state.options), state.seats)
+        _reset_turns(state)
+        if state.clock is not None:
+            state.remaining_ms = [_ms(state.clock.bank_s)] * state.seats
     elif isinstance(event, TableFinished):
         state.phase = "finished"
         state.standing = event.standing
         state.seed = event.seed
-    else:
-        game = game_of(state)
-        state.game_state = game.evolve(state.game_state, event)
+    elif isinstance(event, ClockExpired):
+        # The seat's time is spent and its turn is over; if it is still to move after
+        # what follows (on_expiry), a new turn begins at the settle.
+        state.turn_seq[event.seat] = 0
+        if state.clock is not None:
+            state.remaining_ms[event.seat] = 0
+    elif isinstance(event, TableClosed):
+        state.phase = "closed"
+        state.seed = event.seed
     return state
 
 
@@ -140,17 +195,105 @@ def clone_game_state(game: Game[Any], game_state: Any) -> Any:
     return msgspec.msgpack.decode(msgspec.msgpack.encode(game_state), type=game.state_type)
 
 
+# ---------------------------------------------------------------- turns and clocks
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def _reset_turns(state: TableState) -> None:
+    state.turn_seq = [0] * state.seats
+    state.remaining_ms = [0] * state.seats
+    state.since_ms = [0] * state.seats
+
+
+def settle_turns(state: TableState) -> TableState:
+    """Apply the turn and clock transitions of the last folded command (idempotent).
+
+    Only for a state at a command boundary: the fold calls it before each command's
+    first event, readers before they look at turns or clocks.
+    """
+    if state.settled_seq >= state.seq:
+        return state
+    if len(state.turn_seq) != state.seats:  # a lobby, or a snapshot from before clocks
+        _reset_turns(state)
+        if state.clock is not None:
+            state.remaining_ms = [_ms(state.clock.bank_s)] * state.seats
+    moving: tuple[int, ...] = ()
+    if state.phase == "playing":
+        moving = tuple(s for s in table_status(state).to_move if not state.left[s])
+    clock, at, turns = state.clock, state.at_ms, state.turn_seq
+    for seat, turn in enumerate(turns):
+        if turn and seat not in moving:  # its turn is over: charge the time it took
+            turns[seat] = 0
+            if clock is not None:
+                _charge(state, seat, at)
+    for seat in moving:
+        new_turn = not turns[seat]
+        if not new_turn and seat != state.actor:
+            continue  # still thinking
+        # a move begins: a new turn, or the next move of the seat's own turn
+        if new_turn:
+            turns[seat] = state.seq
+        if clock is not None:
+            if not new_turn:
+                _charge(state, seat, at)
+            state.remaining_ms[seat] += _ms(clock.per_move_s)
+            state.since_ms[seat] = at
+    state.settled_seq = state.seq
+    return state
+
+
+def _charge(state: TableState, seat: int, at: int) -> None:
+    spent = max(0, at - state.since_ms[seat])
+    state.remaining_ms[seat] = max(0, state.remaining_ms[seat] - spent)
+
+
+def seat_deadline(state: TableState, seat: int) -> int | None:
+    """When the seat's running clock runs out (recorded-time ms), or None (no clock, or
+    not to move). Needs a settled state."""
+    if state.clock is None or not 0 <= seat < len(state.turn_seq) or not state.turn_seq[seat]:
+        return None
+    return state.since_ms[seat] + state.remaining_ms[seat]
+
+
+def clock_view(state: TableState) -> ClockView | None:
+    clock = state.clock
+    if clock is None:
+        return None
+    settle_turns(state)
+    running = [s for s, turn in enumerate(state.turn_seq) if turn]
+    return ClockView(
+        bank_ms=_ms(clock.bank_s),
+        per_move_ms=_ms(clock.per_move_s),
+        on_expiry=clock.on_expiry,
+        running=running,
+        remaining_ms=list(state.remaining_ms) or [_ms(clock.bank_s)] * state.seats,
+        since_ms=[state.since_ms[s] if s in running else None for s in range(state.seats)],
+        deadline_ms=[seat_deadline(state, s) for s in range(state.seats)],
+    )
+
+
 # ---------------------------------------------------------------- decide
 
 
 def decide_table(
-    state: TableState, command: CommandBody, seat: int | None, seed: bytes
+    state: TableState, command: CommandBody, seat: int | None, seed: bytes, now_ms: int = 0
 ) -> list[EventBody]:
+    """The events of ``command`` (``now_ms``: the recorded-at time of their append)."""
+    settle_turns(state)
     rng = derive_rng(seed, state.seq + 1)
     if isinstance(command, CreateTable):
         return _create(state, command, seed)
     if state.phase == "none":
         raise Rejected("no_such_table", f"table {state.table_id!r} does not exist")
+    if state.phase == "closed":
+        raise Rejected("table_closed", "the table was closed: it was not started in time")
+    if isinstance(command, ExpireClock):
+        return _expire(state, command, seed, rng, now_ms)
+    if isinstance(command, CloseTable):
+        return _close(state, command, seed, now_ms)
     if isinstance(command, JoinSeat):
         return _join(state, command)
     if seat is None or not 0 <= seat < state.seats or state.token_hashes[seat] is None:
@@ -176,6 +319,9 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
             f"{game.title} seats {game.min_seats} to {game.max_seats}, not {command.seats}",
         )
     game.validate_options(game_options(game, command.options), command.seats)
+    clock = command.clock
+    if clock is not None and _ms(clock.bank_s) + _ms(clock.per_move_s) <= 0:
+        raise Rejected("bad_clock", "a clock needs bank_s or per_move_s above 0")
     return [
         TableCreated(
             game=command.game,
@@ -183,6 +329,7 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
             options=dict(command.options),
             rules_version=game.rules_version,
             seed_commitment=seed_commitment(seed),
+            clock=clock,
         )
     ]
 
@@ -234,6 +381,10 @@ def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[Event
         raise Rejected("game_over", "the game is over")
     if state.left[seat]:
         raise Rejected("seat_left", "this seat has already left")
+    return _concede(state, seat, seed, rng)
+
+
+def _concede(state: TableState, seat: int, seed: bytes, rng: Random) -> list[EventBody]:
     left = list(state.left)
     left[seat] = True
     events: list[EventBody] = [SeatLeft(seat=seat, conceded=True)]
@@ -243,6 +394,42 @@ def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[Event
     game = game_of(state)
     game_state = clone_game_state(game, state.game_state)
     return events + _after_game_events(state, game, game_state, left, seed, rng)
+
+
+def _expire(
+    state: TableState, command: ExpireClock, seed: bytes, rng: Random, now_ms: int
+) -> list[EventBody]:
+    if state.phase == "lobby":
+        raise Rejected("not_started", "the game has not started yet")
+    if state.phase == "finished":
+        raise Rejected("game_over", "the game is over")
+    if state.clock is None:
+        raise Rejected("no_clock", "this table has no clock")
+    seat = command.seat
+    if not 0 <= seat < state.seats:
+        raise Rejected("no_such_seat", f"seats are numbered 0 to {state.seats - 1}")
+    deadline = seat_deadline(state, seat)
+    if deadline is None or state.turn_seq[seat] != command.turn or now_ms < deadline:
+        raise Rejected("not_expired", f"seat {seat} has not run out of time in that turn")
+    events: list[EventBody] = [ClockExpired(seat=seat)]
+    if state.clock.on_expiry == "concede":
+        return events + _concede(state, seat, seed, rng)
+    # "bot": one random legal move for the seat, then the table carries on as after a move
+    game = game_of(state)
+    game_state = clone_game_state(game, state.game_state)
+    move = game.decide(game_state, rng.choice(game.legal_commands(game_state, seat)), seat, rng)
+    for event in move:
+        game_state = game.evolve(game_state, event)
+    return events + move + _after_game_events(state, game, game_state, state.left, seed, rng)
+
+
+def _close(state: TableState, command: CloseTable, seed: bytes, now_ms: int) -> list[EventBody]:
+    if state.phase != "lobby":
+        raise Rejected("table_started", "only a table that has not started can be closed")
+    ttl = command.lobby_ttl_ms
+    if ttl <= 0 or now_ms < state.created_at + ttl:
+        raise Rejected("not_expired", "the table's time in the lobby has not run out")
+    return [TableClosed(reason="lobby_ttl", seed=seed.hex())]
 
 
 def _play(
@@ -357,6 +544,7 @@ def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
         seed_commitment=state.seed_commitment,
         standing=state.standing,
         seed=state.seed,
+        clock=clock_view(state),
     )
 
 
@@ -370,18 +558,44 @@ def apply_entry(state: TableState, envelope: Any) -> TableState:
     if envelope.seq != state.seq + 1:
         raise ValueError(f"table {state.table_id}: seq {envelope.seq} after {state.seq}")
     body = codec_for(state.game or None).decode_event(envelope.body)
-    return advance(state, body, envelope.seq, envelope.hash, envelope.recorded_at)
+    return advance(
+        state,
+        body,
+        envelope.seq,
+        envelope.hash,
+        envelope.recorded_at,
+        opens_command=envelope.command is not None,
+        actor=envelope.seat,
+    )
 
 
 def advance(
-    state: TableState, event: EventBody, seq: int, entry_hash: str, recorded_at: int
+    state: TableState,
+    event: EventBody,
+    seq: int,
+    entry_hash: str,
+    recorded_at: int,
+    *,
+    opens_command: bool = False,
+    actor: int | None = None,
 ) -> TableState:
-    """Fold one event together with its log position."""
+    """Fold one event together with its log position.
+
+    ``opens_command``: this is the first event of a command (the log entry carrying the
+    command), sent by seat ``actor`` (the envelope's seat); the previous command's turn
+    and clock transitions are settled first.
+    """
+    if opens_command:
+        settle_turns(state)
+        state.actor = actor
     state = evolve_table(state, event)
     state.seq = seq
     state.head_hash = entry_hash
+    state.at_ms = recorded_at
     if isinstance(event, TableFinished):
         state.finished_at = recorded_at
+    elif isinstance(event, TableCreated):
+        state.created_at = recorded_at
     return state
 
 

@@ -113,6 +113,9 @@ def serve(
     port: Annotated[int | None, typer.Option(help="embedded server port (default: free)")] = None,
     workers: Annotated[int, typer.Option(help="decider worker processes")] = 1,
     projectors: Annotated[int, typer.Option(help="projector processes")] = 1,
+    timekeepers: Annotated[
+        int, typer.Option(help="timekeeper processes (clock expiries, lobby closes)")
+    ] = 1,
     partitions: Partitions = None,
     data_dir: DataDir = Path(DATA_DIR),
     appendfsync: Annotated[
@@ -133,7 +136,7 @@ def serve(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        async with service(url, workers, projectors, partitions):
+        async with service(url, workers, projectors, partitions, timekeepers):
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
@@ -165,6 +168,19 @@ def projector(
     """Run one projector process (views + scoreboard) against a server."""
     _process_env(None, metrics_port)
     _run_role("projector", redis_url, partitions, consumer)
+
+
+@app.command()
+def timekeeper(redis_url: RedisUrl = None, partitions: Partitions = None) -> None:
+    """Run one timekeeper: sends table.expire / table.close when deadlines pass (safe to
+    run several)."""
+    from orrery.timekeeper import run_timekeeper
+
+    configure_logging()
+    url = redis_url_from_env(redis_url)
+    if not url:
+        raise typer.BadParameter("a timekeeper needs --redis-url or ORRERY_REDIS_URL")
+    asyncio.run(run_timekeeper(url, partitions))
 
 
 def _run_role(

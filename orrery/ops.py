@@ -130,7 +130,8 @@ async def partition_status(redis: Any, p: int, tables: bool = True) -> Partition
             for table_id in members:
                 pipe.hget(keys.meta_hash(p, table_id), "phase")
             phases = await pipe.execute()
-            row.tables_finished = sum(1 for ph in phases if ph == b"finished")
+            # a lobby closed unstarted (table.closed) is over too
+            row.tables_finished = sum(1 for ph in phases if ph in (b"finished", b"closed"))
             row.tables_live = len(members) - row.tables_finished
     return row
 

@@ -1,8 +1,11 @@
-"""Rebuild every read model (views, scores, finished tables, ratings) from the logs.
+"""Rebuild every read model (views, scores, finished tables, ratings, the clocks'
+deadlines index) from the logs.
 
 The result equals what the live projectors wrote: views and scores come from the same
 functions over the same folded states, and finished games are rated in the same
-(finish time, table id) order the live scoreboard keeps.
+(finish time, table id) order the live scoreboard keeps. Notice streams and the record
+of notified turns are kept, so a rebuild notifies no turn twice (only turns never
+notified, e.g. of tables that were never projected).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 
 from contracts import keys
 from games.registry import BUILTIN, all_games
+from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import read_table
 from projections.views import ViewWriter
@@ -26,6 +30,7 @@ async def all_table_ids(redis: Any, partitions: int) -> list[str]:
 async def read_model_keys(redis: Any, partitions: int) -> list[str]:
     """Every key the projections own (for deletion, and for comparing two runs)."""
     found: list[str] = [keys.FINISHED_TABLES]
+    found += [keys.deadlines_zset(p) for p in range(partitions)]
     for game in {*BUILTIN, *all_games()}:
         found += [keys.leaderboard_key(game), keys.ratings_key(game)]
     for table_id in await all_table_ids(redis, partitions):
@@ -35,6 +40,10 @@ async def read_model_keys(redis: Any, partitions: int) -> list[str]:
         found += [keys.view_key(p, table_id, None), keys.score_key(p, table_id)]
         found += [keys.view_key(p, table_id, s) for s in range(state_seats)]
         found += [keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS]
+        found += [
+            keys.projection_seq_key(p, table_id, keys.NOTICES),
+            keys.table_deadlines_key(p, table_id),
+        ]
     return found
 
 
@@ -48,10 +57,12 @@ async def rebuild(redis: Any, partitions: int) -> int:
     for key in doomed:
         await redis.delete(key)
     views = ViewWriter(redis, partitions)
+    notices = NoticeWriter(redis, partitions)
     scores = ScoreboardWriter(redis, partitions)
     table_ids = await all_table_ids(redis, partitions)
     for table_id in table_ids:
         state = await read_table(redis, partitions, table_id)
         await views.write(state)
+        await notices.write(state)
         await scores.write(state)
     return len(table_ids)

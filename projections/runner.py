@@ -1,6 +1,8 @@
 """Projector workers: a FastStream app reading every partition's feed, one consumer
 group per projection (``views``, ``scoreboard``), with a claimer per group for the
 entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
+The ``views`` group also writes the clocks' deadlines index and "your turn" notices
+(projections/notices.py) from the same folded state.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from redis.exceptions import RedisError
 
 from contracts import keys
 from contracts.feed import FeedEntry, feed_decoder
+from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
@@ -54,12 +57,14 @@ class Projector:
         self.tables = tables
         self.projection = projection
         self.views = ViewWriter(redis, partitions)
+        self.notices = NoticeWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
 
     async def apply(self, table_id: str, to_seq: int) -> None:
         state = await self.tables.state(table_id, min_seq=to_seq)
         if self.projection == keys.VIEWS_GROUP:
             await self.views.write(state)
+            await self.notices.write(state)
         else:
             await self.scores.write(state)
 

@@ -11,7 +11,9 @@
 4. **re-decide** — every accepted command (the body kept with its first event, the
    commanding seat from the envelope) goes through :func:`games.table.decide_table`
    again with the RNG re-derived from the revealed seed, and the resulting events are
-   compared byte for byte (msgpack) with the recorded ones. Skipped, and said so, when
+   compared byte for byte (msgpack) with the recorded ones; the decider gets the entry's
+   recorded-at time as "now" (clock expiries and lobby closes are decided by the log's
+   times, never the auditor's clock). Skipped, and said so, when
    the table is unfinished (the seed is still secret) or when the log was written under
    another rules version than this server's;
 5. **standing** — folding the events gives the final standing ``table.finished`` records.
@@ -30,7 +32,7 @@ from typing import Any
 import msgspec
 
 from contracts.envelope import GENESIS_HASH, RawEnvelope, chain_hash
-from contracts.table import TableFinished
+from contracts.table import TableClosed, TableFinished
 from games.codec import codec_for, msgpack_encoder
 from games.registry import get_game
 from games.rejection import Rejected
@@ -244,7 +246,7 @@ def _audit(
         final = codec_for(report.game).decode_event(last.body)
     except (msgspec.DecodeError, msgspec.ValidationError):
         final = None  # reported with its seq by the fold below
-    if isinstance(final, TableFinished):
+    if isinstance(final, TableFinished | TableClosed):
         report.finished = True
         if not seed_matches(final.seed, getattr(created, "seed_commitment", "")):
             raise Discrepancy(
@@ -271,7 +273,7 @@ def _audit(
     report.passed.append(f"fold of {len(entries)} events")
     if redecide:
         report.passed.append(f"re-decided {report.commands_redecided} commands")
-    if report.finished:
+    if isinstance(final, TableFinished):
         _check_standing(state, last.seq)
         report.passed.append("final standing")
 
@@ -305,11 +307,19 @@ def _fold_and_redecide(
             _redecide(state, group, seed)
             report.commands_redecided += 1
         for entry in group:
-            if state.phase == "finished":
-                raise Discrepancy(entry.seq, "fold", "an event after table.finished")
+            if state.phase in ("finished", "closed"):
+                raise Discrepancy(entry.seq, "fold", f"an event after table.{state.phase}")
             event = _decode_event(state, entry)
             try:
-                state = advance(state, event, entry.seq, entry.hash, entry.recorded_at)
+                state = advance(
+                    state,
+                    event,
+                    entry.seq,
+                    entry.hash,
+                    entry.recorded_at,
+                    opens_command=entry is first,
+                    actor=first.seat,
+                )
             except Exception as error:  # a fact the rules' evolve cannot apply
                 raise Discrepancy(entry.seq, "fold", f"evolve failed: {error!r}") from None
             report.events += 1
@@ -321,7 +331,7 @@ def _redecide(state: TableState, group: Sequence[RawEnvelope], seed: bytes) -> N
     first = group[0]
     command = _decode_command(state, first)
     try:
-        decided = decide_table(state, command, first.seat, seed)
+        decided = decide_table(state, command, first.seat, seed, first.recorded_at)
     except Rejected as rejected:
         raise Discrepancy(
             first.seq,

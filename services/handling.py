@@ -15,7 +15,10 @@ Choices that keep a hostile client from harming anyone but itself:
   dead-lettered, undecided;
 * a join's seat secret is the envelope's ``token``, chosen by the client (at least 128
   bits, else ``weak_token``); only its SHA-256 is kept, and no outcome carries it;
-* dead letters keep the entry with its ``token`` removed.
+* dead letters keep the entry with its ``token`` removed;
+* ``table.expire`` and ``table.close`` are system commands (the timekeeper's): no seat is
+  authenticated or recorded for them; the decider accepts them only when the log's times
+  say so, deciding with the recorded-at time this append will carry.
 """
 
 from __future__ import annotations
@@ -53,7 +56,14 @@ from contracts.envelope import (
 )
 from contracts.identity import verified_player
 from contracts.inputs import excerpt
-from contracts.table import CreateTable, JoinSeat
+from contracts.table import (
+    DEFAULT_LOBBY_TTL_S,
+    LOBBY_TTL_ENV,
+    CloseTable,
+    CreateTable,
+    ExpireClock,
+    JoinSeat,
+)
 from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
 from games.rng import new_seed
@@ -72,6 +82,10 @@ MAX_HEADER_SCAN = 8 * 1024 * 1024  # a refused entry this small is still read fo
 # Reply streams: capped, and gone after this long without a write (refreshed per reply).
 REPLY_MAXLEN = 10_000
 REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
+# A table not started within this many seconds is closed (table.close); 0: never.
+LOBBY_TTL_S = float(os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S)
+# Commands decided without a seat (and logged without one).
+_SEATLESS = (CreateTable, JoinSeat, ExpireClock, CloseTable)
 # Decoding can fail in more ways than DecodeError: msgspec raises RecursionError on
 # input nested deeper than the interpreter's limit.
 DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
@@ -100,6 +114,16 @@ _tag_json = msgspec.json.Decoder(_Tag)
 _tag_msgpack = msgspec.msgpack.Decoder(_Tag)
 
 
+_SYSTEM_TAGS = frozenset({"table.expire", "table.close"})
+
+
+def _tag_of(body: Any, as_json: bool) -> str | None:
+    try:
+        return (_tag_json if as_json else _tag_msgpack).decode(body).type
+    except DECODE_ERRORS:
+        return None
+
+
 def is_json(data: bytes) -> bool:
     return data.lstrip()[:1] == b"{"
 
@@ -112,6 +136,7 @@ def encode_outcome(outcome: Outcome, as_json: bool) -> bytes:
 class Decision:
     body: Any
     events: list[Any]
+    recorded_at: int  # unix ms: decided with it, and written on the append
 
 
 @dataclass(slots=True)
@@ -210,9 +235,11 @@ class CommandHandler:
     async def _decide_and_append(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
         # No dedupe look-up on the way in: the append script refuses a known command id
         # (returning its outcome), and a rejection looks for one before it is given.
-        digest = hashlib.sha256(
-            bytes(envelope.body) + f"|{envelope.seat}|{envelope.token}".encode()
-        ).hexdigest()
+        # A system command's outcome is nobody's: its digest ignores seat and token, and
+        # its rejections are never stored (a seat must not pre-empt its own expiry's id).
+        system = _tag_of(envelope.body, as_json) in _SYSTEM_TAGS
+        credentials = "" if system else f"|{envelope.seat}|{envelope.token}"
+        digest = hashlib.sha256(bytes(envelope.body) + credentials.encode()).hexdigest()
         for _ in range(MAX_CONFLICT_RETRIES):
             state = await self._state(envelope.table_id)
             try:
@@ -235,8 +262,10 @@ class CommandHandler:
                     message=rejected.message,
                     detail=rejected.detail,
                 )
-                if state.phase != "none" and self._token_matches(
-                    state, envelope.seat, envelope.token
+                if (
+                    not system
+                    and state.phase != "none"
+                    and self._token_matches(state, envelope.seat, envelope.token)
                 ):
                     # Stored for retries, but only for a seat's own commands: a client
                     # without a seat's secret must not be able to write into a table.
@@ -255,7 +284,8 @@ class CommandHandler:
                     self.kill_after_append
                 ):
                     os.kill(os.getpid(), signal.SIGKILL)
-                await self._apply(state, pending, decision.events)
+                actor = None if isinstance(decision.body, _SEATLESS) else envelope.seat
+                await self._apply(state, pending, decision.events, actor)
                 log.info("command_accepted", seq=accepted.last_seq, events=len(decision.events))
                 return accepted
             if result.status == "dup":
@@ -281,6 +311,8 @@ class CommandHandler:
         except DECODE_ERRORS as error:
             raise self._undecodable_body(state, envelope, as_json, error) from None
         seat = envelope.seat
+        # The log's times never go back (clocks of several workers' hosts may disagree).
+        now = max(int(time.time() * 1000), state.at_ms)
         if isinstance(body, CreateTable):
             seed = new_seed()
             seat = None
@@ -302,27 +334,28 @@ class CommandHandler:
                 body = msgspec.structs.replace(
                     body, token_hash=token_hash(envelope.token), player_id=player
                 )
+            elif isinstance(body, ExpireClock | CloseTable):
+                seat = None
+                if isinstance(body, CloseTable):
+                    body = msgspec.structs.replace(body, lobby_ttl_ms=round(LOBBY_TTL_S * 1000))
             else:
                 self._authenticate(state, seat, envelope.token)
-        events = decide_table(state, body, seat, seed)
+        events = decide_table(state, body, seat, seed, now)
         if isinstance(body, CreateTable):
             stored = await self.store.put_seed(envelope.table_id, seed)
             if stored != seed:
                 # A concurrent create of the same id stored its seed first; decide with it
                 # so the commitment matches (the append will then conflict and reject).
                 seed = stored
-                events = decide_table(state, body, seat, seed)
-        return Decision(body, events)
+                events = decide_table(state, body, seat, seed, now)
+        return Decision(body, events, now)
 
     def _undecodable_body(
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, error: Exception
     ) -> Rejected:
         """``malformed`` for a known command with wrong fields, ``unknown_command`` for a
         tag this table does not know, ``no_such_table`` for a game move to a missing table."""
-        try:
-            tag = (_tag_json if as_json else _tag_msgpack).decode(envelope.body).type
-        except DECODE_ERRORS:
-            tag = None
+        tag = _tag_of(envelope.body, as_json)
         if tag is not None and tag in codec_for(state.game or None).command_tags:
             return Rejected("malformed", f"unreadable command body: {_reason(error)}")
         if state.phase == "none" and tag is not None and tag in _every_command_tag():
@@ -352,7 +385,7 @@ class CommandHandler:
         digest: str,
     ) -> tuple[Accepted, PendingAppend]:
         body, events = decision.body, decision.events
-        now = int(time.time() * 1000)
+        now = decision.recorded_at
         prev = state.head_hash
         entries: list[tuple[str, bytes]] = []
         command_bytes = msgpack_encoder.encode(body)
@@ -362,7 +395,7 @@ class CommandHandler:
                     table_id=envelope.table_id,
                     seq=state.seq + 1 + i,
                     command_id=envelope.command_id,
-                    seat=envelope.seat if not isinstance(body, CreateTable | JoinSeat) else None,
+                    seat=None if isinstance(body, _SEATLESS) else envelope.seat,
                     recorded_at=now,
                     prev_hash=prev,
                     body=msgspec.Raw(msgpack_encoder.encode(event)),
@@ -393,11 +426,21 @@ class CommandHandler:
         )
         return accepted, pending
 
-    async def _apply(self, state: TableState, pending: PendingAppend, events: list[Any]) -> None:
+    async def _apply(
+        self, state: TableState, pending: PendingAppend, events: list[Any], actor: int | None
+    ) -> None:
         try:
             before = state.seq
-            for event, (entry_hash, _) in zip(events, pending.entries, strict=True):
-                state = advance(state, event, state.seq + 1, entry_hash, pending.recorded_at)
+            for i, (event, (entry_hash, _)) in enumerate(zip(events, pending.entries, strict=True)):
+                state = advance(
+                    state,
+                    event,
+                    state.seq + 1,
+                    entry_hash,
+                    pending.recorded_at,
+                    opens_command=i == 0,
+                    actor=actor,
+                )
         except Exception:
             # Appended already: the log is right, only this cached copy is suspect.
             log.exception("cached_state_failed")
@@ -550,11 +593,13 @@ def _every_command_tag() -> frozenset[str]:
 
 
 def _phase_after(state: TableState, events: list[Any]) -> str:
-    from contracts.table import TableCreated, TableFinished, TableStarted
+    from contracts.table import TableClosed, TableCreated, TableFinished, TableStarted
 
     phase = state.phase
     for event in events:
-        if isinstance(event, TableCreated):
+        if isinstance(event, TableClosed):
+            phase = "closed"
+        elif isinstance(event, TableCreated):
             phase = "lobby"
         elif isinstance(event, TableStarted):
             phase = "playing"

@@ -223,7 +223,15 @@ def play_log(
                 )
             )
             entries.append(sealed)
-            state = advance(state, event, sealed.seq, sealed.hash, sealed.recorded_at)
+            state = advance(
+                state,
+                event,
+                sealed.seq,
+                sealed.hash,
+                sealed.recorded_at,
+                opens_command=i == 0,
+                actor=seat,
+            )
 
     command(CreateTable(game=game_name, seats=seats, options=options or {}), None)
     for s in range(seats):

@@ -1,0 +1,136 @@
+"""The clocks' read side: the deadlines index the timekeeper polls, and "your turn" notices.
+
+Written by the views projector right after a table's views, from the same folded state,
+by one script per table that ignores a seq it has already applied (redelivery, a stale
+projector and rebuilds are harmless). Choices:
+
+* the index is a projection, not part of the worker's append: it is rebuilt from the logs
+  like any read model and costs the write path nothing. It only says when to *ask*: a
+  stale or missing member delays an expiry or makes the timekeeper send one the decider
+  refuses (``not_expired``); the log's times decide;
+* one sorted set per partition (``orrery:{p}:deadlines``, scores in unix ms): member
+  ``<table>|<seat>|<turn>`` for a running clock (its deadline), ``<table>|close`` for a
+  table in the lobby (created at + ``ORRERY_LOBBY_TTL_S``). A table's current members are
+  kept beside it, so its old ones go in the same script;
+* a notice per (table, seat, turn), never twice: ``…:notified`` holds the last turn
+  notified per seat; it survives rebuilds and goes when the table ends. Notices go to the
+  seat's stream (``orrery:{p}:t:<table>:notice:<seat>``) and, for a verified player, to
+  ``orrery:notice:<player_id>`` (another hash slot, so written after the script: a crash in
+  between loses that copy, never doubles it). Both are capped; the player's stream
+  expires when idle.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from contracts import keys
+from contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
+from games.table import TableState, seat_deadline, settle_turns
+
+NOTICES_MAXLEN = 1_000
+NOTICE_TTL_ENV = "ORRERY_NOTICE_TTL_S"
+DEFAULT_NOTICE_TTL_S = 7 * 86_400
+_SCRIPT = (Path(__file__).parent / "notices.lua").read_text()
+_json = msgspec.json.Encoder()
+
+
+class YourTurn(msgspec.Struct, frozen=True, kw_only=True, tag="your_turn"):
+    """A notice entry's ``__data__``: seat ``seat`` of ``table_id`` is to move since seq
+    ``seq`` (``deadline_ms``: when its clock runs out; null without a clock)."""
+
+    table_id: str
+    seat: int
+    seq: int
+    deadline_ms: int | None
+
+
+def deadline_members(state: TableState, lobby_ttl_ms: int) -> list[tuple[str, int]]:
+    """The table's members of the deadlines index, with their due times (unix ms)."""
+    t = state.table_id
+    if state.phase == "lobby":
+        return [(keys.close_member(t), state.created_at + lobby_ttl_ms)] if lobby_ttl_ms > 0 else []
+    if state.phase != "playing" or state.clock is None:
+        return []
+    members = []
+    for seat, turn in enumerate(state.turn_seq):
+        deadline = seat_deadline(state, seat)
+        if turn and deadline is not None:
+            members.append((keys.expiry_member(t, seat, turn), deadline))
+    return members
+
+
+class NoticeWriter:
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        self.partitions = partitions
+        self.script = redis.register_script(_SCRIPT)
+        ttl = os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S
+        self.lobby_ttl_ms = round(float(ttl) * 1000)
+        self.notice_ttl_s = int(os.environ.get(NOTICE_TTL_ENV) or DEFAULT_NOTICE_TTL_S)
+
+    async def write(self, state: TableState) -> list[int]:
+        """Index the table's deadlines and notify seats whose turn began; returns them."""
+        if state.phase == "none":
+            return []
+        settle_turns(state)
+        p = keys.partition_of(state.table_id, self.partitions)
+        members = deadline_members(state, self.lobby_ttl_ms)
+        candidates = []
+        if state.phase == "playing":
+            candidates = [(s, turn) for s, turn in enumerate(state.turn_seq) if turn]
+        argv: list[Any] = [
+            state.seq,
+            NOTICES_MAXLEN,
+            "1" if state.phase in ("finished", "closed") else "0",
+            len(members),
+        ]
+        for member, score in members:
+            argv += [member, score]
+        for seat, turn in candidates:
+            notice = YourTurn(
+                table_id=state.table_id,
+                seat=seat,
+                seq=turn,
+                deadline_ms=seat_deadline(state, seat),
+            )
+            argv += [seat, turn, _json.encode(notice)]
+        sent = await self.script(
+            keys=[
+                keys.projection_seq_key(p, state.table_id, keys.NOTICES),
+                keys.notified_hash(p, state.table_id),
+                keys.deadlines_zset(p),
+                keys.table_deadlines_key(p, state.table_id),
+                *(keys.notice_stream(p, state.table_id, seat) for seat, _ in candidates),
+            ],
+            args=argv,
+        )
+        seats = [int(seat) for seat in sent]
+        await self._to_players(state, seats, dict(candidates))
+        return seats
+
+    async def _to_players(self, state: TableState, seats: list[int], turns: dict[int, int]) -> None:
+        players = [(seat, state.player_ids[seat]) for seat in seats if state.player_ids[seat]]
+        if not players:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for seat, player in players:
+            stream = keys.player_notice_stream(player)
+            notice = YourTurn(
+                table_id=state.table_id,
+                seat=seat,
+                seq=turns[seat],
+                deadline_ms=seat_deadline(state, seat),
+            )
+            pipe.xadd(
+                stream,
+                {"__data__": _json.encode(notice)},
+                maxlen=NOTICES_MAXLEN,
+                approximate=True,
+            )
+            pipe.expire(stream, self.notice_ttl_s)
+        await pipe.execute()
