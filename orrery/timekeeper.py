@@ -196,8 +196,11 @@ async def run_timekeeper(url: str, partitions: int | None = None) -> None:
     """Run until SIGINT/SIGTERM."""
     from orrery.cluster import open_redis
     from orrery.config import ensure_partitions
+    from services import metrics
 
     redis = open_redis(url)
+    # /metrics on $ORRERY_METRICS_PORT: its liveness endpoint in Kubernetes, like the others
+    metrics.serve_metrics(None)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

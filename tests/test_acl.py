@@ -24,7 +24,7 @@ from orrery.runtime import prepare, spawn, stop_processes
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"
-USERS = ("worker", "projector", "gateway", "app", "admin", "replication")
+USERS = ("worker", "projector", "timekeeper", "gateway", "app", "admin", "replication")
 
 
 class AclServer:

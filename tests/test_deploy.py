@@ -24,7 +24,7 @@ CONFIGS = [
     DEPLOY / "redis" / "redis.conf",
     DEPLOY / "redis" / "redis-cluster.conf",
 ]
-USERS = ("worker", "projector", "gateway", "app", "admin", "replication")
+USERS = ("worker", "projector", "timekeeper", "gateway", "app", "admin", "replication")
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
@@ -52,7 +52,10 @@ def test_the_shipped_valkey_configs_start_closed(tmp_path: Path, config: Path) -
     local = tmp_path / config.name
     text = config.read_text().replace("dir /data", f"dir {tmp_path}")
     local.write_text(text.replace("aclfile /data/users.acl", f"aclfile {users}"))
-    with _StartedWithConfig(local, ["--logfile", "server.log"]) as port:
+    overrides = ["--logfile", "server.log"]
+    if "cluster" in config.name:  # the bus port: its own free port, not port + 10000
+        overrides += ["--cluster-port", str(free_port())]
+    with _StartedWithConfig(local, overrides) as port:
         anonymous = redis.Redis(port=port, socket_connect_timeout=2)
         with pytest.raises((redis.exceptions.AuthenticationError, redis.exceptions.ResponseError)):
             anonymous.get("orrery:config")
