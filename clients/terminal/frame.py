@@ -26,12 +26,13 @@ class Menu:
 
 
 def round_of(tv: View, last_round: int = 0) -> int:
-    """The round to show: the table's while playing; after the end (when the table
-    view says 0) the last one seen, or the game view's own."""
+    """The round to show: the table's while playing; after the end (where the table
+    view says 0) the game view's own round, else the last one this session saw."""
     if tv.get("round"):
         return int(tv["round"])
-    game_round = (tv.get("view") or {}).get("round") if isinstance(tv.get("view"), dict) else None
-    return last_round or (int(game_round) if isinstance(game_round, int) else 0)
+    game = tv.get("view")
+    game_round = game.get("round") if isinstance(game, dict) else None
+    return game_round if isinstance(game_round, int) and game_round > 0 else last_round
 
 
 def title(tv: View, renderer: Renderer) -> str:
@@ -97,7 +98,7 @@ def seats_table(tv: View, renderer: Renderer) -> Table:
     return table
 
 
-def standing_table(tv: View, renderer: Renderer) -> Table | None:
+def standing_table(tv: View, renderer: Renderer) -> RenderableType | None:
     standing = tv.get("standing")
     if not standing:
         return None
@@ -112,7 +113,8 @@ def standing_table(tv: View, renderer: Renderer) -> Table | None:
         table.add_row(str(rank), name, str(points), style=style)
     extra = renderer.players(tv) if tv.get("view") is not None else None
     if extra and extra.ais:
-        table.caption = "ranks count the built-in opponents (see the player list)"
+        note = Text("ranks count the built-in opponents (see the player list)", style="dim")
+        return Group(table, note)
     return table
 
 

@@ -2,10 +2,11 @@
 
 Each game's renderer gives every legal command a *path* of labels, most general first
 (``["place an airship", "Creepy Cove", "chip 7"]``). The commands become the leaves of a
-tree keyed by those labels, in the order the game lists them. A node is shown flat (every
-leaf under it, numbered, under headings of the labels they share) when it holds at most
-``FLAT`` leaves (or up to twice that in a single group); otherwise its children are listed and the person picks one to descend. Chains of
-single children collapse into one line, so a choice with one option never costs a step.
+tree keyed by those labels, in the order the game lists them. A node is shown flat
+(every leaf under it, numbered, under headings of the labels they share) when it holds
+at most ``FLAT`` leaves (or up to twice that in a single group); otherwise its children
+are listed and the person picks one to descend. Chains of single children collapse into
+one line, so a choice with one option never costs a step.
 
 Pure data and functions: no I/O, no rich; the screen draws what :func:`entries` returns.
 """

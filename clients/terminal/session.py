@@ -214,10 +214,10 @@ class Session:
             return ""
         if self.waiting_for_own_move:
             return "waiting for the table to show your move… (q quits, h help)> "
+        if view["phase"] == "lobby":
+            return "waiting for every seat to be taken… (a number chooses, q quits)> "
         if self.may_choose():
             return "your choice> "
-        if view["phase"] == "lobby":
-            return "waiting for the other seats to be taken… (q quits)> "
         others = [seat_name(view, s) for s in view["to_move"] if s != self.seat.seat]
         waiting = ", ".join(others) if others else "the table"
         return f"waiting for {waiting}… (q quits, h help)> "
