@@ -102,7 +102,7 @@ class Session:
                     raise item
                 if kind == "view":
                     pending_lines = self._coalesce(item)
-                    self.draw()
+                    self.draw(update=True)
                     for line in pending_lines:
                         result = await self._handle(line)
                         if result is not None:
@@ -224,11 +224,18 @@ class Session:
 
     # ------------------------------------------------------------ drawing
 
-    def draw(self) -> None:
+    def draw(self, *, update: bool = False) -> None:
+        """Redraw the screen. Without a terminal (input piped in, output to a file) an
+        update that asks nothing of this seat is one line, not a whole board."""
         console = self.console
+        view = self.view
+        brief = update and not console.is_terminal and view is not None
+        if brief and view is not None and view["phase"] != "finished" and not self.may_choose():
+            console.print(Text(f"seq {view['seq']}: {frame.turn_line(view).plain}", style="dim"))
+            console.file.flush()
+            return
         if console.is_terminal:
             console.clear()
-        view = self.view
         if view is None:
             console.print(Text("no view of this table yet: waiting for the service…"))
         else:
