@@ -18,12 +18,16 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperCommand
 
 from orrery.config import DATA_DIR, redis_url_from_env
+
+if TYPE_CHECKING:
+    from clients.sdk import OrreryClient
+    from clients.terminal.seating import Seating
 
 INTERRUPTED = 130
 
@@ -281,75 +285,85 @@ async def _interruptible(work: Any) -> int:
 async def _session(
     url: str, plan: _Plan, name: str, seed: int | None, console: Any, again: str
 ) -> int:
+    """Take the seat, play it, and say how to come back; the exit code."""
+    from redis.exceptions import RedisError
     from rich.text import Text
 
-    from clients.sdk import OrreryClient, SeatCredentials
+    from clients.sdk import OrreryClient
     from clients.terminal import play_terminal
     from clients.terminal.bots import Bots
     from clients.terminal.keyboard import StdinLines
-    from clients.terminal.seating import (
-        Seating,
-        SeatingError,
-        join_open_seat,
-        new_table,
-        resume,
-    )
+    from clients.terminal.seating import SeatingError
 
+    client = OrreryClient(url, reply_prefix="play")
+    try:
+        await client.connect(timeout=10)
+    except (RedisError, OSError, TimeoutError) as error:
+        await client.close()
+        _say(
+            f"orrery play: cannot reach the service ({error}); check --redis-url, "
+            "or leave it out to start one here"
+        )
+        return 2
     seating: Seating | None = None
-
-    def come_back() -> str:
-        assert seating is not None
+    bots: Bots | None = None
+    try:
+        seating = await _take_seat(client, plan, name)
         me = seating.me
-        return f"orrery play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
+        console.print(
+            Text(f"table {me.table_id} · you are seat {me.seat} · seat secret {me.token}")
+        )
+        console.print(Text("keep the secret: it is the only way back. Come back with:"))
+        console.print(Text(f"  {_come_back(seating, again)}"))
+        if plan.open_seats:
+            console.print(Text(f"others join with: orrery play --table {me.table_id}{again}"))
+        bots = Bots(client, seating.bots, seed)
+        result = await play_terminal(client, me, StdinLines(), console)
+    except SeatingError as error:
+        _say(f"orrery play: {error}")
+        return 2
+    except asyncio.CancelledError:  # Ctrl-C
+        where = f"; come back with:\n  {_come_back(seating, again)}" if seating else ""
+        _say(f"\ninterrupted: your seat stays at the table{where}")
+        return INTERRUPTED
+    finally:
+        if bots is not None:
+            await bots.stop()
+        await client.close()
+    if result.reason == "finished":
+        console.print(Text("the game is over."))
+    else:
+        console.print(Text("\nyou left the client; your seat stays at the table. Come back with:"))
+        console.print(Text(f"  {_come_back(seating, again)}"))
+    return 0
 
-    async with OrreryClient(url, reply_prefix="play") as client:
-        bots: Bots | None = None
-        try:
-            try:
-                if plan.table is None:
-                    assert plan.game is not None and plan.seat is not None
-                    _, seating = await new_table(
-                        client,
-                        plan.game,
-                        plan.seats,
-                        plan.options,
-                        seat=plan.seat,
-                        name=name,
-                        open_seats=plan.open_seats,
-                    )
-                elif plan.token is None:
-                    seating = await join_open_seat(client, plan.table, name, plan.seat)
-                else:
-                    assert plan.seat is not None
-                    seating = await resume(
-                        client, SeatCredentials(plan.table, plan.seat, plan.token)
-                    )
-            except SeatingError as error:
-                console.file.flush()
-                print(f"orrery play: {error}", file=sys.stderr)
-                return 2
-            me = seating.me
-            console.print(
-                Text(f"table {me.table_id} · you are seat {me.seat} · seat secret {me.token}")
-            )
-            console.print(
-                Text(f"keep the secret: it is the only way back. Come back with:\n  {come_back()}")
-            )
-            if plan.open_seats:
-                console.print(Text(f"others join with: orrery play --table {me.table_id}{again}"))
-            bots = Bots(client, seating.bots, seed)
-            result = await play_terminal(client, me, StdinLines(), console)
-        except asyncio.CancelledError:
-            print(file=sys.stderr)
-            where = f"; come back with:\n  {come_back()}" if seating is not None else ""
-            print(f"interrupted: your seat stays at the table{where}", file=sys.stderr)
-            return INTERRUPTED
-        finally:
-            if bots is not None:
-                await bots.stop()
-        if result.reason == "finished":
-            console.print(Text("the game is over."))
-        else:
-            console.print(Text("\nyou left the client; your seat stays at the table."))
-            console.print(Text(f"Come back with:\n  {come_back()}"))
-        return 0
+
+async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
+    from clients.sdk import SeatCredentials
+    from clients.terminal.seating import join_open_seat, new_table, resume
+
+    if plan.table is None:
+        assert plan.game is not None and plan.seat is not None
+        _, seating = await new_table(
+            client,
+            plan.game,
+            plan.seats,
+            plan.options,
+            seat=plan.seat,
+            name=name,
+            open_seats=plan.open_seats,
+        )
+        return seating
+    if plan.token is None:
+        return await join_open_seat(client, plan.table, name, plan.seat)
+    assert plan.seat is not None
+    return await resume(client, SeatCredentials(plan.table, plan.seat, plan.token))
+
+
+def _come_back(seating: Seating, again: str) -> str:
+    me = seating.me
+    return f"orrery play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from clients.terminal import frame, menu
-from clients.terminal.renderers import make_console, renderer_for
+from clients.terminal.renderers import make_console, module_for, renderer_for
 from clients.terminal.session import lifecycle_path
 from contracts.fractured_sky import catalogue as fs_cat
 from contracts.spacecraft import catalogue as sc_cat
@@ -76,7 +76,7 @@ def views_of(game: str, players: int, options: dict[str, Any]) -> list[View]:
 
 
 def menu_root(view: View) -> menu.Node:
-    renderer = renderer_for(view["game"])
+    renderer = module_for(view["game"])  # the module itself: a failure is not hidden
     return menu.build(view["legal"], lambda c: lifecycle_path(c, view) or renderer.path(c, view))
 
 
@@ -87,7 +87,7 @@ def draw(view: View, *, last_round: int = 0, width: int = 160) -> str:
     console.print(
         frame.screen(
             view,
-            renderer_for(view["game"]),
+            module_for(view["game"]),
             menu=frame.Menu(menu.entries(root)),
             last_round=last_round,
         )
@@ -196,6 +196,16 @@ def test_a_name_is_printed_as_typed_never_read_as_styling() -> None:
     view = views_of("tiny", 2, {})[0]
     view = {**view, "seats": [{**view["seats"][0], "name": "[bold red]Eve[/] :smile:"}]}
     assert "[bold red]Eve[/] :smile:" in draw(view)
+
+
+def test_a_view_the_client_cannot_read_is_shown_as_data() -> None:
+    view = views_of("spacecraft", 3, {})[0]
+    broken = {**view, "view": {**view["view"], "junkyard": "???", "seats": [{"odd": 1}]}}
+    out = io.StringIO()
+    renderer = renderer_for("spacecraft")
+    make_console(file=out, width=120).print(frame.screen(broken, renderer))
+    assert "cannot draw this view" in out.getvalue() and "???" in out.getvalue()
+    assert renderer.path({"type": "sc.visit"}, broken) == ["visit"]
 
 
 def test_menu_collapses_single_choices_and_keeps_twins_apart() -> None:

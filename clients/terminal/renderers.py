@@ -16,6 +16,7 @@ from typing import Any, Protocol, cast
 from rich import box
 from rich.console import Console, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 View = dict[str, Any]
 Command = dict[str, Any]
@@ -52,10 +53,54 @@ class Renderer(Protocol):
 DRAWN = ("fractured_sky", "spacecraft", "federation")
 
 
-def renderer_for(game: str) -> Renderer:
-    """The game's renderer module (``render_generic`` for a game without one)."""
+def module_for(game: str) -> Renderer:
+    """The game's renderer module itself (``render_generic`` for a game without one)."""
     name = game if game in DRAWN else "generic"
     return cast(Renderer, importlib.import_module(f"clients.terminal.render_{name}"))
+
+
+def renderer_for(game: str) -> Renderer:
+    """The game's renderer, falling back to the generic drawing for any view it cannot
+    read (a newer service may add to a view): the client shows the data, never crashes."""
+    module = module_for(game)
+    if module.TITLE == "":
+        return module
+    return _Guarded(module, module_for(""))
+
+
+_SHAPE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
+_CANNOT = "(this client cannot draw this view of the game; here it is as data)"
+
+
+class _Guarded:
+    def __init__(self, module: Renderer, fallback: Renderer) -> None:
+        self.TITLE = module.TITLE
+        self._module = module
+        self._fallback = fallback
+
+    def board(self, tv: View) -> list[RenderableType]:
+        try:
+            return self._module.board(tv)
+        except _SHAPE_ERRORS:
+            return [Text(_CANNOT, style="dim"), *self._fallback.board(tv)]
+
+    def private(self, tv: View) -> RenderableType | None:
+        try:
+            return self._module.private(tv)
+        except _SHAPE_ERRORS:
+            return None
+
+    def players(self, tv: View) -> Players:
+        try:
+            return self._module.players(tv)
+        except _SHAPE_ERRORS:
+            return Players()
+
+    def path(self, command: Command, tv: View) -> list[str]:
+        try:
+            return self._module.path(command, tv)
+        except _SHAPE_ERRORS:
+            return self._fallback.path(command, tv)
 
 
 def seat_name(tv: View, seat: int | None) -> str:
