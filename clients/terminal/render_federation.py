@@ -204,8 +204,12 @@ def _tracks(g: dict[str, Any]) -> Text:
         elif any(t == -2 for t in spots):
             blue.append(f"L{level}: face down")
     text.append(f"blue tokens: {'; '.join(blue) or 'none'}\n")
-    stock = [f"{planet(t // 3)} L{t % 3 + 1}×{n}" for t, n in enumerate(g["erudite_stock"]) if n]
-    text.append(f"erudite tiles: {', '.join(stock) or 'none'}")
+    stock = g["erudite_stock"]
+    per_colour = [
+        f"{planet(c)} {'/'.join(str(n) for n in stock[c * 3 : c * 3 + 3])}"
+        for c in range(len(stock) // 3)
+    ]
+    text.append(f"erudite tiles left (L1/L2/L3): {', '.join(per_colour)}")
     text.append(f" · deep-space tiles {g['deep_space_left']}")
     return text
 

@@ -94,8 +94,9 @@ def _resources(amounts: dict[str, int]) -> str:
 
 def board(tv: View) -> list[RenderableType]:
     g = _game(tv)
+    legend = Text("chips: ◻ white (1 or 10), ◼ black, ◆ AI token; ⚑ explorer", style="dim")
     parts: list[RenderableType] = [_status(tv, g), _regions(tv, g)]
-    lines = [*_buildings(tv, g), *_tray(tv, g), *_results(tv, g)]
+    lines = [legend, *_buildings(tv, g), *_tray(tv, g), *_results(tv, g)]
     if lines:
         parts.append(Text("\n").join(lines))
     return parts
@@ -129,7 +130,7 @@ def _status(tv: View, g: dict[str, Any]) -> Text:
 
 def _regions(tv: View, g: dict[str, Any]) -> Table:
     table = compact_table(
-        "regions, left to right (airship chips: ◻ white 1/10, ◼ black, ◆ AI token; ⚑ explorer)",
+        "regions, left to right",
         "region",
         "yields",
         "stardust",
