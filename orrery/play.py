@@ -1,78 +1,369 @@
-"""``orrery play``: a person plays one seat in the terminal; bots take the other seats."""
+"""``orrery play``: a person plays one seat in the terminal; bots take the other seats.
+
+Three ways in: a new table (``--game``; bots fill every seat but ``--open-seats``), an
+open seat of an existing table (``--table ID``), or back to a seat (``--table ID --seat
+N --token T``). At the join it prints the table id, the seat and its secret, and the
+command that comes back. Bad arguments end with one line naming the problem and the
+fix (exit 2) before any server starts. ``q`` leaves (exit 0) and Ctrl-C ends the program
+at once (exit 130); both say how to come back.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import difflib
+import json
 import os
-import random
+import signal
+import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 from orrery.config import DATA_DIR, redis_url_from_env
 
+if TYPE_CHECKING:
+    from clients.sdk import OrreryClient
+    from clients.terminal.seating import Seating
+
+INTERRUPTED = 130
+
+
+class PlainFlagsCommand(TyperCommand):
+    """A command whose --help lists flags (``--help`` itself) without a ``<bool>`` type."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    app.command()(play)
+    app.command(cls=PlainFlagsCommand)(play)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"orrery play: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def check_game(game: str, available: list[str]) -> str:
+    """``game`` if it is hosted here, else one line naming it and the fix."""
+    if game in available:
+        return game
+    folded = [g for g in available if g.lower() == game.lower()]
+    close = folded or difflib.get_close_matches(game.lower(), available, n=1)
+    if close:
+        _fail(f"unknown game {game!r}; did you mean --game {close[0]}?")
+    _fail(f"unknown game {game!r}; choose --game {' | '.join(available)}")
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``key=value`` items (values read as JSON when they parse: ``3``, ``true``) or JSON
+    objects, merged left to right."""
+    options: dict[str, Any] = {}
+    for item in items:
+        text = item.strip()
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as error:
+                _fail(f"--options {text!r} is not a JSON object ({error.msg})")
+            if not isinstance(value, dict):
+                _fail(f"--options {text!r} is not a JSON object")
+            options.update(value)
+            continue
+        key, sep, raw = text.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--options {text!r}: write key=value (e.g. difficulty=hard) or a JSON object")
+        try:
+            options[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key.strip()] = raw
+    return options
+
+
+def _check_options(game: str, options: dict[str, Any]) -> None:
+    import msgspec
+
+    from games.registry import get_game
+
+    g = get_game(game)
+    assert g is not None
+    known = sorted(f.encode_name for f in msgspec.structs.fields(g.options_type))
+    for key in options:
+        if key not in known:
+            choices = ", ".join(known) if known else "none"
+            _fail(f"{game} has no option {key!r}; its options are: {choices}")
+
+
+def _seats_for(game: str, players: int | None) -> int:
+    from games.registry import get_game
+
+    g = get_game(game)
+    assert g is not None
+    if players is not None and not g.min_seats <= players <= g.max_seats:
+        _fail(f"{game} seats {g.min_seats}-{g.max_seats} players; give --players in that range")
+    return players if players is not None else min(max(3, g.min_seats), g.max_seats)
 
 
 def play(
-    game: Annotated[str, typer.Option(help="game to play")],
-    seat: Annotated[int, typer.Option(help="your seat (0-based)")] = 0,
-    players: Annotated[int | None, typer.Option(help="seats at the table")] = None,
-    name: Annotated[str, typer.Option(help="your name")] = "You",
-    redis_url: Annotated[
-        str | None, typer.Option("--redis-url", help="a running service (default: embedded)")
+    game: Annotated[
+        str | None,
+        typer.Option(help="game of a new table: fractured_sky | spacecraft | federation"),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option(help="seats at a new table (default 3, within the game's range)")
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="your seat, 0-based (default: 0, or any open seat)")
+    ] = None,
+    name: Annotated[str, typer.Option(help="your name at the table")] = "You",
+    options: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--options",
+            metavar="K=V|JSON",
+            help="game options of a new table, repeatable: difficulty=hard, "
+            "variant=advanced, or a JSON object",
+        ),
+    ] = None,
+    open_seats: Annotated[
+        int,
+        typer.Option(
+            "--open-seats", help="seats of a new table left for people joining with --table"
+        ),
+    ] = 0,
+    table: Annotated[
+        str | None,
+        typer.Option(help="an existing table: take an open seat, or with --seat/--token resume"),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar="ORRERY_SEAT_TOKEN", help="your seat's secret (printed when you joined)"
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the bots' choices")] = None,
-    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path(DATA_DIR),
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url", help="a running service (default: $ORRERY_REDIS_URL, else embedded)"
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path, typer.Option("--data-dir", help="embedded server's data folder")
+    ] = Path(DATA_DIR),
 ) -> None:
-    """Play a seat in the terminal against random bots, through the real service."""
-    from rich.console import Console
+    """Play a seat in the terminal, against bots or people, through the real service.
 
-    from clients.bot import play_seat
-    from clients.sdk import OrreryClient
-    from clients.terminal import play_terminal
-    from orrery.cli import _players_for
+    Keys: a number chooses, b goes back, r refreshes, h helps, Ctrl-C exits at once.
+
+    q leaves the client; the seat stays: come back with --table ID --seat N --token T.
+    """
+    plan = _plan(game, players, seat, options or [], open_seats, table, token)
+    from clients.terminal.renderers import make_console
     from orrery.logs import configure_logging
     from orrery.runtime import server_for, service
 
     configure_logging("warning")
     os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
-    seats = _players_for(game, players)
-    if not 0 <= seat < seats:
-        raise typer.BadParameter(f"seat must be 0 to {seats - 1}")
-    rng = random.Random(seed)
-    console = Console()
-
-    async def read_line(prompt: str) -> str:
-        return await asyncio.to_thread(console.input, prompt)
-
-    async def run(url: str, start_service: bool) -> None:
-        async def table() -> None:
-            async with OrreryClient(url) as client:
-                table_id = await client.create_table(game, seats)
-                console.print(f"table {table_id} ({game}, {seats} seats)")
-                creds = []
-                for s in range(seats):
-                    creds.append(await client.join(table_id, name if s == seat else f"bot{s}", s))
-                await client.start(creds[0])
-                bots = [
-                    asyncio.create_task(play_seat(client, c, random.Random(rng.random())))
-                    for c in creds
-                    if c.seat != seat
-                ]
-                await play_terminal(client, creds[seat], read_line, console)
-                for bot in bots:
-                    bot.cancel()
-
-        if start_service:
-            async with service(url, 1, 1):
-                await table()
-        else:
-            await table()
-
+    console = make_console()
     explicit = redis_url_from_env(redis_url)
+    again = _again_arguments(explicit if redis_url else None, data_dir)
+
+    async def run(url: str) -> int:
+        if explicit is None:
+            async with service(url, 1, 1):
+                return await _interruptible(_session(url, plan, name, seed, console, again))
+        return await _interruptible(_session(url, plan, name, seed, console, again))
+
     with server_for(explicit, data_dir / "data") as url:
-        asyncio.run(run(url, start_service=explicit is None))
+        code = asyncio.run(run(url))
+    raise typer.Exit(code)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What to do, from the checked arguments."""
+
+    game: str | None
+    seats: int
+    seat: int | None
+    options: dict[str, Any]
+    open_seats: int
+    table: str | None
+    token: str | None
+
+
+def _plan(
+    game: str | None,
+    players: int | None,
+    seat: int | None,
+    option_items: list[str],
+    open_seats: int,
+    table: str | None,
+    token: str | None,
+) -> _Plan:
+    """Every argument checked before a server starts."""
+    if token is not None and (table is None or seat is None):
+        _fail("--token resumes a seat: give it with --table ID and --seat N")
+    if table is not None:
+        if players is not None or option_items or open_seats:
+            _fail(
+                "--players, --options and --open-seats set up a new table; "
+                f"leave them out to join table {table}"
+            )
+        return _Plan(
+            game=None, seats=0, seat=seat, options={}, open_seats=0, table=table, token=token
+        )
+    if game is None:
+        _fail(
+            "give --game G to start a table (fractured_sky, spacecraft, federation), "
+            "or --table ID to join one"
+        )
+    from games.registry import all_games
+
+    game = check_game(game, list(all_games()))
+    seats = _seats_for(game, players)
+    seat = 0 if seat is None else seat
+    if not 0 <= seat < seats:
+        _fail(f"--seat {seat} is not a seat of a {seats}-seat table; choose 0 to {seats - 1}")
+    if not 0 <= open_seats < seats:
+        _fail(f"--open-seats {open_seats}: leave 0 to {seats - 1} seats open for other people")
+    options = parse_options(option_items)
+    _check_options(game, options)
+    return _Plan(
+        game=game,
+        seats=seats,
+        seat=seat,
+        options=options,
+        open_seats=open_seats,
+        table=None,
+        token=None,
+    )
+
+
+def _again_arguments(redis_url: str | None, data_dir: Path) -> str:
+    """What a resume command needs besides the seat: the same server or data folder."""
+    if redis_url:
+        from urllib.parse import urlsplit
+
+        return " --redis-url " + ("URL" if urlsplit(redis_url).password else redis_url)
+    if data_dir != Path(DATA_DIR):
+        return f" --data-dir {data_dir}"
+    return ""
+
+
+async def _interruptible(work: Any) -> int:
+    """Run ``work``; the first Ctrl-C cancels it (it says how to come back and returns
+    130), a second one ends the process at once."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(work)
+    presses = 0
+
+    def interrupt() -> None:
+        nonlocal presses
+        presses += 1
+        if presses > 1:
+            os._exit(INTERRUPTED)
+        task.cancel()
+
+    loop.add_signal_handler(signal.SIGINT, interrupt)
+    try:
+        result: int = await task
+        return result
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+
+
+async def _session(
+    url: str, plan: _Plan, name: str, seed: int | None, console: Any, again: str
+) -> int:
+    """Take the seat, play it, and say how to come back; the exit code."""
+    from redis.exceptions import RedisError
+    from rich.text import Text
+
+    from clients.sdk import OrreryClient
+    from clients.terminal import play_terminal
+    from clients.terminal.bots import Bots
+    from clients.terminal.keyboard import StdinLines
+    from clients.terminal.seating import SeatingError
+
+    client = OrreryClient(url, reply_prefix="play")
+    try:
+        await client.connect(timeout=10)
+    except (RedisError, OSError, TimeoutError) as error:
+        await client.close()
+        _say(
+            f"orrery play: cannot reach the service ({error}); check --redis-url, "
+            "or leave it out to start one here"
+        )
+        return 2
+    seating: Seating | None = None
+    bots: Bots | None = None
+    try:
+        seating = await _take_seat(client, plan, name)
+        me = seating.me
+        console.print(
+            Text(f"table {me.table_id} · you are seat {me.seat} · seat secret {me.token}")
+        )
+        console.print(Text("keep the secret: it is the only way back. Come back with:"))
+        console.print(Text(f"  {_come_back(seating, again)}"))
+        if plan.open_seats:
+            console.print(Text(f"others join with: orrery play --table {me.table_id}{again}"))
+        bots = Bots(client, seating.bots, seed)
+        result = await play_terminal(client, me, StdinLines(), console)
+    except SeatingError as error:
+        _say(f"orrery play: {error}")
+        return 2
+    except asyncio.CancelledError:  # Ctrl-C
+        where = f"; come back with:\n  {_come_back(seating, again)}" if seating else ""
+        _say(f"\ninterrupted: your seat stays at the table{where}")
+        return INTERRUPTED
+    finally:
+        if bots is not None:
+            await bots.stop()
+        await client.close()
+    if result.reason == "finished":
+        console.print(Text("the game is over."))
+    else:
+        console.print(Text("\nyou left the client; your seat stays at the table. Come back with:"))
+        console.print(Text(f"  {_come_back(seating, again)}"))
+    return 0
+
+
+async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
+    from clients.sdk import SeatCredentials
+    from clients.terminal.seating import join_open_seat, new_table, resume
+
+    if plan.table is None:
+        assert plan.game is not None and plan.seat is not None
+        _, seating = await new_table(
+            client,
+            plan.game,
+            plan.seats,
+            plan.options,
+            seat=plan.seat,
+            name=name,
+            open_seats=plan.open_seats,
+        )
+        return seating
+    if plan.token is None:
+        return await join_open_seat(client, plan.table, name, plan.seat)
+    assert plan.seat is not None
+    return await resume(client, SeatCredentials(plan.table, plan.seat, plan.token))
+
+
+def _come_back(seating: Seating, again: str) -> str:
+    me = seating.me
+    return f"orrery play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,176 @@
+"""The screen around a game's board: header, seat list, private panel, standing, menu.
+
+Pure functions from a table view (plus what the session knows: its messages, the menu
+it shows, the last round it saw) to one rich renderable. The game's own parts come
+from its renderer (``renderers.renderer_for``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from clients.terminal.menu import Entry
+from clients.terminal.renderers import Renderer, View, compact_table, seat_name
+
+
+@dataclass(frozen=True)
+class Menu:
+    entries: list[Entry]
+    crumbs: list[str] = field(default_factory=list)  # the groups opened so far
+
+
+def round_of(tv: View, last_round: int = 0) -> int:
+    """The round to show: the table's while playing; after the end (where the table
+    view says 0) the game view's own round, else the last one this session saw."""
+    if tv.get("round"):
+        return int(tv["round"])
+    game = tv.get("view")
+    game_round = game.get("round") if isinstance(game, dict) else None
+    return game_round if isinstance(game_round, int) and game_round > 0 else last_round
+
+
+def title(tv: View, renderer: Renderer) -> str:
+    return renderer.TITLE or str(tv.get("game", "?"))
+
+
+def header(tv: View, renderer: Renderer, last_round: int = 0) -> Text:
+    text = Text()
+    text.append(title(tv, renderer), style="bold cyan")
+    text.append(f" · table {tv['table_id']}")
+    shown_round = round_of(tv, last_round)
+    if shown_round:
+        text.append(f" · round {shown_round}")
+    phase = tv.get("phase")
+    if phase == "finished":
+        text.append(" · finished", style="bold")
+    elif phase == "lobby":
+        open_seats = sum(1 for s in tv["seats"] if s["name"] is None)
+        text.append(f" · lobby, {open_seats} open seat(s)" if open_seats else " · lobby, full")
+    elif phase == "playing":
+        text.append(f" · {tv.get('game_phase', '')}")
+        text.append(" · ")
+        text.append_text(turn_line(tv))
+    return text
+
+
+def turn_line(tv: View) -> Text:
+    """Whose turn it is, from this seat's side."""
+    to_move = list(tv.get("to_move") or [])
+    me = tv.get("viewer")
+    if not to_move:
+        return Text("nobody to move")
+    others = [seat_name(tv, s) for s in to_move if s != me]
+    if me in to_move:
+        if others:
+            return Text(f"your move (with {', '.join(others)}: all at once)", style="bold green")
+        return Text("your move", style="bold green")
+    together = " (all at once)" if len(to_move) > 1 else ""
+    return Text(f"to move: {', '.join(others)}{together}", style="yellow")
+
+
+def seats_table(tv: View, renderer: Renderer) -> Table:
+    extra = renderer.players(tv) if tv.get("view") is not None else None
+    table = compact_table(None, "seat", "player", "state", *(extra.columns if extra else []))
+    table.columns[1].no_wrap = True
+    to_move = set(tv.get("to_move") or [])
+    for seat in tv["seats"]:
+        s = seat["seat"]
+        if seat["name"] is None:
+            state = "open"
+        elif seat.get("left"):
+            state = "conceded (bot)"
+        elif tv.get("phase") == "playing" and s in to_move:
+            state = "to move"
+        else:
+            state = ""
+        style = "bold" if s == tv.get("viewer") else None
+        cells = extra.cells.get(s, []) if extra else []
+        name = seat_name(tv, s) if seat["name"] is not None else "—"
+        table.add_row(str(s), name, state, *cells, style=style)
+    for name, cells in extra.ais if extra else []:
+        table.add_row("AI", name, "", *cells, style="magenta")
+    return table
+
+
+def standing_table(tv: View, renderer: Renderer) -> RenderableType | None:
+    standing = tv.get("standing")
+    if not standing:
+        return None
+    table = compact_table("final standing", "rank", "player", "points")
+    rows = sorted(
+        zip(standing["ranks"], standing["points"], range(len(standing["ranks"])), strict=True)
+    )
+    for rank, points, seat in rows:
+        left = tv["seats"][seat].get("left") if seat < len(tv["seats"]) else False
+        name = seat_name(tv, seat) + (" (conceded)" if left else "")
+        style = "bold green" if rank == 1 else ("bold" if seat == tv.get("viewer") else None)
+        table.add_row(str(rank), name, str(points), style=style)
+    extra = renderer.players(tv) if tv.get("view") is not None else None
+    if extra and extra.ais:
+        note = Text("ranks count the built-in opponents (see the player list)", style="dim")
+        return Group(table, note)
+    return table
+
+
+def menu_panel(menu: Menu) -> Panel:
+    lines: list[Text] = []
+    group = ""
+    for number, entry in enumerate(menu.entries, 1):
+        if entry.group != group:
+            group = entry.group
+            if group:
+                lines.append(Text(group, style="bold"))
+        line = Text("  ")
+        line.append(f"{number:>3}. ", style="bold")
+        leave = (entry.command or {}).get("type") == "table.leave"
+        line.append(entry.label, style="red" if leave else "")
+        lines.append(line)
+    crumbs = " › ".join(menu.crumbs)
+    heading = f"your options › {crumbs}" if crumbs else "your options"
+    hint = "number to choose" + (" · b back" if menu.crumbs else "") + " · h help"
+    return Panel(
+        Text("\n").join(lines),
+        title=heading,
+        title_align="left",
+        subtitle=hint,
+        subtitle_align="left",
+    )
+
+
+def screen(
+    tv: View,
+    renderer: Renderer,
+    *,
+    menu: Menu | None = None,
+    messages: Sequence[str] = (),
+    last_round: int = 0,
+) -> Group:
+    """Everything one redraw shows, top to bottom."""
+    parts: list[RenderableType] = [header(tv, renderer, last_round), seats_table(tv, renderer)]
+    if tv.get("view") is not None:
+        parts.extend(renderer.board(tv))
+        mine = renderer.private(tv) if tv.get("viewer") is not None else None
+        if mine is not None:
+            who = seat_name(tv, tv["viewer"])
+            parts.append(
+                Panel(
+                    mine,
+                    title=f"{who}: only you see this",
+                    title_align="left",
+                    border_style="green",
+                )
+            )
+    standing = standing_table(tv, renderer)
+    if standing is not None:
+        parts.append(standing)
+    if messages:
+        parts.append(Text("\n".join(messages), style="dim"))
+    if menu is not None and menu.entries:
+        parts.append(menu_panel(menu))
+    return Group(*parts)
