@@ -510,7 +510,10 @@ def final_standing(game: Game[Any], game_state: Any, left: list[bool]) -> FinalS
 
 def table_status(state: TableState) -> Status:
     if state.phase != "playing":
-        return Status(phase=state.phase, finished=state.phase == "finished")
+        # after the end the game's own round stays (a view says "round 5 · finished")
+        played = state.game_state is not None and state.game
+        last_round = game_of(state).status(state.game_state).round if played else 0
+        return Status(phase=state.phase, finished=state.phase == "finished", round=last_round)
     return game_of(state).status(state.game_state)
 
 

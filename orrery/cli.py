@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from orrery.arguments import check_game, check_players, parse_options
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
@@ -200,9 +201,7 @@ def _game_names(game: str | None) -> list[str]:
 
     available = all_games()
     if game:
-        if game not in available:
-            raise UserError(f"unknown game {game!r}; the games are: {', '.join(available)}")
-        return [game]
+        return [check_game(game, list(available))]
     return [name for name in available if name in BUILTIN] or list(available)
 
 
@@ -213,33 +212,8 @@ def _players_for(game: str, players: int | None) -> int:
     if g is None:
         raise UserError(f"unknown game {game!r}")
     wanted = players if players is not None else 3
-    if players is not None and not g.min_seats <= players <= g.max_seats:
-        raise UserError(f"{game} seats {g.min_seats}-{g.max_seats} players, not {players}")
+    check_players(game, players, g.min_seats, g.max_seats)
     return min(max(wanted, g.min_seats), g.max_seats)
-
-
-def parse_options(given: list[str]) -> dict[str, Any]:
-    """``--options`` values: ``k=v`` pairs (values read as JSON when they parse, else as
-    text) or one JSON object."""
-    options: dict[str, Any] = {}
-    for item in given:
-        if item.lstrip().startswith("{"):
-            try:
-                doc = json.loads(item)
-            except json.JSONDecodeError as error:
-                raise UserError(f"--options {item!r} is not a JSON object: {error}") from None
-            if not isinstance(doc, dict):
-                raise UserError(f"--options {item!r} is not a JSON object")
-            options.update(doc)
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UserError(f"--options takes key=value or a JSON object, not {item!r}")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 OptionsArg = Annotated[

@@ -11,8 +11,6 @@ at once (exit 130); both say how to come back.
 from __future__ import annotations
 
 import asyncio
-import difflib
-import json
 import os
 import signal
 import sys
@@ -21,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperCommand
 
+from orrery import arguments
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.errors import UserError
 
 if TYPE_CHECKING:
     from clients.sdk import OrreryClient
@@ -32,19 +31,8 @@ if TYPE_CHECKING:
 INTERRUPTED = 130
 
 
-class PlainFlagsCommand(TyperCommand):
-    """A command whose --help lists flags (``--help`` itself) without a ``<bool>`` type."""
-
-    def get_params(self, ctx: Any) -> list[Any]:
-        params: list[Any] = super().get_params(ctx)
-        for param in params:
-            if getattr(param, "is_flag", False) and param.metavar is None:
-                param.metavar = ""
-        return params
-
-
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    app.command(cls=PlainFlagsCommand)(play)
+    app.command()(play)
 
 
 def _fail(message: str) -> NoReturn:
@@ -53,39 +41,17 @@ def _fail(message: str) -> NoReturn:
 
 
 def check_game(game: str, available: list[str]) -> str:
-    """``game`` if it is hosted here, else one line naming it and the fix."""
-    if game in available:
-        return game
-    folded = [g for g in available if g.lower() == game.lower()]
-    close = folded or difflib.get_close_matches(game.lower(), available, n=1)
-    if close:
-        _fail(f"unknown game {game!r}; did you mean --game {close[0]}?")
-    _fail(f"unknown game {game!r}; choose --game {' | '.join(available)}")
+    try:
+        return arguments.check_game(game, available)
+    except UserError as error:
+        _fail(str(error))
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
-    """``key=value`` items (values read as JSON when they parse: ``3``, ``true``) or JSON
-    objects, merged left to right."""
-    options: dict[str, Any] = {}
-    for item in items:
-        text = item.strip()
-        if text.startswith("{"):
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as error:
-                _fail(f"--options {text!r} is not a JSON object ({error.msg})")
-            if not isinstance(value, dict):
-                _fail(f"--options {text!r} is not a JSON object")
-            options.update(value)
-            continue
-        key, sep, raw = text.partition("=")
-        if not sep or not key.strip():
-            _fail(f"--options {text!r}: write key=value (e.g. difficulty=hard) or a JSON object")
-        try:
-            options[key.strip()] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key.strip()] = raw
-    return options
+    try:
+        return arguments.parse_options(items)
+    except UserError as error:
+        _fail(str(error))
 
 
 def _check_options(game: str, options: dict[str, Any]) -> None:
@@ -107,8 +73,10 @@ def _seats_for(game: str, players: int | None) -> int:
 
     g = get_game(game)
     assert g is not None
-    if players is not None and not g.min_seats <= players <= g.max_seats:
-        _fail(f"{game} seats {g.min_seats}-{g.max_seats} players; give --players in that range")
+    try:
+        arguments.check_players(game, players, g.min_seats, g.max_seats)
+    except UserError as error:
+        _fail(str(error))
     return players if players is not None else min(max(3, g.min_seats), g.max_seats)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from orrery.cli import parse_options
+from orrery.arguments import parse_options
 from orrery.errors import UserError
 from orrery.folder_server import RECORD
 
