@@ -19,7 +19,7 @@ def check_game(game: str, available: list[str]) -> str:
     close = folded or difflib.get_close_matches(game.lower(), available, n=1)
     if close:
         raise UserError(f"unknown game {game!r}; did you mean --game {close[0]}?")
-    raise UserError(f"unknown game {game!r}; the games are: {', '.join(available)}")
+    raise UserError(f"unknown game {game!r}; choose --game {' | '.join(available)}")
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

@@ -89,7 +89,7 @@ def test_a_stale_record_is_replaced(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("demo", "--game", "chess"), "unknown game 'chess'; the games are:"),
+        (("demo", "--game", "chess"), "unknown game 'chess'; choose --game "),
         (("demo", "--game", "tiny", "--players", "9"), "tiny seats 1-4 players, not 9"),
         (("demo", "--game", "tiny", "--options", "nope"), "--options takes key=value"),
     ],
