@@ -222,7 +222,7 @@ class OrreryClient:
     async def _send(self, stream: str, data: bytes, timeout: float) -> None:
         """XADD, retried while the server is unreachable (restart, failover)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + max(timeout, self.retry_for)
         while True:
             try:
                 await self.redis.xadd(stream, {"__data__": data})

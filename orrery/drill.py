@@ -56,6 +56,15 @@ class DrillFigures:
     promotion_s: float | None = None
     rto_s: float | None = None
     in_flight_settled_s: float | None = None
+    # the cost: one create through the command handler (decide + append + WAIT), alone,
+    # with this setting and (interleaved) without WAIT
+    append_no_wait_p50_ms: float = 0.0
+    append_p50_ms: float = 0.0
+    append_p99_ms: float = 0.0
+    # and under the load, before the kill: commands answered per second, answer latency
+    answered_per_s: float = 0.0
+    latency_p50_ms: float = 0.0
+    latency_p99_ms: float = 0.0
     commands: int = 0  # submitted (each once, however often the client resent it)
     unanswered: int = 0  # submitted, never settled
     accepted: int = 0
@@ -125,7 +134,7 @@ def run_drill(
     game: str = "spacecraft",
     players: int = 2,
     lanes: int = 6,
-    warmup: int = 60,
+    warmup: int = 150,
     after: int = 40,
     node_timeout_ms: int = 2000,
     claim_idle_ms: int = 3000,
@@ -165,6 +174,7 @@ def run_drill(
                 )
             )
         asyncio.run(_ready(cluster.url, workers, timeout))
+        asyncio.run(_append_cost(cluster.url, figures, game, players))
         asyncio.run(_drill(cluster, figures, game, players, lanes, warmup, after, seed, timeout))
     finally:
         from orrery.runtime import stop_processes
@@ -206,6 +216,47 @@ async def _ready(url: str, workers: int, timeout: float) -> None:
         await redis.aclose()
 
 
+async def _append_cost(url: str, figures: DrillFigures, game: str, players: int) -> None:
+    """Creates handled one by one in this process before the load, alternately without
+    WAIT and with this run's setting: the price of ``--wait-replicas`` per append, paired
+    so the noise of a shared machine hits both alike."""
+    import msgspec
+
+    from contracts.envelope import CommandEnvelope
+    from contracts.table import CreateTable
+    from orrery.cluster import open_redis
+    from services.handling import CommandHandler
+    from services.store import EventStore
+
+    redis = open_redis(url)
+    encoder = msgspec.json.Encoder()
+    body = msgspec.Raw(encoder.encode(CreateTable(game=game, seats=players, options={})))
+    handlers = [
+        CommandHandler(EventStore(redis, DRILL_PARTITIONS, wait_replicas=n))
+        for n in (0, figures.wait_replicas)
+    ]
+    seconds: list[list[float]] = [[], []]
+    try:
+        for i in range(400):
+            envelope = CommandEnvelope(
+                command_id=uuid.uuid4().hex, table_id=f"cost-{i}-{uuid.uuid4().hex[:8]}", body=body
+            )
+            started = time.perf_counter()
+            await handlers[i % 2].handle(encoder.encode(envelope))
+            seconds[i % 2].append(time.perf_counter() - started)
+    finally:
+        await redis.aclose()
+    (figures.append_no_wait_p50_ms, _), (figures.append_p50_ms, figures.append_p99_ms) = (
+        _p50_p99(seconds[0]),
+        _p50_p99(seconds[1]),
+    )
+
+
+def _p50_p99(seconds: list[float]) -> tuple[float, float]:
+    ordered = sorted(seconds)
+    return 1000 * ordered[len(ordered) // 2], 1000 * ordered[len(ordered) * 99 // 100]
+
+
 async def _drill(
     cluster: LocalCluster,
     figures: DrillFigures,
@@ -240,6 +291,7 @@ async def _drill(
             figures.killed = victim
             in_flight = {c for c, r in client.sent.items() if r.outcome is None}
             killed_at = time.monotonic()
+            _cost(client, figures, killed_at)
             cluster.kill(int(victim.rpartition(":")[2]))
             promoted = asyncio.create_task(_promotion(cluster, victim, killed_at, deadline))
 
@@ -284,6 +336,17 @@ async def _drill(
                 figures.lane_errors.append("a lane did not finish its table in time")
         await _verify(client, figures)
     figures.status_shows_promoted = await _status_shows(cluster, figures.promoted)
+
+
+def _cost(client: RecordingClient, figures: DrillFigures, until: float) -> None:
+    done = sorted((r.answered_at - r.sent_at, r.sent_at) for r in client.sent.values() if r.outcome)
+    if not done:
+        return
+    first = min(sent for _, sent in done)
+    figures.answered_per_s = len(done) / max(until - first, 1e-9)
+    latencies = sorted(latency for latency, _ in done)
+    figures.latency_p50_ms = 1000 * latencies[len(latencies) // 2]
+    figures.latency_p99_ms = 1000 * latencies[min(len(latencies) - 1, len(latencies) * 99 // 100)]
 
 
 async def _lane(
@@ -436,8 +499,9 @@ def print_figures(results: list[DrillFigures]) -> None:
     from rich.table import Table
 
     table = Table(title=f"orrery cluster drill ({os.cpu_count()} cores)")
-    columns = ("wait-replicas", "promotion s", "RTO s", "in-flight settled s", "commands")
-    for column in (*columns, "lost answered", "tables finished", "passed"):
+    columns = ("WAIT", "append ms", "no WAIT", "load cmd/s", "p50/p99 ms", "promotion s")
+    more = ("RTO s", "in flight s", "answered", "lost answered", "tables", "passed")
+    for column in (*columns, *more):
         table.add_column(column, justify="right")
 
     def seconds(value: float | None) -> str:
@@ -446,6 +510,10 @@ def print_figures(results: list[DrillFigures]) -> None:
     for f in results:
         table.add_row(
             str(f.wait_replicas),
+            f"{f.append_p50_ms:.2f}",
+            f"{f.append_no_wait_p50_ms:.2f}",
+            f"{f.answered_per_s:.0f}",
+            f"{f.latency_p50_ms:.0f}/{f.latency_p99_ms:.0f}",
             seconds(f.promotion_s),
             seconds(f.rto_s),
             seconds(f.in_flight_settled_s),
@@ -454,7 +522,16 @@ def print_figures(results: list[DrillFigures]) -> None:
             f"{f.finished}/{f.tables}",
             "yes" if f.passed else "NO",
         )
-    Console(width=140).print(table)
+    Console(width=150).print(table)
+    print(
+        "WAIT: --wait-replicas. append ms: p50 of one create at a time through the "
+        "command handler before the load; no WAIT: the same, interleaved, without WAIT "
+        "(the difference is what WAIT costs). load: answers per second and their latency "
+        "under the bots' load before the kill. promotion: kill -> a healthy slot map "
+        "without the dead master. RTO: kill -> the first answer to a command sent after "
+        "the kill to one of its partitions. in flight: kill -> every command sent before "
+        "it is answered. lost answered: 'accepted', but not in the log afterwards."
+    )
     for f in results:
         for problem in (*f.lane_errors, *f.audits_failed):
             print(f"  wait-replicas {f.wait_replicas}: {problem}")

@@ -422,13 +422,16 @@ async def resubscribe(broker: Any, role: str, partitions: int) -> int:
         created = await ensure_feed_groups(client, partitions)
     if created:
         log.warning("consumer_groups_recreated", groups=created)
-    subscribers = [
-        sub
-        for sub in broker.subscribers
-        if getattr(sub, "stream_sub", None) is not None and sub.running
-    ]
-    await asyncio.gather(*(sub.stop() for sub in subscribers))
-    started = await asyncio.gather(*(sub.start() for sub in subscribers), return_exceptions=True)
+    async with _restarting(broker):
+        subscribers = [
+            sub
+            for sub in broker.subscribers
+            if getattr(sub, "stream_sub", None) is not None and sub.running
+        ]
+        await asyncio.gather(*(sub.stop() for sub in subscribers))
+        started = await asyncio.gather(
+            *(sub.start() for sub in subscribers), return_exceptions=True
+        )
     for sub, result in zip(subscribers, started, strict=True):
         if isinstance(result, BaseException):
             # left stopped: the watchdog starts it again once its group exists
@@ -441,17 +444,27 @@ async def restart_stopped_subscribers(redis: Any, broker: Any) -> int:
     NOGROUP), but only once their group exists: starting one without its group would
     create the group at ``$`` and skip the entries sent meanwhile."""
     restarted = 0
-    for sub in list(broker.subscribers):
-        stream = getattr(sub, "stream_sub", None)
-        if sub.running or stream is None or not stream.group:
-            continue
-        groups = await group_status(redis, stream.name, (stream.group,))
-        if not groups[0].exists:
-            continue
-        await sub.start()
-        restarted += 1
-        log.warning("subscriber_restarted", stream=stream.name, group=stream.group)
+    async with _restarting(broker):
+        for sub in list(broker.subscribers):
+            stream = getattr(sub, "stream_sub", None)
+            if sub.running or stream is None or not stream.group:
+                continue
+            groups = await group_status(redis, stream.name, (stream.group,))
+            if not groups[0].exists:
+                continue
+            await sub.start()
+            restarted += 1
+            log.warning("subscriber_restarted", stream=stream.name, group=stream.group)
     return restarted
+
+
+_restart_locks: dict[int, asyncio.Lock] = {}
+
+
+def _restarting(broker: Any) -> asyncio.Lock:
+    """One restart at a time per broker: the watchdog must not start a subscriber that
+    :func:`resubscribe` has just stopped and is about to start itself."""
+    return _restart_locks.setdefault(id(broker), asyncio.Lock())
 
 
 def print_status(status: Status) -> None:
