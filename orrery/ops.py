@@ -529,6 +529,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         nodes: Annotated[int, typer.Option(help="master nodes (at least 3)")] = 3,
         replicas: Annotated[int, typer.Option(help="replicas per master (0 or 1)")] = 0,
         appendfsync: Annotated[str, typer.Option(help="always | everysec | no")] = "everysec",
+        node_timeout_ms: Annotated[
+            int, typer.Option(help="cluster-node-timeout: how long before a replica takes over")
+        ] = 3000,
         state_dir: Annotated[Path, typer.Option(help="state and data folder")] = STATE_DIR,
     ) -> None:
         """Start a Valkey cluster from the embedded binary; prints its URL."""
@@ -539,7 +542,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if replicas not in (0, 1):
             raise typer.BadParameter("--replicas is 0 or 1")
         cluster = LocalCluster(
-            state_dir, masters=nodes, replicas=replicas, appendfsync=appendfsync
+            state_dir,
+            masters=nodes,
+            replicas=replicas,
+            appendfsync=appendfsync,
+            node_timeout_ms=node_timeout_ms,
         ).start()
         print(cluster.url, flush=True)
 
