@@ -26,8 +26,9 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import ClusterDownError, RedisClusterException, TryAgainError
+from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from contracts import keys
@@ -70,7 +71,7 @@ def settled(outcome: Outcome) -> Accepted | Rejection:
 
 
 # Connection loss (a restart, a failover): wait a moment and go on (same command ids).
-# RedisClusterException: no startup node answered, or the slot map was not complete yet;
+# ClusterUnreachable: no startup node answered, or the slot map was not complete yet;
 # AttributeError: redis-py's asyncio cluster client can close a connection under a
 # command while it refreshes the topology during a failover.
 _TRANSIENT = (
@@ -78,7 +79,7 @@ _TRANSIENT = (
     RedisTimeoutError,
     ClusterDownError,
     TryAgainError,
-    RedisClusterException,
+    ClusterUnreachable,
     AttributeError,
 )
 _PAUSE = 0.25

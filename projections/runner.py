@@ -1,12 +1,6 @@
 """Projector workers: a FastStream app reading every partition's feed, one consumer
 group per projection (``views``, ``scoreboard``), with a claimer per group for the
 entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
-
-A group missing on a feed that has entries (lost with the server's data, or never
-replicated to a replica that a failover promoted) is recreated where its projection
-stands: just before the oldest entry whose table the projection has not yet applied up
-to that entry's seq (:func:`feed_resume_id`), so nothing is skipped and the entries
-re-read are few (and skipped by seq anyway).
 """
 
 from __future__ import annotations
@@ -22,7 +16,8 @@ import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from faststream.redis.annotations import RedisBatchStreamMessage, RedisStreamMessage
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisError
+from redis.exceptions import ResponseError as NoSuchKey
 
 from contracts import keys
 from contracts.feed import FeedEntry, feed_decoder
@@ -40,13 +35,18 @@ MAX_DELIVERIES = 5
 
 async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
     """Create every missing projection group: at 0 on a new feed, else where the
-    projection stands (:func:`feed_resume_id`)."""
+    projection stands (:func:`feed_resume_id`).
+
+    A group can go missing on a feed that has entries: lost with the server's data, or
+    never replicated to a replica that a failover promoted. Recreated just before the
+    oldest entry whose table the projection has not applied up to that entry's seq,
+    nothing is skipped and nothing already applied is read again."""
     created = []
     for p in range(partitions):
         stream = keys.feed_stream(p)
         try:
             present = {_text(g["name"]) for g in await redis.xinfo_groups(stream)}
-        except ResponseError:  # no such stream yet
+        except NoSuchKey:  # no such stream yet
             present = set()
         for group in keys.PROJECTION_GROUPS:
             if group in present:
