@@ -4,8 +4,9 @@
 ``status`` reads, per partition, the command stream's length, every consumer group's
 ``pending`` and ``lag`` (``XINFO GROUPS``), the dead-letter count and the tables live /
 finished, and exits non-zero when a group is missing — the NOGROUP pitfall: FastStream
-logs NOGROUP forever if the server lost a group. ``repair`` recreates missing groups at
-``0`` (commands are deduplicated, projections skip by seq, so re-reading is harmless).
+logs NOGROUP forever if the server lost a group. ``repair`` recreates missing groups:
+``deciders`` at ``0`` (settled commands are deleted, and commands are deduplicated), a
+projection group where its projection stands (``projections.runner.feed_resume_id``).
 Worker and projector processes run the same check every few seconds
 (:func:`group_watchdog`).
 
@@ -609,8 +610,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             int | None, typer.Option(help="P for new data (default 16); must match stored P")
         ] = None,
     ) -> None:
-        """Recreate missing consumer groups (at 0) so processing resumes; on new data,
-        record P and create every group (a deployment's init step)."""
+        """Recreate missing consumer groups so processing resumes (deciders at 0,
+        projections where they stand); on new data, record P and create every group (a
+        deployment's init step)."""
         configure_logging("warning")
         created = asyncio.run(repair_groups(_url(redis_url), partitions))
         for name in created:
