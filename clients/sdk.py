@@ -6,6 +6,12 @@ service and expiring when idle); on a timeout it sends the *same* command id aga
 retry is never applied twice. ``join`` chooses the seat's secret here, on the client
 (:func:`new_seat_token`): the service keeps only its hash and never sends it back. Views
 are read from the projections and ``watch`` blocks on a table's updates stream.
+
+Restarts and cluster failovers: every call rides out a lost connection for up to
+``retry_for`` seconds (the cluster client refreshes its slot map after an error, so it
+finds the promoted replica); ``watch`` yields any view that differs from the last one,
+so a table whose newest unconfirmed events a failover lost moves on from the view the
+promoted replica has.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import ClusterDownError, NoPermissionError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from contracts import keys
@@ -64,8 +71,20 @@ def settled(outcome: Outcome) -> Accepted | Rejection:
 
 
 # Connection loss (a restart, a failover): wait a moment and go on (same command ids).
-_TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
+# ClusterUnreachable: no startup node answered, or the slot map was not complete yet;
+# AttributeError: redis-py's asyncio cluster client can close a connection under a
+# command while it refreshes the topology during a failover.
+_TRANSIENT = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterDownError,
+    TryAgainError,
+    ClusterUnreachable,
+    AttributeError,
+)
 _PAUSE = 0.25
+RETRY_FOR_S = 30.0
+_QUIET_READS = 4  # watch: re-read the view after this many empty 0.5 s blocks
 
 _CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
@@ -111,6 +130,8 @@ class OrreryClient:
         # An app with its own Redis user may only use its own prefix (docs/security.md).
         self.reply_stream = reply_stream or f"{REPLY_PREFIX}{reply_prefix}:{uuid.uuid4().hex}"
         self.partitions = 0
+        # how long a call rides out a lost connection (a restart, a failover)
+        self.retry_for = RETRY_FOR_S
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
@@ -205,12 +226,24 @@ class OrreryClient:
     async def _send(self, stream: str, data: bytes, timeout: float) -> None:
         """XADD, retried while the server is unreachable (restart, failover)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + max(timeout, self.retry_for)
         while True:
             try:
                 await self.redis.xadd(stream, {"__data__": data})
                 return
-            except (*_TRANSIENT, AttributeError):  # AttributeError: see _read_replies
+            except _TRANSIENT:
+                if loop.time() > deadline:
+                    raise
+                await asyncio.sleep(_PAUSE)
+
+    async def _retrying(self, call: Any) -> Any:
+        """``await call()``, retried while the server is unreachable (``retry_for`` s)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.retry_for
+        while True:
+            try:
+                return await call()
+            except _TRANSIENT:
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(_PAUSE)
@@ -222,9 +255,7 @@ class OrreryClient:
         while not self._closing:
             try:
                 replies = await self.redis.xread({self.reply_stream: last}, block=200, count=100)
-            except (*_TRANSIENT, AttributeError):
-                # AttributeError: redis-py's asyncio cluster client can close a connection
-                # under a reader while it refreshes the topology during a failover.
+            except _TRANSIENT:
                 await asyncio.sleep(_PAUSE)
                 continue
             for _, entries in replies:
@@ -279,11 +310,13 @@ class OrreryClient:
 
     async def view(self, table_id: str, seat: int | None = None) -> dict[str, Any] | None:
         """The table as ``seat`` (None: a spectator) sees it, as decoded JSON."""
-        raw = await self.redis.get(keys.view_key(self.partition(table_id), table_id, seat))
+        key = keys.view_key(self.partition(table_id), table_id, seat)
+        raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
 
     async def score(self, table_id: str) -> dict[str, Any] | None:
-        raw = await self.redis.get(keys.score_key(self.partition(table_id), table_id))
+        key = keys.score_key(self.partition(table_id), table_id)
+        raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
 
     async def wait_view(
@@ -297,27 +330,36 @@ class OrreryClient:
         raise AssertionError("unreachable")
 
     async def watch(self, table_id: str, seat: int | None = None) -> AsyncIterator[dict[str, Any]]:
-        """The current view, then each new one as the projector writes it."""
+        """The current view, then each new one as the projector writes it.
+
+        A view is new when it differs from the last one yielded: normally its seq is
+        higher; after a failover that lost the newest (unconfirmed) events it may show
+        an older seq, or another event at the same seq — that is the table now."""
         stream = keys.updates_stream(self.partition(table_id), table_id)
         last = "0-0"
-        newest = await self.redis.xrevrange(stream, count=1)
+        newest = await self._retrying(lambda: self.redis.xrevrange(stream, count=1))
         if newest:
             last = newest[0][0]
-        seen = -1
-        current = await self.view(table_id, seat)
-        if current is not None:
-            seen = current["seq"]
-            yield current
+        shown = await self.view(table_id, seat)
+        if shown is not None:
+            yield shown
+        quiet = 0
         while True:
             try:
                 updates = await self.redis.xread({stream: last}, block=500)
-                if not updates:
-                    continue
-                last = updates[0][1][-1][0]
+                if updates:
+                    quiet = 0
+                    last = updates[0][1][-1][0]
+                else:
+                    # no update for a while: look anyway (a failover can change the view
+                    # and lose the update that announced it)
+                    quiet += 1
+                    if quiet % _QUIET_READS:
+                        continue
                 view = await self.view(table_id, seat)
-            except (*_TRANSIENT, AttributeError):  # AttributeError: see _read_replies
+            except _TRANSIENT:
                 await asyncio.sleep(_PAUSE)
                 continue
-            if view is not None and view["seq"] > seen:
-                seen = view["seq"]
+            if view is not None and view != shown:
+                shown = view
                 yield view

@@ -17,10 +17,16 @@ the embedded ``valkey-server`` with ``cluster-enabled yes`` on loopback ports an
 them with the wheel's own ``valkey-cli --cluster create``. ``orrery cluster up`` keeps
 its state (ports, pids, data) in ``./.orrery/cluster`` so ``orrery cluster down`` can
 stop it.
+
+:func:`read_topology` asks the cluster which master serves which slots (``CLUSTER SLOTS``
+over plain connections, each master confirmed by ``ROLE``): the process supervisors
+(``orrery.ops.group_watchdog``) poll it to notice a failover and make the FastStream
+subscribers follow the promoted replica (docs/scaling.md, "Failover").
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -36,6 +42,8 @@ from urllib.parse import urlsplit, urlunsplit
 import redis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from orrery.embedded import free_port, server_binary
 
@@ -140,6 +148,111 @@ def make_broker(url: str) -> Any:
     return RedisBroker(url, logger=quiet)
 
 
+# --------------------------------------------------------------------------- topology
+
+
+@dataclass(frozen=True, slots=True)
+class Topology:
+    """Which master serves which slots, as one node sees it, every master confirmed."""
+
+    masters: dict[tuple[int, int], str]  # (first slot, last slot) -> "host:port"
+    nodes: tuple[str, ...]  # every node address named (masters and replicas)
+    healthy: bool  # cluster_state:ok, every slot covered, each master answers as master
+    replicas: dict[str, tuple[str, ...]] = field(default_factory=dict)  # master -> replicas
+
+    def master_of(self, slot: int) -> str | None:
+        for (first, last), address in self.masters.items():
+            if first <= slot <= last:
+                return address
+        return None
+
+    def changed_masters(self, other: Topology) -> set[str]:
+        """Masters that serve slots in one of the two maps but not the same ones in the
+        other (a failover: the dead master and its promoted replica)."""
+        mine, theirs = set(self.masters.items()), set(other.masters.items())
+        return {address for _, address in mine ^ theirs}
+
+
+_TOPOLOGY_TIMEOUT_S = 0.5
+
+
+async def read_topology(
+    nodes: list[tuple[str, int]], username: str | None = None, password: str | None = None
+) -> Topology:
+    """The slot map from the first node that answers with ``cluster_state:ok``; a master
+    it names that does not answer ``ROLE`` as a master (dead, or not yet demoted) makes
+    the map unhealthy. Raises ``ConnectionError`` when no node answers at all."""
+    best: Topology | None = None
+    for host, port in nodes:
+        client = _plain(host, port, username, password)
+        try:
+            info = _text(await client.execute_command("CLUSTER", "INFO"))
+            ranges = await client.execute_command("CLUSTER", "SLOTS")
+        except (redis.exceptions.RedisError, OSError):
+            continue
+        finally:
+            await client.aclose()
+        masters: dict[tuple[int, int], str] = {}
+        replicas: dict[str, tuple[str, ...]] = {}
+        named: list[str] = []
+        for entry in ranges:
+            first, last, *servers = entry
+            addresses = [f"{_text(s[0]) or host}:{int(s[1])}" for s in servers]
+            masters[(int(first), int(last))] = addresses[0]
+            replicas[addresses[0]] = tuple(addresses[1:])
+            named += addresses
+        covered = sum(last - first + 1 for first, last in masters) == 16384
+        ok = "cluster_state:ok" in info and covered
+        topology = Topology(
+            dict(sorted(masters.items())), tuple(dict.fromkeys(named)), ok, replicas
+        )
+        if ok:
+            roles = [_is_master(a, username, password) for a in set(masters.values())]
+            if all(await asyncio.gather(*roles)):
+                return topology
+            topology = Topology(topology.masters, topology.nodes, False, replicas)
+        best = best or topology
+    if best is None:
+        raise redis.exceptions.ConnectionError(f"no cluster node answers: {nodes}")
+    return best
+
+
+async def _is_master(address: str, username: str | None, password: str | None) -> bool:
+    host, _, port = address.rpartition(":")
+    client = _plain(host, int(port), username, password)
+    try:
+        role = await client.execute_command("ROLE")
+        return _text(role[0]) == "master"
+    except (redis.exceptions.RedisError, OSError):
+        return False
+    finally:
+        await client.aclose()
+
+
+def _plain(host: str, port: int, username: str | None, password: str | None) -> aioredis.Redis:
+    # No retries: a dead node must cost one refused connect, not redis-py's backoff.
+    return aioredis.Redis(
+        host=host,
+        port=port,
+        username=username,
+        password=password,
+        socket_connect_timeout=_TOPOLOGY_TIMEOUT_S,
+        socket_timeout=_TOPOLOGY_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def url_nodes(url: str) -> tuple[list[tuple[str, int]], str | None, str | None]:
+    """The seed nodes a URL names, and its credentials."""
+    address = parse_url(url)
+    kwargs = aioredis.Redis.from_url(address.url).connection_pool.connection_kwargs
+    return address.nodes, kwargs.get("username"), kwargs.get("password")
+
+
 # --------------------------------------------------------------------------- local cluster
 
 
@@ -159,6 +272,8 @@ class LocalCluster:
     masters: int = 3
     replicas: int = 0
     appendfsync: str = "everysec"
+    # how long a master may be unreachable before its replica takes over (ms)
+    node_timeout_ms: int = 3000
     ports: list[int] = field(default_factory=list)
     pids: list[int] = field(default_factory=list)
 
@@ -207,7 +322,7 @@ class LocalCluster:
             "--dir", str(node_dir),
             "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", "3000",
+            "--cluster-node-timeout", str(self.node_timeout_ms),
             "--repl-diskless-sync-delay", "0",
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
@@ -263,6 +378,22 @@ class LocalCluster:
         ranges = client.execute_command("CLUSTER", "SLOTS")
         return all(len(entry) - 2 == 1 + self.replicas for entry in ranges)
 
+    def pid_of(self, port: int) -> int:
+        return self.pids[self.ports.index(port)]
+
+    def kill(self, port: int) -> int:
+        """SIGKILL the node on ``port`` (a crash, not a shutdown); returns its pid."""
+        pid = self.pids[self.ports.index(port)]
+        _signal(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return pid
+
+    async def topology(self) -> Topology:
+        """The slot map now, asked of the live nodes."""
+        return await read_topology([("127.0.0.1", p) for p in self.ports])
+
     def stop(self, timeout: float = 10.0) -> None:
         for pid in self.pids:
             _signal(pid, signal.SIGTERM)
@@ -282,6 +413,7 @@ class LocalCluster:
             "url": self.url,
             "masters": self.masters,
             "replicas": self.replicas,
+            "node_timeout_ms": self.node_timeout_ms,
             "ports": self.ports,
             "pids": self.pids,
         }
@@ -297,6 +429,7 @@ class LocalCluster:
             data_dir,
             masters=state["masters"],
             replicas=state["replicas"],
+            node_timeout_ms=int(state.get("node_timeout_ms", 3000)),
             ports=list(state["ports"]),
             pids=list(state["pids"]),
         )

@@ -4,15 +4,23 @@
 ``status`` reads, per partition, the command stream's length, every consumer group's
 ``pending`` and ``lag`` (``XINFO GROUPS``), the dead-letter count and the tables live /
 finished, and exits non-zero when a group is missing — the NOGROUP pitfall: FastStream
-logs NOGROUP forever if the server lost a group. ``repair`` recreates missing groups at
-``0`` (commands are deduplicated, projections skip by seq, so re-reading is harmless).
+logs NOGROUP forever if the server lost a group. ``repair`` recreates missing groups:
+``deciders`` at ``0`` (settled commands are deleted, and commands are deduplicated), a
+projection group where its projection stands (``projections.runner.feed_resume_id``).
 Worker and projector processes run the same check every few seconds
 (:func:`group_watchdog`).
+
+On a cluster the watchdog also follows the topology (:func:`follow_topology`): it polls
+the slot map, and when a failover has given slots to another master it refreshes the
+broker's slot map, makes sure the groups exist on the new master, and restarts the
+FastStream subscribers, so they read from the promoted replica at once instead of
+after FastStream's 5 s back-off per failed read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -24,16 +32,26 @@ from typing import Annotated, Any
 import redis.asyncio as aioredis
 import structlog
 import typer
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
 
 from contracts import keys
-from orrery.cluster import STATE_DIR, LocalCluster, is_cluster, open_redis
+from orrery.cluster import (
+    STATE_DIR,
+    LocalCluster,
+    is_cluster,
+    open_redis,
+    read_topology,
+    url_nodes,
+)
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.logs import configure_logging
 
 log = structlog.get_logger("orrery.ops")
 
 WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
+TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
 
 RedisUrl = Annotated[
     str | None,
@@ -59,6 +77,7 @@ class GroupStatus:
 @dataclass
 class PartitionStatus:
     partition: int
+    node: str = ""  # on a cluster: the master serving the partition's slot
     commands: int = 0  # entries in the command stream (trimmed only by an operator)
     backlog: int = 0  # commands not yet answered: deciders' lag + pending
     dead_letters: int = 0
@@ -186,7 +205,9 @@ async def _direct_info(redis: Any, address: str) -> dict[str, Any]:
         for k, v in redis.connection_kwargs.items()
         if k in ("username", "password", "ssl") and v
     }
-    direct = aioredis.Redis(host=host, port=int(port), socket_connect_timeout=2, **options)
+    direct = aioredis.Redis(
+        host=host, port=int(port), socket_connect_timeout=2, retry=Retry(NoBackoff(), 0), **options
+    )
     try:
         return dict(await direct.info("all"))
     except RedisError:
@@ -202,6 +223,9 @@ async def collect_status(url: str, tables: bool = True) -> Status:
         partitions = int(stored) if stored is not None else 0
         rows = [await partition_status(redis, p, tables) for p in range(partitions)]
         cluster = is_cluster(url)
+        if cluster:
+            for row in rows:
+                row.node = redis.get_node_from_key(keys.command_stream(row.partition)).name
         nodes = await server_nodes(redis, cluster)
         return Status(url, cluster, partitions, nodes, rows)
     finally:
@@ -294,6 +318,9 @@ async def group_watchdog(
     redis = open_redis(url)
     tick = min(interval, 1.0) if interval > 0 else 1.0
     last_full = time.monotonic()
+    follower = None
+    if broker is not None and is_cluster(url):
+        follower = asyncio.create_task(follow_topology(url, partitions, role, broker))
     try:
         while True:
             await asyncio.sleep(tick)
@@ -316,7 +343,102 @@ async def group_watchdog(
             except Exception:
                 log.exception("group_watchdog_error")
     finally:
+        if follower is not None:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
         await redis.aclose()
+
+
+async def follow_topology(
+    url: str, partitions: int, role: str, broker: Any, poll: float = TOPOLOGY_POLL_S
+) -> None:
+    """Poll the cluster's slot map; after a failover, resubscribe on the new masters.
+
+    FastStream's stream subscribers read through the broker's ``RedisCluster``, which
+    refreshes its slot map only after a failed command, and a subscriber whose read
+    failed sleeps 5 s before the next one; while the dead master is not yet replaced,
+    every read fails (connection refused, then ``CLUSTERDOWN``). So once the map is
+    healthy again with other masters than the broker started on, every stream
+    subscriber is restarted on the refreshed map (a graceful stop lets the messages
+    being handled finish)."""
+    seeds, username, password = url_nodes(url)
+    known = list(seeds)
+    current = _masters_of(broker._connection)  # what the subscribers started on
+    while True:
+        await asyncio.sleep(poll)
+        try:
+            topology = await read_topology(known, username, password)
+        except (RedisError, OSError):
+            continue
+        for address in topology.nodes:
+            host, _, port = address.rpartition(":")
+            if (host, int(port)) not in known:
+                known.append((host, int(port)))
+        if not topology.healthy or topology.masters == current:
+            continue
+        try:
+            restarted = await resubscribe(broker, role, partitions)
+        except (RedisError, OSError) as error:
+            log.warning("resubscribe_failed", error=str(error))
+            continue  # the next poll tries again
+        except Exception:
+            log.exception("resubscribe_error")
+            continue
+        log.warning(
+            "topology_changed",
+            masters=sorted(set(topology.masters.values())),
+            before=sorted(set(current.values())),
+            restarted=restarted,
+        )
+        current = topology.masters
+
+
+def _masters_of(client: Any) -> dict[tuple[int, int], str]:
+    """A cluster client's slot map as (first slot, last slot) -> master address."""
+    ranges: dict[tuple[int, int], str] = {}
+    first, owner = 0, None
+    slots = client.nodes_manager.slots_cache
+    for slot in range(16384 + 1):
+        nodes = slots.get(slot) if slot < 16384 else None
+        name = nodes[0].name if nodes else None
+        if name != owner:
+            if owner is not None:
+                ranges[(first, slot - 1)] = owner
+            first, owner = slot, name
+    return ranges
+
+
+async def resubscribe(broker: Any, role: str, partitions: int) -> int:
+    """Refresh the broker's slot map, make sure every group exists (a started FastStream
+    subscriber would create a missing one at ``$`` and skip entries), then restart every
+    running stream subscriber; returns how many were restarted."""
+    from projections.runner import ensure_feed_groups
+    from services.intake import ensure_command_groups
+
+    client = broker._connection
+    await client.nodes_manager.initialize()
+    if role == "worker":
+        created = await ensure_command_groups(client, partitions)
+    else:
+        created = await ensure_feed_groups(client, partitions)
+    if created:
+        log.warning("consumer_groups_recreated", groups=created)
+    async with _restarting(broker):
+        subscribers = [
+            sub
+            for sub in broker.subscribers
+            if getattr(sub, "stream_sub", None) is not None and sub.running
+        ]
+        await asyncio.gather(*(sub.stop() for sub in subscribers))
+        started = await asyncio.gather(
+            *(sub.start() for sub in subscribers), return_exceptions=True
+        )
+    for sub, result in zip(subscribers, started, strict=True):
+        if isinstance(result, BaseException):
+            # left stopped: the watchdog starts it again once its group exists
+            log.warning("subscriber_restart_failed", stream=sub.stream_sub.name, error=str(result))
+    return sum(1 for result in started if not isinstance(result, BaseException))
 
 
 async def restart_stopped_subscribers(redis: Any, broker: Any) -> int:
@@ -324,17 +446,27 @@ async def restart_stopped_subscribers(redis: Any, broker: Any) -> int:
     NOGROUP), but only once their group exists: starting one without its group would
     create the group at ``$`` and skip the entries sent meanwhile."""
     restarted = 0
-    for sub in list(broker.subscribers):
-        stream = getattr(sub, "stream_sub", None)
-        if sub.running or stream is None or not stream.group:
-            continue
-        groups = await group_status(redis, stream.name, (stream.group,))
-        if not groups[0].exists:
-            continue
-        await sub.start()
-        restarted += 1
-        log.warning("subscriber_restarted", stream=stream.name, group=stream.group)
+    async with _restarting(broker):
+        for sub in list(broker.subscribers):
+            stream = getattr(sub, "stream_sub", None)
+            if sub.running or stream is None or not stream.group:
+                continue
+            groups = await group_status(redis, stream.name, (stream.group,))
+            if not groups[0].exists:
+                continue
+            await sub.start()
+            restarted += 1
+            log.warning("subscriber_restarted", stream=stream.name, group=stream.group)
     return restarted
+
+
+_restart_locks: dict[int, asyncio.Lock] = {}
+
+
+def _restarting(broker: Any) -> asyncio.Lock:
+    """One restart at a time per broker: the watchdog must not start a subscriber that
+    :func:`resubscribe` has just stopped and is about to start itself."""
+    return _restart_locks.setdefault(id(broker), asyncio.Lock())
 
 
 def print_status(status: Status) -> None:
@@ -360,6 +492,8 @@ def print_status(status: Status) -> None:
     table = Table(title="partitions")
     for column in ("p", "backlog", "deciders p/lag", "views p/lag", "scoreboard p/lag"):
         table.add_column(column)
+    if status.cluster:
+        table.add_column("master")
     for column in ("dead", "live", "finished"):
         table.add_column(column)
 
@@ -373,6 +507,7 @@ def print_status(status: Status) -> None:
             str(row.partition),
             str(row.backlog),
             *(cell(g) for g in row.groups),
+            *([row.node] if status.cluster else []),
             str(row.dead_letters),
             str(row.tables_live),
             str(row.tables_finished),
@@ -396,6 +531,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         nodes: Annotated[int, typer.Option(help="master nodes (at least 3)")] = 3,
         replicas: Annotated[int, typer.Option(help="replicas per master (0 or 1)")] = 0,
         appendfsync: Annotated[str, typer.Option(help="always | everysec | no")] = "everysec",
+        node_timeout_ms: Annotated[
+            int, typer.Option(help="cluster-node-timeout: how long before a replica takes over")
+        ] = 3000,
         state_dir: Annotated[Path, typer.Option(help="state and data folder")] = STATE_DIR,
     ) -> None:
         """Start a Valkey cluster from the embedded binary; prints its URL."""
@@ -406,7 +544,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if replicas not in (0, 1):
             raise typer.BadParameter("--replicas is 0 or 1")
         cluster = LocalCluster(
-            state_dir, masters=nodes, replicas=replicas, appendfsync=appendfsync
+            state_dir,
+            masters=nodes,
+            replicas=replicas,
+            appendfsync=appendfsync,
+            node_timeout_ms=node_timeout_ms,
         ).start()
         print(cluster.url, flush=True)
 
@@ -427,6 +569,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             for port in cluster.ports:
                 shutil.rmtree(state_dir / str(port), ignore_errors=True)
         print(f"stopped {len(cluster.ports)} nodes")
+
+    from orrery.drill import register as register_drill
+
+    register_drill(cluster_app)
 
     @app.command()
     def status(
@@ -465,8 +611,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             int | None, typer.Option(help="P for new data (default 16); must match stored P")
         ] = None,
     ) -> None:
-        """Recreate missing consumer groups (at 0) so processing resumes; on new data,
-        record P and create every group (a deployment's init step)."""
+        """Recreate missing consumer groups so processing resumes (deciders at 0,
+        projections where they stand); on new data, record P and create every group (a
+        deployment's init step)."""
         configure_logging("warning")
         created = asyncio.run(repair_groups(_url(redis_url), partitions))
         for name in created:

@@ -19,6 +19,7 @@ from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from faststream.redis.annotations import RedisBatchStreamMessage, RedisStreamMessage
 from redis.exceptions import RedisError
+from redis.exceptions import ResponseError as NoSuchKey
 
 from contracts import keys
 from contracts.feed import FeedEntry, feed_decoder
@@ -36,16 +37,69 @@ MAX_DELIVERIES = 5
 
 
 async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
+    """Create every missing projection group: at 0 on a new feed, else where the
+    projection stands (:func:`feed_resume_id`).
+
+    A group can go missing on a feed that has entries: lost with the server's data, or
+    never replicated to a replica that a failover promoted. Recreated just before the
+    oldest entry whose table the projection has not applied up to that entry's seq,
+    nothing is skipped and nothing already applied is read again."""
     created = []
     for p in range(partitions):
+        stream = keys.feed_stream(p)
+        try:
+            present = {_text(g["name"]) for g in await redis.xinfo_groups(stream)}
+        except NoSuchKey:  # no such stream yet
+            present = set()
         for group in keys.PROJECTION_GROUPS:
+            if group in present:
+                continue
+            start = await feed_resume_id(redis, p, group)
             try:
-                await redis.xgroup_create(keys.feed_stream(p), group, id="0", mkstream=True)
-                created.append(f"{keys.feed_stream(p)} {group}")
+                await redis.xgroup_create(stream, group, id=start, mkstream=True)
+                created.append(f"{stream} {group}")
             except RedisError as error:
                 if "BUSYGROUP" not in str(error):
                     raise
     return created
+
+
+FEED_SCAN = 500
+
+
+async def feed_resume_id(redis: Any, p: int, projection: str) -> str:
+    """The id a recreated ``projection`` group starts after: the entry before the
+    oldest one whose table that projection has applied to a lower seq than the entry's
+    ``to`` ("0": from the start; the last entry's id: everything is applied)."""
+    stream = keys.feed_stream(p)
+    applied: dict[str, int] = {}
+    last, start = "0", "-"
+    while True:
+        entries = await redis.xrange(stream, start, "+", count=FEED_SCAN)
+        if not entries:
+            return last
+        decoded: list[tuple[str, FeedEntry | None]] = []
+        for entry_id, fields in entries:
+            try:
+                decoded.append((_text(entry_id), feed_decoder.decode(fields[b"__data__"])))
+            except (msgspec.DecodeError, KeyError):
+                decoded.append((_text(entry_id), None))  # unreadable: the projector skips it
+        unknown = sorted({e.table for _, e in decoded if e is not None} - applied.keys())
+        if unknown:
+            pipe = redis.pipeline(transaction=False)
+            for table_id in unknown:
+                pipe.get(keys.projection_seq_key(p, table_id, projection))
+            for table_id, seq in zip(unknown, await pipe.execute(), strict=True):
+                applied[table_id] = int(seq or 0)
+        for entry_id, entry in decoded:
+            if entry is not None and applied[entry.table] < entry.to_seq:
+                return last
+            last = entry_id
+        start = f"({last}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class Projector:

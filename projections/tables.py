@@ -2,6 +2,12 @@
 
 A cache of recent tables; a table is caught up by reading the log after its cached
 seq, starting from the deciders' snapshot when one exists.
+
+A cached state is checked against the log before each use: the read starts at the
+cached seq itself, whose entry must still carry the cached head hash. After a cluster
+failover the promoted replica may not have the newest events (replication is
+asynchronous) and later ones get the same seqs; a cache that held the lost events is
+then dropped and the table read again, so no view shows an event the log lost.
 """
 
 from __future__ import annotations
@@ -37,22 +43,37 @@ class TableCache:
     async def state(self, table_id: str, min_seq: int = 0) -> TableState:
         """The table at least at ``min_seq`` (at the log's end when read)."""
         p = keys.partition_of(table_id, self.partitions)
+        log = keys.log_stream(p, table_id)
         state = self.tables.get(table_id)
+        if state is not None and state.seq > 0:
+            # (another projection of this process may fold the same copy meanwhile)
+            seq, head_hash = state.seq, state.head_hash
+            entries = await self.redis.xrange(log, f"{seq}-0", "+")
+            head = decode_entry(entries[0][1][b"e"]) if entries else None
+            if head is None or head.seq != seq or head.hash != head_hash:
+                state = None  # the log no longer has what this copy folded
+            else:
+                state = self._fold(state, entries[1:])
         if state is None or state.seq < min_seq:
             if state is None:
                 snapshot = await self.redis.get(keys.snapshot_key(p, table_id))
                 state = decode_snapshot(snapshot) if snapshot else None
                 state = state or TableState(table_id=table_id)
-            entries = await self.redis.xrange(keys.log_stream(p, table_id), f"({state.seq}-0", "+")
-            for _, fields in entries:
-                entry = decode_entry(fields[b"e"])
-                # Another projection of this process may have caught up meanwhile.
-                if entry.seq > state.seq:
-                    state = apply_entry(state, entry)
-            self.tables[table_id] = state
-            if len(self.tables) > CACHE_SIZE:
-                self.tables.popitem(last=False)
+            entries = await self.redis.xrange(log, f"({state.seq}-0", "+")
+            state = self._fold(state, entries)
+        self.tables[table_id] = state
+        if len(self.tables) > CACHE_SIZE:
+            self.tables.popitem(last=False)
         self.tables.move_to_end(table_id)
+        return state
+
+    @staticmethod
+    def _fold(state: TableState, entries: list[Any]) -> TableState:
+        for _, fields in entries:
+            entry = decode_entry(fields[b"e"])
+            # Another projection of this process may have caught up meanwhile.
+            if entry.seq > state.seq:
+                state = apply_entry(state, entry)
         return state
 
     def forget(self, table_id: str) -> None:

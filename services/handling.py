@@ -245,14 +245,15 @@ class CommandHandler:
             try:
                 decision = await self._decide(state, envelope, as_json)
             except Rejected as rejected:
-                head, stored = await self.store.before_rejecting(
+                head, head_hash, stored = await self.store.before_rejecting(
                     envelope.table_id, envelope.command_id
                 )
                 if stored is not None:
                     return self._duplicate(envelope, *stored, digest)
-                if state.phase != "none" and head != state.seq:
-                    # Decided on a cached state another worker has moved past: a rejection
-                    # has no version check, so decide again on the current state.
+                if state.phase != "none" and (head, head_hash) != (state.seq, state.head_hash):
+                    # Decided on a cached state another worker has moved past (or one a
+                    # failover lost): a rejection has no version check, so decide again
+                    # on the current state.
                     self.cache.pop(envelope.table_id, None)
                     continue
                 outcome = Rejection(

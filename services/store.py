@@ -4,6 +4,12 @@ One Lua script appends atomically (command-id dedupe, expected-version check aga
 the table's meta hash, events XADDed with ids ``<seq>-0``, outcome stored, partition
 feed notified). Loading reads the latest snapshot, then the log's tail. The log is
 never trimmed.
+
+Durability options confirm an append before it counts as done: ``WAITAOF`` (the
+master's fsync) and ``WAIT n`` (n replicas have it). ``n`` is an upper bound: a master
+with fewer replicas online (just after a failover promoted its only replica) waits for
+those it has, so the partitions it serves keep answering; it logs
+``wait_replicas_degraded`` meanwhile (docs/scaling.md, "Failover").
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import structlog
 from redis.exceptions import RedisError
 
 from contracts import keys
@@ -25,6 +32,9 @@ FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
 
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
+log = structlog.get_logger("orrery.store")
+# How long a master's count of online replicas is trusted before it is asked again.
+REPLICAS_CHECK_S = 1.0
 
 # Confirm the local AOF fsync (WAITAOF 1 0 <ms>) before an append counts as done; 0: off.
 WAIT_AOF_ENV = "ORRERY_WAIT_AOF_MS"
@@ -83,6 +93,8 @@ class EventStore:
         )
         self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
         self._append = redis.register_script(_APPEND_LUA)
+        # node name -> (replicas online, when asked): see _replicas_to_wait_for
+        self._online: dict[str, tuple[int, float]] = {}
 
     def partition(self, table_id: str) -> int:
         return keys.partition_of(table_id, self.partitions)
@@ -125,40 +137,76 @@ class EventStore:
 
     async def before_rejecting(
         self, table_id: str, command_id: str
-    ) -> tuple[int, tuple[bytes, str] | None]:
-        """The table's head seq and the command id's stored outcome, in one round trip."""
+    ) -> tuple[int, str, tuple[bytes, str] | None]:
+        """The table's head (seq and hash) and the command id's stored outcome, in one
+        round trip."""
         p = self.partition(table_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(keys.meta_hash(p, table_id), "seq")
+        pipe.hmget(keys.meta_hash(p, table_id), ["seq", "hash"])
         pipe.hmget(keys.outcomes_hash(p, table_id), [command_id, f"{command_id}:digest"])
-        seq, (outcome, digest) = await pipe.execute()
+        (seq, head), (outcome, digest) = await pipe.execute()
         stored = None if outcome is None else (bytes(outcome), (digest or b"").decode())
-        return int(seq or 0), stored
+        return int(seq or 0), (head or b"").decode(), stored
 
     async def _append_durably(self, script_keys: list[str], argv: list[Any]) -> Any:
         """The script, then ``WAITAOF 1 0 <ms>`` and/or ``WAIT <replicas> <ms>``, on one
         connection (one pipeline, one node): they confirm this connection's writes."""
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.eval(_APPEND_LUA, len(script_keys), *script_keys, *argv)
         target: dict[str, Any] = {}
+        node: Any = None
         if hasattr(self.redis, "get_node_from_key"):  # a cluster: the slot's master
             await self.redis.initialize()  # (a no-op once the slot map is loaded)
-            target["target_nodes"] = self.redis.get_node_from_key(script_keys[0])
+            node = self.redis.get_node_from_key(script_keys[0])
+            target["target_nodes"] = node
+        replicas = await self._replicas_to_wait_for(node) if self.wait_replicas else 0
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.eval(_APPEND_LUA, len(script_keys), *script_keys, *argv)
         if self.wait_aof_ms:
             pipe.execute_command("WAITAOF", 1, 0, self.wait_aof_ms, **target)
-        if self.wait_replicas:
-            pipe.execute_command("WAIT", self.wait_replicas, self.wait_replicas_ms, **target)
+        if replicas:
+            pipe.execute_command("WAIT", replicas, self.wait_replicas_ms, **target)
         reply, *confirmations = await pipe.execute()
+        if node is not None and self.redis.get_node_from_key(script_keys[0]) is not node:
+            # The slot moved while the pipeline ran (MOVED, a failover): the script ran
+            # on another node than the confirmations, which then prove nothing.
+            raise DurabilityTimeout("the slot moved during the append; not confirmed")
         if self.wait_aof_ms:
             fsynced_local, _replicas = confirmations.pop(0)
             if int(fsynced_local) < 1:
                 raise DurabilityTimeout(f"WAITAOF: no local fsync within {self.wait_aof_ms} ms")
-        if self.wait_replicas and int(confirmations[0]) < self.wait_replicas:
-            raise DurabilityTimeout(
-                f"WAIT: {confirmations[0]} of {self.wait_replicas} replicas within "
-                f"{self.wait_replicas_ms} ms"
-            )
+        if replicas and int(confirmations[0]) < replicas:
+            # A replica may just have gone (a failover, a crash): ask again, and accept
+            # when every replica still online has the append.
+            online = await self._replicas_to_wait_for(node, fresh=True)
+            if int(confirmations[0]) < online:
+                raise DurabilityTimeout(
+                    f"WAIT: {confirmations[0]} of {replicas} replicas within "
+                    f"{self.wait_replicas_ms} ms"
+                )
         return reply
+
+    async def _replicas_to_wait_for(self, node: Any, fresh: bool = False) -> int:
+        """``wait_replicas``, or fewer when the master has fewer replicas online (its
+        ``INFO replication``, asked at most once a second per node)."""
+        name = getattr(node, "name", "server")
+        known = self._online.get(name)
+        now = time.monotonic()
+        if fresh or known is None or now - known[1] > REPLICAS_CHECK_S:
+            target = {"target_nodes": node} if node is not None else {}
+            info = await self.redis.info("replication", **target)
+            online = sum(
+                1
+                for key, value in info.items()
+                if key.startswith("slave")
+                and isinstance(value, dict)
+                and value.get("state") == "online"
+            )
+            if online < self.wait_replicas and (known is None or known[0] != online):
+                log.warning(
+                    "wait_replicas_degraded", node=name, online=online, wanted=self.wait_replicas
+                )
+            known = (online, now)
+            self._online[name] = known
+        return min(self.wait_replicas, known[0])
 
     async def store_rejection(
         self, table_id: str, command_id: str, outcome: bytes, digest: str

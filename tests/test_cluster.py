@@ -228,7 +228,13 @@ async def test_wait_aof_confirms_the_fsync_on_cluster_and_standalone(
 
 async def test_wait_replicas_confirms_a_replica_has_the_append(tmp_path: Path) -> None:
     """``ORRERY_WAIT_REPLICAS=n``: the append counts once n replicas have it (WAIT), so a
-    failover to that replica cannot lose an answered command; fewer replicas: no answer."""
+    failover to that replica cannot lose an answered command. A replica that is online
+    but does not confirm (frozen here with SIGSTOP) blocks the answer; asking for more
+    replicas than a master has online waits for those it has (after a failover the
+    promoted master has none, and its partitions must keep answering)."""
+    import os
+    import signal
+
     from services.store import DurabilityTimeout
 
     with LocalCluster(tmp_path, masters=3, replicas=1) as cluster:
@@ -240,7 +246,26 @@ async def test_wait_replicas_confirms_a_replica_has_the_append(tmp_path: Path) -
                     redis, f"repl-{i}", wait_aof_ms=0, wait_replicas=1
                 )
                 assert isinstance(outcome, Accepted), outcome
-            with pytest.raises(DurabilityTimeout):
-                await _create_through_handler(redis, "repl-x", wait_aof_ms=0, wait_replicas=2)
+            # more than the one replica each master has: waits for that one
+            more = await _create_through_handler(redis, "repl-x", wait_aof_ms=0, wait_replicas=2)
+            assert isinstance(more, Accepted), more
+
+            table_id = "repl-frozen"
+            await redis.initialize()
+            master = redis.get_node_from_key(
+                keys.meta_hash(keys.partition_of(table_id, PARTITIONS), table_id)
+            )
+            topology = await cluster.topology()
+            (replica,) = topology.replicas[master.name]
+            pid = cluster.pid_of(int(replica.rpartition(":")[2]))
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                with pytest.raises(DurabilityTimeout):
+                    await _create_through_handler(redis, table_id, wait_aof_ms=0, wait_replicas=1)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            # the retry finds the stored outcome and answers once the replica has it
+            again = await _create_through_handler(redis, table_id, wait_aof_ms=0, wait_replicas=1)
+            assert again.original.first_seq == 1
         finally:
             await redis.aclose()

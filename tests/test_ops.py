@@ -199,3 +199,61 @@ async def test_trim_keeps_what_a_group_still_needs(tmp_path: Path) -> None:
             await redis.xgroup_destroy(stream, keys.DECIDERS_GROUP)
             assert stream not in await trim_streams(server.url)
             assert await redis.xlen(stream) == 6
+
+
+def test_a_lost_feed_group_is_recreated_where_its_projection_stands(tmp_path: Path) -> None:
+    """A projection group missing on a feed that has entries (a failover to a replica
+    that never got the XGROUP CREATE, a restart without data) comes back just before the
+    first entry its projection has not applied: nothing applied is read again, nothing
+    unapplied is skipped, and the views end equal to their logs."""
+    from projections.runner import feed_resume_id
+
+    env = {"ORRERY_LOG_LEVEL": "critical", "ORRERY_GROUP_WATCHDOG_S": "0"}
+    with EmbeddedServer(tmp_path) as server:
+        url = server.url
+        asyncio.run(prepare(url, PARTITIONS))
+        worker = spawn("worker", url, 0, env)
+        projector = spawn("projector", url, 1, env)
+        try:
+
+            async def run() -> None:
+                nonlocal projector
+                async with OrreryClient(url) as client:
+                    feed = keys.feed_stream(2)
+                    done = table_in(2, "done")
+                    seq = await play_tiny(client, done)
+                    await client.wait_view(done, None, seq, timeout=30)
+                    for _ in range(100):  # the scoreboard too
+                        score = await client.score(done)
+                        if score is not None and score["seq"] == seq:
+                            break
+                        await asyncio.sleep(0.05)
+                    applied_up_to = (await client.redis.xrevrange(feed, count=1))[0][0]
+
+                    await asyncio.to_thread(stop_processes, [projector])
+                    late = table_in(2, "late")
+                    late_seq = await play_tiny(client, late)  # on the feed, not projected
+                    for group in keys.PROJECTION_GROUPS:
+                        await client.redis.xgroup_destroy(feed, group)
+                        start = await feed_resume_id(client.redis, 2, group)
+                        assert start == applied_up_to.decode()
+
+                    repaired = await asyncio.to_thread(
+                        runner.invoke, app, ["repair", "--redis-url", url]
+                    )
+                    assert repaired.exit_code == 0 and "2 group(s) recreated" in repaired.output
+                    groups = {g["name"]: g for g in await client.redis.xinfo_groups(feed)}
+                    for group in keys.PROJECTION_GROUPS:
+                        assert groups[group.encode()]["last-delivered-id"] == applied_up_to
+
+                    projector = spawn("projector", url, 1, env)
+                    view = await client.wait_view(late, None, late_seq, timeout=30)
+                    assert view["phase"] == "finished"
+                    # no view of the finished table was written again
+                    updates = await client.redis.xrange(keys.updates_stream(2, done))
+                    assert [int(f[b"seq"]) for _, f in updates][-1] == seq
+                    assert len({f[b"seq"] for _, f in updates}) == len(updates)
+
+            asyncio.run(run())
+        finally:
+            stop_processes([worker, projector])
