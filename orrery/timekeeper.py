@@ -212,9 +212,14 @@ async def run_timekeeper(url: str, partitions: int | None = None) -> None:
         while not stop.is_set():
             try:
                 wait_ms = await keeper.tick()
-            except RedisError as error:
-                # The server is restarting or failing over: try again shortly.
+            except (RedisError, AttributeError) as error:
+                # The server is restarting or failing over (redis-py's cluster client can
+                # raise AttributeError while it refreshes its topology): try again shortly.
                 log.warning("timekeeper_redis_error", error=str(error)[:200])
+                wait_ms = 1_000
+            except Exception:
+                # A bug must not end the loop that makes every clock run out.
+                log.exception("timekeeper_error")
                 wait_ms = 1_000
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), wait_ms / 1000)
