@@ -187,13 +187,12 @@ def timekeeper(redis_url: RedisUrl = None, partitions: Partitions = None) -> Non
 def _run_role(
     role: str, redis_url: str | None, partitions: int | None, consumer: str | None
 ) -> None:
-    from orrery.runtime import run_role
+    from orrery.runtime import run_role, server_for
 
     configure_logging()
-    url = redis_url_from_env(redis_url)
-    if not url:
-        raise typer.BadParameter("a worker or projector needs --redis-url or ORRERY_REDIS_URL")
-    asyncio.run(run_role(role, url, partitions, consumer))
+    # without a URL: the data folder's server (the running `orrery serve`, or its own)
+    with server_for(redis_url_from_env(redis_url), _data(Path(DATA_DIR))) as url:
+        asyncio.run(run_role(role, url, partitions, consumer))
 
 
 def _game_names(game: str | None) -> list[str]:

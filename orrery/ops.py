@@ -25,6 +25,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -56,8 +57,13 @@ TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
 RedisUrl = Annotated[
     str | None,
     typer.Option(
-        "--redis-url", help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL)"
+        "--redis-url",
+        help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL, else the "
+        "local cluster, else the data folder's embedded server)",
     ),
+]
+DataDirOption = Annotated[
+    Path, typer.Option("--data-dir", help="embedded server's data folder (without a URL)")
 ]
 
 
@@ -577,6 +583,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def status(
         redis_url: RedisUrl = None,
+        data_dir: DataDirOption = Path(DATA_DIR),
         as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
         quiet: Annotated[bool, typer.Option(help="no output; exit status only")] = False,
         tables: Annotated[bool, typer.Option(help="count live/finished tables")] = True,
@@ -586,13 +593,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         Exits 1 when a consumer group is missing (run `orrery repair`), 2 when the server
         cannot be reached or was never initialised (usable as a readiness probe)."""
         configure_logging("warning")
-        url = _url(redis_url)
-        try:
-            result = asyncio.run(collect_status(url, tables=tables))
-        except (RedisError, OSError) as error:
-            if not quiet:
-                print(f"cannot read {url}: {error}", file=sys.stderr)
-            raise typer.Exit(2) from error
+        with _server(redis_url, data_dir) as url:
+            try:
+                result = asyncio.run(collect_status(url, tables=tables))
+            except (RedisError, OSError) as error:
+                if not quiet:
+                    print(f"cannot read {url}: {error}", file=sys.stderr)
+                raise typer.Exit(2) from error
         if not quiet:
             if as_json:
                 doc = asdict(result) | {"ok": result.ok, "missing": len(result.missing)}
@@ -607,6 +614,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     @app.command()
     def repair(
         redis_url: RedisUrl = None,
+        data_dir: DataDirOption = Path(DATA_DIR),
         partitions: Annotated[
             int | None, typer.Option(help="P for new data (default 16); must match stored P")
         ] = None,
@@ -615,17 +623,19 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         projections where they stand); on new data, record P and create every group (a
         deployment's init step)."""
         configure_logging("warning")
-        created = asyncio.run(repair_groups(_url(redis_url), partitions))
+        with _server(redis_url, data_dir) as url:
+            created = asyncio.run(repair_groups(url, partitions))
         for name in created:
             print(f"created {name}")
         print(f"{len(created)} group(s) recreated" if created else "nothing to repair")
 
     @app.command()
-    def trim(redis_url: RedisUrl = None) -> None:
+    def trim(redis_url: RedisUrl = None, data_dir: DataDirOption = Path(DATA_DIR)) -> None:
         """Trim command streams and feeds to what a consumer group still needs (pending or
         undelivered entries stay). Logs are never trimmed. Safe to run from cron."""
         configure_logging("warning")
-        removed = asyncio.run(trim_streams(_url(redis_url)))
+        with _server(redis_url, data_dir) as url:
+            removed = asyncio.run(trim_streams(url))
         for stream, count in removed.items():
             print(f"{stream}: {count} entries removed")
         print(f"{sum(removed.values())} entries removed")
@@ -896,14 +906,23 @@ def print_scale(figures: list[ScaleFigures]) -> None:
     )
 
 
-def _url(redis_url: str | None) -> str:
+@contextlib.contextmanager
+def _server(redis_url: str | None, data_dir: Path) -> Iterator[str]:
+    """The server a command works on: ``--redis-url`` (or ``$ORRERY_REDIS_URL``), else the
+    local cluster of ``orrery cluster up``, else the data folder's embedded server (the
+    running one, or one started for this command)."""
     url = redis_url_from_env(redis_url)
     if url:
-        return url
+        yield url
+        return
     cluster = LocalCluster.load(STATE_DIR)
     if cluster is not None and cluster.running():
-        return cluster.url
-    raise typer.BadParameter("give --redis-url (or ORRERY_REDIS_URL, or run `orrery cluster up`)")
+        yield cluster.url
+        return
+    from orrery.runtime import server_for
+
+    with server_for(None, data_dir / "data") as folder_url:
+        yield folder_url
 
 
 def _now() -> float:

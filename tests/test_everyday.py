@@ -65,6 +65,13 @@ def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
             )  # fmt: skip
             assert demo.returncode == 0, demo.stderr[-2000:]
         assert len(_tables(url)) == 2
+        # status, repair and trim without a URL: the folder's running server too
+        status = orrery("status", "--json", "--data-dir", str(tmp_path))
+        assert status.returncode == 0, status.stderr[-2000:]
+        doc = json.loads(status.stdout)
+        assert doc["url"] == url and sum(r["tables_finished"] for r in doc["rows"]) == 2
+        for command in ("repair", "trim"):
+            assert orrery(command, "--data-dir", str(tmp_path)).returncode == 0
         # the record names the running server only while it runs
         assert (tmp_path / "data" / RECORD).exists()
     finally:
