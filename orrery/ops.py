@@ -53,6 +53,8 @@ log = structlog.get_logger("orrery.ops")
 
 WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
 TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
+# a consumer idle this long with nothing pending is a process that is gone
+DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
 
 RedisUrl = Annotated[
     str | None,
@@ -312,11 +314,14 @@ async def group_watchdog(
     role: str,
     broker: Any = None,
     interval: float = WATCHDOG_SECONDS,
+    consumer: str = "",
 ) -> None:
     """In each worker/projector process, once a second: restart subscribers FastStream
     stopped on NOGROUP once their group exists again (after `orrery repair` or this
     watchdog recreated it); every ``interval`` seconds (0: never) recreate missing groups
-    at 0 and refresh the backlog gauges."""
+    at 0. One process per role (the holder of the role's lease, ``orrery:exporter:<role>``)
+    also removes its groups' dead consumers, and the workers' holder alone exports the
+    group gauges (so the cluster-wide lag is exported once, not by every process)."""
     from projections.runner import ensure_feed_groups
     from services import metrics
     from services.intake import ensure_command_groups
@@ -339,9 +344,21 @@ async def group_watchdog(
                         created = await ensure_feed_groups(redis, partitions)
                     if created:
                         log.warning("consumer_groups_recreated", groups=created)
+                    leader = bool(consumer) and await holds_lease(
+                        redis, role, consumer, interval * 3
+                    )
+                    if leader:
+                        removed = await remove_dead_consumers(redis, partitions, role)
+                        if removed:
+                            log.info("dead_consumers_removed", consumers=removed)
                     if metrics.serving():
-                        rows = [await partition_status(redis, p, False) for p in range(partitions)]
-                        metrics.export_status(rows)
+                        if leader and role == "worker":
+                            rows = [
+                                await partition_status(redis, p, False) for p in range(partitions)
+                            ]
+                            metrics.export_status(rows)
+                        else:
+                            metrics.clear_status()
                 if broker is not None:
                     await restart_stopped_subscribers(redis, broker)
             except (RedisError, OSError) as error:
@@ -354,6 +371,44 @@ async def group_watchdog(
             with contextlib.suppress(asyncio.CancelledError):
                 await follower
         await redis.aclose()
+
+
+async def holds_lease(redis: Any, role: str, consumer: str, ttl_s: float) -> bool:
+    """Whether this process is its role's exporter: it takes the lease when it is free and
+    renews it while it holds it (a dead holder's lease runs out after ``ttl_s``)."""
+    key = f"orrery:exporter:{role}"
+    ttl_ms = max(int(ttl_s * 1000), 1000)
+    if await redis.set(key, consumer, nx=True, px=ttl_ms):
+        return True
+    holder = await redis.get(key)
+    if holder is not None and _text(holder) == consumer:
+        await redis.pexpire(key, ttl_ms)
+        return True
+    return False
+
+
+async def remove_dead_consumers(
+    redis: Any, partitions: int, role: str, idle_ms: int = DEAD_CONSUMER_IDLE_MS
+) -> list[str]:
+    """Delete the role's consumers idle longer than ``idle_ms`` with nothing pending (a
+    process that is gone; one with pending entries stays until its claimer moves them)."""
+    groups = (
+        [(keys.command_stream(p), keys.DECIDERS_GROUP) for p in range(partitions)]
+        if role == "worker"
+        else [(keys.feed_stream(p), g) for p in range(partitions) for g in keys.PROJECTION_GROUPS]
+    )
+    removed = []
+    for stream, group in groups:
+        try:
+            consumers = await redis.xinfo_consumers(stream, group)
+        except ResponseError:
+            continue  # no such group: the watchdog recreates it
+        for info in consumers:
+            if int(info.get("pending", 0)) == 0 and int(info.get("idle", 0)) > idle_ms:
+                name = _text(info["name"])
+                await redis.xgroup_delconsumer(stream, group, name)
+                removed.append(f"{stream}/{group}/{name}")
+    return removed
 
 
 async def follow_topology(

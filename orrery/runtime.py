@@ -70,6 +70,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     else:
         build_projector_app(broker, p, consumer=consumer, on_applied=metrics.observe_projection_lag)
     metrics.serve_metrics(None)
+    metrics.name_process(role, consumer)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -78,7 +79,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
-    watchdog = asyncio.create_task(group_watchdog(url, p, role, broker))
+    watchdog = asyncio.create_task(group_watchdog(url, p, role, broker, consumer=consumer))
     try:
         await stop.wait()
     finally:

@@ -6,9 +6,11 @@
   duplicate / dead-lettered);
 - ``orrery_append_seconds`` — latency of the atomic Lua append (WAITAOF included when on);
 - ``orrery_projection_lag_seconds{projection}`` — time from feed entry to projection written;
-- ``orrery_group_lag{stream_kind, group}`` / ``orrery_group_pending{...}`` — summed over
-  partitions from ``XINFO GROUPS`` (entries not yet delivered / delivered, not acked);
-- ``orrery_dead_letters`` — entries in the dead-letter streams.
+- ``orrery_group_lag{stream_kind, group, partition}`` / ``orrery_group_pending{...}`` —
+  per partition from ``XINFO GROUPS`` (entries not yet delivered / delivered, not acked),
+  exported by one worker only (the holder of ``orrery:exporter:worker``);
+- ``orrery_dead_letters`` — entries in the dead-letter streams;
+- ``orrery_process{role, consumer}`` — 1: which process this is (join on it for the role).
 
 Without a port nothing is served and the counters cost a dictionary lookup each.
 """
@@ -37,11 +39,16 @@ PROJECTION_LAG = Histogram(
     buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0),
 )
 GROUP_LAG = Gauge(
-    "orrery_group_lag", "Entries not yet delivered to a consumer group", ["stream_kind", "group"]
+    "orrery_group_lag",
+    "Entries not yet delivered to a consumer group",
+    ["stream_kind", "group", "partition"],
 )
 GROUP_PENDING = Gauge(
-    "orrery_group_pending", "Entries delivered but not acknowledged", ["stream_kind", "group"]
+    "orrery_group_pending",
+    "Entries delivered but not acknowledged",
+    ["stream_kind", "group", "partition"],
 )
+PROCESS = Gauge("orrery_process", "This process: its role and consumer name", ["role", "consumer"])
 DEAD_LETTERS = Gauge("orrery_dead_letters", "Entries in the dead-letter streams")
 GROUPS_MISSING = Gauge("orrery_groups_missing", "Consumer groups that do not exist")
 
@@ -66,6 +73,10 @@ def observe_projection_lag(projection: str, seconds: float) -> None:
     PROJECTION_LAG.labels(projection).observe(max(seconds, 0.0))
 
 
+def name_process(role: str, consumer: str) -> None:
+    PROCESS.labels(role, consumer).set(1)
+
+
 def serve_metrics(port: int | None) -> int | None:
     """Start the ``/metrics`` HTTP endpoint on ``port`` (or ``$ORRERY_METRICS_PORT``)."""
     if port is None:
@@ -86,26 +97,26 @@ def serving() -> bool:
 
 
 def export_status(rows: list[Any]) -> None:
-    """Sum per-partition group figures (``orrery.ops.PartitionStatus`` rows) into gauges."""
-    lag: dict[tuple[str, str], int] = {}
-    pending: dict[tuple[str, str], int] = {}
+    """Per-partition group figures (``orrery.ops.PartitionStatus`` rows) into gauges."""
     missing = dead = 0
     for row in rows:
         dead += row.dead_letters
         for group in row.groups:
             kind = "commands" if group.stream.endswith(":cmd") else "feed"
-            label = (kind, group.group)
             if not group.exists:
                 missing += 1
                 continue
-            lag[label] = lag.get(label, 0) + (group.lag or 0)
-            pending[label] = pending.get(label, 0) + group.pending
-    for label, value in lag.items():
-        GROUP_LAG.labels(*label).set(value)
-    for label, value in pending.items():
-        GROUP_PENDING.labels(*label).set(value)
+            label = (kind, group.group, str(row.partition))
+            GROUP_LAG.labels(*label).set(group.lag or 0)
+            GROUP_PENDING.labels(*label).set(group.pending)
     DEAD_LETTERS.set(dead)
     GROUPS_MISSING.set(missing)
+
+
+def clear_status() -> None:
+    """Export no group figures from this process (another one exports them)."""
+    for gauge in (GROUP_LAG, GROUP_PENDING):
+        gauge.clear()
 
 
 def registry() -> Any:

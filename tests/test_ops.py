@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 from typer.testing import CliRunner
 
 from clients.sdk import OrreryClient
@@ -137,7 +138,10 @@ def test_the_watchdog_recreates_a_lost_group_and_metrics_are_served(tmp_path: Pa
             assert 'orrery_commands_total{code="",outcome="accepted"} 12.0' in metrics
             assert 'outcome="rejected"' in metrics
             assert "orrery_append_seconds_count 12.0" in metrics
-            assert 'orrery_group_lag{group="deciders",stream_kind="commands"}' in metrics
+            assert (
+                'orrery_group_lag{group="deciders",partition="0",stream_kind="commands"}' in metrics
+            )
+            assert 'orrery_process{consumer="' in metrics and 'role="worker"' in metrics
         finally:
             stop_processes(processes)
 
@@ -257,3 +261,49 @@ def test_a_lost_feed_group_is_recreated_where_its_projection_stands(tmp_path: Pa
             asyncio.run(run())
         finally:
             stop_processes([worker, projector])
+
+
+def test_one_worker_exports_the_group_gauges_and_dead_consumers_are_removed(
+    tmp_path: Path,
+) -> None:
+    ports = [free_port(), free_port()]
+    env = {
+        "ORRERY_LOG_LEVEL": "critical",
+        "ORRERY_GROUP_WATCHDOG_S": "0.5",
+        "ORRERY_DEAD_CONSUMER_S": "1",
+    }
+    with EmbeddedServer(tmp_path) as server:
+        url = server.url
+        asyncio.run(prepare(url, PARTITIONS))
+        # a consumer of a process that is gone, with nothing pending
+        client = redis.Redis.from_url(url)
+        stream = keys.command_stream(0)
+        client.xadd(stream, {"__data__": b"{}"})
+        client.xreadgroup(keys.DECIDERS_GROUP, "ghost", {stream: ">"}, count=1)
+        for entry_id in [e for e, _ in client.xrange(stream)]:
+            client.xack(stream, keys.DECIDERS_GROUP, entry_id)
+        processes = [
+            spawn("worker", url, i, {**env, "ORRERY_METRICS_PORT": str(port)})
+            for i, port in enumerate(ports)
+        ]
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                pages = []
+                for port in ports:
+                    try:
+                        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics") as page:
+                            pages.append(page.read().decode())
+                    except OSError:
+                        pages.append("")
+                exporters = [p for p in pages if "orrery_group_lag{" in p]
+                names = {c["name"] for c in client.xinfo_consumers(stream, keys.DECIDERS_GROUP)}
+                if len(exporters) == 1 and b"ghost" not in names:
+                    break
+                assert time.monotonic() < deadline, (len(exporters), names)
+                time.sleep(0.2)
+            # never both: the lease names one exporter
+            assert sum("orrery_group_lag{" in p for p in pages) == 1
+        finally:
+            stop_processes(processes)
+            client.close()
