@@ -22,7 +22,7 @@ import secrets
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import redis.asyncio as aioredis
@@ -41,6 +41,7 @@ from contracts.envelope import (
     Rejection,
 )
 from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
+from contracts.views import TableView
 
 _json = msgspec.json.Encoder()
 _outcome = msgspec.json.Decoder(Outcome)
@@ -53,8 +54,22 @@ class CommandRejected(Exception):
         self.code = rejection.code
 
 
+V = TypeVar("V")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A command's outcome and the seat's view that includes it."""
+
+    outcome: Accepted | Rejection
+    view: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class SeatCredentials:
+    """What acts for a seat: the table, the seat number and the seat's secret (keep it to
+    resume; the service keeps only its hash)."""
+
     table_id: str
     seat: int
     token: str
@@ -182,6 +197,7 @@ class OrreryClient:
         await self.redis.aclose()
 
     def partition(self, table_id: str) -> int:
+        """The partition of ``table_id`` (its keys carry ``{p}``)."""
         return keys.partition_of(table_id, self.partitions)
 
     # ------------------------------------------------------------ commands
@@ -283,6 +299,8 @@ class OrreryClient:
         options: dict[str, Any] | None = None,
         table_id: str | None = None,
     ) -> str:
+        """Create a table of ``game`` with ``seats`` seats (and the game's ``options``);
+        returns its id (``table_id``, or a fresh one). Raises :class:`CommandRejected`."""
         table_id = table_id or uuid.uuid4().hex[:16]
         await self.accept(table_id, CreateTable(game=game, seats=seats, options=options or {}))
         return table_id
@@ -298,13 +316,30 @@ class OrreryClient:
         return SeatCredentials(table_id, accepted.seat, token)
 
     async def start(self, seat: SeatCredentials) -> Accepted:
+        """Start the table (every seat must be taken). Raises :class:`CommandRejected`."""
         return await self.accept(seat.table_id, StartTable(), seat=seat.seat, token=seat.token)
 
     async def leave(self, seat: SeatCredentials) -> Accepted:
+        """Leave: before the start the seat opens again; after it the seat concedes."""
         return await self.accept(seat.table_id, LeaveTable(), seat=seat.seat, token=seat.token)
 
     async def play(self, seat: SeatCredentials, body: Any) -> Accepted | Rejection:
+        """Send a game command for ``seat``; returns its outcome (never raises on a
+        rejection: a rejection is an answer)."""
         return await self.submit(seat.table_id, body, seat=seat.seat, token=seat.token)
+
+    async def play_and_view(
+        self, seat: SeatCredentials, body: Any, timeout: float = 30.0
+    ) -> Played:
+        """Send a game command and return its outcome with the seat's view that includes
+        it (after an accepted command the view is the one at ``last_seq`` or later, never
+        an older one; after a rejection, the current view)."""
+        outcome = await self.play(seat, body)
+        if isinstance(outcome, Accepted):
+            view = await self.wait_view(seat.table_id, seat.seat, outcome.last_seq, timeout)
+        else:
+            view = await self.view(seat.table_id, seat.seat) or {}
+        return Played(outcome, view)
 
     # ------------------------------------------------------------ reading
 
@@ -314,7 +349,21 @@ class OrreryClient:
         raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
 
+    async def typed_view(
+        self, table_id: str, seat: int | None, view_type: type[V]
+    ) -> TableView[V, Any] | None:
+        """The view decoded into the contract's Structs: ``view_type`` is the game's view
+        (e.g. ``contracts.spacecraft.views.SpacecraftView``), so a typo in a field name is
+        a type error, not a ``KeyError`` at run time."""
+        key = keys.view_key(self.partition(table_id), table_id, seat)
+        raw = await self._retrying(lambda: self.redis.get(key))
+        if raw is None:
+            return None
+        typed: TableView[V, Any] = msgspec.json.decode(raw, type=TableView[view_type, Any])  # type: ignore[valid-type]
+        return typed
+
     async def score(self, table_id: str) -> dict[str, Any] | None:
+        """The table's live (or final) scores and ranks, as decoded JSON."""
         key = keys.score_key(self.partition(table_id), table_id)
         raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
