@@ -1,9 +1,9 @@
 """Federation: every piece of static game content (the ONE content module).
 
-Sources: the BGA game help (seed 003, Japanese) and the research notes
-``shared/rules/federation.md``. Items marked **PROVISIONAL** are ASSUMED by the notes (no
-public source found) or are this implementation's simplification of an ASSUMED item; they
-are kept here so a later rules check changes data, not code.
+Sources: the BGA game help (seed 003, Japanese) and the research
+notes (summarised in ``games/federation/RULES.md``). Items marked **PROVISIONAL** are
+ASSUMED by the notes (no public source found) or are this implementation's simplification of
+an ASSUMED item; they are kept here so a later rules check changes data, not code.
 
 Effects are written in a tiny language: a tuple of ``(key, n)`` pairs, applied in order.
 

@@ -4,9 +4,9 @@ Indexes used on the wire: regions, platforms, secret-card positions and objectiv
 positions are 0-based indexes into the tuples below / the tray; turn-order slots are
 1-based, as printed on the board. Resources are the strings ``gold``, ``iron``, ``wood``.
 
-PROVISIONAL: the research notes (shared/rules/fractured_sky.md) found no public source for
-the items marked ASSUMED below. They are proposals consistent with the seed rules and will
-change when the real rulebook/board is available:
+PROVISIONAL: the research notes (summarised in games/fractured_sky/RULES.md) found no public
+source for the items marked ASSUMED below. They are proposals consistent with the seed rules
+and will change when the real rulebook/board is available:
 
 * the 10th region's name ("Unknown Isle") and the left-to-right board order (§1.6);
 * every region's resource pair except "Sinister Spires produces gold" (§1.6);

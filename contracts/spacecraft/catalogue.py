@@ -1,9 +1,10 @@
 """All static SPACEcraft content: junk, junkyard, workshop, parts, cards, tracks, constants.
 
 This is the ONE content module of the game. Sources: the Japanese rules summary (seed 002)
-and the research notes ``shared/rules/spacecraft.md``. Much of the physical content is not
-available in any public source; the research notes invented placeholder values so a program
-can run. **PROVISIONAL** (ASSUMED, replace when the real rulebook / card scans are known):
+and the research notes (summarised in ``games/spacecraft/RULES.md``). Much of the physical
+content is not available in any public source; the research notes invented placeholder
+values so a program can run. **PROVISIONAL** (ASSUMED, replace when the real rulebook / card
+scans are known):
 
 * the 7th junk type (``tape``, weight 3) and the tile count of every junk type;
 * the workshop split into sections (columns 0-1 = section A, 2-6 = sections B) and the part

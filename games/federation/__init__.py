@@ -1,9 +1,9 @@
 """Federation (Explor8 2022) as an Orrery decider, 2-4 players.
 
-Sources: the BGA game help (seed 003, Japanese) and shared/rules/federation.md. All
-content — the senate layout, track rewards, stalls, erudite / production / megastructure
-effects, start and deep-space tiles, 2-3 player blocking — lives in
-``contracts.federation.catalogue`` (ASSUMED items marked PROVISIONAL there).
+Sources: the BGA game help (seed 003, Japanese) and the research notes (summarised in
+games/federation/RULES.md). All content — the senate layout, track rewards, stalls, erudite
+/ production / megastructure effects, start and deep-space tiles, 2-3 player blocking —
+lives in ``contracts.federation.catalogue`` (ASSUMED items marked PROVISIONAL there).
 
 Flow: the state holds a queue of steps. Automatic steps (gains, reveals, the executive
 phase, scoring) run inside the ``decide`` that reaches them; a choice step waits for a
