@@ -1,6 +1,7 @@
 """Projector workers: a FastStream app reading every partition's feed, one consumer
-group per projection (``views``, ``scoreboard``), with a claimer per group for the
-entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
+group per projection (``views``, which also folds the lobby, and ``scoreboard``), with
+a claimer per group for the entries of a crashed projector. Groups are pre-created at
+0 so no history is missed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from redis.exceptions import RedisError
 
 from contracts import keys
 from contracts.feed import FeedEntry, feed_decoder
+from projections.lobby import LobbyWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
@@ -54,11 +56,14 @@ class Projector:
         self.tables = tables
         self.projection = projection
         self.views = ViewWriter(redis, partitions)
+        self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
 
     async def apply(self, table_id: str, to_seq: int) -> None:
         state = await self.tables.state(table_id, min_seq=to_seq)
         if self.projection == keys.VIEWS_GROUP:
+            # The lobby record first: whoever sees a view at seq n finds the record too.
+            await self.lobby.write(state)
             await self.views.write(state)
         else:
             await self.scores.write(state)
