@@ -95,12 +95,12 @@ def ratings_key(game: str) -> str:
 
 
 def notice_stream(p: int, table_id: str, seat: int) -> str:
-    """"Your turn" notices for one seat of a table (projected; one entry each time the
+    """ "Your turn" notices for one seat of a table (projected; one entry each time the
     seat becomes one to move)."""
     return _table(p, table_id, f"notice:{seat}")
 
 
 def player_notice_stream(player_id: str) -> str:
-    """"Your turn" notices of every table where a verified player holds a seat (the
+    """ "Your turn" notices of every table where a verified player holds a seat (the
     gateway pushes them on ``WS /v1/players/me/live``)."""
     return f"orrery:notice:{player_id}"
