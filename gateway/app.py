@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 import msgspec
 import structlog
-from litestar import Litestar, Request, Response, Router, WebSocket, get, post, websocket
+from litestar import Litestar, Request, Response, Router, WebSocket, get, post, route, websocket
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig, ResponseSpec
@@ -79,6 +79,7 @@ class Gateway:
     limiter: RateLimiter
     tables: TableService
     hub: LiveHub
+    connected: bool = False
 
     @classmethod
     def create(cls, settings: Settings, replayer: Replayer | None = None) -> Gateway:
@@ -100,13 +101,31 @@ class Gateway:
             hub=LiveHub(client),
         )
 
+    async def connect(self) -> None:
+        """Connect to the service, retrying until it is there (the process serves
+        /healthz meanwhile, and /readyz says why it is not ready)."""
+        while True:
+            try:
+                await self.client.connect(timeout=2.0)
+                self.connected = True
+                return
+            except Exception as error:
+                log.warning("gateway_not_connected", error=type(error).__name__)
+                await asyncio.sleep(1.0)
+
+    def require_connected(self) -> None:
+        if not self.connected:
+            raise ApiError(503, "unavailable", "the gateway is not connected to the service yet")
+
     async def player(self, token: str | None) -> tuple[str, int]:
         """The session's player (and its expiry), after taking a token from its bucket."""
+        self.require_connected()
         player_id, expires = self.sessions.player(token)
         await self.limiter.take(player_id, self.settings.rate_per_s, self.settings.burst)
         return player_id, expires
 
     async def anonymous(self, address: str) -> None:
+        self.require_connected()
         s = self.settings
         await self.limiter.take(f"ip:{address}", s.anonymous_rate_per_s, s.anonymous_burst)
 
@@ -186,6 +205,12 @@ async def create_session(data: Credentials, request: Request[Any, Any, Any]) -> 
     return Session(token=token, player_id=account.player_id, expires_at=expires_at)
 
 
+@get("/v1/openapi.json", include_in_schema=False)
+async def openapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """The OpenAPI 3.1 document of this API."""
+    return raw_json(_json.encode(request.app.openapi_schema.to_schema()))
+
+
 @get("/healthz", include_in_schema=True)
 async def healthz() -> Health:
     """The process is up."""
@@ -195,9 +220,12 @@ async def healthz() -> Health:
 @get("/readyz", responses={503: ResponseSpec(ErrorBody, description="not ready")})
 async def readyz(request: Request[Any, Any, Any]) -> Response[bytes]:
     """Redis is reachable and the consumer groups the service needs exist."""
-    redis = gateway_of(request).client.redis
+    gateway = gateway_of(request)
+    redis = gateway.client.redis
     try:
         await redis.ping()
+        if not gateway.connected:
+            raise ApiError(503, "not_ready", "the gateway has not connected to the service yet")
         stored = await redis.hget(keys.CONFIG_KEY, "partitions")
         if stored is None:
             raise ApiError(503, "not_ready", "the service has not initialised orrery:config")
@@ -329,6 +357,16 @@ async def leaderboard(
 ) -> Leaderboard:
     """The top rated players of a game (verified players only)."""
     return await gateway_of(request).tables.leaderboard(game, limit)
+
+
+@route(
+    "/{rest:path}",
+    http_method=["GET", "POST", "PUT", "PATCH", "DELETE"],
+    include_in_schema=False,
+)
+async def no_such_route(rest: str) -> None:
+    """Unknown API paths answer in the API's error format (not the web client's 404)."""
+    raise ApiError(404, "not_found", "no such resource")
 
 
 # ---------------------------------------------------------------- WebSockets
@@ -545,10 +583,13 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        await gateway.client.connect()
+        connecting = asyncio.create_task(gateway.connect())
         try:
             yield
         finally:
+            connecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await connecting
             await gateway.client.close()
 
     bearer_only: list[dict[str, list[str]]] = [{"bearer": []}]
@@ -571,9 +612,10 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         security=bearer_only,
     )
     public = Router(
-        path="/v1", route_handlers=[create_player, create_session, table_live, player_live]
+        path="/v1",
+        route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
     )
-    handlers: list[Any] = [healthz, readyz, public, protected]
+    handlers: list[Any] = [healthz, readyz, openapi_document, public, protected]
     if settings.web_dir is not None and settings.web_dir.is_dir():
         handlers.append(
             create_static_files_router(
@@ -602,8 +644,10 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
             title="Orrery gateway",
             version="1",
             description="Accounts, sessions, a lobby, tables, bots, views and live pushes.",
-            path="/v1",
-            render_plugins=[SwaggerRenderPlugin(path="/docs")],
+            # Swagger UI at /v1/docs; the document itself at /v1/openapi.json (below: the
+            # plugin's own router would answer every unknown /v1 path with an HTML 404).
+            path="/v1/docs",
+            render_plugins=[SwaggerRenderPlugin(path="/")],
             components=Components(
                 security_schemes={
                     "bearer": SecurityScheme(type="http", scheme="bearer", bearer_format="JWT")

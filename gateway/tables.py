@@ -106,8 +106,9 @@ def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[st
         else:
             outcome = msgspec.structs.replace(outcome, command_id=command_id)
     document: dict[str, Any] = msgspec.to_builtins(outcome)
-    if document.get("seat", 0) is None:
-        del document["seat"]
+    for part in (document, document.get("original") or {}):
+        if part.get("seat", 0) is None:
+            del part["seat"]
     if isinstance(outcome, Rejection):
         document.setdefault("detail", None)
         document = {"error": outcome.code, **document}
