@@ -23,6 +23,11 @@ from typing import Any
 import httpx
 import websockets
 
+from clients.sdk import SeatCredentials, new_seat_token
+from contracts.envelope import Accepted
+from contracts.table import JoinRequest
+from gateway.crypto import identity
+from gateway.wire import GatewayClient
 from orrery.runtime import stop_processes
 from tests.support.service import REPO, LiveService, live_service
 
@@ -109,6 +114,23 @@ def live_gateway(data_dir: Path, *, bots: bool = True, **gateway_env: str) -> It
             yield live
         finally:
             live.stop()
+
+
+async def verified_join(
+    client: GatewayClient, key: str, table_id: str, name: str, player_id: str
+) -> SeatCredentials:
+    """A join carrying a signed identity, as the gateway sends it (over Redis)."""
+    command_id = uuid.uuid4().hex
+    token = new_seat_token()
+    outcome = await client.send(
+        table_id,
+        JoinRequest(name=name),
+        command_id=command_id,
+        token=token,
+        identity=identity(key, table_id, command_id, player_id),
+    )
+    assert isinstance(outcome, Accepted) and outcome.seat is not None, outcome
+    return SeatCredentials(table_id, outcome.seat, token)
 
 
 # ---------------------------------------------------------------- an API client
