@@ -79,9 +79,9 @@ class LiveGateway:
         self.urls.append(line)
         return line
 
-    def start_bots(self) -> subprocess.Popen[bytes]:
+    def start_bots(self, redis_url: str | None = None) -> subprocess.Popen[bytes]:
         self.bots = subprocess.Popen(
-            [*ORRERY, "bots", "--redis-url", self.redis_url],
+            [*ORRERY, "bots", "--redis-url", redis_url or self.redis_url],
             env=self.env(),
             stdin=subprocess.DEVNULL,
             stderr=self.log,
