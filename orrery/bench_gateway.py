@@ -91,7 +91,8 @@ async def _sdk_phase(url: str, commands: int) -> dict[str, Any]:
                     sent = time.perf_counter()
                     outcome = await client.play(seat, move)
                     latencies.append(time.perf_counter() - sent)
-                    seq = view["seq"] + 1 if isinstance(outcome, Rejection) else outcome.last_seq
+                    # a rejection: read the view again (it is current)
+                    seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
 
         started = time.perf_counter()
         await asyncio.gather(*(driver(i) for i in range(TABLES)))
@@ -105,6 +106,7 @@ async def _account(http: httpx.AsyncClient, name: str) -> str:
     password = "bench password"
     await http.post("/v1/players", json={"name": name, "password": password})
     session = await http.post("/v1/sessions", json={"name": name, "password": password})
+    session.raise_for_status()
     token: str = session.json()["token"]
     return token
 
@@ -126,28 +128,44 @@ async def _gateway_phase(base: str, commands: int, kind: str) -> dict[str, Any]:
                 await http.post(f"/v1/tables/{table}/join", json={}, headers=headers)
                 url = f"{ws_base}/v1/tables/{table}/live?token={token}"
                 async with websockets.connect(url, max_size=2**24) as socket:
-                    await http.post(f"/v1/tables/{table}/start", headers=headers)
+                    started = await http.post(f"/v1/tables/{table}/start", headers=headers)
+                    seq = started.json()["last_seq"]
+                    view: dict[str, Any] | None = None
                     while len(latencies) < commands:
-                        frame = json.loads(await socket.recv())
-                        if frame["type"] != "view":
+                        if view is None or view["seq"] < seq:
+                            frame = json.loads(await socket.recv())
+                            if frame["type"] == "view":
+                                view = frame["view"]
                             continue
-                        view = frame["view"]
                         if view["phase"] == "finished":
                             break
                         move = _move(view, rng)
                         if move is None:
+                            seq = view["seq"] + 1
                             continue
                         body = {"command_id": uuid.uuid4().hex, "body": move}
                         sent = time.perf_counter()
                         if kind == "http":
-                            await http.post(
+                            response = await http.post(
                                 f"/v1/tables/{table}/commands", json=body, headers=headers
                             )
+                            outcome = response.json()
                         else:
                             await socket.send(json.dumps({"type": "command", **body}))
-                            while json.loads(await socket.recv())["type"] != "outcome":
-                                pass  # a view that came first: the next one follows
+                            while True:
+                                frame = json.loads(await socket.recv())
+                                if frame["type"] == "outcome":
+                                    outcome = frame
+                                    break
+                                if frame["type"] == "view":
+                                    view = frame["view"]
                         latencies.append(time.perf_counter() - sent)
+                        if outcome.get("outcome") == "accepted":
+                            seq = outcome["last_seq"]
+                        else:  # the view was stale: read the current one
+                            current = await http.get(f"/v1/tables/{table}/view", headers=headers)
+                            view = current.json()
+                            seq = view["seq"]
 
         started = time.perf_counter()
         await asyncio.gather(*(driver(i) for i in range(TABLES)))
@@ -195,7 +213,7 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
                 continue
             outcome = await client.play(seat, move)
             made += 1
-            seq = view["seq"] + 1 if isinstance(outcome, Rejection) else outcome.last_seq
+            seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
         await client.wait_view(table, None, seq - 1)
         await asyncio.sleep(1.0)  # the last frames in flight
         done.set()
@@ -222,6 +240,8 @@ def run_bench(commands: int = 400, spectators: int = 100, updates: int = 60) -> 
     os.environ.setdefault("ORRERY_SECRET_KEY", uuid.uuid4().hex)
     os.environ["ORRERY_GATEWAY_RATE"] = "100000"
     os.environ["ORRERY_GATEWAY_BURST"] = "100000"
+    os.environ["ORRERY_GATEWAY_ANON_RATE"] = "1000"
+    os.environ["ORRERY_GATEWAY_ANON_BURST"] = "1000"
     os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
 
     async def run(url: str) -> dict[str, Any]:
