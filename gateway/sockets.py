@@ -58,6 +58,7 @@ def _int_param(value: str | None, default: int) -> int:
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], error: ApiError) -> None:
+    log.info("socket_refused", error=error.code, path=socket.url.path)
     close = {401: WS_UNAUTHORIZED, 404: WS_NOT_FOUND, 429: WS_RATE_LIMITED}.get(
         error.status, WS_UNAVAILABLE
     )

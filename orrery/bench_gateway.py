@@ -40,6 +40,7 @@ from orrery.embedded import EmbeddedServer
 GAME = "fractured_sky"
 TABLES = 8
 NOT_MOVES = {"table.start", "table.leave"}
+PHASE_TIMEOUT_S = 600
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -69,7 +70,7 @@ def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- the SDK over Redis
 
 
-async def _sdk_phase(url: str, commands: int) -> dict[str, Any]:
+async def _sdk_phase(url: str, commands: int, tables: int) -> dict[str, Any]:
     latencies: list[float] = []
     async with OrreryClient(url) as client:
 
@@ -95,7 +96,7 @@ async def _sdk_phase(url: str, commands: int) -> dict[str, Any]:
                     seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
 
         started = time.perf_counter()
-        await asyncio.gather(*(driver(i) for i in range(TABLES)))
+        await asyncio.gather(*(driver(i) for i in range(tables)))
         return _figures("sdk", latencies, time.perf_counter() - started)
 
 
@@ -111,7 +112,7 @@ async def _account(http: httpx.AsyncClient, name: str) -> str:
     return token
 
 
-async def _gateway_phase(base: str, commands: int, kind: str) -> dict[str, Any]:
+async def _gateway_phase(base: str, commands: int, kind: str, tables: int) -> dict[str, Any]:
     latencies: list[float] = []
     ws_base = base.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
@@ -168,7 +169,7 @@ async def _gateway_phase(base: str, commands: int, kind: str) -> dict[str, Any]:
                             seq = view["seq"]
 
         started = time.perf_counter()
-        await asyncio.gather(*(driver(i) for i in range(TABLES)))
+        await asyncio.gather(*(driver(i) for i in range(tables)))
         return _figures(kind, latencies, time.perf_counter() - started)
 
 
@@ -180,14 +181,17 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
         table = await client.create_table(GAME, 1)
         seat = await client.join(table, "driver")
         done = asyncio.Event()
-        connected = 0
+        live = f"{ws_base}/v1/tables/{table}/live?token={token}"
+        gate = asyncio.Semaphore(10)
 
-        async def spectator() -> None:
-            nonlocal connected
-            live = f"{ws_base}/v1/tables/{table}/live?token={token}"
-            async with websockets.connect(live, max_size=2**24) as socket:
+        async def connect() -> Any:
+            async with gate:
+                socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
                 await socket.recv()  # the current view
-                connected += 1
+                return socket
+
+        async def spectator(socket: Any) -> None:
+            async with socket:
                 while not done.is_set():
                     try:
                         text = await asyncio.wait_for(socket.recv(), 0.5)
@@ -197,9 +201,8 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
                     if frame["type"] == "view":
                         received.append((frame["seq"], time.time() * 1000))
 
-        watchers = [asyncio.create_task(spectator()) for _ in range(spectators)]
-        while connected < spectators:
-            await asyncio.sleep(0.05)
+        sockets = await asyncio.gather(*(connect() for _ in range(spectators)))
+        watchers = [asyncio.create_task(spectator(s)) for s in sockets]
         rng = random.Random(1)
         started = await client.start(seat)
         seq, made = started.last_seq, 0
@@ -234,7 +237,9 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
     }
 
 
-def run_bench(commands: int = 400, spectators: int = 100, updates: int = 60) -> dict[str, Any]:
+def run_bench(
+    commands: int = 400, spectators: int = 100, updates: int = 60, tables: int = TABLES
+) -> dict[str, Any]:
     from orrery.runtime import gateway_processes, service, stop_processes
 
     os.environ.setdefault("ORRERY_SECRET_KEY", uuid.uuid4().hex)
@@ -249,13 +254,17 @@ def run_bench(commands: int = 400, spectators: int = 100, updates: int = 60) -> 
             base, started = await gateway_processes(url)
             processes.extend(started)
             try:
-                phases = [await _sdk_phase(url, commands)]
-                phases.append(await _gateway_phase(base, commands, "http"))
-                phases.append(await _gateway_phase(base, commands, "ws"))
-                push = await _push_phase(base, url, spectators, updates)
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases = [await _sdk_phase(url, commands, tables)]
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases.append(await _gateway_phase(base, commands, "http", tables))
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases.append(await _gateway_phase(base, commands, "ws", tables))
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    push = await _push_phase(base, url, spectators, updates)
             finally:
                 stop_processes(started)
-        return {"game": GAME, "tables": TABLES, "phases": phases, "push": push}
+        return {"game": GAME, "tables": tables, "phases": phases, "push": push}
 
     with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
         return asyncio.run(run(server.url))
