@@ -172,5 +172,7 @@ async def test_rebuild_equals_live_projection(two_workers: LiveService) -> None:
             await asyncio.sleep(0.05)
         live_models = await _read_models(client.redis)
         assert any(k.startswith("orrery:{lb}:rating:tiny") for k in live_models)
+        assert any(k.startswith("orrery:{lobby}:table:rb-") for k in live_models)
+        assert any(k.startswith("orrery:{lobby}:player:p") for k in live_models)
         await rebuild(client.redis, PARTITIONS)
         assert await _read_models(client.redis) == live_models
