@@ -38,8 +38,7 @@ SEED = bytes(range(32))
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    fast = {"ORRERY_GATEWAY_RATE": "1000", "ORRERY_GATEWAY_BURST": "1000"}
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-hidden")), bots=False, **fast) as gateway:
+    with live_gateway(Path(tmp_path_factory.mktemp("gw-hidden")), bots=False) as gateway:
         yield gateway
 
 

@@ -108,7 +108,15 @@ def live_gateway(data_dir: Path, *, bots: bool = True, **gateway_env: str) -> It
     with live_service(data_dir, ORRERY_SECRET_KEY=key) as service:
         live = LiveGateway(service, key)
         try:
-            live.start_gateway(**gateway_env)
+            # Tests sign up many accounts from one address and play fast: the limits
+            # are tested on gateways of their own (tests/test_gateway.py).
+            roomy = {
+                "ORRERY_GATEWAY_RATE": "1000",
+                "ORRERY_GATEWAY_BURST": "1000",
+                "ORRERY_GATEWAY_ANON_RATE": "1000",
+                "ORRERY_GATEWAY_ANON_BURST": "1000",
+            }
+            live.start_gateway(**{**roomy, **gateway_env})
             if bots:
                 live.start_bots()
             yield live
