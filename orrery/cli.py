@@ -51,7 +51,7 @@ bench_app = typer.Typer(
 app.add_typer(bench_app, name="bench")
 
 # Command groups that live in modules of their own; each has register(app, bench_app).
-EXTENSIONS = ("orrery.bench", "orrery.audit_cli", "orrery.play", "orrery.ops")
+EXTENSIONS = ("orrery.bench", "orrery.audit_cli", "orrery.play", "orrery.ops", "orrery.gateway_cli")
 
 RedisUrl = Annotated[
     str | None,
@@ -125,19 +125,31 @@ def serve(
     wait_aof: WaitAof = None,
     wait_replicas: WaitReplicas = None,
     metrics_port: MetricsPort = None,
+    http_port: Annotated[
+        int, typer.Option("--http-port", help="gateway port (default: a free one)")
+    ] = 0,
+    no_gateway: Annotated[
+        bool, typer.Option("--no-gateway", help="no HTTP gateway and no bot runner")
+    ] = False,
 ) -> None:
-    """Run deciders, claimers and projectors until SIGINT/SIGTERM; first line: the Redis URL."""
-    from orrery.runtime import server_for, service
+    """Run deciders, claimers, projectors, the gateway and the bot runner until
+    SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
+    from orrery.runtime import gateway_processes, server_for, service, share_secret_key
 
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
+    share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key
 
     async def run(url: str) -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        async with service(url, workers, projectors, partitions, timekeepers):
+        async with service(url, workers, projectors, partitions, timekeepers) as processes:
+            if not no_gateway:
+                base, started = await gateway_processes(url, http_port)
+                processes.extend(started)
+                print(base, flush=True)
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:

@@ -101,6 +101,10 @@ def _without_password(url: str) -> str:
     return f"{scheme}{sep}{user}:***@{hosts}{slash}{path}"
 
 
+def _orrery(role: str, url: str) -> list[str]:
+    return [sys.executable, "-m", "orrery.cli", role, "--redis-url", url]
+
+
 def spawn(
     role: str, url: str, index: int, extra_env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
@@ -126,6 +130,32 @@ def stop_processes(processes: list[subprocess.Popen[bytes]], timeout: float = 10
             process.wait()
 
 
+def share_secret_key(data_dir: Path) -> None:
+    """``$ORRERY_SECRET_KEY``, else the key kept in the data folder, in the environment
+    every child inherits (workers verify what the gateway signs with it)."""
+    from gateway.settings import SECRET_KEY_ENV, load_secret_key
+
+    os.environ[SECRET_KEY_ENV] = load_secret_key(data_dir)
+
+
+async def gateway_processes(
+    url: str, port: int = 0, host: str = "127.0.0.1"
+) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    """Start ``orrery gateway`` and ``orrery bots``; the gateway's base URL once it listens."""
+    gateway = subprocess.Popen(
+        [*_orrery("gateway", url), "--host", host, "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+    )
+    bots = spawn("bots", url, 0)
+    assert gateway.stdout is not None
+    line = await asyncio.to_thread(gateway.stdout.readline)
+    if not line:
+        stop_processes([gateway, bots])
+        raise RuntimeError("the gateway did not start (see its log above)")
+    return line.decode().strip(), [gateway, bots]
+
+
 @contextlib.contextmanager
 def server_for(
     url: str | None, data_dir: Path, port: int | None = None, appendfsync: str = "everysec"
@@ -147,15 +177,9 @@ async def service(
     # With ORRERY_METRICS_PORT=N, child i serves /metrics on N + i.
     base = int(os.environ.get("ORRERY_METRICS_PORT") or 0)
     roles = ["worker"] * workers + ["projector"] * projectors
-    # (no metrics endpoint of its own: it gets no ORRERY_METRICS_PORT)
     roles += ["timekeeper"] * timekeepers
     processes = [
-        spawn(
-            role,
-            url,
-            i,
-            {"ORRERY_METRICS_PORT": str(base + i)} if base and role != "timekeeper" else None,
-        )
+        spawn(role, url, i, {"ORRERY_METRICS_PORT": str(base + i)} if base else None)
         for i, role in enumerate(roles)
     ]
     try:

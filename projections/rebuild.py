@@ -1,4 +1,4 @@
-"""Rebuild every read model (views, scores, finished tables, ratings, the clocks'
+"""Rebuild every read model (views, lobby, scores, finished tables, ratings, the clocks'
 deadlines index) from the logs.
 
 The result equals what the live projectors wrote: views and scores come from the same
@@ -14,6 +14,7 @@ from typing import Any
 
 from contracts import keys
 from games.registry import BUILTIN, all_games
+from projections.lobby import LobbyWriter, lobby_keys
 from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import read_table
@@ -31,9 +32,12 @@ async def read_model_keys(redis: Any, partitions: int) -> list[str]:
     """Every key the projections own (for deletion, and for comparing two runs)."""
     found: list[str] = [keys.FINISHED_TABLES]
     found += [keys.deadlines_zset(p) for p in range(partitions)]
-    for game in {*BUILTIN, *all_games()}:
+    games = {*BUILTIN, *all_games()}
+    for game in sorted(games):
         found += [keys.leaderboard_key(game), keys.ratings_key(game)]
-    for table_id in await all_table_ids(redis, partitions):
+    table_ids = await all_table_ids(redis, partitions)
+    found += await lobby_keys(redis, table_ids, games)
+    for table_id in table_ids:
         p = keys.partition_of(table_id, partitions)
         meta = await redis.hget(keys.meta_hash(p, table_id), "seq")
         state_seats = await _seat_count(redis, partitions, table_id) if meta else 0
@@ -58,10 +62,12 @@ async def rebuild(redis: Any, partitions: int) -> int:
         await redis.delete(key)
     views = ViewWriter(redis, partitions)
     notices = NoticeWriter(redis, partitions)
+    lobby = LobbyWriter(redis, partitions)
     scores = ScoreboardWriter(redis, partitions)
     table_ids = await all_table_ids(redis, partitions)
     for table_id in table_ids:
         state = await read_table(redis, partitions, table_id)
+        await lobby.write(state)
         await views.write(state)
         await notices.write(state)
         await scores.write(state)

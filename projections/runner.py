@@ -1,8 +1,8 @@
 """Projector workers: a FastStream app reading every partition's feed, one consumer
-group per projection (``views``, ``scoreboard``), with a claimer per group for the
-entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
-The ``views`` group also writes the clocks' deadlines index and "your turn" notices
-(projections/notices.py) from the same folded state.
+group per projection (``views``, which also folds the lobby, and ``scoreboard``), with
+a claimer per group for the entries of a crashed projector. Groups are pre-created at
+0 so no history is missed. The ``views`` group also writes the clocks' deadlines
+index and "your turn" notices (projections/notices.py) from the same folded state.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from redis.exceptions import ResponseError as NoSuchKey
 
 from contracts import keys
 from contracts.feed import FeedEntry, feed_decoder
+from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
@@ -112,11 +113,14 @@ class Projector:
         self.projection = projection
         self.views = ViewWriter(redis, partitions)
         self.notices = NoticeWriter(redis, partitions)
+        self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
 
     async def apply(self, table_id: str, to_seq: int) -> None:
         state = await self.tables.state(table_id, min_seq=to_seq)
         if self.projection == keys.VIEWS_GROUP:
+            # The lobby record first: whoever sees a view at seq n finds the record too.
+            await self.lobby.write(state)
             await self.views.write(state)
             await self.notices.write(state)
         else:

@@ -2,12 +2,17 @@
 tables, and a per-game leaderboard with a multiplayer rating.
 
 Ratings follow Board Game Arena's idea (everyone starts at 1500, the final rank is
-what counts) computed with openskill's Plackett-Luce model; a player is identified by
-the name they joined with. A finished table is rated exactly once: the rating write,
-the leaderboard and the finished-tables record change in one MULTI on keys of one
-hash slot. Finished games are rated in (finish time, table id) order; a finish that
-arrives out of that order makes the game's ratings be recomputed from the record, so
-a rebuild always gives the same ratings as the live run.
+what counts) computed with openskill's Plackett-Luce model. A player is identified by
+the verified player id their join carried (``SeatJoined.player_id``: only a trusted
+gateway can vouch for one, see ``contracts.identity``), never by a display name:
+anonymous seats and the gateway's bots are not rated, and a table is rated among its
+verified players only, when it has at least two (their ranks keep their order).
+
+A finished table is rated exactly once: the rating write, the leaderboard and the
+finished-tables record change in one MULTI on keys of one hash slot. Finished games are
+rated in (finish time, table id) order; a finish that arrives out of that order makes
+the game's ratings be recomputed from the record, so a rebuild always gives the same
+ratings as the live run.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
 from contracts import keys
+from contracts.lobby import BOT_PLAYER_ID
 from contracts.views import RatingLine, ScoreLine, TableScore
 from games.registry import get_game
 from games.table import TableState, table_status
@@ -32,9 +38,11 @@ class FinishedTable(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
     game: str
     finished_at: int
+    # per seat: the verified player id, "" for an anonymous or bot seat (not rated)
     players: list[str]
     ranks: list[int]
     points: list[int]
+    names: list[str] = []
 
 
 class PlayerRating(msgspec.Struct, kw_only=True):
@@ -77,22 +85,32 @@ def table_score(state: TableState) -> TableScore:
     )
 
 
+def rated_player(player_id: str) -> bool:
+    return bool(player_id) and player_id != BOT_PLAYER_ID
+
+
 def rate(ratings: dict[str, PlayerRating], finished: FinishedTable) -> dict[str, PlayerRating]:
-    """The new ratings of the table's players after this game."""
+    """The new ratings of the table's verified players after this game."""
+    seats = [
+        s
+        for s, player in enumerate(finished.players)
+        if rated_player(player) and player not in finished.players[:s]
+    ]
+    if len(seats) < 2:
+        return {}
+    players = [finished.players[s] for s in seats]
     teams = [
         [_model.rating(mu=r.mu, sigma=r.sigma)]
         for r in (
-            ratings.get(name) or PlayerRating(mu=START_RATING, sigma=START_RATING / 3)
-            for name in finished.players
+            ratings.get(player) or PlayerRating(mu=START_RATING, sigma=START_RATING / 3)
+            for player in players
         )
     ]
-    if len(teams) < 2:
-        return {}
-    rated = _model.rate(teams, ranks=[float(r) for r in finished.ranks])
+    rated = _model.rate(teams, ranks=[float(finished.ranks[s]) for s in seats])
     out = {}
-    for name, team in zip(finished.players, rated, strict=True):
-        games = ratings[name].games if name in ratings else 0
-        out[name] = PlayerRating(mu=team[0].mu, sigma=team[0].sigma, games=games + 1)
+    for player, team in zip(players, rated, strict=True):
+        games = ratings[player].games if player in ratings else 0
+        out[player] = PlayerRating(mu=team[0].mu, sigma=team[0].sigma, games=games + 1)
     return out
 
 
@@ -131,9 +149,10 @@ class ScoreboardWriter:
             table_id=state.table_id,
             game=state.game,
             finished_at=state.finished_at,
-            players=[name or f"seat {s}" for s, name in enumerate(state.names)],
+            players=[p if rated_player(p) else "" for p in state.player_ids],
             ranks=list(state.standing.ranks),
             points=list(state.standing.points),
+            names=[name or f"seat {s}" for s, name in enumerate(state.names)],
         )
         order = f"{finished.finished_at:015d}:{finished.table_id}"
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -194,12 +213,13 @@ def recompute_ratings(history: list[FinishedTable]) -> dict[str, PlayerRating]:
 
 
 async def leaderboard(redis: Any, game: str, top: int = 20) -> list[RatingLine]:
-    names = await redis.zrevrange(keys.leaderboard_key(game), 0, top - 1)
+    """The top players by rating (``player``: the player id)."""
+    players = await redis.zrevrange(keys.leaderboard_key(game), 0, top - 1)
     lines = []
-    for name in names:
-        raw = await redis.hget(keys.ratings_key(game), name)
+    for player in players:
+        raw = await redis.hget(keys.ratings_key(game), player)
         rating = _rating_decoder.decode(raw)
         lines.append(
-            RatingLine(player=name.decode(), rating=round(rating.mu, 1), games=rating.games)
+            RatingLine(player=player.decode(), rating=round(rating.mu, 1), games=rating.games)
         )
     return lines

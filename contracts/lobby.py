@@ -1,0 +1,93 @@
+"""The lobby: where client apps find tables, and the keys the gateway and the lobby
+projection share.
+
+The lobby projection (``projections/lobby.py``) folds each table's log into one
+:class:`LobbyTable` record and lists the public ones in sorted sets per state (and per
+state and game) whose members sort by creation time (``<created_at:015d>:<table_id>``,
+all scores 0, read newest first with ``ZREVRANGEBYLEX``; a member is also the listing's
+cursor). Every lobby key carries the hash tag ``{lobby}``, so one script updates a
+record and its listings atomically, on a Cluster too.
+
+A table created through the gateway has a small record of the gateway's own
+(:func:`gateway_table_key`: creator, private flag, hashed invite), written before its
+``table.create``; the projection reads the private flag there and never lists a
+private table. Seats taken by the gateway's bots join with the verified identity
+:data:`BOT_PLAYER_ID`, so the lobby can mark them and no Redis-level client can forge
+the mark.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+LobbyState = Literal["open", "playing", "finished", "closed"]
+STATES: tuple[LobbyState, ...] = ("open", "playing", "finished", "closed")
+LISTED_STATES: tuple[LobbyState, ...] = ("open", "playing", "finished")
+
+# The verified player id of every server-side bot seat (never a human account's id:
+# those start with "p").
+BOT_PLAYER_ID = "bot"
+
+# Server-side bots: members "<table_id>|<seat>"; the bot runner plays each of them.
+BOTS_SET = "orrery:bots"
+# A nudge for the bot runners when a member is added (they also rescan the set).
+BOTS_ADDED_STREAM = "orrery:bots:added"
+
+
+def bot_lease_key(member: str) -> str:
+    """Which bot runner plays a bot seat now (a short lease, renewed while it plays)."""
+    return f"orrery:bots:lease:{member}"
+
+
+class LobbySeat(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    name: str
+    # the verified player (None: an anonymous Redis-level join, or a bot)
+    player_id: str | None
+    bot: bool = False
+    left: bool = False
+
+
+class LobbyTable(msgspec.Struct, frozen=True, kw_only=True):
+    """One table as the lobby shows it (``players``: the taken seats only)."""
+
+    table_id: str
+    game: str
+    seats: int
+    players: list[LobbySeat]
+    state: LobbyState
+    options: dict[str, Any]
+    created_at: int  # unix milliseconds: the recorded-at time of the table's first event
+    seq: int
+    private: bool = False
+
+
+lobby_table_decoder = msgspec.json.Decoder(LobbyTable)
+
+APPLIED_HASH = "orrery:{lobby}:applied"
+
+
+def lobby_table_key(table_id: str) -> str:
+    return f"orrery:{{lobby}}:table:{table_id}"
+
+
+def lobby_list_key(state: str, game: str | None = None) -> str:
+    """The listing of one state (``game``: of one game only)."""
+    return f"orrery:{{lobby}}:list:{state}" + (f":{game}" if game else "")
+
+
+def player_tables_key(player_id: str) -> str:
+    """Every table where a verified player holds a seat (members as in the listings)."""
+    return f"orrery:{{lobby}}:player:{player_id}"
+
+
+def gateway_table_key(table_id: str) -> str:
+    """The gateway's own record of a table it created: ``creator``, ``private`` ("1"),
+    ``invite`` (SHA-256 of the invite, hex)."""
+    return f"orrery:{{lobby}}:gw:{table_id}"
+
+
+def listing_member(created_at: int, table_id: str) -> str:
+    return f"{created_at:015d}:{table_id}"

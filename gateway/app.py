@@ -1,0 +1,132 @@
+"""The gateway's ASGI application (Litestar): routes, auth, limits, errors, OpenAPI.
+
+Every route under ``/v1`` but sign-up, sign-in and the OpenAPI document needs a
+session (``Authorization: Bearer <token>``; WebSockets: ``?token=``) and takes a token
+from the player's bucket. Bodies are capped (413), errors are
+``{"error", "message"}`` with no stack trace, the OpenAPI 3.1 document is generated
+from the msgspec models at ``/v1/openapi.json``, and ``/`` serves the static web client
+from ``clients/web/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from litestar import Litestar, Router
+from litestar.config.cors import CORSConfig
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.static_files import create_static_files_router
+
+from gateway.core import Gateway, provide_player
+from gateway.errors import EXCEPTION_HANDLERS
+from gateway.routes import (
+    add_bot,
+    create_player,
+    create_session,
+    create_table,
+    healthz,
+    join_table,
+    leaderboard,
+    leave_table,
+    list_tables,
+    me,
+    no_such_route,
+    openapi_document,
+    readyz,
+    send_command,
+    start_table,
+    table_replay,
+    table_view,
+)
+from gateway.settings import Settings
+from gateway.sockets import player_live, table_live
+from gateway.tables import Replayer
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar:
+    gateway = Gateway.create(settings, replayer)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        connecting = asyncio.create_task(gateway.connect())
+        try:
+            yield
+        finally:
+            connecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await connecting
+            await gateway.client.close()
+
+    bearer_only: list[dict[str, list[str]]] = [{"bearer": []}]
+    protected = Router(
+        path="/v1",
+        route_handlers=[
+            me,
+            create_table,
+            list_tables,
+            join_table,
+            add_bot,
+            start_table,
+            leave_table,
+            send_command,
+            table_view,
+            table_replay,
+            leaderboard,
+        ],
+        dependencies={"player": Provide(provide_player)},
+        security=bearer_only,
+    )
+    public = Router(
+        path="/v1",
+        route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
+    )
+    handlers: list[Any] = [healthz, readyz, openapi_document, public, protected]
+    if settings.web_dir is not None and settings.web_dir.is_dir():
+        handlers.append(
+            create_static_files_router(
+                path="/", directories=[settings.web_dir], html_mode=True, include_in_schema=False
+            )
+        )
+    cors = (
+        CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Authorization", "Content-Type"],
+            max_age=600,
+        )
+        if settings.cors_origins
+        else None
+    )
+    app = Litestar(
+        route_handlers=handlers,
+        lifespan=[lifespan],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=settings.max_body_bytes,
+        cors_config=cors,
+        logging_config=None,
+        debug=False,
+        openapi_config=OpenAPIConfig(
+            title="Orrery gateway",
+            version="1",
+            description="Accounts, sessions, a lobby, tables, bots, views and live pushes.",
+            # Swagger UI at /v1/docs; the document itself at /v1/openapi.json (below: the
+            # plugin's own router would answer every unknown /v1 path with an HTML 404).
+            path="/v1/docs",
+            render_plugins=[SwaggerRenderPlugin(path="/")],
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(type="http", scheme="bearer", bearer_format="JWT")
+                }
+            ),
+        ),
+    )
+    app.state.gateway = gateway
+    return app

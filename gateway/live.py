@@ -1,0 +1,124 @@
+"""Pushing views to WebSockets: one watcher per table and gateway process, shared by
+every connection watching that table.
+
+A watcher blocks on the table's updates stream (``XREAD BLOCK``) and, on each update,
+reads the views of the viewers its subscribers need (one ``MGET``), then hands each
+subscriber the newest view for its own viewer. A subscriber keeps only the newest view
+not yet sent: a slow connection skips to the latest view instead of queueing, so seqs
+only ever grow and the newest view is never missed. A connection first subscribes,
+then reads the current view itself, so nothing falls between the two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import structlog
+
+from contracts import keys
+from gateway.wire import GatewayClient, view_seq
+
+log = structlog.get_logger("orrery.gateway.live")
+BLOCK_MS = 1_000
+
+
+class Subscriber:
+    def __init__(self, viewer: int | None, after: int) -> None:
+        self.viewer = viewer
+        self.sent = after
+        self.pending: tuple[int, bytes] | None = None
+        self.ready = asyncio.Event()
+
+    def offer(self, raw: bytes) -> None:
+        seq = view_seq(raw)
+        if seq > self.sent and (self.pending is None or seq > self.pending[0]):
+            self.pending = (seq, raw)
+            self.ready.set()
+
+    async def next(self) -> tuple[int, bytes]:
+        while self.pending is None:
+            self.ready.clear()
+            await self.ready.wait()
+        seq, raw = self.pending
+        self.pending = None
+        self.sent = seq
+        return seq, raw
+
+
+class TableWatch:
+    def __init__(self, hub: LiveHub, table_id: str) -> None:
+        self.hub = hub
+        self.table_id = table_id
+        self.subscribers: set[Subscriber] = set()
+        self.task: asyncio.Task[None] | None = None
+        # Set once the watcher knows where the updates stream ends: a subscriber reads
+        # the current view only after that, so no update falls between the two.
+        self.started = asyncio.Event()
+
+    async def run(self) -> None:
+        client = self.hub.client
+        p = client.partition(self.table_id)
+        stream = keys.updates_stream(p, self.table_id)
+        newest = await client.redis.xrevrange(stream, count=1)
+        last: Any = newest[0][0] if newest else "0-0"
+        self.started.set()
+        while self.subscribers:
+            try:
+                updates = await client.redis.xread({stream: last}, block=BLOCK_MS)
+            except Exception as error:  # Redis restarting: keep the connections, retry
+                log.warning("watch_failed", table_id=self.table_id, error=type(error).__name__)
+                await asyncio.sleep(0.5)
+                continue
+            if not updates:
+                continue
+            last = updates[0][1][-1][0]
+            await self.push()
+
+    async def push(self) -> None:
+        subscribers = list(self.subscribers)
+        viewers = sorted({s.viewer for s in subscribers}, key=lambda v: -1 if v is None else v)
+        p = self.hub.client.partition(self.table_id)
+        raws = await self.hub.client.redis.mget(
+            [keys.view_key(p, self.table_id, v) for v in viewers]
+        )
+        views = dict(zip(viewers, raws, strict=True))
+        for subscriber in subscribers:
+            raw = views.get(subscriber.viewer)
+            if raw is not None:
+                subscriber.offer(bytes(raw))
+
+
+class LiveHub:
+    def __init__(self, client: GatewayClient) -> None:
+        self.client = client
+        self.tables: dict[str, TableWatch] = {}
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, table_id: str, viewer: int | None, after: int) -> Any:
+        subscriber = Subscriber(viewer, after)
+        watch = self.tables.get(table_id)
+        if watch is None:
+            watch = self.tables[table_id] = TableWatch(self, table_id)
+        watch.subscribers.add(subscriber)
+        if watch.task is None or watch.task.done():
+            watch.task = asyncio.create_task(self._run(watch))
+        try:
+            await watch.started.wait()
+            current = await self.client.view_raw(table_id, viewer)
+            if current is not None:
+                subscriber.offer(current)
+            yield subscriber
+        finally:
+            watch.subscribers.discard(subscriber)
+
+    async def _run(self, watch: TableWatch) -> None:
+        try:
+            await watch.run()
+        except Exception as error:
+            log.warning("watch_ended", table_id=watch.table_id, error=type(error).__name__)
+        finally:
+            watch.started.set()  # never leave a subscriber waiting on a dead watcher
+            if self.tables.get(watch.table_id) is watch and not watch.subscribers:
+                del self.tables[watch.table_id]

@@ -1,0 +1,62 @@
+"""Running the gateway under uvicorn on a socket bound here, so the URL printed is the
+one really listened on (``--port 0``: a free port)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import uvicorn
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit it: without it a response written in two parts (head,
+    # body) waits for the client's delayed ACK (~40 ms) on every keep-alive request.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def base_url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+async def serve(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    max_message_bytes: int,
+    on_ready: Callable[[str], None],
+) -> None:
+    """Serve until SIGINT/SIGTERM (uvicorn's own handlers); ``on_ready(url)`` once up."""
+    sock = bind(host, port)
+    url = base_url(host, sock.getsockname()[1])
+    config = uvicorn.Config(
+        app,
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        proxy_headers=False,
+        ws_max_size=max_message_bytes,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            await task  # startup failed: raise its error
+            raise RuntimeError("the gateway stopped during its start")
+        await asyncio.sleep(0.02)
+    on_ready(url)
+    await task

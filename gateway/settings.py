@@ -1,0 +1,80 @@
+"""The gateway's settings, from the command line and the environment, and the server key.
+
+The server key (``ORRERY_SECRET_KEY``) signs sessions, derives every seat's secret and
+signs player identities for the workers, so workers, gateways and bot runners must
+share it. Without the variable, :func:`load_secret_key` keeps a generated key in the
+data folder (mode 0600), which ``orrery serve`` hands to its children by environment.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
+KEY_FILE = "secret.key"
+
+
+def load_secret_key(data_dir: Path | None) -> str:
+    """``$ORRERY_SECRET_KEY``, else the key kept in ``data_dir`` (created on first use)."""
+    from_env = os.environ.get(SECRET_KEY_ENV, "")
+    if from_env:
+        return from_env
+    if data_dir is None:
+        raise RuntimeError(f"no server key: set ${SECRET_KEY_ENV}")
+    path = Path(data_dir) / KEY_FILE
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(32))
+    return path.read_text().strip()
+
+
+def _default_web_dir() -> Path | None:
+    import clients
+
+    web = Path(clients.__file__).resolve().parent / "web"
+    return web if web.is_dir() else None
+
+
+def _float(name: str, default: float) -> float:
+    return float(os.environ.get(name) or default)
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str
+    secret_key: str
+    # Origins allowed to call the API from a browser (CORS); empty: same origin only.
+    cors_origins: tuple[str, ...] = ()
+    # Per-player token bucket (held in Redis, shared by every gateway process).
+    rate_per_s: float = 20.0
+    burst: int = 60
+    # Unauthenticated calls (sign-up, sign-in) per client address.
+    anonymous_rate_per_s: float = 2.0
+    anonymous_burst: int = 20
+    max_body_bytes: int = 16 * 1024
+    session_ttl_s: int = 24 * 3600
+    # Outcome wait per attempt (the same command id is sent again once after it).
+    command_timeout_s: float = 10.0
+    web_dir: Path | None = field(default_factory=_default_web_dir)
+
+    @classmethod
+    def from_env(cls, redis_url: str, secret_key: str) -> Settings:
+        origins = os.environ.get("ORRERY_GATEWAY_CORS_ORIGINS", "")
+        web = os.environ.get("ORRERY_WEB_DIR")
+        return cls(
+            redis_url=redis_url,
+            secret_key=secret_key,
+            cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            rate_per_s=_float("ORRERY_GATEWAY_RATE", 20.0),
+            burst=int(_float("ORRERY_GATEWAY_BURST", 60)),
+            anonymous_rate_per_s=_float("ORRERY_GATEWAY_ANON_RATE", 2.0),
+            anonymous_burst=int(_float("ORRERY_GATEWAY_ANON_BURST", 20)),
+            max_body_bytes=int(_float("ORRERY_GATEWAY_MAX_BODY", 16 * 1024)),
+            session_ttl_s=int(_float("ORRERY_SESSION_TTL_S", 24 * 3600)),
+            web_dir=Path(web) if web else _default_web_dir(),
+        )

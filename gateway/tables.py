@@ -1,0 +1,413 @@
+"""What the API does with tables: create, list, join, bots, start, leave, commands,
+views, replays; plus a player's own page and the leaderboards.
+
+Who holds which seat is read from the projected lobby record (the ``player_id`` of
+each ``SeatJoined``), never from this process's memory; a seat's secret is derived
+from the server key when a command is sent for it (:mod:`gateway.crypto`). A join
+picks its seat here (the secret depends on it) and answers once the lobby shows it,
+so the very next request finds the player seated; create, start and leave also answer
+once the lobby and the views show them (commands do not wait: views follow on the
+WebSocket).
+
+Command ids a client chooses are scoped to the player on the wire
+(``c.<player>.<id>``), so one player's id can never collide with, or fetch the
+outcome of, another player's command; outcomes come back with the client's own id.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import uuid
+from typing import Any, Protocol
+
+import msgspec
+
+from contracts import keys
+from contracts.envelope import Accepted, Duplicate, Outcome, Rejection
+from contracts.lobby import (
+    BOT_PLAYER_ID,
+    BOTS_ADDED_STREAM,
+    BOTS_SET,
+    LISTED_STATES,
+    LobbyTable,
+    gateway_table_key,
+    lobby_list_key,
+    lobby_table_decoder,
+    lobby_table_key,
+    player_tables_key,
+)
+from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
+from gateway import crypto
+from gateway.accounts import Accounts
+from gateway.errors import ApiError
+from gateway.models import (
+    Leaderboard,
+    LeaderboardEntry,
+    Me,
+    MyTable,
+    TableList,
+    TableMade,
+    TableSummary,
+)
+from gateway.wire import GatewayClient, OutcomeTimeout
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+GAME = re.compile(r"^[a-z0-9_]{1,40}\Z")
+CLIENT_COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+CURSOR = re.compile(r"^\d{15}:[A-Za-z0-9_.:-]{1,64}\Z")
+GATEWAY_ONLY = {"table.create", "table.join"}
+JOIN_CONFLICTS = {"seat_taken", "table_full", "table_started"}
+MAX_LIST = 100
+MY_TABLES = 50
+PROJECTION_WAIT_S = 10.0
+
+_json = msgspec.json.Encoder()
+
+
+class Replayer(Protocol):
+    """The view of one seat (None: a spectator) at a seq, folded from the table's log.
+    The gateway does not know the rules: ``orrery gateway`` plugs this in."""
+
+    async def view_at(self, table_id: str, seat: int | None, seq: int) -> bytes | None: ...
+
+
+class _Rating(msgspec.Struct):
+    mu: float
+    games: int = 0
+
+
+_rating = msgspec.json.Decoder(_Rating)
+
+
+def seat_of(record: LobbyTable, player_id: str) -> int | None:
+    for player in record.players:
+        if player.player_id == player_id:
+            return player.seat
+    return None
+
+
+def summary(record: LobbyTable) -> TableSummary:
+    return TableSummary(
+        table_id=record.table_id,
+        game=record.game,
+        seats=record.seats,
+        players=record.players,
+        state=record.state,
+        options=record.options,
+        created_at=record.created_at,
+    )
+
+
+def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[str, Any]:
+    """The outcome as the API shows it (with the client's own command id)."""
+    if command_id is not None:
+        if isinstance(outcome, Duplicate):
+            original = msgspec.structs.replace(outcome.original, command_id=command_id)
+            outcome = Duplicate(command_id=command_id, table_id=outcome.table_id, original=original)
+        else:
+            outcome = msgspec.structs.replace(outcome, command_id=command_id)
+    document: dict[str, Any] = msgspec.to_builtins(outcome)
+    for part in (document, document.get("original") or {}):
+        if part.get("seat", 0) is None:
+            del part["seat"]
+    if isinstance(outcome, Rejection):
+        document.setdefault("detail", None)
+        document = {"error": outcome.code, **document}
+    return document
+
+
+def check_table_id(table_id: str) -> str:
+    if not TABLE_ID.match(table_id):
+        raise ApiError(404, "no_such_table", "no such table")
+    return table_id
+
+
+class TableService:
+    def __init__(
+        self,
+        client: GatewayClient,
+        accounts: Accounts,
+        secret_key: str,
+        *,
+        command_timeout_s: float = 10.0,
+        replayer: Replayer | None = None,
+    ) -> None:
+        self.client = client
+        self.redis = client.redis
+        self.accounts = accounts
+        self.key = secret_key
+        self.timeout = command_timeout_s
+        self.replayer = replayer
+
+    # ------------------------------------------------------------ helpers
+
+    async def record(self, table_id: str) -> LobbyTable:
+        check_table_id(table_id)
+        record = await self.client.lobby_table(table_id)
+        if record is None:
+            raise ApiError(404, "no_such_table", "no such table")
+        return record
+
+    async def _send(self, table_id: str, body: Any, **kwargs: Any) -> Outcome:
+        try:
+            return await self.client.send(table_id, body, timeout=self.timeout, **kwargs)
+        except OutcomeTimeout:
+            raise ApiError(
+                504,
+                "outcome_timeout",
+                "no outcome in time; send the same command id again to learn it",
+            ) from None
+
+    def _seat_token(self, table_id: str, seat: int, player_id: str) -> str:
+        return crypto.seat_secret(self.key, table_id, seat, player_id)
+
+    async def _seated(self, table_id: str, player_id: str) -> tuple[LobbyTable, int]:
+        record = await self.record(table_id)
+        seat = seat_of(record, player_id)
+        if seat is None:
+            raise ApiError(403, "not_seated", "you hold no seat at this table")
+        return record, seat
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def create(
+        self, player_id: str, game: str, seats: int, options: dict[str, Any], private: bool
+    ) -> TableMade:
+        table_id = "t" + secrets.token_hex(8)
+        invite = crypto.new_invite() if private else None
+        info = {"creator": player_id, "private": "1" if private else "0"}
+        if invite:
+            info["invite"] = crypto.invite_hash(invite)
+        # Before the create: the lobby projection reads the private flag when it folds it.
+        await self.redis.hset(gateway_table_key(table_id), mapping=info)
+        outcome = await self._send(table_id, CreateTable(game=game, seats=seats, options=options))
+        if isinstance(outcome, Duplicate):
+            outcome = outcome.original
+        if isinstance(outcome, Rejection):
+            await self.redis.delete(gateway_table_key(table_id))
+            raise ApiError(422, outcome.code, outcome.message, extra={"detail": outcome.detail})
+        await self.client.wait_projected(table_id, outcome.last_seq, PROJECTION_WAIT_S)
+        return TableMade(table_id=table_id, invite=invite)
+
+    async def join(
+        self, player_id: str, table_id: str, seat: int | None, invite: str | None
+    ) -> int:
+        record = await self.record(table_id)
+        info = await self.redis.hgetall(gateway_table_key(table_id))
+        creator = info.get(b"creator", b"").decode()
+        if (
+            info.get(b"private") == b"1"
+            and creator != player_id
+            and not crypto.same_invite(invite, info.get(b"invite", b"").decode())
+        ):
+            raise ApiError(403, "bad_invite", "this private table needs its invite")
+        if seat_of(record, player_id) is not None:
+            raise ApiError(409, "already_seated", "you already hold a seat at this table")
+        lock = f"orrery:gw:joining:{table_id}:{player_id}"
+        if not await self.redis.set(lock, "1", nx=True, px=30_000):
+            raise ApiError(409, "busy", "another join of yours at this table is under way")
+        try:
+            name = await self.accounts.name_of(player_id)
+            if name is None:
+                raise ApiError(401, "unauthorized", "this account no longer exists")
+            return await self._take_seat(record, seat, name, player_id)
+        finally:
+            await self.redis.delete(lock)
+
+    async def add_bot(self, player_id: str, table_id: str, seat: int | None) -> int:
+        record = await self.record(table_id)
+        creator = await self.redis.hget(gateway_table_key(table_id), "creator")
+        if seat_of(record, player_id) is None and (creator or b"").decode() != player_id:
+            raise ApiError(
+                403, "not_seated", "only a player seated here (or the creator) may add bots"
+            )
+        return await self._take_seat(record, seat, None, BOT_PLAYER_ID)
+
+    async def _take_seat(
+        self, record: LobbyTable, wanted: int | None, name: str | None, player_id: str
+    ) -> int:
+        """Join ``player_id`` (a bot when ``name`` is None) at ``wanted`` or the first
+        seat open; returns the seat once the lobby shows it."""
+        table_id = record.table_id
+        if record.state != "open":
+            raise ApiError(409, "table_started", "seats can only be joined before the start")
+        taken = {p.seat for p in record.players}
+        candidates = (
+            [wanted] if wanted is not None else [s for s in range(record.seats) if s not in taken]
+        )
+        if not candidates:
+            raise ApiError(409, "table_full", "every seat is taken")
+        for seat in candidates:
+            bot = name is None
+            member = f"{table_id}|{seat}"
+            # A bot seat is announced before its join, so a runner never misses it; the
+            # runner drops a seat that turns out to be someone else's.
+            added = bool(await self.redis.sadd(BOTS_SET, member)) if bot else False
+            command_id = uuid.uuid4().hex
+            outcome = await self._send(
+                table_id,
+                JoinRequest(name=name or f"Bot {seat + 1}", seat=seat),
+                command_id=command_id,
+                token=self._seat_token(table_id, seat, player_id),
+                identity=crypto.identity(self.key, table_id, command_id, player_id),
+            )
+            if isinstance(outcome, Duplicate):
+                outcome = outcome.original
+            if isinstance(outcome, Accepted):
+                if bot:
+                    await self.redis.xadd(
+                        BOTS_ADDED_STREAM, {"member": member}, maxlen=1000, approximate=True
+                    )
+                await self.client.wait_projected(table_id, outcome.last_seq, PROJECTION_WAIT_S)
+                return seat
+            if added:
+                await self.redis.srem(BOTS_SET, member)
+            if outcome.code == "seat_taken" and wanted is None:
+                continue
+            status = 409 if outcome.code in JOIN_CONFLICTS else 422
+            raise ApiError(status, outcome.code, outcome.message)
+        raise ApiError(409, "table_full", "every seat is taken")
+
+    async def lifecycle(self, player_id: str, table_id: str, body: Any) -> tuple[int, Any]:
+        """Start or leave for the caller's seat: (status, outcome document), once the
+        lobby and the views show it (like create and join)."""
+        _, seat = await self._seated(table_id, player_id)
+        outcome = await self._send(
+            table_id, body, seat=seat, token=self._seat_token(table_id, seat, player_id)
+        )
+        applied = outcome.original if isinstance(outcome, Duplicate) else outcome
+        if isinstance(applied, Accepted):
+            await self.client.wait_projected(table_id, applied.last_seq, PROJECTION_WAIT_S)
+        return self._status(outcome), outcome_document(outcome)
+
+    async def start(self, player_id: str, table_id: str) -> tuple[int, Any]:
+        return await self.lifecycle(player_id, table_id, StartTable())
+
+    async def leave(self, player_id: str, table_id: str) -> tuple[int, Any]:
+        return await self.lifecycle(player_id, table_id, LeaveTable())
+
+    async def command(
+        self, player_id: str, table_id: str, command_id: str, body: dict[str, Any]
+    ) -> tuple[int, Any]:
+        if not CLIENT_COMMAND_ID.match(command_id):
+            raise ApiError(
+                422, "bad_command_id", "a command id has 1-64 characters of A-Z a-z 0-9 _ . : -"
+            )
+        kind = body.get("type")
+        if not isinstance(kind, str):
+            raise ApiError(422, "malformed", 'a command body needs its "type"')
+        if kind in GATEWAY_ONLY:
+            raise ApiError(
+                422, "use_endpoint", "create and join tables with POST /v1/tables and …/join"
+            )
+        _, seat = await self._seated(table_id, player_id)
+        outcome = await self._send(
+            table_id,
+            body,
+            command_id=f"c.{player_id}.{command_id}",
+            seat=seat,
+            token=self._seat_token(table_id, seat, player_id),
+        )
+        return self._status(outcome), outcome_document(outcome, command_id)
+
+    @staticmethod
+    def _status(outcome: Outcome) -> int:
+        return 422 if isinstance(outcome, Rejection) else 200
+
+    # ------------------------------------------------------------ reading
+
+    async def viewer(self, player_id: str, table_id: str) -> int | None:
+        return seat_of(await self.record(table_id), player_id)
+
+    async def view(self, player_id: str, table_id: str) -> bytes:
+        seat = await self.viewer(player_id, table_id)
+        raw = await self.client.view_raw(table_id, seat)
+        if raw is None:
+            raise ApiError(404, "no_view", "this table has no view yet")
+        return raw
+
+    async def replay(self, player_id: str, table_id: str, at: int) -> bytes:
+        seat = await self.viewer(player_id, table_id)
+        if self.replayer is None:
+            raise ApiError(501, "not_available", "this gateway serves no replays")
+        if at < 0:
+            raise ApiError(422, "bad_seq", "a seq is 0 or more")
+        raw = await self.replayer.view_at(table_id, seat, at)
+        if raw is None:
+            raise ApiError(404, "no_such_seq", "the table has no such seq")
+        return raw
+
+    async def listing(
+        self, game: str | None, state: str, limit: int, cursor: str | None
+    ) -> TableList:
+        if state not in LISTED_STATES:
+            raise ApiError(422, "bad_state", "state is one of: " + ", ".join(LISTED_STATES))
+        if game is not None and not GAME.match(game):
+            raise ApiError(422, "unknown_game", "no such game")
+        if cursor is not None and not CURSOR.match(cursor):
+            raise ApiError(422, "bad_cursor", "the cursor is not one this API gave out")
+        limit = max(1, min(limit, MAX_LIST))
+        members = await self.redis.zrevrangebylex(
+            lobby_list_key(state, game),
+            f"({cursor}" if cursor else "+",
+            "-",
+            start=0,
+            num=limit,
+        )
+        records = await self._records([m.decode().split(":", 1)[1] for m in members])
+        more = len(members) == limit
+        return TableList(
+            tables=[summary(r) for r in records],
+            next=members[-1].decode() if more else None,
+        )
+
+    async def _records(self, table_ids: list[str]) -> list[LobbyTable]:
+        if not table_ids:
+            return []
+        raws = await self.redis.mget([lobby_table_key(t) for t in table_ids])
+        return [lobby_table_decoder.decode(r) for r in raws if r]
+
+    async def me(self, player_id: str) -> Me:
+        name = await self.accounts.name_of(player_id)
+        if name is None:
+            raise ApiError(401, "unauthorized", "this account no longer exists")
+        members = await self.redis.zrevrange(player_tables_key(player_id), 0, MY_TABLES - 1)
+        records = await self._records([m.decode().split(":", 1)[1] for m in members])
+        tables = []
+        for record in records:
+            seat = seat_of(record, player_id)
+            if seat is not None:
+                tables.append(MyTable(**msgspec.structs.asdict(summary(record)), seat=seat))
+        ratings = {}
+        for game in sorted({r.game for r in records}):
+            raw = await self.redis.hget(keys.ratings_key(game), player_id)
+            if raw:
+                ratings[game] = round(_rating.decode(raw).mu, 1)
+        return Me(player_id=player_id, name=name, ratings=ratings, tables=tables)
+
+    async def leaderboard(self, game: str, limit: int) -> Leaderboard:
+        if not GAME.match(game):
+            raise ApiError(404, "unknown_game", "no such game")
+        limit = max(1, min(limit, MAX_LIST))
+        players = [
+            p.decode() for p in await self.redis.zrevrange(keys.leaderboard_key(game), 0, limit - 1)
+        ]
+        if not players:
+            return Leaderboard(entries=[])
+        raws = await self.redis.hmget(keys.ratings_key(game), players)
+        names = await self.accounts.names_of(players)
+        entries = []
+        for player, raw in zip(players, raws, strict=True):
+            if raw is None:
+                continue
+            rating = _rating.decode(raw)
+            entries.append(
+                LeaderboardEntry(
+                    player_id=player,
+                    name=names.get(player, ""),
+                    rating=round(rating.mu, 1),
+                    games=rating.games,
+                )
+            )
+        return Leaderboard(entries=entries)

@@ -1,0 +1,199 @@
+"""The lobby projection: one record per table (game, seats, who sits where, state,
+options, creation time) and the public listings per state, for the gateway's lobby.
+
+Folded in the views pass of the projector runner (one fold per table serves views,
+lobby and scoreboard), and written *before* the views, so a client that sees a view at
+seq n also finds the lobby record at seq n or later. One script writes a record, its
+listings and the per-player indexes, guarded by the seq it shows (redelivery and
+stale caches are harmless) and by the seq the caller read the previous record at (so
+the player indexes are diffed against the record actually replaced). The listings are
+described in :mod:`contracts.lobby`.
+
+Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
+``closed`` when it ended because every seat left (abandoned; never listed); a private
+table (flagged by the gateway before its ``table.create``) is never listed; a seat
+joined with the bots' verified identity is marked ``bot``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from contracts import keys
+from contracts.envelope import decode_entry
+from contracts.lobby import (
+    APPLIED_HASH,
+    BOT_PLAYER_ID,
+    STATES,
+    LobbySeat,
+    LobbyState,
+    LobbyTable,
+    gateway_table_key,
+    listing_member,
+    lobby_list_key,
+    lobby_table_decoder,
+    lobby_table_key,
+    player_tables_key,
+)
+from games.table import TableState
+
+_json = msgspec.json.Encoder()
+
+# KEYS: 1 applied hash, 2 record, 3.. listing keys (2 per state, in STATES order),
+#       then the player index keys: first the removed players', then the current ones'.
+# ARGV: 1 table id, 2 seq, 3 record JSON, 4 member, 5 state, 6 private ("1"/"0"),
+#       7 seq of the record the caller read ("0": none), 8 removed player count.
+_SCRIPT = """
+local applied = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+local seq = tonumber(ARGV[2])
+if applied >= seq then return 0 end
+if applied ~= tonumber(ARGV[7]) then return -1 end
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], seq)
+local states = {'open', 'playing', 'finished', 'closed'}
+for i, state in ipairs(states) do
+  for j = 0, 1 do
+    local key = KEYS[2 + (i - 1) * 2 + j + 1]
+    if state == ARGV[5] and ARGV[6] ~= '1' and state ~= 'closed' then
+      redis.call('ZADD', key, 0, ARGV[4])
+    else
+      redis.call('ZREM', key, ARGV[4])
+    end
+  end
+end
+local first = 2 + #states * 2 + 1
+local removed = tonumber(ARGV[8])
+for i = first, #KEYS do
+  if i < first + removed then
+    redis.call('ZREM', KEYS[i], ARGV[4])
+  else
+    redis.call('ZADD', KEYS[i], 0, ARGV[4])
+  end
+end
+return 1
+"""
+
+
+def lobby_state(state: TableState) -> LobbyState:
+    if state.phase == "lobby":
+        return "open"
+    if state.phase == "playing":
+        return "playing"
+    return "closed" if state.left and all(state.left) else "finished"
+
+
+def lobby_record(state: TableState, created_at: int, private: bool) -> LobbyTable:
+    players = []
+    for seat in range(state.seats):
+        name = state.names[seat]
+        if name is None:
+            continue
+        player = state.player_ids[seat] if seat < len(state.player_ids) else ""
+        bot = player == BOT_PLAYER_ID
+        players.append(
+            LobbySeat(
+                seat=seat,
+                name=name,
+                player_id=player if player and not bot else None,
+                bot=bot,
+                left=state.left[seat],
+            )
+        )
+    return LobbyTable(
+        table_id=state.table_id,
+        game=state.game,
+        seats=state.seats,
+        players=players,
+        state=lobby_state(state),
+        options=dict(state.options),
+        created_at=created_at,
+        seq=state.seq,
+        private=private,
+    )
+
+
+def listing_keys(game: str) -> list[str]:
+    return [k for s in STATES for k in (lobby_list_key(s), lobby_list_key(s, game))]
+
+
+def verified_players(record: LobbyTable | None) -> set[str]:
+    if record is None:
+        return set()
+    return {p.player_id for p in record.players if p.player_id}
+
+
+class LobbyWriter:
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        self.partitions = partitions
+        self.script = redis.register_script(_SCRIPT)
+        # Facts of a table that never change once it exists.
+        self.fixed: dict[str, tuple[int, bool]] = {}
+
+    async def _fixed(self, table_id: str) -> tuple[int, bool]:
+        known = self.fixed.get(table_id)
+        if known is None:
+            p = keys.partition_of(table_id, self.partitions)
+            first = await self.redis.xrange(keys.log_stream(p, table_id), "1-0", "1-0")
+            created_at = decode_entry(first[0][1][b"e"]).recorded_at if first else 0
+            private = await self.redis.hget(gateway_table_key(table_id), "private") == b"1"
+            known = (created_at, private)
+            if len(self.fixed) > 20_000:
+                self.fixed.clear()
+            self.fixed[table_id] = known
+        return known
+
+    async def write(self, state: TableState) -> bool:
+        if state.phase == "none":
+            return False
+        created_at, private = await self._fixed(state.table_id)
+        record = lobby_record(state, created_at, private)
+        member = listing_member(created_at, state.table_id)
+        encoded = _json.encode(record)
+        for _ in range(50):
+            raw = await self.redis.get(lobby_table_key(state.table_id))
+            applied = await self.redis.hget(APPLIED_HASH, state.table_id)
+            if applied is not None and int(applied) >= state.seq:
+                return False
+            previous = lobby_table_decoder.decode(raw) if raw else None
+            current = verified_players(record)
+            removed = sorted(verified_players(previous) - current)
+            written = await self.script(
+                keys=[
+                    APPLIED_HASH,
+                    lobby_table_key(state.table_id),
+                    *listing_keys(state.game),
+                    *(player_tables_key(p) for p in removed),
+                    *(player_tables_key(p) for p in sorted(current)),
+                ],
+                args=[
+                    state.table_id,
+                    state.seq,
+                    encoded,
+                    member,
+                    record.state,
+                    "1" if private else "0",
+                    int(applied or 0),
+                    len(removed),
+                ],
+            )
+            if written != -1:
+                return bool(written)
+        raise RuntimeError(f"the lobby record of {state.table_id} kept changing")
+
+
+async def lobby_keys(redis: Any, table_ids: list[str], games: set[str]) -> list[str]:
+    """Every key the lobby projection owns (the gateway's own table records excluded)."""
+    found = [APPLIED_HASH]
+    for game in sorted(games):
+        found += [k for k in listing_keys(game) if k not in found]
+    players: set[str] = set()
+    for table_id in table_ids:
+        found.append(lobby_table_key(table_id))
+        raw = await redis.get(lobby_table_key(table_id))
+        if raw:
+            players |= verified_players(lobby_table_decoder.decode(raw))
+    found += [player_tables_key(p) for p in sorted(players)]
+    return found
