@@ -353,6 +353,56 @@ def _print_final(tables: list[Any], seconds: float) -> None:
 
 
 @app.command()
+def leaderboard(
+    game: Annotated[str, typer.Argument(help="the game")],
+    limit: Annotated[int, typer.Option(help="how many players")] = 20,
+    redis_url: RedisUrl = None,
+    data_dir: DataDir = Path(DATA_DIR),
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+) -> None:
+    """The game's rated players (verified players of the gateway), best first."""
+    from games.registry import all_games
+    from gateway.accounts import Accounts
+    from orrery.cluster import open_redis
+    from orrery.runtime import server_for
+    from projections.scoreboard import leaderboard as top_players
+
+    configure_logging("warning")
+    game = check_game(game, list(all_games()))
+
+    async def run(url: str) -> list[dict[str, Any]]:
+        redis = open_redis(url)
+        try:
+            lines = await top_players(redis, game, limit)
+            names = await Accounts(redis).names_of([line.player for line in lines])
+        finally:
+            await redis.aclose()
+        return [
+            {"rank": i + 1, "player_id": line.player, "name": names.get(line.player, ""),
+             "rating": line.rating, "games": line.games}
+            for i, line in enumerate(lines)
+        ]  # fmt: skip
+
+    with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
+        entries = asyncio.run(run(url))
+    if as_json:
+        print(json.dumps({"game": game, "entries": entries}, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    board = Table(title=f"{game} leaderboard")
+    for column in ("rank", "player", "rating", "games"):
+        board.add_column(column)
+    for entry in entries:
+        board.add_row(
+            str(entry["rank"]), entry["name"] or entry["player_id"], f"{entry['rating']:.1f}",
+            str(entry["games"]),
+        )  # fmt: skip
+    Console().print(board if entries else f"nobody is rated at {game} yet")
+
+
+@app.command()
 def schema(
     out: Annotated[Path, typer.Option("--out", help="folder for the JSON Schema files")],
 ) -> None:

@@ -15,8 +15,10 @@ import httpx
 import pytest
 import redis
 import websockets
+from typer.testing import CliRunner
 
 from contracts import keys
+from orrery.cli import app
 from tests.support.gateway import (
     LiveGateway,
     live_gateway,
@@ -71,7 +73,20 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         assert replay.status_code == 200, replay.text
         me = await ann.get("/v1/players/me")
         assert me.status_code == 200, me.text
-        assert (await ann.get("/v1/leaderboard/tiny")).status_code == 200
+        board = await ann.get("/v1/leaderboard/tiny")
+        assert board.status_code == 200
+        # the command line shows the same board, by the players' account names
+        cli = await asyncio.to_thread(
+            CliRunner().invoke,
+            app,
+            ["leaderboard", "tiny", "--json", "--redis-url", gateway.redis_url],
+        )
+        assert cli.exit_code == 0, cli.output
+        shown = json.loads(cli.output)["entries"]
+        assert [(e["player_id"], e["name"]) for e in shown] == [
+            (e["player_id"], e["name"]) for e in board.json()["entries"]
+        ]
+        assert {e["player_id"] for e in shown} == {ann.player_id, ben.player_id}
         notices = redis.Redis.from_url(gateway.redis_url)
         notices.xadd(keys.player_notice_stream(ann.player_id), {"__data__": json.dumps({"n": 1})})
         notices.close()
