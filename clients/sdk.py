@@ -40,6 +40,7 @@ from contracts.envelope import (
     Outcome,
     Rejection,
 )
+from contracts.lobby import LobbyTable, lobby_list_key, lobby_table_decoder, lobby_table_key
 from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 from contracts.views import TableView
 
@@ -368,6 +369,32 @@ class OrreryClient:
         raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
 
+    async def tables(
+        self, state: str = "open", game: str | None = None, limit: int = 20
+    ) -> list[LobbyTable]:
+        """The lobby: listed tables in ``state`` (open | playing | finished | closed), of
+        ``game`` or of every game, newest first. Private tables are never listed."""
+        key = lobby_list_key(state, game)
+        members = await self._retrying(
+            lambda: self.redis.zrevrangebylex(key, "+", "-", start=0, num=limit)
+        )
+        table_ids = [_text(m).split(":", 1)[1] for m in members]
+        if not table_ids:
+            return []
+        raws = await self._retrying(
+            lambda: self.redis.mget([lobby_table_key(t) for t in table_ids])
+        )
+        return [lobby_table_decoder.decode(raw) for raw in raws if raw]
+
+    async def leaderboard(self, game: str, limit: int = 20) -> list[tuple[str, float]]:
+        """``(player_id, rating)`` of the game's rated players, best first (verified players
+        only: ratings follow the player ids a gateway vouched for)."""
+        key = keys.leaderboard_key(game)
+        rows = await self._retrying(
+            lambda: self.redis.zrevrange(key, 0, limit - 1, withscores=True)
+        )
+        return [(_text(player), float(score)) for player, score in rows]
+
     async def wait_view(
         self, table_id: str, seat: int | None, min_seq: int, timeout: float = 30.0
     ) -> dict[str, Any]:
@@ -412,3 +439,7 @@ class OrreryClient:
             if view is not None and view != shown:
                 shown = view
                 yield view
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

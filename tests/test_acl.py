@@ -99,6 +99,15 @@ async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
             )
             assert all(view["phase"] == "finished" for view in finals)
             assert (await app.score(table) or {}).get("phase") in {"finished", "playing"}
+            # the lobby and the leaderboard through the SDK, as the app user
+            for _ in range(100):
+                listed = await app.tables("finished", "tiny")
+                if listed:
+                    break
+                await asyncio.sleep(0.1)
+            assert [t.table_id for t in listed] == [table]
+            assert [s.name for s in listed[0].players] == ["Ann", "Bob"]
+            assert await app.leaderboard("tiny") == []  # anonymous seats are not rated
 
             p = app.partition(table)
             r = app.redis
