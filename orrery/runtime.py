@@ -20,9 +20,9 @@ from pathlib import Path
 import structlog
 from faststream.redis import RedisBroker
 
-from orrery.cluster import open_redis
 from orrery.config import ensure_partitions
-from orrery.folder_server import folder_server
+from orrery.server.cluster import open_redis
+from orrery.server.folder import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
 from services.intake import build_decider_app, consumer_name, ensure_command_groups
 
@@ -31,8 +31,8 @@ log = structlog.get_logger("orrery.process")
 
 def make_broker(url: str) -> RedisBroker:
     """A broker whose own per-message INFO lines are muted (structlog says what matters);
-    a ``RedisClusterBroker`` when the URL names a cluster (orrery/cluster.py)."""
-    from orrery.cluster import make_broker as cluster_aware_broker
+    a ``RedisClusterBroker`` when the URL names a cluster (orrery/server/cluster.py)."""
+    from orrery.server.cluster import make_broker as cluster_aware_broker
 
     broker: RedisBroker = cluster_aware_broker(url)
     return broker
@@ -57,7 +57,7 @@ async def prepare(
 
 async def run_role(role: str, url: str, partitions: int | None, consumer: str | None) -> None:
     """Run one worker or projector until SIGINT/SIGTERM."""
-    from orrery.ops import group_watchdog
+    from orrery.ops.watchdog import group_watchdog
     from services import metrics
 
     consumer = consumer or consumer_name("decider" if role == "worker" else role)

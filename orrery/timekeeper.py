@@ -194,8 +194,8 @@ def _text(value: Any) -> str:
 
 async def run_timekeeper(url: str, partitions: int | None = None) -> None:
     """Run until SIGINT/SIGTERM."""
-    from orrery.cluster import open_redis
     from orrery.config import ensure_partitions
+    from orrery.server.cluster import open_redis
     from services import metrics
 
     redis = open_redis(url)

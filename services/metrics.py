@@ -97,7 +97,7 @@ def serving() -> bool:
 
 
 def export_status(rows: list[Any]) -> None:
-    """Per-partition group figures (``orrery.ops.PartitionStatus`` rows) into gauges."""
+    """Per-partition group figures (``orrery.ops.status.PartitionStatus`` rows) into gauges."""
     missing = dead = 0
     for row in rows:
         dead += row.dead_letters

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from orrery.embedded import EmbeddedServer
+from orrery.server.embedded import EmbeddedServer
 
 # The platform tests plug in a tiny game of their own (also in worker subprocesses).
 os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")

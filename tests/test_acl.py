@@ -19,8 +19,8 @@ from redis.exceptions import AuthenticationError, NoPermissionError, ResponseErr
 from clients.bot import play_seat
 from clients.sdk import OrreryClient
 from contracts import keys
-from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.embedded import EmbeddedServer
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"

@@ -16,9 +16,9 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from orrery.bench_service import COLUMNS as SERVICE_COLUMNS
-from orrery.bench_service import CPU_COLUMNS
-from orrery.embedded import EmbeddedServer
+from orrery.bench.service import COLUMNS as SERVICE_COLUMNS
+from orrery.bench.service import CPU_COLUMNS
+from orrery.server.embedded import EmbeddedServer
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("fractured_sky", "spacecraft", "federation")

@@ -1,4 +1,4 @@
-"""A 3-master local Valkey cluster (``orrery.cluster.LocalCluster``) runs the same code:
+"""A 3-master local Valkey cluster (``orrery.server.cluster.LocalCluster``) runs the same code:
 complete games of every game played through worker and projector processes on the
 cluster; the logs pass the audit, and every projection equals the one a standalone
 server wrote for the same table seeds and the same moves."""
@@ -21,9 +21,9 @@ from clients.sdk import OrreryClient
 from contracts import keys
 from contracts.envelope import Accepted, decode_entry
 from games.registry import BUILTIN
-from orrery.cluster import LocalCluster, is_cluster, open_redis, parse_url
-from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.cluster import LocalCluster, is_cluster, open_redis, parse_url
+from orrery.server.embedded import EmbeddedServer
 
 PARTITIONS = 8
 GAMES = [*BUILTIN, "tiny"]

@@ -14,7 +14,7 @@ import pytest
 import redis
 import yaml
 
-from orrery.embedded import free_port, server_binary
+from orrery.server.embedded import free_port, server_binary
 from tests.support.service import REPO
 
 DEPLOY = REPO / "deploy"

@@ -17,7 +17,7 @@ import redis
 
 from orrery.arguments import parse_options
 from orrery.errors import UserError
-from orrery.folder_server import RECORD
+from orrery.server.folder import RECORD
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "ORRERY_LOG_LEVEL": "warning"}
@@ -109,7 +109,7 @@ def test_user_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], says: s
 
 
 def test_a_partition_mismatch_is_one_line(tmp_path: Path) -> None:
-    from orrery.embedded import EmbeddedServer
+    from orrery.server.embedded import EmbeddedServer
 
     with EmbeddedServer(tmp_path) as server:
         assert orrery("repair", "--redis-url", server.url, "--partitions", "8").returncode == 0
@@ -135,8 +135,8 @@ def test_options_parse_pairs_and_json() -> None:
 
 
 def test_a_worker_logs_one_line_at_start_and_at_stop(tmp_path: Path) -> None:
-    from orrery.embedded import EmbeddedServer
     from orrery.runtime import _without_password
+    from orrery.server.embedded import EmbeddedServer
 
     assert _without_password("redis://app:s3cret@h:6379/0") == "redis://app:***@h:6379/0"
     assert _without_password("redis://h:6379/0") == "redis://h:6379/0"
@@ -164,7 +164,7 @@ def test_a_worker_started_before_the_init_job_records_the_configured_partitions(
     """The Kubernetes race: workers and the init Job read P from one ConfigMap."""
     import time
 
-    from orrery.embedded import EmbeddedServer
+    from orrery.server.embedded import EmbeddedServer
 
     with EmbeddedServer(tmp_path) as server:
         env = {**ENV, "ORRERY_PARTITIONS": "64", "ORRERY_REDIS_URL": server.url}

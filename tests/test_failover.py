@@ -1,4 +1,4 @@
-"""A cluster master dies under load (``orrery.drill``, the code behind ``orrery cluster
+"""A cluster master dies under load (``orrery.ops.drill``, the code behind ``orrery cluster
 drill``): 3 masters with one replica each from the embedded binary, a short
 ``cluster-node-timeout``, worker and projector processes with ``--wait-replicas 1``,
 bots playing tiny games in several lanes; one master gets SIGKILL mid-load.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orrery.drill import run_drill
+from orrery.ops.drill import run_drill
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -20,9 +20,9 @@ from clients.sdk import OrreryClient
 from contracts import keys
 from contracts.envelope import Accepted
 from orrery.cli import app
-from orrery.embedded import EmbeddedServer, free_port
-from orrery.ops import collect_status
+from orrery.ops.status import collect_status
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.embedded import EmbeddedServer, free_port
 from tests.support.tinygame import Stand
 
 PARTITIONS = 4
@@ -183,7 +183,7 @@ def test_cluster_up_status_down_from_the_command_line(tmp_path: Path, replicas: 
 
 
 async def test_trim_keeps_what_a_group_still_needs(tmp_path: Path) -> None:
-    from orrery.ops import trim_streams
+    from orrery.ops.maintenance import trim_streams
 
     with EmbeddedServer(tmp_path) as server:
         await prepare(server.url, PARTITIONS)

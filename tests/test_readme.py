@@ -14,9 +14,9 @@ import msgspec
 
 from contracts.envelope import CommandEnvelope
 from games.codec import codec_for
-from orrery.cluster import cli_binary
-from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.cluster import cli_binary
+from orrery.server.embedded import EmbeddedServer
 from tests.support.service import REPO
 
 README = (REPO / "README.md").read_text()

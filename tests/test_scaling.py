@@ -28,8 +28,8 @@ from clients.sdk import OrreryClient
 from contracts import keys
 from contracts.envelope import Accepted, Rejection, decode_entry
 from orrery.demo import play_table
-from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.embedded import EmbeddedServer
 
 PARTITIONS = 4
 FAST = {"ORRERY_CLAIM_IDLE_MS": "1000", "ORRERY_LOG_LEVEL": "error"}

@@ -38,7 +38,7 @@ from contracts.table import (
     expire_command_id,
 )
 from games.codec import codec_for
-from orrery.embedded import EmbeddedServer
+from orrery.server.embedded import EmbeddedServer
 from projections.rebuild import rebuild
 from services.audit import audit_entries
 from tests.support.service import PARTITIONS, LiveService, live_service

@@ -15,7 +15,7 @@ from contracts import keys
 from contracts.envelope import decode_entry
 from contracts.table import CreateTable, StartTable, TableClosed, close_command_id
 from games.codec import codec_for
-from orrery.ops import partition_status
+from orrery.ops.status import partition_status
 from services.audit import audit_entries
 from tests.support.service import LiveService, live_service
 

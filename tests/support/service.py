@@ -10,8 +10,8 @@ from pathlib import Path
 
 import redis
 
-from orrery.embedded import EmbeddedServer
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.embedded import EmbeddedServer
 
 PARTITIONS = 4
 REPO = Path(__file__).resolve().parents[2]

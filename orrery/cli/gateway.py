@@ -133,7 +133,7 @@ def bench_gateway_command(
 ) -> None:
     """Commands/s and outcome p50/p99 through HTTP, the WebSocket and the Python SDK over
     Redis, and append-to-push latency to many spectators."""
-    from orrery.bench_gateway import render, run_bench
+    from orrery.bench.gateway import render, run_bench
 
     configure_logging("warning")
     result = run_bench(commands=commands, spectators=spectators, updates=updates, tables=tables)

@@ -4,7 +4,7 @@ Three phases, each ``seconds`` long after a short warm-up:
 
 1. **baseline** — the SDK client sends no-op commands from ``tables`` concurrent loops
    to a worker that does only the service's Redis round trips per command
-   (:mod:`orrery.bench_baseline`: XREADGROUP, the Lua append via EventStore, XADD reply,
+   (:mod:`orrery.bench.baseline`: XREADGROUP, the Lua append via EventStore, XADD reply,
    XACK), in a separate, empty logical database of the same server;
 2. **saturation** — ``tables`` tables played by random bots (``clients.bot.choose``)
    through the real service (worker and projector processes), closed loop: each seat
@@ -346,7 +346,7 @@ async def baseline_phase(
         await redis.hset(keys.CONFIG_KEY, "partitions", partitions)
         await ensure_command_groups(redis, partitions)
         worker = subprocess.Popen(
-            [sys.executable, "-m", "orrery.bench_baseline", url, str(partitions)],
+            [sys.executable, "-m", "orrery.bench.baseline", url, str(partitions)],
             stdin=subprocess.DEVNULL,
         )
         probe = CpuProbe(redis, {"workers": [worker.pid], "bench client": [os.getpid()]})

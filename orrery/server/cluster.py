@@ -20,7 +20,7 @@ stop it.
 
 :func:`read_topology` asks the cluster which master serves which slots (``CLUSTER SLOTS``
 over plain connections, each master confirmed by ``ROLE``): the process supervisors
-(``orrery.ops.group_watchdog``) poll it to notice a failover and make the FastStream
+(``orrery.ops.watchdog.group_watchdog``) poll it to notice a failover and make the FastStream
 subscribers follow the promoted replica (docs/scaling.md, "Failover").
 """
 
@@ -45,7 +45,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from orrery.embedded import free_port, server_binary
+from orrery.server.embedded import free_port, server_binary
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 STATE_DIR = Path(".orrery") / "cluster"

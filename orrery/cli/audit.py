@@ -61,9 +61,9 @@ def _fail(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
 
 def _with_redis(redis_url: str | None, data_dir: Path, work: Callable[[Any, int], Any]) -> Any:
     """Run ``await work(redis, partitions)`` against the server (embedded if none given)."""
-    from orrery.cluster import open_redis
     from orrery.config import ensure_partitions
     from orrery.runtime import server_for
+    from orrery.server.cluster import open_redis
 
     async def run(url: str) -> Any:
         redis = open_redis(url)
@@ -453,7 +453,7 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
 
     from contracts.envelope import decode_entry, encode_entry
     from games.table import TableState, apply_entry
-    from orrery.embedded import EmbeddedServer
+    from orrery.server.embedded import EmbeddedServer
     from services.audit import audit_entries
     from services.replay import frames, play_log
     from services.transfer import import_entries, read_stored_log

@@ -1,6 +1,6 @@
 """The baseline worker of ``orrery bench``: the service's Redis round trips, nothing else.
 
-Run as ``python -m orrery.bench_baseline <redis-url> <partitions>`` (``orrery bench``
+Run as ``python -m orrery.bench.baseline <redis-url> <partitions>`` (``orrery bench``
 starts it against a separate, empty logical database). Per partition, one loop does
 what the decider worker does around a command, minus the Python work: ``XREADGROUP``
 the command entry, decode the envelope, a no-op "decide" producing one small event,

@@ -51,7 +51,13 @@ bench_app = typer.Typer(
 app.add_typer(bench_app, name="bench")
 
 # Command groups that live in modules of their own; each has register(app, bench_app).
-EXTENSIONS = ("orrery.bench", "orrery.audit_cli", "orrery.play", "orrery.ops", "orrery.gateway_cli")
+EXTENSIONS = (
+    "orrery.cli.bench",
+    "orrery.cli.audit",
+    "orrery.cli.play",
+    "orrery.cli.ops",
+    "orrery.cli.gateway",
+)
 
 RedisUrl = Annotated[
     str | None,
@@ -363,8 +369,8 @@ def leaderboard(
     """The game's rated players (verified players of the gateway), best first."""
     from games.registry import all_games
     from gateway.accounts import Accounts
-    from orrery.cluster import open_redis
     from orrery.runtime import server_for
+    from orrery.server.cluster import open_redis
     from projections.scoreboard import leaderboard as top_players
 
     configure_logging("warning")

@@ -35,7 +35,7 @@ import websockets
 from clients.sdk import OrreryClient
 from contracts import keys
 from contracts.envelope import Rejection, decode_entry
-from orrery.embedded import EmbeddedServer
+from orrery.server.embedded import EmbeddedServer
 
 GAME = "fractured_sky"
 TABLES = 8

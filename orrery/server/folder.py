@@ -25,8 +25,8 @@ from typing import Any
 
 import redis
 
-from orrery.embedded import EmbeddedServer
 from orrery.errors import UserError
+from orrery.server.embedded import EmbeddedServer
 
 LOCK = "server.lock"
 RECORD = "server.json"

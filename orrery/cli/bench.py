@@ -1,8 +1,8 @@
 """The ``orrery bench`` commands (see docs/benchmarks.md).
 
 * ``orrery bench`` — the whole service under load against a Redis-only baseline
-  measured in the same run (:mod:`orrery.bench_service`);
-* ``orrery bench rules`` — the games' pure rules on one core (:mod:`orrery.bench_rules`).
+  measured in the same run (:mod:`orrery.bench.service`);
+* ``orrery bench rules`` — the games' pure rules on one core (:mod:`orrery.bench.rules`).
 
 Figures are printed next to their targets; nothing here asserts a target. The heavy
 modules are imported only when a command runs, so the CLI starts fast.
@@ -51,7 +51,7 @@ def bench(
     """Service throughput and latency vs. a Redis-only baseline (subcommands: see below)."""
     if ctx.invoked_subcommand is not None:
         return
-    from orrery.bench_service import BenchConfig, BenchError, render, run_bench
+    from orrery.bench.service import BenchConfig, BenchError, render, run_bench
 
     if game not in SERVICE_GAMES:
         raise typer.BadParameter(f"--game must be one of {', '.join(SERVICE_GAMES)}")
@@ -84,7 +84,7 @@ def rules(
 ) -> None:
     """Pure-rules speed on one core: decide+evolve commands/s, random games/s, view µs."""
     from games.registry import BUILTIN
-    from orrery.bench_rules import measure_game, render
+    from orrery.bench.rules import measure_game, render
 
     names = [game] if game else list(BUILTIN)
     for name in names:

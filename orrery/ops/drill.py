@@ -41,8 +41,8 @@ from redis.crc import key_slot
 from clients.sdk import OrreryClient
 from contracts import keys
 from contracts.envelope import Accepted, Rejection, decode_entry
-from orrery.cluster import LocalCluster, Topology
 from orrery.demo import play_table
+from orrery.server.cluster import LocalCluster, Topology
 
 DRILL_PARTITIONS = 8
 
@@ -189,8 +189,8 @@ def run_drill(
 
 async def _ready(url: str, workers: int, timeout: float) -> None:
     """Wait until every process reads every partition (each group lists its consumers)."""
-    from orrery.cluster import open_redis
-    from orrery.ops import group_status
+    from orrery.ops.status import group_status
+    from orrery.server.cluster import open_redis
 
     redis = open_redis(url)
     deadline = time.monotonic() + timeout
@@ -224,7 +224,7 @@ async def _append_cost(url: str, figures: DrillFigures, game: str, players: int)
 
     from contracts.envelope import CommandEnvelope
     from contracts.table import CreateTable
-    from orrery.cluster import open_redis
+    from orrery.server.cluster import open_redis
     from services.handling import CommandHandler
     from services.store import EventStore
 
@@ -482,7 +482,7 @@ async def _retrying(read: Any) -> Any:
 
 async def _status_shows(cluster: LocalCluster, promoted: str) -> bool:
     """``orrery status`` lists the promoted node as a master and the groups as present."""
-    from orrery.ops import collect_status
+    from orrery.ops.status import collect_status
 
     if not promoted:
         return False

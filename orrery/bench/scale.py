@@ -1,0 +1,291 @@
+"""``orrery bench scale``: commands/s with 1 and 2 workers, standalone and on a 3-node
+local cluster, against the raw transport measured in the same run, and the memory per
+event and per finished game (docs/scaling.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import structlog
+import typer
+
+from contracts import keys
+from orrery.ops.status import _text
+from orrery.server.cluster import (
+    LocalCluster,
+    is_cluster,
+    open_redis,
+)
+
+log = structlog.get_logger("orrery.bench")
+
+WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
+TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
+# a consumer idle this long with nothing pending is a process that is gone
+DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
+
+RedisUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--redis-url",
+        help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL, else the "
+        "local cluster, else the data folder's embedded server)",
+    ),
+]
+DataDirOption = Annotated[
+    Path, typer.Option("--data-dir", help="embedded server's data folder (without a URL)")
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ScaleFigures:
+    target: str  # standalone | cluster-3
+    workers: int
+    burst_commands: int  # creates + joins enqueued at once, drained by the workers
+    burst_per_s: float
+    play_commands: int  # commands sent by bots playing complete games (closed loop)
+    play_per_s: float
+    baseline_per_s: float  # raw transport: XREADGROUP + reply XADD + XACK, no decide/append
+    burst_ratio: float  # burst_per_s / baseline_per_s
+    play_ratio: float
+    events: int
+    finished: int
+    bytes_per_event: float  # MEMORY USAGE of the finished tables' keys / their events
+    bytes_per_game: float
+
+
+BENCH_PARTITIONS = 16
+
+
+def run_scale(
+    data_dir: Path, *, tables: int = 12, game: str = "spacecraft", seed: int = 1
+) -> list[ScaleFigures]:
+    """Each target on a fresh server (standalone embedded, then a 3-master local cluster),
+    with 1 and then 2 worker processes (and one projector) on flushed data."""
+    import shutil
+
+    from orrery.server.embedded import EmbeddedServer
+
+    shutil.rmtree(data_dir, ignore_errors=True)
+    figures: list[ScaleFigures] = []
+    with EmbeddedServer(data_dir / "standalone") as server:
+        for workers in (1, 2):
+            figures.append(_scale_run(server.url, "standalone", workers, tables, game, seed))
+    with LocalCluster(data_dir / "cluster", masters=3) as cluster:
+        for workers in (1, 2):
+            figures.append(_scale_run(cluster.url, "cluster-3", workers, tables, game, seed))
+    shutil.rmtree(data_dir, ignore_errors=True)
+    return figures
+
+
+def _scale_run(
+    url: str, target: str, workers: int, tables: int, game: str, seed: int
+) -> ScaleFigures:
+    from orrery.runtime import prepare, spawn, stop_processes
+
+    asyncio.run(_flush(url))
+    asyncio.run(prepare(url, BENCH_PARTITIONS))
+    baseline = asyncio.run(_raw_baseline(url, 2000))
+    quiet = {"ORRERY_LOG_LEVEL": "error"}
+    processes = [spawn("worker", url, i, quiet) for i in range(workers)]
+    processes.append(spawn("projector", url, workers, quiet))
+    try:
+        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed))
+        events, finished, per_event, per_game = asyncio.run(_memory(url))
+    finally:
+        stop_processes(processes)
+    return ScaleFigures(
+        target=target,
+        workers=workers,
+        burst_commands=burst,
+        burst_per_s=burst / burst_s,
+        play_commands=play,
+        play_per_s=play / play_s,
+        baseline_per_s=baseline,
+        burst_ratio=burst / burst_s / baseline,
+        play_ratio=play / play_s / baseline,
+        events=events,
+        finished=finished,
+        bytes_per_event=per_event,
+        bytes_per_game=per_game,
+    )
+
+
+async def _flush(url: str) -> None:
+    redis = open_redis(url)
+    try:
+        if is_cluster(url):
+            await redis.flushall(target_nodes=redis.PRIMARIES)
+        else:
+            await redis.flushall()
+    finally:
+        await redis.aclose()
+
+
+async def _raw_baseline(url: str, count: int) -> float:
+    """Entries/s one asyncio process moves through a consumer group with a reply each
+    (what a worker does per command, minus decoding, deciding and the append)."""
+    redis = open_redis(url)
+    stream, replies, group = "bench:{raw}:cmd", "bench:{raw}:reply", "g"
+    try:
+        await redis.delete(stream, replies)
+        await redis.xgroup_create(stream, group, id="0", mkstream=True)
+        for _ in range(count):
+            await redis.xadd(stream, {"__data__": b"x" * 200})
+        started = time.perf_counter()
+        done = 0
+        while done < count:
+            batch = await redis.xreadgroup(group, "c", {stream: ">"}, count=10)
+            for _, entries in batch:
+                for entry_id, fields in entries:
+                    await redis.xadd(replies, {"__data__": fields[b"__data__"]})
+                    await redis.xack(stream, group, entry_id)
+                    done += 1
+        seconds = time.perf_counter() - started
+        await redis.delete(stream, replies)
+        return count / seconds
+    finally:
+        await redis.aclose()
+
+
+async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float, int, float]:
+    """A burst of creates and joins (open loop), then bots play every table (closed loop)."""
+    import random
+    import uuid
+
+    import msgspec
+
+    from clients.sdk import OrreryClient, new_seat_token
+    from contracts.envelope import CommandEnvelope
+    from contracts.table import CreateTable, JoinRequest
+    from orrery.demo import play_table
+
+    json_encoder = msgspec.json.Encoder()
+    seats = 2
+    async with OrreryClient(url) as client:
+        # warm up: the workers are running once a command is answered
+        await client.create_table(game, seats, table_id=f"warm-{uuid.uuid4().hex[:8]}")
+
+        async def burst(bodies: list[tuple[str, Any]]) -> float:
+            reply = client.reply_stream + ":burst"
+            started = time.perf_counter()
+            for table_id, body in bodies:
+                envelope = CommandEnvelope(
+                    command_id=uuid.uuid4().hex,
+                    table_id=table_id,
+                    body=msgspec.Raw(json_encoder.encode(body)),
+                    token=new_seat_token() if isinstance(body, JoinRequest) else None,
+                    reply_to=reply,
+                )
+                stream = keys.command_stream(client.partition(table_id))
+                await client.redis.xadd(stream, {"__data__": json_encoder.encode(envelope)})
+            while int(await client.redis.xlen(reply)) < len(bodies):
+                await asyncio.sleep(0.005)
+            seconds = time.perf_counter() - started
+            await client.redis.delete(reply)
+            return seconds
+
+        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 10)]
+        creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
+        joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
+        burst_s = await burst(creates) + await burst(joins)
+        burst_count = len(creates) + len(joins)
+
+        counted = _CountingSubmits(client)
+        rng = random.Random(seed)
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(
+                play_table(client, game, seats, random.Random(rng.getrandbits(64)))
+                for _ in range(tables)
+            )
+        )
+        play_s = time.perf_counter() - started
+        return burst_count, burst_s, counted.count, play_s
+
+
+class _CountingSubmits:
+    """Counts the client's submits (wraps the bound method on this one client)."""
+
+    def __init__(self, client: Any) -> None:
+        self.count = 0
+        inner = client.submit
+
+        async def submit(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return await inner(*args, **kwargs)
+
+        client.submit = submit
+
+
+async def _memory(url: str) -> tuple[int, int, float, float]:
+    """Events, finished tables, and the bytes their keys take (MEMORY USAGE, summed)."""
+    from projections.tables import read_table
+
+    redis = open_redis(url)
+    try:
+        partitions = int(await redis.hget(keys.CONFIG_KEY, "partitions"))
+        events = finished = used = 0
+        for p in range(partitions):
+            for member in await redis.smembers(keys.tables_set(p)):
+                table_id = _text(member)
+                meta = await redis.hgetall(keys.meta_hash(p, table_id))
+                if meta.get(b"phase") != b"finished":
+                    continue
+                state = await read_table(redis, partitions, table_id, to_seq=1)
+                table_keys = [
+                    keys.log_stream(p, table_id),
+                    keys.meta_hash(p, table_id),
+                    keys.outcomes_hash(p, table_id),
+                    keys.snapshot_key(p, table_id),
+                    keys.secret_key(p, table_id),
+                    keys.updates_stream(p, table_id),
+                    keys.score_key(p, table_id),
+                    keys.view_key(p, table_id, None),
+                    *(keys.view_key(p, table_id, s) for s in range(state.seats)),
+                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS),
+                ]
+                for key in table_keys:
+                    used += int(await redis.memory_usage(key, samples=0) or 0)
+                events += int(meta[b"seq"])
+                finished += 1
+        return events, finished, used / max(events, 1), used / max(finished, 1)
+    finally:
+        await redis.aclose()
+
+
+def print_scale(figures: list[ScaleFigures]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"orrery bench scale ({os.cpu_count()} cores)")
+    columns = ("target", "workers", "burst cmd/s", "play cmd/s", "raw baseline/s")
+    for column in (*columns, "burst ratio", "play ratio", "B/event", "KiB/game"):
+        table.add_column(column, justify="right")
+    for f in figures:
+        table.add_row(
+            f.target,
+            str(f.workers),
+            f"{f.burst_per_s:,.0f}",
+            f"{f.play_per_s:,.0f}",
+            f"{f.baseline_per_s:,.0f}",
+            f"{f.burst_ratio:.3f}",
+            f"{f.play_ratio:.3f}",
+            f"{f.bytes_per_event:,.0f}",
+            f"{f.bytes_per_game / 1024:,.1f}",
+        )
+    Console(width=140).print(table)
+    print(
+        "burst: creates+joins enqueued at once, drained by the workers; play: bots play "
+        "complete games through views (1 projector); raw baseline: XREADGROUP+XADD+XACK "
+        "per entry from one asyncio process, same server, same run."
+    )
+
+
+def _now() -> float:
+    return time.monotonic()

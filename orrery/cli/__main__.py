@@ -1,0 +1,5 @@
+"""``python -m orrery.cli``: the command line."""
+
+from orrery.cli import main
+
+main()

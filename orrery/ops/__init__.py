@@ -1,0 +1,1 @@
+"""Operations: status, repair and trim, the group watchdog, the failover drill."""
