@@ -17,7 +17,6 @@ import msgspec
 import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
-from faststream.redis.annotations import RedisBatchStreamMessage, RedisStreamMessage
 from redis.exceptions import RedisError
 from redis.exceptions import ResponseError as NoSuchKey
 
@@ -168,7 +167,7 @@ def build_projector_app(
                 stream=reader,
                 ack_policy=AckPolicy.MANUAL,
                 include_in_schema=False,
-                decoder=_raw_body,
+                decoder=_the_message,
             )(_batch_handler(projector, projection, p, on_applied))
             # The claimer re-takes, one by one, entries a crashed projector (or a failed
             # batch) left pending.
@@ -183,7 +182,7 @@ def build_projector_app(
                 stream=claimer,
                 ack_policy=AckPolicy.MANUAL,
                 include_in_schema=False,
-                decoder=_raw_body,
+                decoder=_the_message,
             )(_feed_handler(projector, projection, p, on_applied))
     return FastStream(broker)
 
@@ -191,7 +190,7 @@ def build_projector_app(
 def _batch_handler(
     projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
-    async def on_batch(body: bytes, message: RedisBatchStreamMessage) -> None:
+    async def on_batch(message: Any) -> None:
         try:
             entries = batch_decoder.decode(message.body)
         except Exception:
@@ -225,7 +224,7 @@ def _batch_handler(
 def _feed_handler(
     projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
-    async def on_feed(body: bytes, message: RedisStreamMessage) -> None:
+    async def on_feed(message: Any) -> None:
         entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
         try:
             entry = feed_decoder.decode(message.body)
@@ -251,8 +250,10 @@ def _feed_handler(
     return on_feed
 
 
-async def _raw_body(message: Any) -> bytes:
-    return bytes(message.body)
+async def _the_message(message: Any) -> Any:
+    """The handler's only parameter is the message itself: a ``message`` context
+    parameter would make fast_depends resolve it in a worker thread per delivery."""
+    return message
 
 
 def _claim_poll_ms(claim_idle_ms: int) -> int:
