@@ -7,6 +7,7 @@ The ``views`` group also writes the clocks' deadlines index and "your turn" noti
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import time
@@ -30,7 +31,6 @@ from projections.views import ViewWriter
 log = structlog.get_logger("orrery.projector")
 
 BATCH = 64
-batch_decoder = msgspec.json.Decoder(list[FeedEntry])
 CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 MAX_DELIVERIES = 5
 
@@ -167,6 +167,7 @@ def build_projector_app(
                 stream=reader,
                 ack_policy=AckPolicy.MANUAL,
                 include_in_schema=False,
+                parser=_raw_batch,
                 decoder=_the_message,
             )(_batch_handler(projector, projection, p, on_applied))
             # The claimer re-takes, one by one, entries a crashed projector (or a failed
@@ -191,26 +192,32 @@ def _batch_handler(
     projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
     async def on_batch(message: Any) -> None:
-        try:
-            entries = batch_decoder.decode(message.body)
-        except Exception:
-            log.warning("feed_batch_unreadable", partition=p, projection=projection)
-            await message.ack()
-            return
         newest: dict[str, int] = {}
-        for entry in entries:
+        for fields in message.raw_message["data"]:
+            try:
+                entry = feed_decoder.decode(fields[b"__data__"])
+            except (msgspec.DecodeError, KeyError):
+                log.warning("feed_entry_unreadable", partition=p, projection=projection)
+                continue  # acked with the batch: nothing to apply
             newest[entry.table] = max(entry.to_seq, newest.get(entry.table, 0))
-        for table_id, to_seq in newest.items():
+
+        async def apply(table_id: str, to_seq: int) -> bool:
             with structlog.contextvars.bound_contextvars(
                 table_id=table_id, seq=to_seq, projection=projection
             ):
                 try:
                     await projector(projection).apply(table_id, to_seq)
+                    return True
                 except Exception:
-                    # Left pending as a whole: the claimer retries the entries one by one.
                     log.exception("projection_failed")
                     projector(projection).tables.forget(table_id)
-                    return
+                    return False
+
+        # The batch's tables concurrently (each table once, at its newest seq), so their
+        # round trips overlap.
+        applied = await asyncio.gather(*(apply(t, seq) for t, seq in newest.items()))
+        if not all(applied):
+            return  # left pending as a whole: the claimer retries the entries one by one
         ids = message.raw_message.get("message_ids") or [b"0-0"]
         if on_applied is not None:
             now = time.time() * 1000
@@ -248,6 +255,14 @@ def _feed_handler(
             await message.ack()
 
     return on_feed
+
+
+async def _raw_batch(raw: Any, original: Any) -> Any:
+    """FastStream's batch message without its decoded body (which would JSON-decode and
+    re-encode every entry): the handler decodes ``raw_message["data"]`` itself."""
+    message = await original({**raw, "data": []})
+    message.raw_message = raw
+    return message
 
 
 async def _the_message(message: Any) -> Any:
