@@ -3,6 +3,11 @@ group per projection (``views``, ``scoreboard``), with a claimer per group for t
 entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
 The ``views`` group also writes the clocks' deadlines index and "your turn" notices
 (projections/notices.py) from the same folded state.
+
+Readers take batches of feed entries (a table's entries collapse into one catch-up and
+one write; a batch's tables are applied concurrently) through a parser that leaves the
+raw entries undecoded; handlers take the message as their only parameter (a ``message``
+context parameter costs a worker-thread hop per delivery in fast_depends).
 """
 
 from __future__ import annotations

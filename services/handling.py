@@ -1,10 +1,12 @@
 """Handling one command entry: decode, authenticate, decide, append, answer.
 
 This is the decider worker's whole job for one stream entry, independent of the
-transport (FastStream calls :meth:`CommandHandler.handle`). It never raises on bad
-input: every problem becomes a rejection with a stable code, or (when there is nowhere
-safe to answer) a dead letter with the reason. Only infrastructure failures (Redis down)
-propagate, so the entry stays pending and is claimed again.
+transport (the intake's batch reader calls :meth:`CommandHandler.decide_entry` and
+answers a batch at once with :func:`add_reply`; :meth:`CommandHandler.handle` decides and
+answers one entry). It never raises on bad input: every problem becomes a rejection with
+a stable code, or (when there is nowhere safe to answer) a dead letter with the reason.
+Only infrastructure failures (Redis down) propagate, so the entry stays pending and is
+claimed again.
 
 Choices that keep a hostile client from harming anyone but itself:
 
