@@ -3,10 +3,16 @@ group per projection (``views``, which also folds the lobby, and ``scoreboard``)
 a claimer per group for the entries of a crashed projector. Groups are pre-created at
 0 so no history is missed. The ``views`` group also writes the clocks' deadlines
 index and "your turn" notices (projections/notices.py) from the same folded state.
+
+Readers take batches of feed entries (a table's entries collapse into one catch-up and
+one write; a batch's tables are applied concurrently) through a parser that leaves the
+raw entries undecoded; handlers take the message as their only parameter (a ``message``
+context parameter costs a worker-thread hop per delivery in fast_depends).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import time
@@ -17,7 +23,6 @@ import msgspec
 import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
-from faststream.redis.annotations import RedisBatchStreamMessage, RedisStreamMessage
 from redis.exceptions import RedisError
 from redis.exceptions import ResponseError as NoSuchKey
 
@@ -32,7 +37,6 @@ from projections.views import ViewWriter
 log = structlog.get_logger("orrery.projector")
 
 BATCH = 64
-batch_decoder = msgspec.json.Decoder(list[FeedEntry])
 CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 MAX_DELIVERIES = 5
 
@@ -172,7 +176,8 @@ def build_projector_app(
                 stream=reader,
                 ack_policy=AckPolicy.MANUAL,
                 include_in_schema=False,
-                decoder=_raw_body,
+                parser=_raw_batch,
+                decoder=_the_message,
             )(_batch_handler(projector, projection, p, on_applied))
             # The claimer re-takes, one by one, entries a crashed projector (or a failed
             # batch) left pending.
@@ -187,7 +192,7 @@ def build_projector_app(
                 stream=claimer,
                 ack_policy=AckPolicy.MANUAL,
                 include_in_schema=False,
-                decoder=_raw_body,
+                decoder=_the_message,
             )(_feed_handler(projector, projection, p, on_applied))
     return FastStream(broker)
 
@@ -195,27 +200,33 @@ def build_projector_app(
 def _batch_handler(
     projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
-    async def on_batch(body: bytes, message: RedisBatchStreamMessage) -> None:
-        try:
-            entries = batch_decoder.decode(message.body)
-        except Exception:
-            log.warning("feed_batch_unreadable", partition=p, projection=projection)
-            await message.ack()
-            return
+    async def on_batch(message: Any) -> None:
         newest: dict[str, int] = {}
-        for entry in entries:
+        for fields in message.raw_message["data"]:
+            try:
+                entry = feed_decoder.decode(fields[b"__data__"])
+            except (msgspec.DecodeError, KeyError):
+                log.warning("feed_entry_unreadable", partition=p, projection=projection)
+                continue  # acked with the batch: nothing to apply
             newest[entry.table] = max(entry.to_seq, newest.get(entry.table, 0))
-        for table_id, to_seq in newest.items():
+
+        async def apply(table_id: str, to_seq: int) -> bool:
             with structlog.contextvars.bound_contextvars(
                 table_id=table_id, seq=to_seq, projection=projection
             ):
                 try:
                     await projector(projection).apply(table_id, to_seq)
+                    return True
                 except Exception:
-                    # Left pending as a whole: the claimer retries the entries one by one.
                     log.exception("projection_failed")
                     projector(projection).tables.forget(table_id)
-                    return
+                    return False
+
+        # The batch's tables concurrently (each table once, at its newest seq), so their
+        # round trips overlap.
+        applied = await asyncio.gather(*(apply(t, seq) for t, seq in newest.items()))
+        if not all(applied):
+            return  # left pending as a whole: the claimer retries the entries one by one
         ids = message.raw_message.get("message_ids") or [b"0-0"]
         if on_applied is not None:
             now = time.time() * 1000
@@ -229,7 +240,7 @@ def _batch_handler(
 def _feed_handler(
     projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
-    async def on_feed(body: bytes, message: RedisStreamMessage) -> None:
+    async def on_feed(message: Any) -> None:
         entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
         try:
             entry = feed_decoder.decode(message.body)
@@ -255,8 +266,18 @@ def _feed_handler(
     return on_feed
 
 
-async def _raw_body(message: Any) -> bytes:
-    return bytes(message.body)
+async def _raw_batch(raw: Any, original: Any) -> Any:
+    """FastStream's batch message without its decoded body (which would JSON-decode and
+    re-encode every entry): the handler decodes ``raw_message["data"]`` itself."""
+    message = await original({**raw, "data": []})
+    message.raw_message = raw
+    return message
+
+
+async def _the_message(message: Any) -> Any:
+    """The handler's only parameter is the message itself: a ``message`` context
+    parameter would make fast_depends resolve it in a worker thread per delivery."""
+    return message
 
 
 def _claim_poll_ms(claim_idle_ms: int) -> int:

@@ -1,10 +1,12 @@
 """Handling one command entry: decode, authenticate, decide, append, answer.
 
 This is the decider worker's whole job for one stream entry, independent of the
-transport (FastStream calls :meth:`CommandHandler.handle`). It never raises on bad
-input: every problem becomes a rejection with a stable code, or (when there is nowhere
-safe to answer) a dead letter with the reason. Only infrastructure failures (Redis down)
-propagate, so the entry stays pending and is claimed again.
+transport (the intake's batch reader calls :meth:`CommandHandler.decide_entry` and
+answers a batch at once with :func:`add_reply`; :meth:`CommandHandler.handle` decides and
+answers one entry). It never raises on bad input: every problem becomes a rejection with
+a stable code, or (when there is nowhere safe to answer) a dead letter with the reason.
+Only infrastructure failures (Redis down) propagate, so the entry stays pending and is
+claimed again.
 
 Choices that keep a hostile client from harming anyone but itself:
 
@@ -141,11 +143,15 @@ class Decision:
 
 @dataclass(slots=True)
 class Handled:
-    """What became of one entry (for the transport, metrics and tests)."""
+    """What became of one entry (for the transport, metrics and tests).
+
+    ``reply_to`` is set only when the outcome may be written there (a valid reply
+    stream); ``as_json`` says how the answer is encoded (as the command was)."""
 
     outcome: Outcome | None
     reply_to: str | None
     dead_letter_reason: str | None = None
+    as_json: bool = True
 
 
 class CommandHandler:
@@ -166,6 +172,23 @@ class CommandHandler:
     # ------------------------------------------------------------ entry point
 
     async def handle(self, data: bytes) -> Handled:
+        """Decide the entry and write its outcome to its reply stream."""
+        handled = await self.decide_entry(data)
+        if handled.reply_to and handled.outcome is not None:
+            pipe = self.store.redis.pipeline(transaction=False)
+            add_reply(pipe, handled)
+            try:
+                await pipe.execute()
+            except (RedisConnectionError, RedisTimeoutError):
+                raise
+            except ResponseError as error:
+                reason = undeliverable(handled, error)
+                handled.dead_letter_reason = handled.dead_letter_reason or reason
+        return handled
+
+    async def decide_entry(self, data: bytes) -> Handled:
+        """Decide the entry; its answer is left to the caller (:func:`add_reply`), so a
+        batch of entries can be answered and acknowledged in one round trip."""
         as_json = is_json(data)
         if len(data) > MAX_ENTRY_BYTES:
             return await self._unreadable(
@@ -180,7 +203,7 @@ class CommandHandler:
         if envelope.reply_to is not None and not REPLY_TO.match(envelope.reply_to):
             # Nowhere safe to answer: writing there could damage another key.
             log.warning("command_bad_reply_to", reply_to=excerpt(envelope.reply_to))
-            return Handled(None, None, dead_letter_reason=_BAD_REPLY_TO)
+            return Handled(None, None, dead_letter_reason=_BAD_REPLY_TO, as_json=as_json)
         if not TABLE_ID.match(envelope.table_id):
             return await self._reject_unstored(
                 envelope,
@@ -201,14 +224,13 @@ class CommandHandler:
             ):
                 async with lock:
                     outcome, dead_letter_reason = await self._settle(envelope, as_json)
-                undelivered = await self._reply(envelope.reply_to, outcome, as_json)
         finally:
             self.lock_users[table_id] -= 1
             if not self.lock_users[table_id]:
                 # Nobody holds or awaits it: drop it, so ids of missing tables never pile up.
                 del self.lock_users[table_id]
                 self.locks.pop(table_id, None)
-        return Handled(outcome, envelope.reply_to, dead_letter_reason or undelivered)
+        return Handled(outcome, envelope.reply_to, dead_letter_reason, as_json)
 
     # ------------------------------------------------------------ the work
 
@@ -496,39 +518,13 @@ class CommandHandler:
             command_id=envelope.command_id, table_id=envelope.table_id, original=original
         )
 
-    async def _reply(self, reply_to: str | None, outcome: Outcome, as_json: bool) -> str | None:
-        """Write the outcome to the client's reply stream (capped, its idle TTL refreshed).
-
-        Returns a dead-letter reason when the stream cannot take it (a client made the key
-        something else): the outcome stays stored for a retry with the same command id."""
-        if not reply_to:
-            return None
-        pipe = self.store.redis.pipeline(transaction=False)
-        pipe.xadd(
-            reply_to,
-            {"__data__": encode_outcome(outcome, as_json)},
-            maxlen=REPLY_MAXLEN,
-            approximate=True,
-        )
-        pipe.expire(reply_to, REPLY_TTL_S)
-        try:
-            await pipe.execute()
-        except (RedisConnectionError, RedisTimeoutError):
-            raise
-        except ResponseError as error:
-            log.warning("reply_undeliverable", reason=excerpt(str(error), 80))
-            kind = outcome.__struct_config__.tag
-            return f"outcome {kind} not delivered: reply_to is not a stream"
-        return None
-
     async def _reject_unstored(
         self, envelope: CommandEnvelope[Any], as_json: bool, code: str, message: str
     ) -> Handled:
         outcome = Rejection(
             command_id=envelope.command_id, table_id=envelope.table_id, code=code, message=message
         )
-        undelivered = await self._reply(envelope.reply_to, outcome, as_json)
-        return Handled(outcome, envelope.reply_to, undelivered)
+        return Handled(outcome, envelope.reply_to, as_json=as_json)
 
     async def _unreadable(self, data: bytes, as_json: bool, code: str, reason: str) -> Handled:
         """Answer what can be read of a broken envelope (if it names a safe reply stream),
@@ -544,9 +540,29 @@ class CommandHandler:
             code=code,
             message=reason,
         )
-        await self._reply(reply_to, outcome, as_json)
         log.warning("command_unreadable", code=code, reason=reason)
-        return Handled(outcome, reply_to, dead_letter_reason=f"{code}: {reason}")
+        return Handled(outcome, reply_to, dead_letter_reason=f"{code}: {reason}", as_json=as_json)
+
+
+def add_reply(pipe: Any, handled: Handled) -> None:
+    """Queue the outcome's write to the client's reply stream on a pipeline: capped, and
+    its idle TTL refreshed (two commands: XADD, EXPIRE)."""
+    assert handled.reply_to and handled.outcome is not None
+    pipe.xadd(
+        handled.reply_to,
+        {"__data__": encode_outcome(handled.outcome, handled.as_json)},
+        maxlen=REPLY_MAXLEN,
+        approximate=True,
+    )
+    pipe.expire(handled.reply_to, REPLY_TTL_S)
+
+
+def undeliverable(handled: Handled, error: Exception) -> str:
+    """The dead-letter reason for an outcome its reply stream refused (a client made the
+    key something else): the outcome stays stored for a retry with the same command id."""
+    log.warning("reply_undeliverable", reason=excerpt(str(error), 80))
+    kind = handled.outcome.__struct_config__.tag if handled.outcome is not None else "none"
+    return f"outcome {kind} not delivered: reply_to is not a stream"
 
 
 _BAD_REPLY_TO = (

@@ -7,12 +7,22 @@ is acked after its outcome was sent; an entry that failed for infrastructure rea
 stays pending for the claimer, and one delivered more than ``max_deliveries`` times
 goes to the partition's dead-letter stream with the reason, then is acked.
 
-A settled entry is acked and deleted (``XACK`` + ``XDEL`` in one round trip): it holds
-the sender's seat secret in clear, and nothing needs it once its outcome is stored.
+A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
+secret in clear, and nothing needs it once its outcome is stored.
+
+The reader takes up to :data:`BATCH` entries per delivery (``StreamSub(batch=True)``): its
+entries are decided concurrently across tables (a table's own entries in stream order,
+under the table's lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK``
+and ``XDEL`` of the batch goes out in one pipeline. An entry whose handling failed is
+left out of the acknowledgement: it stays pending for the claimer, which takes entries
+one by one and counts each entry's deliveries as before. The batch parser hands over
+the raw entries untouched (FastStream's own would JSON-decode and re-encode each body,
+and cannot re-encode a binary msgpack one).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import time
@@ -22,11 +32,11 @@ import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from faststream.redis.annotations import RedisStreamMessage
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from contracts import keys
 from services import metrics
-from services.handling import CommandHandler, without_token
+from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.store import EventStore
 
 log = structlog.get_logger("orrery.intake")
@@ -34,6 +44,8 @@ log = structlog.get_logger("orrery.intake")
 DEFAULT_CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
 DEFAULT_MAX_DELIVERIES = 5
 DEAD_LETTER_MAXLEN = 100_000
+# Entries per reader delivery: decided together, answered and acked in one pipeline.
+BATCH = int(os.environ.get("ORRERY_INTAKE_BATCH") or 32)
 
 
 def consumer_name(role: str) -> str:
@@ -58,7 +70,12 @@ async def ensure_command_groups(redis: Any, partitions: int) -> list[str]:
 
 async def dead_letter(redis: Any, p: int, entry_id: str, data: bytes, reason: str) -> None:
     """Keep a failed entry for inspection: the reason, and the entry without its token."""
-    await redis.xadd(
+    await add_dead_letter(redis, p, entry_id, data, reason)
+
+
+def add_dead_letter(redis: Any, p: int, entry_id: str, data: bytes, reason: str) -> Any:
+    """The dead letter's XADD, on a client (awaitable) or queued on a pipeline."""
+    return redis.xadd(
         keys.dead_letter_stream(p),
         {
             "entry": entry_id,
@@ -81,6 +98,7 @@ def build_decider_app(
     # A reader's XREADGROUP BLOCK time: data ends the block at once, so a long block
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
+    batch: int = BATCH,
 ) -> FastStream:
     consumer = consumer or consumer_name("decider")
     state: dict[str, CommandHandler] = {}
@@ -92,7 +110,7 @@ def build_decider_app(
         return state["handler"]
 
     async def on_entry(p: int, message: RedisStreamMessage) -> None:
-        data = message.body
+        data = bytes(message.body)
         entry_id = _entry_id(message)
         with structlog.contextvars.bound_contextvars(partition=p, entry=entry_id):
             redis = broker._connection
@@ -114,21 +132,89 @@ def build_decider_app(
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
             await settle(redis, message)
 
+    async def decide_one(
+        p: int, channel: str, entry_id: bytes, data: bytes
+    ) -> tuple[bytes, bytes, Handled] | None:
+        """One entry of a batch: its outcome, or None when it stays pending (a failure
+        with deliveries left; the claimer retries it)."""
+        text_id = entry_id.decode()
+        with structlog.contextvars.bound_contextvars(partition=p, entry=text_id):
+            try:
+                return entry_id, data, await handler().decide_entry(data)
+            except Exception as error:
+                kind = "infrastructure" if isinstance(error, RedisError) else "unexpected"
+                log.exception("command_failure", kind=kind)
+                if await delivery_count(broker._connection, channel, entry_id) < max_deliveries:
+                    return None
+                failed = Handled(None, None, dead_letter_reason=f"{kind} failures")
+                return entry_id, data, failed
+
+    async def on_batch(p: int, message: Any) -> None:
+        raw = message.raw_message
+        channel: str = raw["channel"]
+        entries = [
+            (entry_id, bytes(fields.get(b"__data__", b"")))
+            for entry_id, fields in zip(raw["message_ids"], raw["data"], strict=True)
+        ]
+        # Concurrent across tables; a table's entries keep their order (each waits for
+        # the table's lock in the order the tasks start, which is the stream's order).
+        decided = await asyncio.gather(
+            *(decide_one(p, channel, entry_id, data) for entry_id, data in entries)
+        )
+        settled = [d for d in decided if d is not None]
+        if not settled:
+            return
+        redis: Any = broker._connection
+        pipe = redis.pipeline(transaction=False)
+        replies: list[tuple[int, bytes, bytes, Handled]] = []  # (result index, id, data, ...)
+        position = 0
+        for entry_id, data, handled in settled:
+            if handled.reply_to and handled.outcome is not None:
+                add_reply(pipe, handled)
+                replies.append((position, entry_id, data, handled))
+                position += 2
+            if handled.dead_letter_reason:
+                add_dead_letter(pipe, p, entry_id.decode(), data, handled.dead_letter_reason)
+                position += 1
+            metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
+        ids = [entry_id for entry_id, _, _ in settled]
+        pipe.xack(channel, keys.DECIDERS_GROUP, *ids)
+        pipe.xdel(channel, *ids)
+        results = await pipe.execute(raise_on_error=False)
+        for result in results:
+            if isinstance(result, Exception) and not isinstance(result, ResponseError):
+                raise result
+        if isinstance(results[-2], Exception):
+            raise results[-2]  # not acknowledged: the claimer takes the entries again
+        for index, entry_id, data, handled in replies:
+            refused = results[index]
+            if isinstance(refused, ResponseError) and not handled.dead_letter_reason:
+                # The reply stream is not a stream (a client made the key something else).
+                reason = undeliverable(handled, refused)
+                await dead_letter(redis, p, entry_id.decode(), data, reason)
+
     for p in range(partitions):
         stream = keys.command_stream(p)
-        # The body stays raw bytes: JSON or msgpack, decoded by the handler itself.
+        # The "body" handed to the handler is the message itself (the entry's raw bytes
+        # are decoded by the handler): a ``message: RedisStreamMessage`` parameter would
+        # be a context field, which fast_depends resolves in a worker thread per message.
         common: dict[str, Any] = {
             "ack_policy": AckPolicy.MANUAL,
             "include_in_schema": False,
-            "decoder": _raw_body,
+            "decoder": _the_message,
         }
 
         broker.subscriber(
             stream=StreamSub(
-                stream, group=keys.DECIDERS_GROUP, consumer=consumer, polling_interval=polling_ms
+                stream,
+                group=keys.DECIDERS_GROUP,
+                consumer=consumer,
+                polling_interval=polling_ms,
+                batch=True,
+                max_records=batch,
             ),
-            **common,
-        )(_entry_handler(on_entry, p))
+            **{**common, "parser": raw_batch_parser},
+        )(_entry_handler(on_batch, p))
         broker.subscriber(
             stream=StreamSub(
                 stream,
@@ -152,16 +238,33 @@ async def settle(redis: Any, message: RedisStreamMessage) -> None:
     await pipe.execute()
 
 
+async def delivery_count(redis: Any, stream: str, entry_id: bytes) -> int:
+    """How often the group has delivered the entry (its pending-list counter)."""
+    rows = await redis.xpending_range(
+        stream, keys.DECIDERS_GROUP, min=entry_id, max=entry_id, count=1
+    )
+    return int(rows[0]["times_delivered"]) if rows else 1
+
+
+async def raw_batch_parser(raw: Any, original: Any) -> Any:
+    """FastStream's batch message without its decoded body: the handler reads the raw
+    entries (``raw_message["data"]``, ``raw_message["message_ids"]``) itself."""
+    message = await original({**raw, "data": []})
+    message.raw_message = raw
+    return message
+
+
 def _entry_handler(on_entry: Any, p: int) -> Any:
-    # One body parameter only: FastStream unpacks the body into several parameters.
-    async def on_command(body: bytes, message: RedisStreamMessage) -> None:
+    # One parameter only (FastStream unpacks a body into several), typed Any: nothing
+    # to validate, nothing injected.
+    async def on_command(message: Any) -> None:
         await on_entry(p, message)
 
     return on_command
 
 
-async def _raw_body(message: Any) -> bytes:
-    return bytes(message.body)
+async def _the_message(message: Any) -> Any:
+    return message
 
 
 def _entry_id(message: RedisStreamMessage) -> str:
