@@ -99,10 +99,12 @@ def test_a_stale_record_is_replaced(tmp_path: Path) -> None:
         (("demo", "--game", "chess"), "unknown game 'chess'; choose --game "),
         (("demo", "--game", "tiny", "--players", "9"), "tiny seats 1-4 players, not 9"),
         (("demo", "--game", "tiny", "--options", "nope"), "--options takes key=value"),
+        (("cluster", "up", "--nodes", "2"), "a cluster needs at least 3 masters, not 2"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], says: str) -> None:
-    done = orrery(*args, "--data-dir", str(tmp_path), timeout=60)
+    folder = "--state-dir" if args[0] == "cluster" else "--data-dir"
+    done = orrery(*args, folder, str(tmp_path), timeout=60)
     assert done.returncode == 2
     assert says in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -34,7 +34,8 @@ def bench(
         str, typer.Option("--game", help="fractured_sky, spacecraft, federation or mix")
     ] = "fractured_sky",
     seats: Annotated[
-        int, typer.Option("--seats", min=1, help="seats per table (clamped to the game)")
+        int,
+        typer.Option("--players", "--seats", min=1, help="players per table (clamped to the game)"),
     ] = 4,
     workers: Annotated[int, typer.Option("--workers", min=1, help="decider processes")] = 1,
     projectors: Annotated[int, typer.Option("--projectors", min=1, help="projectors")] = 1,

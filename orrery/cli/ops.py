@@ -20,6 +20,7 @@ from redis.exceptions import RedisError
 
 from orrery.bench.scale import print_scale, run_scale
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.errors import UserError
 from orrery.logs import configure_logging
 from orrery.ops.maintenance import repair_groups, trim_streams
 from orrery.ops.status import collect_status, print_status
@@ -67,8 +68,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if existing is not None and existing.running():
             print(existing.url)
             return
+        if nodes < 3:
+            raise UserError(f"a cluster needs at least 3 masters, not {nodes}: use --nodes 3")
         if replicas not in (0, 1):
-            raise typer.BadParameter("--replicas is 0 or 1")
+            raise UserError(f"--replicas is 0 or 1, not {replicas}")
         cluster = LocalCluster(
             state_dir,
             masters=nodes,
