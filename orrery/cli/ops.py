@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sys
 from collections.abc import Iterator
 from dataclasses import asdict
@@ -31,10 +30,6 @@ from orrery.server.cluster import (
 
 log = structlog.get_logger("orrery.cli")
 
-WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
-TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
-# a consumer idle this long with nothing pending is a process that is gone
-DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
 
 RedisUrl = Annotated[
     str | None,

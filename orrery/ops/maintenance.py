@@ -5,12 +5,9 @@ streams and feeds to what their groups still need."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import structlog
-import typer
 from redis.exceptions import ResponseError
 
 from contracts import keys
@@ -20,23 +17,6 @@ from orrery.server.cluster import (
 )
 
 log = structlog.get_logger("orrery.maintenance")
-
-WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
-TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
-# a consumer idle this long with nothing pending is a process that is gone
-DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
-
-RedisUrl = Annotated[
-    str | None,
-    typer.Option(
-        "--redis-url",
-        help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL, else the "
-        "local cluster, else the data folder's embedded server)",
-    ),
-]
-DataDirOption = Annotated[
-    Path, typer.Option("--data-dir", help="embedded server's data folder (without a URL)")
-]
 
 
 async def repair_groups(url: str, partitions: int | None = None) -> list[str]:

@@ -6,14 +6,11 @@ group (``orrery repair``, orrery/ops/maintenance.py, recreates it)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
-import typer
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
@@ -25,23 +22,6 @@ from orrery.server.cluster import (
 )
 
 log = structlog.get_logger("orrery.status")
-
-WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
-TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
-# a consumer idle this long with nothing pending is a process that is gone
-DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
-
-RedisUrl = Annotated[
-    str | None,
-    typer.Option(
-        "--redis-url",
-        help="Redis/Valkey URL or cluster node list (default: $ORRERY_REDIS_URL, else the "
-        "local cluster, else the data folder's embedded server)",
-    ),
-]
-DataDirOption = Annotated[
-    Path, typer.Option("--data-dir", help="embedded server's data folder (without a URL)")
-]
 
 
 # --------------------------------------------------------------------------- status

@@ -386,7 +386,7 @@ class LocalCluster:
         pid = self.pids[self.ports.index(port)]
         _signal(pid, signal.SIGKILL)
         deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.01)
         return pid
 
@@ -399,9 +399,9 @@ class LocalCluster:
             _signal(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
         for pid in self.pids:
-            while _alive(pid) and time.monotonic() < deadline:
+            while process_alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if _alive(pid):
+            if process_alive(pid):
                 _signal(pid, signal.SIGKILL)
         self.pids = []
         state = self.data_dir / "state.json"
@@ -435,7 +435,7 @@ class LocalCluster:
         )
 
     def running(self) -> bool:
-        return any(_alive(pid) for pid in self.pids)
+        return any(process_alive(pid) for pid in self.pids)
 
     def __enter__(self) -> LocalCluster:
         return self.start()
@@ -494,7 +494,8 @@ def _signal(pid: int, sig: int) -> None:
         os.kill(pid, sig)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie child of this process counts as gone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -26,6 +26,7 @@ from typing import Any
 import redis
 
 from orrery.errors import UserError
+from orrery.server.cluster import process_alive
 from orrery.server.embedded import EmbeddedServer
 
 LOCK = "server.lock"
@@ -84,7 +85,7 @@ def _stop_stale_server(data_dir: Path) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 10
-        while _alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
     (data_dir / RECORD).unlink(missing_ok=True)
 
@@ -105,17 +106,3 @@ def _answers(url: str) -> bool:
         return False
     finally:
         client.close()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    with contextlib.suppress(ChildProcessError):
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        if done == pid:
-            return False
-    return True
