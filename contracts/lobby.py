@@ -24,7 +24,7 @@ import msgspec
 
 LobbyState = Literal["open", "playing", "finished", "closed"]
 STATES: tuple[LobbyState, ...] = ("open", "playing", "finished", "closed")
-LISTED_STATES: tuple[LobbyState, ...] = ("open", "playing", "finished")
+LISTED_STATES: tuple[LobbyState, ...] = STATES
 
 # The verified player id of every server-side bot seat (never a human account's id:
 # those start with "p").

@@ -10,7 +10,8 @@ the player indexes are diffed against the record actually replaced). The listing
 described in :mod:`contracts.lobby`.
 
 Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
-``closed`` when it ended because every seat left (abandoned; never listed); a private
+``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
+because every seat left (abandoned); each state is listed (``closed`` too); a private
 table (flagged by the gateway before its ``table.create``) is never listed; a seat
 joined with the bots' verified identity is marked ``bot``.
 """
@@ -56,7 +57,7 @@ local states = {'open', 'playing', 'finished', 'closed'}
 for i, state in ipairs(states) do
   for j = 0, 1 do
     local key = KEYS[2 + (i - 1) * 2 + j + 1]
-    if state == ARGV[5] and ARGV[6] ~= '1' and state ~= 'closed' then
+    if state == ARGV[5] and ARGV[6] ~= '1' then
       redis.call('ZADD', key, 0, ARGV[4])
     else
       redis.call('ZREM', key, ARGV[4])
@@ -81,6 +82,8 @@ def lobby_state(state: TableState) -> LobbyState:
         return "open"
     if state.phase == "playing":
         return "playing"
+    if state.phase == "closed":  # not started within the lobby TTL (table.closed)
+        return "closed"
     return "closed" if state.left and all(state.left) else "finished"
 
 

@@ -257,7 +257,6 @@ async def test_lobby_lists_public_tables_by_state_with_a_cursor(http: httpx.Asyn
                 break
             await asyncio.sleep(0.05)
     for params, code in [
-        ({"state": "closed"}, "bad_state"),
         ({"state": "nope"}, "bad_state"),
         ({"cursor": "garbage"}, "bad_cursor"),
         ({"game": "No Such"}, "unknown_game"),

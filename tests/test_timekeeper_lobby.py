@@ -44,6 +44,11 @@ async def test_a_lobby_not_started_in_time_is_closed(live: LiveService) -> None:
             async for view in client.watch("lobby-stale", None):
                 if view["phase"] == "closed":
                     break
+        # the lobby lists it as closed (and no longer as open)
+        async with asyncio.timeout(30):
+            while "lobby-stale" not in [t.table_id for t in await client.tables("closed")]:
+                await asyncio.sleep(0.05)
+        assert "lobby-stale" not in [t.table_id for t in await client.tables("open")]
         # nothing was dealt: the seed is revealed, as at a table's end, so it can be audited
         assert view["legal"] == [] and len(view["seed"]) == 64
         with pytest.raises(CommandRejected) as closed:
