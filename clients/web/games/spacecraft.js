@@ -1,0 +1,1 @@
+export { render, handles, label, scores, describe } from "./generic.js";

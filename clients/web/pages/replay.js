@@ -1,0 +1,164 @@
+// Replay: step through a table's views, seq by seq (GET /v1/tables/{id}/replay?at=SEQ:
+// my seat's view if I held one, else the spectator's). A slider, step buttons, and a
+// short text of who did what at that step (the difference from the step before).
+
+import { api } from "../lib/api.js";
+import { catalogue, gameTitle } from "../lib/catalogue.js";
+import { h, replaceChildren } from "../lib/dom.js";
+import { makeContext } from "../games/common.js";
+import { gameModule } from "../games/index.js";
+import { describeTable } from "../games/describe.js";
+
+const DEBOUNCE_MS = 120;
+
+export function mountReplay(root, { tableId, params }) {
+  const cache = new Map();
+  const st = { last: 0, seq: 0, view: null, mod: null, cat: null, title: "", error: "", ui: {} };
+  let stopped = false;
+  let timer = null;
+
+  const slider = h("input", {
+    id: "replay-seq",
+    type: "range",
+    min: "1",
+    step: "1",
+    "data-testid": "replay-slider",
+    "aria-label": "Step (seq)",
+    oninput: () => {
+      seqOut.textContent = slider.value;
+      clearTimeout(timer);
+      timer = setTimeout(() => show(Number(slider.value)), DEBOUNCE_MS);
+    },
+  });
+  const seqOut = h("output", { for: "replay-seq", "data-testid": "replay-seq" });
+  const button = (testid, text, label, delta) =>
+    h(
+      "button",
+      {
+        type: "button",
+        "data-testid": testid,
+        "aria-label": label,
+        onclick: () => show(delta === "first" ? 1 : delta === "last" ? st.last : st.seq + delta),
+      },
+      text,
+    );
+  const controls = h(
+    "div",
+    { class: "replay-controls row", role: "group", "aria-label": "Replay controls" },
+    button("replay-first", "⏮", "First step", "first"),
+    button("replay-prev", "◀", "Previous step", -1),
+    h("label", { for: "replay-seq" }, "Step "),
+    slider,
+    seqOut,
+    button("replay-next", "▶", "Next step", 1),
+    button("replay-last", "⏭", "Last step", "last"),
+  );
+  const log = h("div", { class: "replay-log", "data-testid": "replay-log", "aria-live": "polite" });
+  const board = h("section", {
+    class: "table-page replay",
+    "data-testid": "table",
+    "data-replay": "1",
+    "data-table": tableId,
+  });
+  const message = h("p", { class: "message", role: "alert" });
+  const titleEl = h("h1", {}, "Replay");
+  replaceChildren(
+    root,
+    h(
+      "div",
+      { class: "replay-page", "data-testid": "replay" },
+      titleEl,
+      controls,
+      message,
+      log,
+      board,
+      h("p", {}, h("a", { href: `#/table/${tableId}` }, "Back to the table"), " · ", h("a", { href: "#/" }, "Lobby")),
+    ),
+  );
+
+  async function viewAt(seq) {
+    if (!cache.has(seq)) {
+      cache.set(
+        seq,
+        api.replay(tableId, seq).catch((error) => {
+          cache.delete(seq);
+          throw error;
+        }),
+      );
+    }
+    return cache.get(seq);
+  }
+
+  async function show(seq) {
+    seq = Math.max(1, Math.min(st.last, seq));
+    try {
+      const [view, prev] = await Promise.all([
+        viewAt(seq),
+        seq > 1 ? viewAt(seq - 1) : Promise.resolve(null),
+      ]);
+      if (stopped) return;
+      st.seq = seq;
+      st.view = view;
+      slider.value = String(seq);
+      seqOut.textContent = `${seq} / ${st.last}`;
+      const quiet = { ...view, legal: [] };
+      const ctx = makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => show(st.seq) });
+      const lines = describeTable(prev, view, ctx, st.mod);
+      replaceChildren(
+        log,
+        h("h2", {}, `Step ${seq}`),
+        h("ul", {}, (lines.length ? lines : ["Nothing visible changed."]).map((line) => h("li", {}, line))),
+      );
+      board.dataset.seq = String(view.seq);
+      board.dataset.phase = view.phase;
+      board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
+      replaceChildren(
+        board,
+        view.view ? st.mod.render(ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
+        view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
+      );
+      const url = `#/table/${tableId}/replay?at=${seq}`;
+      if (location.hash !== url) history.replaceState(null, "", url);
+      message.textContent = "";
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  }
+
+  function finalLine(view, ctx) {
+    const order = view.seats.map((s) => s.seat).sort((a, b) => view.standing.ranks[a] - view.standing.ranks[b]);
+    return h(
+      "section",
+      { class: "panel standings", "data-testid": "standings" },
+      h("h2", {}, "Final standings"),
+      h(
+        "ol",
+        {},
+        order.map((seat) =>
+          h("li", {}, `${ctx.name(seat)}: ${view.standing.points[seat]} points (rank ${view.standing.ranks[seat]})`),
+        ),
+      ),
+    );
+  }
+
+  (async () => {
+    try {
+      const current = await api.view(tableId);
+      st.mod = gameModule(current.game);
+      [st.cat, st.title] = await Promise.all([catalogue(current.game), gameTitle(current.game)]);
+      st.last = current.seq;
+      titleEl.textContent = `Replay · ${st.title} · table ${tableId}`;
+      document.title = `Replay · ${st.title} · Orrery`;
+      slider.max = String(st.last);
+      const wanted = Number(params.get("at") || st.last);
+      await show(Number.isFinite(wanted) && wanted > 0 ? wanted : st.last);
+    } catch (error) {
+      message.textContent = error.message;
+    }
+  })();
+
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
