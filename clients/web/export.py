@@ -368,7 +368,8 @@ def federation() -> dict[str, Any]:
         "planets": list(fed.PLANETS),
         "crystals": list(CRYSTALS),
         "icons": [
-            {"index": i, "key": k, "name": ICON_TEXT.get(k, k)} for i, k in enumerate(fed.ICON_NAMES)
+            {"index": i, "key": k, "name": ICON_TEXT.get(k, k)}
+            for i, k in enumerate(fed.ICON_NAMES)
         ],
         "mission_level": list(fed.MISSION_LEVEL),
         "max_missions": fed.MAX_MISSIONS,

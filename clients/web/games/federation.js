@@ -235,6 +235,7 @@ export function render(ctx) {
       ]),
     ),
     movesPanel(ctx),
+    myPanel(ctx),
     senatePanel(ctx, who),
     playersPanel(ctx, who),
     tracksPanel(ctx, who),
@@ -368,6 +369,25 @@ function movesPanel(ctx) {
     h("p", { class: "hint" }, `You must ${PENDING[game.pending] || game.pending}.`),
     ctx.of("fed.place").length ? h("p", { class: "hint" }, "Choose the ambassador and how, then a space in the senate.") : null,
     others.length ? h("div", { class: "move-list" }, others.map((body) => ctx.button(body, label(body, ctx)))) : null,
+  );
+}
+
+function myPanel(ctx) {
+  const { game, cat } = ctx;
+  const p = ctx.me !== null && ctx.me !== undefined ? game.players[ctx.me] : null;
+  if (!p) return null;
+  return section(
+    "Your board",
+    { class: "panel private", "data-testid": "private" },
+    h("p", { class: "hint" }, "In Federation every player's board is public; here is yours at a glance."),
+    facts([
+      ["Crystals", `${p.copp} coppernium, ${p.lav} lavandium, ${p.ocean} oceanium`],
+      ["Diamonds and PP", `${p.diamond} diamonds, ${p.pp} PP`],
+      ["Ambassadors left", listing(p.ambassadors_used.map((used, i) => (used ? null : ambassadorName(cat, i)))) || "none"],
+      ["Assistant die", p.die < 0 ? "none" : `${p.die}${p.die_on_board ? " (on the board)" : ""}`],
+      ["Alteration tokens", listing(p.tokens.map((t) => alteration(cat, t))) || "none"],
+      ["Missions you may do", listing(p.checks.map((c, i) => (c && !p.missions[i] && p.authority_level >= cat.mission_level[i] ? iconName(cat, i) : null))) || "none yet"],
+    ]),
   );
 }
 

@@ -40,8 +40,9 @@ export function clear(node) {
 export function replaceChildren(container, ...children) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.getAttribute("data-key") : null;
-  clear(container);
-  append(container, children);
+  // Build first, then swap in one step (a blur handler fired by the swap sees a whole tree).
+  const fresh = append(document.createDocumentFragment(), children);
+  container.replaceChildren(fresh);
   if (key) {
     const again = [...container.querySelectorAll("[data-key]")].find(
       (el) => el.getAttribute("data-key") === key,

@@ -132,7 +132,28 @@ export function mountTable(root, { tableId, params }) {
   }
 
   // ------------------------------------------------------------ drawing
+  let drawing = false;
+  let again = false;
   function render() {
+    // A render may fire events (a focused input losing focus) that ask for another one:
+    // run that one right after, never inside.
+    if (drawing) {
+      again = true;
+      return;
+    }
+    drawing = true;
+    try {
+      draw();
+    } finally {
+      drawing = false;
+    }
+    if (again) {
+      again = false;
+      queueMicrotask(render);
+    }
+  }
+
+  function draw() {
     if (st.fatal && !st.view) {
       replaceChildren(
         page,
