@@ -125,12 +125,12 @@ class WebStack:
         wait_ready(self.url)
         return line
 
-    def restart_gateway(self) -> None:
-        """Stop the gateway and start another on the same port (connections drop)."""
+    def stop_gateway(self) -> None:
+        """Stop the gateway (its connections drop); ``start_gateway(stack.port)`` again."""
         assert self.gateway is not None
         stop_processes([self.gateway])
         self.processes.remove(self.gateway)
-        self.start_gateway(self.port)
+        self.gateway = None
 
     def start_bots(self) -> None:
         self.processes.append(
@@ -202,6 +202,7 @@ class Person:
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
+    replays: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ pages and forms
 
@@ -287,9 +288,30 @@ class Person:
         response.raise_for_status()
         return response.json()
 
+    def post(self, path: str, body: Any = None) -> Any:
+        response = httpx.post(
+            self.stack.url + path,
+            json=body,
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=30,
+        )
+        response.raise_for_status()
+        return response.json()
+
+    def view_at(self, table_id: str, seq: int) -> dict[str, Any]:
+        """My view at ``seq``: the frame my page received for it, else the replay."""
+        for frame in reversed(self.frames):
+            if frame.get("type") == "view" and frame["seq"] == seq:
+                view: dict[str, Any] = frame["view"]
+                return view
+        return self.replay(table_id, seq)
+
     def replay(self, table_id: str, seq: int) -> dict[str, Any]:
-        view: dict[str, Any] = self.api(f"/v1/tables/{table_id}/replay", at=seq)
-        return view
+        """My view at ``seq`` (GET …/replay; kept, since a past seq never changes)."""
+        key = (table_id, seq)
+        if key not in self.replays:
+            self.replays[key] = self.api(f"/v1/tables/{table_id}/replay", at=seq)
+        return self.replays[key]
 
     # ------------------------------------------------------------ playing by clicking
 
@@ -379,10 +401,13 @@ def new_person(
 
     page.on("websocket", on_socket)
     page.on("pageerror", lambda error: person.errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: person.errors.append(message.text) if message.type == "error" else None,
-    )
+
+    def console(message: Any) -> None:
+        # An HTTP error the page handles (a refused join) is logged by Chromium too.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            person.errors.append(message.text)
+
+    page.on("console", console)
     return person
 
 

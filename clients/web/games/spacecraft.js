@@ -319,7 +319,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
       );
     }
   }
-  return h(
+  const grid = h(
     "div",
     {
       class: "rocket",
@@ -329,6 +329,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
     },
     cells,
   );
+  return h("div", { class: "rocket-wrap" }, grid);
 }
 
 function seatsPanel(ctx, who) {

@@ -275,6 +275,8 @@ export function mountLobby(root) {
       "select",
       {
         "aria-label": "Leaderboard of",
+        "data-key": "board-game",
+        "data-testid": "leaderboard-game",
         onchange: () => {
           state.boardGame = select.value;
           renderBoard();
@@ -308,7 +310,7 @@ export function mountLobby(root) {
 
   async function refresh() {
     if (stopped) return;
-    await Promise.all([renderList(), renderMine()]);
+    await Promise.all([renderList(), renderMine(), renderBoard()]);
     if (!stopped) timer = setTimeout(refresh, REFRESH_MS);
   }
 
@@ -316,7 +318,6 @@ export function mountLobby(root) {
     games = index;
     if (stopped) return;
     renderCreate();
-    renderBoard();
     refresh();
   });
 
