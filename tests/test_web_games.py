@@ -80,8 +80,8 @@ def no_horizontal_scroll(person: Person) -> None:
     )
     wide = person.page.evaluate(
         """() => [...document.querySelectorAll('body *')]
-            .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
-            .slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right)"""
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 1).slice(0, 5)
+            .map(e => `${e.tagName}.${e.className} ${e.getBoundingClientRect().right}`)"""
     )
     assert overflow <= 1, f"the page scrolls sideways by {overflow}px on a phone: {wide}"
 
