@@ -236,7 +236,12 @@ def spacecraft() -> dict[str, Any]:
         ],
         "blueprint_points": sc.BLUEPRINT_POINTS,
         "goals": [
-            {"id": g.id, "pattern": g.pattern, "points": g.points, "text": GOAL_TEXT[g.pattern]}
+            {
+                "id": g.id,
+                "pattern": g.pattern,
+                "points": g.points,
+                "text": GOAL_TEXT.get(g.pattern, g.pattern.replace("_", " ")),
+            }
             for g in sc.GOALS
         ],
         "countdown": list(sc.COUNTDOWN),
