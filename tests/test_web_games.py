@@ -13,6 +13,7 @@ tests/support/browser.py, ORRERY_WEB_SCREENSHOTS).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -247,7 +248,8 @@ def a_private_count(a_view: dict[str, Any], s_view: dict[str, Any]) -> int:
 def dom_secrets(
     game: str, a: int, a_view: dict[str, Any], s_view: dict[str, Any]
 ) -> list[tuple[str, str]]:
-    """(CSS scope, text) pairs that would show one of A's private values in a page."""
+    """(CSS scope, pattern) pairs: a page showing the pattern there shows one of A's
+    private values."""
     out: list[tuple[str, str]] = []
     mine, public = a_view["view"], s_view["view"]
     if mine is None:
@@ -258,7 +260,7 @@ def dom_secrets(
             for i, (ship, ship_public) in enumerate(ships):
                 if ship["seat"] == a and ship["chip"] is not None and ship_public["chip"] is None:
                     scope = f"[data-region='{region['index']}'] .airships li:nth-child({i + 1})"
-                    out.append((scope, f"chip {ship['chip']}"))
+                    out.append((scope, rf"\bchip {ship['chip']}\b"))
     elif game == "spacecraft":
         goals = {
             g["id"]: g["text"]
@@ -268,9 +270,9 @@ def dom_secrets(
         if seat_public["goal"] is None:
             for goal in [seat["goal"], *(seat["goal_options"] or [])]:
                 if goal is not None:
-                    out.append(("body", goals[goal]))
+                    out.append(("body", re.escape(goals[goal])))
         if seat["reserved"] is not None and seat_public["reserved"] is None:
-            out.append((f".seat-card[data-seat='{a}']", f"card {seat['reserved']}"))
+            out.append((f".seat-card[data-seat='{a}']", rf"\bcard {seat['reserved']}\b"))
     # Federation: a seat's view holds nothing the spectator's does not (only `seat` and
     # the legal moves differ), so there is no private value to look for.
     return out
@@ -313,11 +315,11 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
             return
         seq = bob.seq()
         a_view, s_view = ann.view_at(table, seq), cat.view_at(table, seq)
-        for scope, text in dom_secrets(game, a, a_view, s_view):
+        for scope, pattern in dom_secrets(game, a, a_view, s_view):
             checked_dom["secrets"] += 1
             shown = bob.page.locator(scope)
             if shown.count():
-                assert text not in shown.first.inner_text(), (scope, text)
+                assert not re.search(pattern, shown.first.inner_text()), (scope, pattern)
         checked_dom["n"] += 1
 
     play_until_finished([ann, bob], after=after_click)
@@ -385,6 +387,13 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     assert ann_replay.get_attribute("data-viewer") == str(a)
     if ann.replay(table, middle)["view"] is not None:
         ann_replay.get_by_test_id("private").wait_for()
+
+    # Both were rated (verified players; games against bots alone are not): the lobby's
+    # leaderboard of the game lists them.
+    ann.open("/")
+    ann.page.get_by_test_id("leaderboard-game").select_option(game)
+    for name in (ann.name, bob.name):
+        ann.page.get_by_test_id("leaderboard").filter(has_text=name).wait_for()
     no_page_errors(ann, bob, cat)
     for person in (ann, bob, cat):
         person.context.close()

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.browser import PASSWORD, Person, WebStack, chromium, new_person, web_stack
+from tests.support.browser import (
+    PASSWORD,
+    Person,
+    WebStack,
+    chromium,
+    new_person,
+    screenshot_dir,
+    web_stack,
+)
 
 PHONE = {"width": 390, "height": 844}
 
@@ -37,6 +45,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
 def browser() -> Iterator[Browser]:
     with chromium() as (_, started):
         yield started
+
+
+def shoot(person: Person, name: str) -> None:
+    path = screenshot_dir(Path(person.stack.log_path).parent) / f"{name}.png"
+    person.page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
 
 
 def unnamed_controls(person: Person) -> list[str]:
@@ -102,6 +116,7 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     listed.wait_for()
     assert "0/3 seats" in listed.inner_text() and "variant: advanced" in listed.inner_text()
     assert not bob.page.locator(f"[data-table='{secret}']").count()
+    shoot(bob, "lobby")
     bob.page.get_by_test_id("create-game").select_option("federation")  # the form follows
     assert bob.page.get_by_test_id("create-seats").get_attribute("max") == "4"
 

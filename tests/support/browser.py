@@ -100,9 +100,12 @@ class WebStack:
             **os.environ,
             "PYTHONPATH": str(REPO),
             "ORRERY_SECRET_KEY": self.key,
-            # every browser context signs up from 127.0.0.1: no per-address limit here
+            # every browser context signs up from 127.0.0.1, and the tests read many
+            # replays with a player's session: no rate limits here
             "ORRERY_GATEWAY_ANON_BURST": "100000",
             "ORRERY_GATEWAY_ANON_RATE": "1000",
+            "ORRERY_GATEWAY_BURST": "100000",
+            "ORRERY_GATEWAY_RATE": "1000",
         }
 
     def start_gateway(self, port: int = 0) -> str:
@@ -315,6 +318,19 @@ class Person:
 
     # ------------------------------------------------------------ playing by clicking
 
+    def state(self) -> dict[str, Any]:
+        """The table root's seq, viewer, seats to move and whether I may move, in one read."""
+        state: dict[str, Any] = self.page.evaluate(
+            """() => {
+                const t = document.querySelector('[data-testid=table]:not([data-replay])');
+                if (!t) return {seq: -1, viewer: null, to_move: [], mine: false};
+                return {seq: Number(t.dataset.seq || -1),
+                        viewer: t.dataset.viewer === 'spectator' ? null : Number(t.dataset.viewer),
+                        to_move: (t.dataset.toMove || '').split(',').filter(x => x).map(Number),
+                        mine: t.dataset.myTurn === '1' && !t.dataset.busy}; }"""
+        )
+        return state
+
     def my_turn(self) -> bool:
         return self.page.evaluate(
             "() => { const t = document.querySelector('[data-testid=table]:not([data-replay])');"
@@ -439,15 +455,20 @@ def play_until_finished(
                 if after is not None:
                     after(person, clicks)
         if not moved:
-            # Nobody may move on the page they see: a page lags behind (wait until it shows
-            # the newest seq), or a bot or an AI moves next (wait for the next seq).
-            seqs = [p.seq() for p in people]
-            top = max(seqs)
-            lagging = [p for p, s in zip(people, seqs, strict=True) if s < top]
+            # Nobody could move on the page they saw. Look again (one read per page): a
+            # page may say it is my turn by now; else a page lags behind (wait until it
+            # shows the newest seq); else wait on the page of the person to move, or, when
+            # a bot or an AI moves next, for the next seq.
+            states = [p.state() for p in people]
+            if any(s["mine"] for s in states):
+                continue
+            top = max(s["seq"] for s in states)
+            lagging = [p for p, s in zip(people, states, strict=True) if s["seq"] < top]
+            movers = [p for p, s in zip(people, states, strict=True) if s["viewer"] in s["to_move"]]
             try:
                 for person in lagging:
                     person.wait_seq(top)
                 if not lagging:
-                    people[0].wait_change(top)
+                    (movers or people)[0].wait_change(top)
             except PlaywrightTimeout:
                 raise AssertionError(stalled(people)) from None

@@ -132,6 +132,7 @@ export function mountLobby(root) {
         "aria-label": "Game",
         onchange: () => {
           state.game = filter.value;
+          state.more = 0;
           renderList();
         },
       },
@@ -151,6 +152,7 @@ export function mountLobby(root) {
             "data-testid": `list-${value}`,
             onclick: () => {
               state.listState = value;
+              state.more = 0;
               renderList();
             },
           },
@@ -160,9 +162,33 @@ export function mountLobby(root) {
     );
     let body;
     try {
-      const page = await api.tables(state.listState, state.game || null, null);
-      body = page.tables.length
-        ? h("ul", { class: "table-list", "data-testid": "table-list" }, page.tables.map(tableRow))
+      // The first page, and as many more as the person asked for ("More tables").
+      const tables = [];
+      let cursor = null;
+      for (let page = 0; page <= (state.more || 0); page += 1) {
+        const got = await api.tables(state.listState, state.game || null, cursor);
+        tables.push(...got.tables);
+        cursor = got.next;
+        if (!cursor) break;
+      }
+      body = tables.length
+        ? [
+            h("ul", { class: "table-list", "data-testid": "table-list" }, tables.map(tableRow)),
+            cursor
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    "data-key": "more-tables",
+                    onclick: () => {
+                      state.more = (state.more || 0) + 1;
+                      renderList();
+                    },
+                  },
+                  "More tables",
+                )
+              : null,
+          ]
         : h("p", { class: "hint" }, "No tables here yet.");
     } catch (error) {
       body = h("p", { class: "message" }, error.message);

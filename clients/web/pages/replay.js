@@ -8,6 +8,7 @@ import { h, replaceChildren } from "../lib/dom.js";
 import { makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { describeTable } from "../games/describe.js";
+import { drawGame } from "./table.js";
 
 const DEBOUNCE_MS = 120;
 
@@ -114,7 +115,7 @@ export function mountReplay(root, { tableId, params }) {
       board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
       replaceChildren(
         board,
-        view.view ? st.mod.render(ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
+        view.view ? drawGame(st.mod, ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
         view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
       );
       const url = `#/table/${tableId}/replay?at=${seq}`;

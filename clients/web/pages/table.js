@@ -10,6 +10,7 @@ import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, plural, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
 import { LIFECYCLE, makeContext, swatch } from "../games/common.js";
+import * as generic from "../games/generic.js";
 import { gameModule } from "../games/index.js";
 
 const BUSY_LIMIT_MS = 15000;
@@ -187,9 +188,9 @@ export function mountTable(root, { tableId, params }) {
     else delete page.dataset.myTurn;
     document.title = `${st.title} · Orrery`;
 
-    const board = view.view ? st.mod.render(ctx) : null;
+    const board = view.view ? drawGame(st.mod, ctx) : null;
     const leftovers = ctx.legal.filter(
-      (body) => !st.mod.handles(body) && !ctx.rendered.has(JSON.stringify(body)),
+      (body) => !(st.mod.handles(body) && !ctx.fellBack) && !ctx.rendered.has(JSON.stringify(body)),
     );
     const hadFocus = page.contains(document.activeElement);
     replaceChildren(
@@ -484,6 +485,18 @@ export function mountTable(root, { tableId, params }) {
     live.close();
     clearTimeout(st.busyTimer);
   };
+}
+
+// A drawing bug must not blank the page: log it and fall back to the generic drawing
+// (which still offers every legal move).
+export function drawGame(mod, ctx) {
+  try {
+    return mod.render(ctx);
+  } catch (error) {
+    console.error("drawing failed", error);
+    ctx.fellBack = true;
+    return generic.render(ctx);
+  }
 }
 
 export { LIFECYCLE };
