@@ -5,7 +5,9 @@ Who holds which seat is read from the projected lobby record (the ``player_id`` 
 each ``SeatJoined``), never from this process's memory; a seat's secret is derived
 from the server key when a command is sent for it (:mod:`gateway.crypto`). A join
 picks its seat here (the secret depends on it) and answers once the lobby shows it,
-so the very next request finds the player seated.
+so the very next request finds the player seated; create, start and leave also answer
+once the lobby and the views show them (commands do not wait: views follow on the
+WebSocket).
 
 Command ids a client chooses are scoped to the player on the wire
 (``c.<player>.<id>``), so one player's id can never collide with, or fetch the
@@ -106,8 +108,9 @@ def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[st
         else:
             outcome = msgspec.structs.replace(outcome, command_id=command_id)
     document: dict[str, Any] = msgspec.to_builtins(outcome)
-    if document.get("seat", 0) is None:
-        del document["seat"]
+    for part in (document, document.get("original") or {}):
+        if part.get("seat", 0) is None:
+            del part["seat"]
     if isinstance(outcome, Rejection):
         document.setdefault("detail", None)
         document = {"error": outcome.code, **document}
@@ -267,11 +270,15 @@ class TableService:
         raise ApiError(409, "table_full", "every seat is taken")
 
     async def lifecycle(self, player_id: str, table_id: str, body: Any) -> tuple[int, Any]:
-        """Start or leave for the caller's seat: (status, outcome document)."""
+        """Start or leave for the caller's seat: (status, outcome document), once the
+        lobby and the views show it (like create and join)."""
         _, seat = await self._seated(table_id, player_id)
         outcome = await self._send(
             table_id, body, seat=seat, token=self._seat_token(table_id, seat, player_id)
         )
+        applied = outcome.original if isinstance(outcome, Duplicate) else outcome
+        if isinstance(applied, Accepted):
+            await self.client.wait_projected(table_id, applied.last_seq, PROJECTION_WAIT_S)
         return self._status(outcome), outcome_document(outcome)
 
     async def start(self, player_id: str, table_id: str) -> tuple[int, Any]:

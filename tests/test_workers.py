@@ -17,15 +17,22 @@ from clients.sdk import OrreryClient, new_seat_token
 from contracts import keys
 from contracts.envelope import Accepted, Rejection, decode_entry
 from contracts.table import CreateTable, JoinRequest, StartTable
+from gateway.wire import GatewayClient
 from projections.rebuild import read_model_keys, rebuild
+from tests.support.gateway import verified_join
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Draw, Stand
+
+SECRET_KEY = "two-workers-test-key"
 
 
 @pytest.fixture(scope="module")
 def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
     with live_service(
-        Path(tmp_path_factory.mktemp("two")), workers=2, ORRERY_CLAIM_IDLE_MS="1000"
+        Path(tmp_path_factory.mktemp("two")),
+        workers=2,
+        ORRERY_CLAIM_IDLE_MS="1000",
+        ORRERY_SECRET_KEY=SECRET_KEY,
     ) as service:
         yield service
 
@@ -141,12 +148,16 @@ async def _read_models(redis: Any) -> dict[str, Any]:
 
 
 async def test_rebuild_equals_live_projection(two_workers: LiveService) -> None:
-    async with OrreryClient(two_workers.url) as client:
+    async with GatewayClient(two_workers.url) as client:
         rng = random.Random(3)
 
         async def one(i: int) -> None:
+            # Ratings follow verified players only: these joins carry signed identities.
             table = await client.create_table("tiny", 3, table_id=f"rb-{i}")
-            seats = [await client.join(table, f"player{(i + s) % 5}") for s in range(3)]
+            seats = [
+                await verified_join(client, SECRET_KEY, table, f"P{(i + s) % 5}", f"p{(i + s) % 5}")
+                for s in range(3)
+            ]
             await client.start(seats[0])
             bots = (play_seat(client, s, random.Random(rng.random())) for s in seats)
             await asyncio.gather(*bots)
@@ -161,5 +172,7 @@ async def test_rebuild_equals_live_projection(two_workers: LiveService) -> None:
             await asyncio.sleep(0.05)
         live_models = await _read_models(client.redis)
         assert any(k.startswith("orrery:{lb}:rating:tiny") for k in live_models)
+        assert any(k.startswith("orrery:{lobby}:table:rb-") for k in live_models)
+        assert any(k.startswith("orrery:{lobby}:player:p") for k in live_models)
         await rebuild(client.redis, PARTITIONS)
         assert await _read_models(client.redis) == live_models

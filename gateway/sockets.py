@@ -1,0 +1,237 @@
+"""The WebSocket routes: a table's live views (with commands sent back over the same
+socket) and a player's notices. A socket authenticates with ``?token=``; a refusal is an
+error frame and a close code 4000 + the HTTP status it stands for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+import msgspec
+import structlog
+from litestar import WebSocket, websocket
+
+from contracts import keys
+from gateway.core import Gateway, gateway_of
+from gateway.errors import ApiError
+from gateway.tables import seat_of
+
+log = structlog.get_logger("orrery.gateway")
+_json = msgspec.json.Encoder()
+
+# WebSocket close codes (4000 + the HTTP status they stand for)
+WS_UNAUTHORIZED = 4401
+WS_NOT_FOUND = 4404
+WS_RATE_LIMITED = 4429
+WS_UNAVAILABLE = 4503
+
+
+# ---------------------------------------------------------------- WebSockets
+
+
+class _Frame(msgspec.Struct):
+    type: str
+    command_id: str | None = None
+    body: dict[str, Any] | None = None
+
+
+_frame = msgspec.json.Decoder(_Frame)
+
+
+class _Phase(msgspec.Struct):
+    seq: int = 0
+    phase: str = ""
+
+
+_phase = msgspec.json.Decoder(_Phase)
+
+
+def _int_param(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], error: ApiError) -> None:
+    log.info("socket_refused", error=error.code, path=socket.url.path)
+    close = {401: WS_UNAUTHORIZED, 404: WS_NOT_FOUND, 429: WS_RATE_LIMITED}.get(
+        error.status, WS_UNAVAILABLE
+    )
+    with contextlib.suppress(Exception):
+        await socket.send_text(
+            json.dumps({"type": "error", "error": error.code, "message": error.message})
+        )
+        await socket.close(code=close, reason=error.code)
+
+
+class _Connection:
+    """One WebSocket: pushes views, runs the commands the client sends."""
+
+    def __init__(
+        self, socket: WebSocket[Any, Any, Any], gateway: Gateway, player: str, expires: int
+    ) -> None:
+        self.socket = socket
+        self.gateway = gateway
+        self.player = player
+        self.expires = expires
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, text: str | bytes) -> None:
+        async with self.send_lock:
+            await self.socket.send_text(text if isinstance(text, str) else text.decode())
+
+    def expired(self) -> bool:
+        return time.time() >= self.expires
+
+    async def receive_commands(self, table_id: str) -> None:
+        while True:
+            text = await self.socket.receive_text()
+            if self.expired():
+                raise ApiError(401, "session_expired", "the session has expired; sign in again")
+            try:
+                frame = _frame.decode(text)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                await self.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "error": "malformed",
+                            "message": 'a frame is JSON: {"type": "command", "command_id", "body"}',
+                        }
+                    )
+                )
+                continue
+            if frame.type != "command" or frame.command_id is None or frame.body is None:
+                await self.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "error": "malformed",
+                            "message": 'a frame is {"type": "command", "command_id", "body"}',
+                        }
+                    )
+                )
+                continue
+            try:
+                await self.gateway.limiter.take(
+                    self.player, self.gateway.settings.rate_per_s, self.gateway.settings.burst
+                )
+                _, body = await self.gateway.tables.command(
+                    self.player, table_id, frame.command_id, frame.body
+                )
+                await self.send(_json.encode({"type": "outcome", **body}))
+            except ApiError as error:
+                await self.send(
+                    _json.encode(
+                        {
+                            "type": "error",
+                            "error": error.code,
+                            "message": error.message,
+                            "command_id": frame.command_id,
+                        }
+                    )
+                )
+
+
+@websocket("/tables/{table_id:str}/live")
+async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
+    """Views pushed as ``{"type": "view", "seq", "view"}`` after ``after``; send
+    ``{"type": "command", "command_id", "body"}`` to act (answer: ``{"type": "outcome"}``)."""
+    gateway = gateway_of(socket)
+    await socket.accept()
+    try:
+        player, expires = await gateway.player(socket.query_params.get("token"))
+        record = await gateway.tables.record(table_id)
+    except ApiError as error:
+        await _refuse(socket, error)
+        return
+    after = _int_param(socket.query_params.get("after"), -1)
+    connection = _Connection(socket, gateway, player, expires)
+    viewer = seat_of(record, player)
+    async with gateway.hub.subscribe(table_id, viewer, after) as subscriber:
+
+        async def push() -> None:
+            while True:
+                seq, raw = await subscriber.next()
+                if connection.expired():
+                    raise ApiError(401, "session_expired", "the session has expired; sign in again")
+                if _phase.decode(raw).phase == "lobby":
+                    # Seats change hands only in the lobby: follow my seat if I just took one.
+                    current = await gateway.tables.record(table_id)
+                    seat = seat_of(current, player)
+                    if seat != subscriber.viewer:
+                        subscriber.viewer = seat
+                        raw = await gateway.client.view_raw(table_id, seat) or raw
+                        seq = _phase.decode(raw).seq
+                        subscriber.sent = max(subscriber.sent, seq)
+                await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
+
+        tasks = [
+            asyncio.create_task(push()),
+            asyncio.create_task(connection.receive_commands(table_id)),
+        ]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                failure = task.exception()
+                if isinstance(failure, ApiError):
+                    await _refuse(socket, failure)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+@websocket("/players/me/live")
+async def player_live(socket: WebSocket[Any, Any, Any]) -> None:
+    """My notices ("your turn" at any of my tables), one JSON frame per entry."""
+    gateway = gateway_of(socket)
+    await socket.accept()
+    try:
+        player, expires = await gateway.player(socket.query_params.get("token"))
+    except ApiError as error:
+        await _refuse(socket, error)
+        return
+    redis = gateway.client.redis
+    stream = keys.player_notice_stream(player)
+    after = socket.query_params.get("after")
+    if not after or not all(part.isdigit() for part in after.split("-", 1)):
+        newest = await redis.xrevrange(stream, count=1)
+        after = newest[0][0].decode() if newest else "0-0"
+
+    async def forward(last: str) -> None:
+        while True:
+            if time.time() >= expires:
+                raise ApiError(401, "session_expired", "the session has expired; sign in again")
+            entries = await redis.xread({stream: last}, block=1000, count=100)
+            for _, rows in entries:
+                for entry_id, fields in rows:
+                    last = entry_id.decode()
+                    data = fields.get(b"__data__")
+                    if data:
+                        await socket.send_text(data.decode())
+
+    async def drain() -> None:
+        while True:
+            await socket.receive_text()
+
+    tasks = [asyncio.create_task(forward(after)), asyncio.create_task(drain())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            failure = task.exception()
+            if isinstance(failure, ApiError):
+                await _refuse(socket, failure)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task

@@ -1,0 +1,290 @@
+"""``orrery bench gateway``: the gateway's cost, next to the Python SDK over Redis in the
+same run (docs/benchmarks.md, "Gateway").
+
+Everything runs here on a temporary embedded server: one worker, one projector, one
+gateway process. Three client kinds play the same workload, one after the other:
+tables of Fractured Sky with one seat (the built-in AIs play the others), each driven
+by one client that waits for its seat's view, picks a random legal move and sends it.
+
+* ``sdk`` — ``clients.sdk.OrreryClient`` over Redis (views by ``wait_view``);
+* ``http`` — commands by ``POST /v1/tables/{id}/commands``, views from the WebSocket;
+* ``ws`` — commands and views over the WebSocket.
+
+Figures: commands/s over the phase, and the outcome latency (command sent → outcome
+received) p50/p99. Then the push figure: ``--spectators`` WebSockets watch one table
+while a driver plays it; for each view frame a spectator receives, the latency from
+the append (the event's ``recorded_at`` in the log) to the frame's arrival.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from clients.sdk import OrreryClient
+from contracts import keys
+from contracts.envelope import Rejection, decode_entry
+from orrery.embedded import EmbeddedServer
+
+GAME = "fractured_sky"
+TABLES = 8
+NOT_MOVES = {"table.start", "table.leave"}
+PHASE_TIMEOUT_S = 600
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _figures(kind: str, latencies: list[float], seconds: float) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "commands": len(latencies),
+        "commands_per_s": round(len(latencies) / seconds, 1) if seconds else 0.0,
+        "p50_ms": round(_pct(latencies, 0.5) * 1000, 2),
+        "p99_ms": round(_pct(latencies, 0.99) * 1000, 2),
+    }
+
+
+def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    if view["phase"] != "playing" or view["viewer"] not in view["to_move"]:
+        return None
+    moves = [c for c in view["legal"] if c.get("type") not in NOT_MOVES]
+    return rng.choice(moves) if moves else None
+
+
+# ---------------------------------------------------------------- the SDK over Redis
+
+
+async def _sdk_phase(url: str, commands: int, tables: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    async with OrreryClient(url) as client:
+
+        async def driver(i: int) -> None:
+            rng = random.Random(i)
+            while len(latencies) < commands:
+                table = await client.create_table(GAME, 1)
+                seat = await client.join(table, f"sdk{i}")
+                started = await client.start(seat)
+                seq = started.last_seq
+                while len(latencies) < commands:
+                    view = await client.wait_view(table, 0, seq)
+                    if view["phase"] == "finished":
+                        break
+                    move = _move(view, rng)
+                    if move is None:
+                        seq = view["seq"] + 1
+                        continue
+                    sent = time.perf_counter()
+                    outcome = await client.play(seat, move)
+                    latencies.append(time.perf_counter() - sent)
+                    # a rejection: read the view again (it is current)
+                    seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+
+        started = time.perf_counter()
+        await asyncio.gather(*(driver(i) for i in range(tables)))
+        return _figures("sdk", latencies, time.perf_counter() - started)
+
+
+# ---------------------------------------------------------------- through the gateway
+
+
+async def _account(http: httpx.AsyncClient, name: str) -> str:
+    password = "bench password"
+    await http.post("/v1/players", json={"name": name, "password": password})
+    session = await http.post("/v1/sessions", json={"name": name, "password": password})
+    session.raise_for_status()
+    token: str = session.json()["token"]
+    return token
+
+
+async def _gateway_phase(base: str, commands: int, kind: str, tables: int) -> dict[str, Any]:
+    latencies: list[float] = []
+    ws_base = base.replace("http://", "ws://")
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+        async def driver(i: int) -> None:
+            rng = random.Random(i)
+            token = await _account(http, f"{kind}-{i}-{uuid.uuid4().hex[:6]}")
+            headers = {"Authorization": f"Bearer {token}"}
+            while len(latencies) < commands:
+                made = await http.post(
+                    "/v1/tables", json={"game": GAME, "seats": 1}, headers=headers
+                )
+                table = made.json()["table_id"]
+                await http.post(f"/v1/tables/{table}/join", json={}, headers=headers)
+                url = f"{ws_base}/v1/tables/{table}/live?token={token}"
+                async with websockets.connect(url, max_size=2**24) as socket:
+                    started = await http.post(f"/v1/tables/{table}/start", headers=headers)
+                    seq = started.json()["last_seq"]
+                    view: dict[str, Any] | None = None
+                    while len(latencies) < commands:
+                        if view is None or view["seq"] < seq:
+                            frame = json.loads(await socket.recv())
+                            if frame["type"] == "view":
+                                view = frame["view"]
+                            continue
+                        if view["phase"] == "finished":
+                            break
+                        move = _move(view, rng)
+                        if move is None:
+                            seq = view["seq"] + 1
+                            continue
+                        body = {"command_id": uuid.uuid4().hex, "body": move}
+                        sent = time.perf_counter()
+                        if kind == "http":
+                            response = await http.post(
+                                f"/v1/tables/{table}/commands", json=body, headers=headers
+                            )
+                            outcome = response.json()
+                        else:
+                            await socket.send(json.dumps({"type": "command", **body}))
+                            while True:
+                                frame = json.loads(await socket.recv())
+                                if frame["type"] == "outcome":
+                                    outcome = frame
+                                    break
+                                if frame["type"] == "view":
+                                    view = frame["view"]
+                        latencies.append(time.perf_counter() - sent)
+                        if outcome.get("outcome") == "accepted":
+                            seq = outcome["last_seq"]
+                        else:  # the view was stale: read the current one
+                            current = await http.get(f"/v1/tables/{table}/view", headers=headers)
+                            view = current.json()
+                            seq = view["seq"]
+
+        started = time.perf_counter()
+        await asyncio.gather(*(driver(i) for i in range(tables)))
+        return _figures(kind, latencies, time.perf_counter() - started)
+
+
+async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dict[str, Any]:
+    ws_base = base.replace("http://", "ws://")
+    received: list[tuple[int, float]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http, OrreryClient(url) as client:
+        token = await _account(http, f"watcher-{uuid.uuid4().hex[:6]}")
+        table = await client.create_table(GAME, 1)
+        seat = await client.join(table, "driver")
+        done = asyncio.Event()
+        live = f"{ws_base}/v1/tables/{table}/live?token={token}"
+        gate = asyncio.Semaphore(10)
+
+        async def connect() -> Any:
+            async with gate:
+                socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
+                await socket.recv()  # the current view
+                return socket
+
+        async def spectator(socket: Any) -> None:
+            async with socket:
+                while not done.is_set():
+                    try:
+                        text = await asyncio.wait_for(socket.recv(), 0.5)
+                    except TimeoutError:
+                        continue
+                    frame = json.loads(text)
+                    if frame["type"] == "view":
+                        received.append((frame["seq"], time.time() * 1000))
+
+        sockets = await asyncio.gather(*(connect() for _ in range(spectators)))
+        watchers = [asyncio.create_task(spectator(s)) for s in sockets]
+        rng = random.Random(1)
+        started = await client.start(seat)
+        seq, made = started.last_seq, 0
+        while made < updates:
+            view = await client.wait_view(table, 0, seq)
+            if view["phase"] == "finished":
+                break
+            move = _move(view, rng)
+            if move is None:
+                seq = view["seq"] + 1
+                continue
+            outcome = await client.play(seat, move)
+            made += 1
+            seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+        await client.wait_view(table, None, seq - 1)
+        await asyncio.sleep(1.0)  # the last frames in flight
+        done.set()
+        await asyncio.gather(*watchers)
+        p = client.partition(table)
+        appended = {
+            decode_entry(f[b"e"]).seq: decode_entry(f[b"e"]).recorded_at
+            for _, f in await client.redis.xrange(keys.log_stream(p, table))
+        }
+    latencies = [at - appended[seq] for seq, at in received if seq in appended]
+    return {
+        "spectators": spectators,
+        "updates": made,
+        "frames": len(received),
+        "p50_ms": round(_pct(latencies, 0.5), 1),
+        "p99_ms": round(_pct(latencies, 0.99), 1),
+        "mean_ms": round(statistics.fmean(latencies), 1) if latencies else 0.0,
+    }
+
+
+def run_bench(
+    commands: int = 400, spectators: int = 100, updates: int = 60, tables: int = TABLES
+) -> dict[str, Any]:
+    from orrery.runtime import gateway_processes, service, stop_processes
+
+    os.environ.setdefault("ORRERY_SECRET_KEY", uuid.uuid4().hex)
+    os.environ["ORRERY_GATEWAY_RATE"] = "100000"
+    os.environ["ORRERY_GATEWAY_BURST"] = "100000"
+    os.environ["ORRERY_GATEWAY_ANON_RATE"] = "1000"
+    os.environ["ORRERY_GATEWAY_ANON_BURST"] = "1000"
+    os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
+
+    async def run(url: str) -> dict[str, Any]:
+        async with service(url, 1, 1) as processes:
+            base, started = await gateway_processes(url)
+            processes.extend(started)
+            try:
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases = [await _sdk_phase(url, commands, tables)]
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases.append(await _gateway_phase(base, commands, "http", tables))
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    phases.append(await _gateway_phase(base, commands, "ws", tables))
+                async with asyncio.timeout(PHASE_TIMEOUT_S):
+                    push = await _push_phase(base, url, spectators, updates)
+            finally:
+                stop_processes(started)
+        return {"game": GAME, "tables": tables, "phases": phases, "push": push}
+
+    with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
+        return asyncio.run(run(server.url))
+
+
+def render(result: dict[str, Any]) -> str:
+    sdk = result["phases"][0]
+    lines = [
+        f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver each",
+        f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}",
+    ]
+    for phase in result["phases"]:
+        ratio = phase["commands_per_s"] / sdk["commands_per_s"] if sdk["commands_per_s"] else 0
+        lines.append(
+            f"{phase['kind']:8} {phase['commands']:>9} {phase['commands_per_s']:>8} "
+            f"{ratio:>6.2f} {phase['p50_ms']:>8} {phase['p99_ms']:>8}"
+        )
+    push = result["push"]
+    lines.append(
+        f"append → push to {push['spectators']} spectators: {push['frames']} frames for "
+        f"{push['updates']} updates, p50 {push['p50_ms']} ms, p99 {push['p99_ms']} ms"
+    )
+    return "\n".join(lines)

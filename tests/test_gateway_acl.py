@@ -1,0 +1,78 @@
+"""The gateway and the bot runner work as the Redis user deploy/valkey/users.gateway.acl
+describes, with nothing more: a whole game, bots, replays, the lobby, notices and
+readiness through a gateway connected as ``orrery-gateway``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+import websockets
+
+from contracts import keys
+from tests.support.gateway import (
+    LiveGateway,
+    live_gateway,
+    next_frame,
+    play_to_end,
+    sign_up,
+    unique,
+)
+from tests.support.service import REPO
+
+PASSWORD = "gateway-test-password"
+
+
+def acl_rules() -> list[str]:
+    lines = (REPO / "deploy" / "valkey" / "users.gateway.acl").read_text().splitlines()
+    (line,) = [line for line in lines if line.startswith("user orrery-gateway ")]
+    rules = line.split()[2:]
+    return [f">{PASSWORD}" if rule.startswith(">") else rule for rule in rules]
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveGateway, str]]:
+    with live_gateway(Path(tmp_path_factory.mktemp("gw-acl")), bots=False) as gateway:
+        admin = redis.Redis.from_url(gateway.redis_url)
+        admin.execute_command("ACL", "SETUSER", "orrery-gateway", *acl_rules())
+        admin.close()
+        url = gateway.redis_url.replace("redis://", f"redis://orrery-gateway:{PASSWORD}@")
+        gateway.start_bots(url)
+        yield gateway, gateway.start_gateway(redis_url=url)
+
+
+async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway, str]) -> None:
+    gateway, url = live
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        assert (await http.get("/readyz")).status_code == 200
+        ann = await sign_up(http, unique("Ann"))
+        ben = await sign_up(http, unique("Ben"))
+        table = (await ann.create_table("tiny", 3))["table_id"]
+        private = await ann.create_table("tiny", 2, private=True)
+        assert await ben.join(private["table_id"], invite=private["invite"]) == 0
+        await ann.join(table)
+        await ben.join(table)
+        await ann.bot(table)
+        assert (await ann.get("/v1/tables", game="tiny")).status_code == 200
+        await ann.start(table)
+        finals = await asyncio.gather(
+            play_to_end(ann, table, via="http"), play_to_end(ben, table, via="ws")
+        )
+        assert all(f["phase"] == "finished" for f in finals)
+        replay = await ben.get(f"/v1/tables/{table}/replay", at=3)
+        assert replay.status_code == 200, replay.text
+        me = await ann.get("/v1/players/me")
+        assert me.status_code == 200, me.text
+        assert (await ann.get("/v1/leaderboard/tiny")).status_code == 200
+        notices = redis.Redis.from_url(gateway.redis_url)
+        notices.xadd(keys.player_notice_stream(ann.player_id), {"__data__": json.dumps({"n": 1})})
+        notices.close()
+        live_url = f"{ann.ws_base}/v1/players/me/live?token={ann.token}&after=0-0"
+        async with websockets.connect(live_url) as socket:
+            assert await next_frame(socket) == {"n": 1}
+    assert "NOPERM" not in gateway.logs()
