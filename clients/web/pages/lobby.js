@@ -24,7 +24,12 @@ export function mountLobby(root) {
   const boardBox = h("section", { class: "card board", "aria-labelledby": "board-title" });
   replaceChildren(
     root,
-    h("div", { class: "lobby", "data-testid": "lobby" }, createBox, listBox, mineBox, boardBox),
+    h(
+      "div",
+      { class: "lobby", "data-testid": "lobby" },
+      h("div", { class: "lobby-side" }, createBox, boardBox),
+      h("div", { class: "lobby-main" }, listBox, mineBox),
+    ),
   );
 
   const titleOf = (name) => (games.find((g) => g.name === name) || { title: name }).title;
@@ -205,7 +210,8 @@ export function mountLobby(root) {
   function seatsText(table) {
     const names = table.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name));
     const open = table.seats - table.players.length;
-    return `${names.join(", ") || "nobody yet"}${open > 0 ? ` · ${plural(open, "open seat")}` : ""}`;
+    const seated = names.length ? names.join(", ") : "nobody seated yet";
+    return open > 0 ? `${seated} · ${plural(open, "seat")} open` : seated;
   }
 
   function optionsText(options) {
@@ -226,7 +232,7 @@ export function mountLobby(root) {
       "li",
       { "data-table": table.table_id },
       h("strong", {}, titleOf(table.game)),
-      h("span", { class: "meta" }, ` · ${table.players.length}/${table.seats} seats · `),
+      h("span", { class: "meta" }, ` · ${table.players.length}/${table.seats} seats taken · `),
       h("span", {}, seatsText(table)),
       h("span", { class: "meta" }, ` · ${optionsText(table.options)}`),
       " ",

@@ -5,11 +5,11 @@
 // The root carries data-testid="table", data-seq and data-phase of the view shown, and
 // data-busy while a command of mine waits for its outcome and for the view showing it.
 
-import { api, created, session } from "../lib/api.js";
+import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, plural, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
-import { LIFECYCLE, makeContext, swatch } from "../games/common.js";
+import { makeContext, swatch } from "../games/common.js";
 import * as generic from "../games/generic.js";
 import { gameModule } from "../games/index.js";
 
@@ -499,4 +499,3 @@ export function drawGame(mod, ctx) {
   }
 }
 
-export { LIFECYCLE };
