@@ -21,8 +21,9 @@ export function describeTable(prev, next, ctx, mod) {
   if (next.phase === "finished" && prev.phase !== "finished") {
     lines.push("The game is over.");
   }
-  if (!lines.length && prev.to_move.join() !== next.to_move.join() && next.to_move.length) {
-    lines.push(`Now to move: ${next.to_move.map((s) => ctx.name(s)).join(", ")}.`);
+  const movers = next.to_move.filter((s) => s >= 0);
+  if (!lines.length && prev.to_move.join() !== next.to_move.join() && movers.length) {
+    lines.push(`Now to move: ${movers.map((s) => ctx.name(s)).join(", ")}.`);
   }
   return lines;
 }

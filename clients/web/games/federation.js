@@ -552,7 +552,7 @@ export function describe(prev, next, ctx) {
   if (JSON.stringify(next.laws) !== JSON.stringify(prev.laws)) {
     lines.push(`Laws now: ${listing(next.laws.filter((l) => l >= 0).map((l) => planet(cat, l))) || "none"}.`);
   }
-  if (next.pending_seat >= 0 && (next.pending !== prev.pending || next.pending_seat !== prev.pending_seat)) {
+  if (next.pending_seat >= 0 && PENDING[next.pending] && (next.pending !== prev.pending || next.pending_seat !== prev.pending_seat)) {
     lines.push(`Now ${name(next.pending_seat)} must ${PENDING[next.pending] || next.pending}.`);
   }
   return lines;

@@ -46,13 +46,13 @@ export function mountReplay(root, { tableId, params }) {
   const controls = h(
     "div",
     { class: "replay-controls row", role: "group", "aria-label": "Replay controls" },
-    button("replay-first", "⏮", "First step", "first"),
+    button("replay-first", "|◀", "First step", "first"),
     button("replay-prev", "◀", "Previous step", -1),
     h("label", { for: "replay-seq" }, "Step "),
     slider,
     seqOut,
     button("replay-next", "▶", "Next step", 1),
-    button("replay-last", "⏭", "Last step", "last"),
+    button("replay-last", "▶|", "Last step", "last"),
   );
   const log = h("div", { class: "replay-log", "data-testid": "replay-log", "aria-live": "polite" });
   const board = h("section", {
@@ -90,25 +90,47 @@ export function mountReplay(root, { tableId, params }) {
     return cache.get(seq);
   }
 
+  const HISTORY = 5; // earlier steps shown under the current one
+
+  function contextFor(view) {
+    const quiet = { ...view, legal: [] };
+    return makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => show(st.seq) });
+  }
+
   async function show(seq) {
     seq = Math.max(1, Math.min(st.last, seq));
     try {
-      const [view, prev] = await Promise.all([
-        viewAt(seq),
-        seq > 1 ? viewAt(seq - 1) : Promise.resolve(null),
-      ]);
+      const first = Math.max(1, seq - HISTORY - 1);
+      // Earlier steps only add context: one that cannot be read is left out.
+      const views = await Promise.all(
+        Array.from({ length: seq - first + 1 }, (_, i) =>
+          first + i === seq ? viewAt(seq) : viewAt(first + i).catch(() => null),
+        ),
+      );
       if (stopped) return;
+      const view = views[views.length - 1];
       st.seq = seq;
       st.view = view;
       slider.value = String(seq);
       seqOut.textContent = `${seq} / ${st.last}`;
-      const quiet = { ...view, legal: [] };
-      const ctx = makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => show(st.seq) });
-      const lines = describeTable(prev, view, ctx, st.mod);
+      const ctx = contextFor(view);
+      const stepLines = (i) => {
+        const at = first + i;
+        const prev = i > 0 ? views[i - 1] : null;
+        if (!views[i] || (!prev && at > 1)) return [];
+        return describeTable(prev, views[i], contextFor(views[i]), st.mod);
+      };
+      const lines = stepLines(views.length - 1);
+      const earlier = [];
+      for (let i = views.length - 2; i >= 1; i -= 1) {
+        const said = stepLines(i);
+        if (said.length) earlier.push(h("li", {}, h("strong", {}, `Step ${first + i}: `), said.join(" ")));
+      }
       replaceChildren(
         log,
         h("h2", {}, `Step ${seq}`),
-        h("ul", {}, (lines.length ? lines : ["Nothing visible changed."]).map((line) => h("li", {}, line))),
+        h("ul", {}, (lines.length ? lines : ["Nothing visible changed at this step."]).map((line) => h("li", {}, line))),
+        earlier.length ? h("details", { open: true }, h("summary", {}, "Just before"), h("ul", { class: "meta" }, earlier)) : null,
       );
       board.dataset.seq = String(view.seq);
       board.dataset.phase = view.phase;
@@ -122,7 +144,8 @@ export function mountReplay(root, { tableId, params }) {
       if (location.hash !== url) history.replaceState(null, "", url);
       message.textContent = "";
     } catch (error) {
-      message.textContent = error.message;
+      message.textContent = `Step ${seq} cannot be shown: ${error.message}.`;
+      seqOut.textContent = `${seq} / ${st.last}`;
     }
   }
 
