@@ -323,7 +323,7 @@ function senatePanel(ctx, who) {
     chooser,
     h(
       "div",
-      { class: "senate-grid", role: "grid", "aria-label": "Senate spaces" },
+      { class: "senate-grid", role: "group", "aria-label": "Senate spaces" },
       game.spaces.map((space, i) => {
         const occupant =
           space.seat >= 0
@@ -337,7 +337,6 @@ function senatePanel(ctx, who) {
           "div",
           {
             class: "space" + (space.seat >= 0 || space.seat === -3 ? " taken" : "") + (space.seat === -2 ? " blocked" : "") + (i % 6 >= 3 ? " wing-right" : ""),
-            role: "gridcell",
             "data-space": i,
           },
           h("strong", {}, capitalise(iconName(cat, space.icon))),

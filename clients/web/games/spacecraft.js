@@ -169,14 +169,14 @@ function junkyardPanel(ctx, who) {
     { class: "panel junkyard-panel", "data-testid": "junkyard" },
     h(
       "div",
-      { class: "junkyard", style: `grid-template-columns: repeat(${size}, minmax(0, 1fr))`, role: "grid", "aria-label": "Junkyard piles" },
+      { class: "junkyard", style: `grid-template-columns: repeat(${size}, minmax(0, 1fr))`, role: "group", "aria-label": "Junkyard piles" },
       game.junkyard.map((cell, i) => {
         const x = i % size;
         const y = Math.floor(i / size);
         const take = takes.find((b) => b.x === x && b.y === y);
         return h(
           "div",
-          { class: "pile" + (cell.height ? "" : " empty"), role: "gridcell", "data-x": x, "data-y": y },
+          { class: "pile" + (cell.height ? "" : " empty"), "data-x": x, "data-y": y },
           cell.height
             ? [h("strong", {}, cell.top), h("span", { class: "meta" }, ` w${weight[cell.top] || "?"} · ${plural(cell.height, "tile")}`)]
             : h("span", { class: "meta" }, "empty"),

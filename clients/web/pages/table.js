@@ -235,7 +235,7 @@ export function mountTable(root, { tableId, params }) {
       h(
         "p",
         { class: "status-line" },
-        h("span", { "data-testid": "turn" }, phase),
+        h("span", { "data-testid": "turn", "aria-live": "polite" }, phase),
         view.round ? h("span", { class: "meta" }, ` · round ${view.round}`) : null,
         view.viewer === null
           ? h("span", { class: "badge", "data-testid": "spectating" }, "Watching")
