@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from tests.support.browser import (
     Person,
@@ -278,6 +279,22 @@ def dom_secrets(
     return out
 
 
+def readable_step(person: Person, table: str, seq: int) -> int:
+    """The step the replay page shows for ``seq``: ``seq`` itself, or the nearest one
+    before it, since the gateway answers 500 for a seat's replay at some seqs inside one
+    command's events (Federation: legal moves of an automatic step; Fractured Sky: the
+    started seq before the set-up), where no view was ever projected."""
+    while seq > 1:
+        try:
+            person.replay(table, seq)
+            return seq
+        except httpx.HTTPStatusError as error:
+            if error.response.status_code != 500:
+                raise
+            seq -= 1
+    return seq
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [("fractured_sky", {"difficulty": "hard"}), ("spacecraft", {}), ("federation", {})],
@@ -380,13 +397,24 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     assert replay.get_attribute("data-viewer") == "spectator"
     assert not cat.page.get_by_test_id("private").count()
 
-    # Replay as Ann's seat: her private panel, at a step in the middle of the game.
+    # Replay as Ann's seat: her private panel, at a step in the middle of the game (or the
+    # nearest step before it the service can replay for a seat: see readable_step).
+    shown = readable_step(ann, table, middle)
     ann.open(f"/table/{table}/replay?at={middle}")
-    ann_replay = ann.page.locator(f"[data-testid=table][data-replay][data-seq='{middle}']")
+    ann_replay = ann.page.locator(f"[data-testid=table][data-replay][data-seq='{shown}']")
     ann_replay.wait_for()
     assert ann_replay.get_attribute("data-viewer") == str(a)
-    if ann.replay(table, middle)["view"] is not None:
+    assert ann.page.get_by_test_id("replay-slider").input_value() == str(shown)
+    if ann.replay(table, shown)["view"] is not None:
         ann_replay.get_by_test_id("private").wait_for()
+    if game == "federation":  # such steps are common there: the page steps over them
+        near = range(middle, middle - 60, -1)
+        bad = next((s for s in near if readable_step(ann, table, s) != s), None)
+        assert bad is not None
+        ann.open(f"/table/{table}/replay?at={bad}")
+        before = readable_step(ann, table, bad)
+        ann.page.locator(f"[data-testid=table][data-replay][data-seq='{before}']").wait_for()
+        expect(ann.page.get_by_role("alert")).to_contain_text(f"Step {bad} cannot be replayed")
 
     # Both were rated (verified players; games against bots alone are not): the lobby's
     # leaderboard of the game lists them.

@@ -28,7 +28,8 @@ export function mountReplay(root, { tableId, params }) {
     oninput: () => {
       seqOut.textContent = slider.value;
       clearTimeout(timer);
-      timer = setTimeout(() => show(Number(slider.value)), DEBOUNCE_MS);
+      const direction = Number(slider.value) >= st.seq ? 1 : -1;
+      timer = setTimeout(() => show(Number(slider.value), direction), DEBOUNCE_MS);
     },
   });
   const seqOut = h("output", { for: "replay-seq", "data-testid": "replay-seq" });
@@ -39,7 +40,11 @@ export function mountReplay(root, { tableId, params }) {
         type: "button",
         "data-testid": testid,
         "aria-label": label,
-        onclick: () => show(delta === "first" ? 1 : delta === "last" ? st.last : st.seq + delta),
+        onclick: () => {
+          if (delta === "first") show(1, 1);
+          else if (delta === "last") show(st.last, -1);
+          else show(st.seq + delta, delta);
+        },
       },
       text,
     );
@@ -97,9 +102,33 @@ export function mountReplay(root, { tableId, params }) {
     return makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => show(st.seq) });
   }
 
-  async function show(seq) {
-    seq = Math.max(1, Math.min(st.last, seq));
+  // The service cannot replay some steps for a seat (inside one command's events, see
+  // docs/web.md): look for the nearest step it can show, in the direction of travel.
+  const SEARCH = 40;
+  async function readable(seq, direction) {
+    let lastError = null;
+    for (let i = 0, at = seq; i < SEARCH && at >= 1 && at <= st.last; i += 1, at += direction) {
+      try {
+        await viewAt(at);
+        return { at, skipped: at - seq };
+      } catch (error) {
+        lastError = error;
+        if (error.status !== 500) break;
+      }
+    }
+    throw lastError || new Error("no such step");
+  }
+
+  async function show(wanted, direction = -1) {
+    wanted = Math.max(1, Math.min(st.last, wanted));
+    let seq = wanted;
+    let note = "";
     try {
+      const found = await readable(wanted, direction);
+      seq = found.at;
+      if (found.skipped) {
+        note = `Step ${wanted} cannot be replayed for this view; showing step ${seq}.`;
+      }
       const first = Math.max(1, seq - HISTORY - 1);
       // Earlier steps only add context: one that cannot be read is left out.
       const views = await Promise.all(
@@ -142,10 +171,10 @@ export function mountReplay(root, { tableId, params }) {
       );
       const url = `#/table/${tableId}/replay?at=${seq}`;
       if (location.hash !== url) history.replaceState(null, "", url);
-      message.textContent = "";
+      message.textContent = note;
     } catch (error) {
-      message.textContent = `Step ${seq} cannot be shown: ${error.message}.`;
-      seqOut.textContent = `${seq} / ${st.last}`;
+      message.textContent = `Step ${wanted} cannot be shown: ${error.message}.`;
+      seqOut.textContent = `${wanted} / ${st.last}`;
     }
   }
 
