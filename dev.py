@@ -6,13 +6,15 @@
     python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
 
 The first run creates ./.venv and installs the project with its dev extras; later
-runs reinstall only when pyproject.toml changed.
+runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
+(for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -39,11 +41,30 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's Chromium through Playwright (Playwright's own
+    browser download is not reachable from CI): install it when missing."""
+    if os.environ.get("ORRERY_CHROMIUM") or shutil.which("chromium"):
+        return
+    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+        print("warning: Chromium is missing; install it (apt-get install -y chromium)", flush=True)
+        return
+    print("installing chromium (apt-get) ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-q", "chromium"]
+    out = subprocess.DEVNULL
+    if subprocess.run(install, env=env, stdout=out, check=False).returncode != 0:
+        # a fresh machine has no package lists yet
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=out, check=True)
+        subprocess.run(install, env=env, stdout=out, check=True)
+
+
 def run(*command: str) -> int:
     return subprocess.run(command, cwd=ROOT).returncode
 
 
 def test() -> int:
+    ensure_chromium()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

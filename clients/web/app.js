@@ -1,0 +1,86 @@
+// The web client's entry point: a hash router over four pages (sign in, lobby, table,
+// replay), the header, and the session. Plain ES modules, no build step, nothing fetched
+// from elsewhere: every file is served by the gateway from clients/web/.
+
+import { clearSession, session } from "./lib/api.js";
+import { h, replaceChildren } from "./lib/dom.js";
+import { mountAuth } from "./pages/auth.js";
+import { mountLobby } from "./pages/lobby.js";
+import { mountReplay } from "./pages/replay.js";
+import { mountTable } from "./pages/table.js";
+
+const main = document.getElementById("main");
+const account = document.getElementById("account");
+let unmount = null;
+
+function parseHash() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, query = ""] = raw.split("?");
+  return { path, params: new URLSearchParams(query) };
+}
+
+export function go(path) {
+  if (location.hash === "#" + path) route();
+  else location.hash = path;
+}
+
+function renderAccount() {
+  const current = session();
+  replaceChildren(
+    account,
+    current
+      ? [
+          h("span", { class: "who", "data-testid": "signed-in-as" }, current.name),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link",
+              "data-testid": "sign-out",
+              onclick: () => {
+                clearSession();
+                go("/signin");
+              },
+            },
+            "Sign out",
+          ),
+        ]
+      : h("a", { href: "#/signin" }, "Sign in"),
+  );
+}
+
+function route() {
+  if (unmount) unmount();
+  unmount = null;
+  renderAccount();
+  const { path, params } = parseHash();
+  const table = path.match(/^\/table\/([A-Za-z0-9_.:-]{1,64})(\/replay)?$/);
+  if (path !== "/signin" && !session()) {
+    sessionStorage.setItem("orrery.after", path + (params.toString() ? "?" + params : ""));
+    unmount = mountAuth(main, { done: afterSignIn });
+    return;
+  }
+  document.title = "Orrery";
+  if (path === "/signin") unmount = mountAuth(main, { done: afterSignIn });
+  else if (table && table[2]) unmount = mountReplay(main, { tableId: table[1], params });
+  else if (table) unmount = mountTable(main, { tableId: table[1], params });
+  else unmount = mountLobby(main, { params });
+  main.focus({ preventScroll: true });
+}
+
+function afterSignIn() {
+  const after = sessionStorage.getItem("orrery.after") || "/";
+  sessionStorage.removeItem("orrery.after");
+  go(after === "/signin" ? "/" : after);
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("orrery:signed-out", () => {
+  if (parseHash().path !== "/signin") route();
+});
+route();
+
+document.getElementById("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});

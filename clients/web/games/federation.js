@@ -1,0 +1,558 @@
+// Federation: the senate (18 spaces by their planet or room, occupants, votes, funding,
+// tokens, and the outer space), the five planets' tracks (orange asteroids, blue
+// alteration tokens, yellow stalls, purple erudite tiles, green structures), projects,
+// laws and medals, every player's board, and my moves: an ambassador placement chosen in
+// steps (ambassador, side or die or token, then the space), and each pending choice
+// (payments, crystals, tokens, stalls, tiles, structures, projects, checks, spy targets,
+// medals, income, upkeep, laws, missions) as labelled buttons.
+
+import { capitalise, h, listing, plural } from "../lib/dom.js";
+import { facts, section, swatch } from "./common.js";
+
+export function handles(body) {
+  return body.type.startsWith("fed.");
+}
+
+// ------------------------------------------------------------------ naming
+
+const CRYSTAL_KEYS = ["copp", "lav", "ocean"];
+
+function iconName(cat, icon) {
+  return cat.icons[icon] ? cat.icons[icon].name : `icon ${icon}`;
+}
+
+function spaceName(cat, space) {
+  if (space === cat.outer) return "the outer space";
+  const row = Math.floor(space / 6);
+  const col = space % 6;
+  const icon = cat.senate[row][col];
+  return `the ${iconName(cat, icon)} (row ${row + 1}, ${col < 3 ? "left" : "right"} wing)`;
+}
+
+function planet(cat, index) {
+  return cat.planets[index] || `planet ${index}`;
+}
+
+function crystals(cat, body) {
+  return listing(
+    CRYSTAL_KEYS.map((key, i) => (body[key] ? `${body[key]} ${cat.crystals[i]}` : null)).concat(
+      body.diamond ? [plural(body.diamond, "diamond")] : [],
+    ),
+  );
+}
+
+function alteration(cat, id) {
+  const token = cat.alterations[id];
+  if (!token) return `token ${id}`;
+  const side = token.votes ? `${plural(token.votes, "vote")}` : "funding side";
+  return `token ${id} (power ${token.power}, ${side}; ${token.text})`;
+}
+
+function structure(cat, game, index) {
+  if (index < cat.n_production) {
+    const kind = game.production[index];
+    const info = cat.production[kind];
+    return `production structure ${index + 1} (${info ? `${info.text}; costs ${costText(info)}` : kind})`;
+  }
+  const j = index - cat.n_production;
+  const criteria = (game.mega[j] || []).map((c) => (cat.mega_criteria[c] ? cat.mega_criteria[c].text : c));
+  return `megastructure ${j + 1} (scores by ${listing(criteria)})`;
+}
+
+function costText(info) {
+  const [copp, lav, ocean, any, diamond] = info.cost;
+  const parts = [];
+  if (copp) parts.push(`${copp} coppernium`);
+  if (lav) parts.push(`${lav} lavandium`);
+  if (ocean) parts.push(`${ocean} oceanium`);
+  if (any) parts.push(plural(any, "crystal"));
+  if (diamond) parts.push(plural(diamond, "diamond"));
+  return parts.join(" + ") || "free";
+}
+
+function ambassadorName(cat, index) {
+  const amb = cat.ambassadors[index];
+  return `ambassador ${index + 1} (${plural(amb ? amb.votes : 1, "vote")})`;
+}
+
+function placeMode(body) {
+  if (body.token >= 0) return `token:${body.token}`;
+  if (body.die) return "die";
+  return body.funding ? "funding" : "vote";
+}
+
+function modeText(cat, game, seat, mode, ambassador) {
+  if (mode === "vote") return "vote side";
+  if (mode === "funding") {
+    const amb = cat.ambassadors[ambassador];
+    return `funding side${amb && amb.funding.text !== "nothing" ? ` (${amb.funding.text})` : ""}`;
+  }
+  if (mode === "die") {
+    const p = game.players[seat];
+    return `vote side with the assistant die (${p ? p.die : "?"})`;
+  }
+  return `with alteration ${alteration(cat, Number(mode.split(":")[1]))}`;
+}
+
+export function label(body, ctx) {
+  const { cat, game } = ctx;
+  const me = ctx.me;
+  switch (body.type) {
+    case "fed.place":
+      if (body.space === cat.outer) return `Place ${ambassadorName(cat, body.ambassador)} on the outer space (+1 oceanium)`;
+      return `Place ${ambassadorName(cat, body.ambassador)} on ${spaceName(cat, body.space)}, ${modeText(cat, game, me, placeMode(body), body.ambassador)}`;
+    case "fed.start_tile":
+      return `Take start tile ${body.tile + 1}: ${cat.start_tiles[body.tile] ? cat.start_tiles[body.tile].text : ""}`;
+    case "fed.pay":
+      return `Pay ${crystals(cat, body) || "nothing"}`;
+    case "fed.discard":
+      return `Discard ${crystals(cat, body)}`;
+    case "fed.crystal":
+      return `Take 1 ${cat.crystals[body.kind]}`;
+    case "fed.fork":
+      return body.straight ? "Go straight at the fork (+2 levels)" : "Take the detour (+1 level and its token)";
+    case "fed.dead_asteroid":
+      return `Take a dead asteroid: ${cat.dead_rewards[body.reward] ? cat.dead_rewards[body.reward].text : body.reward}`;
+    case "fed.take_token": {
+      const id = game.blue_tokens[body.level - 1] ? game.blue_tokens[body.level - 1][body.spot] : -1;
+      return `Take alteration ${id >= 0 ? alteration(cat, id) : "token"} from blue level ${body.level}`;
+    }
+    case "fed.stall": {
+      const stall = cat.stalls[body.stall];
+      const times = body.upper ? ` ×${stall.upper_factor}` : "";
+      return `Take the ${body.upper ? "upper" : "lower"} spot of stall ${body.stall + 1}: pay ${stall.text}, get ${stall.reward}${times}`;
+    }
+    case "fed.erudite": {
+      const tile = cat.erudite[body.tile];
+      const when = { now: "now", planet: `after your next ${tile.planet} action`, loop: "once per turn, from now on" }[tile.timing];
+      return `Take the level-${tile.level} ${tile.planet} erudite tile (${when}: ${tile.text})`;
+    }
+    case "fed.build":
+      return `Build ${structure(cat, game, body.structure)}`;
+    case "fed.project":
+      if (body.project === cat.common_project) return "Advance the common project";
+      return `Advance the ${projectName(cat, body.project)} project`;
+    case "fed.check":
+      return `Put a check on the ${iconName(cat, body.mission)} mission`;
+    case "fed.spy":
+      return `Spy: copy the action of the ${iconName(cat, body.target)}`;
+    case "fed.medal":
+      return `Take the ${body.kind} medal`;
+    case "fed.influence":
+      return `Add 1 influence on the ${planet(cat, body.planet)} planet`;
+    case "fed.deep_space":
+      return `Take face-down deep-space tile ${body.index + 1}`;
+    case "fed.retrigger":
+      return `Fire ${structure(cat, game, body.structure)} again`;
+    case "fed.income":
+      return `${body.take ? "Take" : "Skip"} the income of ${structure(cat, game, body.structure)}`;
+    case "fed.upkeep": {
+      const p = game.players[me];
+      const paid = crystals(cat, body);
+      const keep = p && body.level >= p.authority_level;
+      return `${keep ? "Keep" : "Drop to"} authority level ${body.level}${paid ? ` paying ${paid}` : " (nothing to pay)"}`;
+    }
+    case "fed.law": {
+      const side = body.side === 0 ? "left" : "right";
+      const law = game.laws[body.side];
+      return `Pass the ${side} law${law >= 0 ? ` (${planet(cat, law)} planet)` : ""}`;
+    }
+    case "fed.mission":
+      return `Perform the ${iconName(cat, body.mission)} mission`;
+    case "fed.use_tile": {
+      const tile = cat.erudite[body.tile];
+      return `Use your ${tile ? `level-${tile.level} ${tile.planet}` : ""} erudite tile: ${tile ? tile.text : body.tile}`;
+    }
+    case "fed.end_turn":
+      return "End your turn";
+    default:
+      return body.type;
+  }
+}
+
+function projectName(cat, project) {
+  const category = cat.project_category[project];
+  return category >= 0 ? `${planet(cat, category)} (column ${project + 1})` : `spaceships (column ${project + 1})`;
+}
+
+export function scores(ctx) {
+  const game = ctx.game;
+  return game ? game.players.map((p) => p.pp) : null;
+}
+
+// ------------------------------------------------------------------ drawing
+
+const PENDING = {
+  start_pick: "pick a start tile",
+  turn: "place an ambassador",
+  post: "do a mission, use a tile or end the turn",
+  pay: "choose how to pay",
+  discard: "discard crystals down to 10",
+  crystal: "choose a crystal",
+  fork: "choose at the orange fork",
+  dead: "choose a dead asteroid's reward",
+  blue_take: "take an alteration token",
+  yellow: "choose a stall",
+  purple: "choose an erudite tile",
+  green: "choose a structure to build",
+  project: "advance a project",
+  check: "put a check on a mission",
+  spy: "choose what the spy copies",
+  medal: "choose a medal",
+  influence: "add influence on a planet",
+  deep: "take a deep-space tile",
+  retrigger: "fire a production structure",
+  free_mission: "perform a free mission",
+  income_choice: "take or skip income",
+  upkeep: "pay for the authority level",
+  law: "break the law vote's tie",
+  finished: "game over",
+};
+
+export function render(ctx) {
+  const { game, cat } = ctx;
+  if (!cat) return h("p", {}, "Loading the catalogue…");
+  const who = (seat) =>
+    h("span", { class: `who seat-text-${seat % 6}` }, swatch(seat), ctx.name(seat), seat === ctx.me ? " (you)" : "");
+  return h(
+    "div",
+    { class: "game fed" },
+    h(
+      "div",
+      { class: "game-top panel" },
+      facts([
+        ["Round", `${game.round} of ${cat.rounds}`],
+        [
+          "Now",
+          game.pending_seat >= 0
+            ? h("span", {}, who(game.pending_seat), `: ${PENDING[game.pending] || game.pending}`)
+            : PENDING[game.pending] || game.pending || "—",
+        ],
+        ["Start player", h("span", {}, who(game.start_player))],
+        ["President next", game.president_next >= 0 ? h("span", {}, who(game.president_next)) : "nobody"],
+        ["Laws this round", listing(game.laws.filter((l) => l >= 0).map((l) => `${planet(cat, l)} planet`)) || "none"],
+        game.next_laws.length ? ["Next laws", listing(game.next_laws.map((l) => planet(cat, l)))] : null,
+      ]),
+    ),
+    movesPanel(ctx),
+    myPanel(ctx),
+    senatePanel(ctx, who),
+    playersPanel(ctx, who),
+    tracksPanel(ctx, who),
+    boardPanel(ctx, who),
+  );
+}
+
+function placementState(ctx) {
+  const places = ctx.of("fed.place");
+  if (!places.length) return null;
+  const ui = (ctx.ui.fed = ctx.ui.fed || {});
+  const ambassadors = [...new Set(places.map((b) => b.ambassador))].sort();
+  if (!ambassadors.includes(ui.ambassador)) ui.ambassador = ambassadors[0];
+  const forAmb = places.filter((b) => b.ambassador === ui.ambassador);
+  const modes = [...new Set(forAmb.map(placeMode))];
+  if (!modes.includes(ui.mode)) ui.mode = modes.includes("vote") ? "vote" : modes[0];
+  const chosen = forAmb.filter((b) => placeMode(b) === ui.mode);
+  return { places, ambassadors, modes, chosen, ui };
+}
+
+function senatePanel(ctx, who) {
+  const { game, cat } = ctx;
+  const placing = placementState(ctx);
+  const chooser = placing
+    ? h(
+        "div",
+        { class: "placement", "data-testid": "placement" },
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "1. Ambassador"),
+          placing.ambassadors.map((a) =>
+            h(
+              "label",
+              { class: "radio" },
+              h("input", {
+                type: "radio",
+                name: "fed-amb",
+                value: String(a),
+                checked: a === placing.ui.ambassador,
+                "data-key": `fed-amb-${a}`,
+                onchange: () => {
+                  placing.ui.ambassador = a;
+                  ctx.rerender();
+                },
+              }),
+              ` ${capitalise(ambassadorName(cat, a))} `,
+            ),
+          ),
+        ),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "2. How"),
+          placing.modes.map((m) =>
+            h(
+              "label",
+              { class: "radio" },
+              h("input", {
+                type: "radio",
+                name: "fed-mode",
+                value: m,
+                checked: m === placing.ui.mode,
+                "data-key": `fed-mode-${m}`,
+                onchange: () => {
+                  placing.ui.mode = m;
+                  ctx.rerender();
+                },
+              }),
+              ` ${capitalise(modeText(cat, game, ctx.me, m, placing.ui.ambassador))} `,
+            ),
+          ),
+        ),
+        h("p", { class: "hint" }, "3. Choose a space: the buttons in the senate below."),
+      )
+    : null;
+  const spaceButton = (space) => {
+    if (!placing) return null;
+    const body = placing.chosen.find((b) => b.space === space);
+    return body ? ctx.button(body, label(body, ctx), "Place here") : null;
+  };
+  return section(
+    "Senate",
+    { class: "panel senate", "data-testid": "senate" },
+    chooser,
+    h(
+      "div",
+      { class: "senate-grid", role: "group", "aria-label": "Senate spaces" },
+      game.spaces.map((space, i) => {
+        const occupant =
+          space.seat >= 0
+            ? h("div", {}, who(space.seat), ` · ${plural(space.votes, "vote")}${space.funding ? " · funding" : ""}`)
+            : space.seat === -2
+              ? h("div", { class: "meta" }, "blocked this round")
+              : space.seat === -3
+                ? h("div", { class: "meta" }, `neutral vote (${space.votes})`)
+                : h("div", { class: "meta" }, "free");
+        return h(
+          "div",
+          {
+            class: "space" + (space.seat >= 0 || space.seat === -3 ? " taken" : "") + (space.seat === -2 ? " blocked" : "") + (i % 6 >= 3 ? " wing-right" : ""),
+            "data-space": i,
+          },
+          h("strong", {}, capitalise(iconName(cat, space.icon))),
+          occupant,
+          space.token >= 0 ? h("div", { class: "meta" }, `token ${space.token}`) : null,
+          spaceButton(i),
+        );
+      }),
+    ),
+    h(
+      "p",
+      {},
+      h("strong", {}, "Outer space"),
+      " (+1 oceanium, no vote): ",
+      listing(game.outer.map((n, seat) => (n ? `${ctx.name(seat)} ${n}` : null))) || "empty",
+      " ",
+      spaceButton(cat.outer),
+    ),
+  );
+}
+
+function movesPanel(ctx) {
+  if (!ctx.legal.length) return null;
+  const { game } = ctx;
+  const others = ctx.legal.filter((b) => b.type !== "fed.place");
+  return section(
+    "Your moves",
+    { class: "panel moves game-moves", "data-testid": "game-moves" },
+    h("p", { class: "hint" }, `You must ${PENDING[game.pending] || game.pending}.`),
+    ctx.of("fed.place").length ? h("p", { class: "hint" }, "Choose the ambassador and how, then a space in the senate.") : null,
+    others.length ? h("div", { class: "move-list" }, others.map((body) => ctx.button(body, label(body, ctx)))) : null,
+  );
+}
+
+function myPanel(ctx) {
+  const { game, cat } = ctx;
+  const p = ctx.me !== null && ctx.me !== undefined ? game.players[ctx.me] : null;
+  if (!p) return null;
+  return section(
+    "Your board",
+    { class: "panel private", "data-testid": "private" },
+    h("p", { class: "hint" }, "In Federation every player's board is public; here is yours at a glance."),
+    facts([
+      ["Crystals", `${p.copp} coppernium, ${p.lav} lavandium, ${p.ocean} oceanium`],
+      ["Diamonds and PP", `${p.diamond} diamonds, ${p.pp} PP`],
+      ["Ambassadors left", listing(p.ambassadors_used.map((used, i) => (used ? null : ambassadorName(cat, i)))) || "none"],
+      ["Assistant die", p.die < 0 ? "none" : `${p.die}${p.die_on_board ? " (on the board)" : ""}`],
+      ["Alteration tokens", listing(p.tokens.map((t) => alteration(cat, t))) || "none"],
+      ["Missions you may do", listing(p.checks.map((c, i) => (c && !p.missions[i] && p.authority_level >= cat.mission_level[i] ? iconName(cat, i) : null))) || "none yet"],
+    ]),
+  );
+}
+
+function playersPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const rows = [
+    ["Crystals", (p) => `${p.copp} copp · ${p.lav} lav · ${p.ocean} ocean`],
+    ["Diamonds", (p) => p.diamond],
+    ["PP", (p) => p.pp],
+    ["Ships", (p) => `${p.hangar} in hangar, ${p.reserve} in reserve`],
+    ["Authority", (p) => `step ${p.authority_step}, level ${p.authority_level}`],
+    ["Die", (p) => (p.die < 0 ? "none" : `${p.die}${p.die_on_board ? " (on the board)" : ""}`)],
+    ["Ambassadors left", (p) => p.ambassadors_used.map((u, i) => (u ? null : i + 1)).filter((x) => x).join(", ") || "none"],
+    ["Missions done", (p) => listing(p.missions.map((m, i) => (m ? iconName(cat, i) : null))) || "none"],
+    ["Checks", (p) => listing(p.checks.map((c, i) => (c && !p.missions[i] ? iconName(cat, i) : null))) || "none"],
+    ["Medals", (p) => listing(p.medals) || "none"],
+    ["Tracks", (p) => `orange ${p.orange} · blue ${p.blue} · common project ${p.common}`],
+    ["Stalls", (p) => listing(p.stalls.map((n, i) => (n ? `stall ${i + 1}${n > 1 ? " (upper)" : ""}` : null))) || "none"],
+    ["Tokens", (p) => listing(p.tokens.map((t) => alteration(cat, t))) || "none"],
+    ["Erudite tiles", (p) => listing(p.erudite.map((t) => `${cat.erudite[t].planet} ${cat.erudite[t].level}${p.erudite_used.includes(t) ? " (used)" : ""}`)) || "none"],
+    ["Built", (p) => listing(p.built.map((b) => (b < cat.n_production ? `production ${b + 1}` : `megastructure ${b - cat.n_production + 1}`))) || "nothing"],
+    ["Influence", (p) => cat.planets.map((name, i) => `${name} ${p.influence[i]}`).join(" · ")],
+    ["Start tile", (p) => (p.start_tile >= 0 ? `${p.start_tile + 1}: ${cat.start_tiles[p.start_tile].text}` : "—")],
+    ["Deep space", (p) => listing(p.deep_space.map((t) => cat.deep_space[t].text)) || "none"],
+  ];
+  return section(
+    "Players",
+    { class: "panel seats-panel" },
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        {},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), game.players.map((_, seat) => h("th", { scope: "col", "data-seat": seat }, who(seat))))),
+        h(
+          "tbody",
+          {},
+          rows.map(([title, value]) =>
+            h("tr", {}, h("th", { scope: "row" }, title), game.players.map((p, seat) => h("td", { "data-seat": seat }, String(value(p))))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function tracksPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const at = (field, level) =>
+    listing(game.players.map((p, seat) => (p[field] === level ? ctx.name(seat) : null)));
+  const orange = game.orange_tokens.map((t, level) => {
+    const token = t === -2 ? "face-down asteroid" : t >= 0 ? `asteroid: ${cat.asteroids[t].text}` : null;
+    const reward = cat.orange_rewards[level] ? cat.orange_rewards[level].text : "";
+    return h("li", {}, `Level ${level}: ${reward}`, token ? ` · ${token}` : "", at("orange", level) ? h("strong", {}, ` · ${at("orange", level)}`) : "");
+  });
+  const blue = game.blue_tokens.map((row, i) =>
+    h(
+      "li",
+      {},
+      `Level ${i + 1} (power ${cat.blue_power[i]}): `,
+      row.map((t) => (t === -2 ? "face down" : t === -1 ? "taken" : `#${t}`)).join(", "),
+      at("blue", i + 1) ? h("strong", {}, ` · ${at("blue", i + 1)}`) : "",
+    ),
+  );
+  const stalls = cat.stalls.map((stall, i) =>
+    h(
+      "li",
+      {},
+      `Stall ${i + 1}: pay ${stall.text}, get ${stall.reward} (upper ×${stall.upper_factor})`,
+      h("span", { class: "meta" }, " · ", listing(game.players.map((p, seat) => (p.stalls[i] ? `${ctx.name(seat)}${p.stalls[i] > 1 ? " (upper)" : ""}` : null))) || "nobody"),
+    ),
+  );
+  const erudite = cat.erudite.map((tile) =>
+    h("li", {}, `${capitalise(tile.planet)} ${tile.level} (${tile.timing}): ${tile.text} — ${game.erudite_stock[tile.tile]} left`),
+  );
+  return section(
+    "Planet tracks",
+    { class: "panel tracks-panel" },
+    h(
+      "div",
+      { class: "tracks" },
+      h("div", {}, h("h4", {}, `Orange (dead asteroids left: ${game.dead_asteroids})`), h("ul", {}, orange)),
+      h("div", {}, h("h4", {}, "Blue (alteration tokens)"), h("ul", {}, blue)),
+      h("div", {}, h("h4", {}, "Yellow (stalls)"), h("ul", {}, stalls)),
+      h("div", {}, h("h4", {}, "Purple (erudite tiles)"), h("ul", {}, erudite)),
+    ),
+  );
+}
+
+function boardPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const builtBy = (index) =>
+    listing(game.players.map((p, seat) => (p.built.includes(index) ? ctx.name(seat) : null))) || "nobody";
+  return section(
+    "Structures, projects and medals",
+    { class: "panel structures" },
+    h("h4", {}, "Green: production structures"),
+    h("ul", {}, game.production.map((kind, i) => h("li", {}, `${i + 1}: ${cat.production[kind].text}, costs ${costText(cat.production[kind])} — built by ${builtBy(i)}`))),
+    h("h4", {}, "Green: megastructures"),
+    h(
+      "ul",
+      {},
+      game.mega.map((criteria, j) =>
+        h("li", {}, `${j + 1}: scores by ${listing(criteria.map((c) => cat.mega_criteria[c].text))}; ${game.mega_filled[j]} of ${cat.mega_slots.length} slots filled — built by ${builtBy(cat.n_production + j)}`),
+      ),
+    ),
+    h("h4", {}, "Projects"),
+    h(
+      "ul",
+      {},
+      game.projects.map((level, i) =>
+        h("li", {}, i === cat.common_project ? `Common project: ${level} of ${cat.project_max}` : `${capitalise(projectName(cat, i))}: ${level} of ${cat.project_max}`),
+      ),
+    ),
+    h("p", {}, "Medals left: ", Object.entries(game.medal_supply).map(([k, n]) => `${k} ${n}`).join(" · ")),
+    h("p", {}, `Deep-space tiles left: ${game.deep_space_left}. Law stacks: ${game.law_stacks.join(" and ")} laws.`),
+    game.start_tiles.length ? h("p", {}, "Start tiles on offer: ", listing(game.start_tiles.map((t) => `${t + 1}: ${cat.start_tiles[t].text}`))) : null,
+  );
+}
+
+// ------------------------------------------------------------------ replays
+
+export function describe(prev, next, ctx) {
+  const { cat } = ctx;
+  const lines = [];
+  const name = (seat) => ctx.name(seat);
+  if (next.round !== prev.round) lines.push(`Round ${next.round} begins.`);
+  next.spaces.forEach((space, i) => {
+    const old = prev.spaces[i];
+    if (space.seat >= 0 && old.seat !== space.seat) {
+      lines.push(`${name(space.seat)} placed an ambassador on ${spaceName(cat, i)} (${space.funding ? "funding side" : plural(space.votes, "vote")}).`);
+    }
+  });
+  next.outer.forEach((n, seat) => n > prev.outer[seat] && lines.push(`${name(seat)} placed an ambassador on the outer space.`));
+  next.players.forEach((p, seat) => {
+    const old = prev.players[seat];
+    if (!old) return;
+    const fields = [
+      ["copp", "coppernium"],
+      ["lav", "lavandium"],
+      ["ocean", "oceanium"],
+      ["diamond", "diamonds"],
+      ["pp", "PP"],
+      ["hangar", "ships in hangar"],
+      ["authority_step", "authority"],
+      ["orange", "orange track"],
+      ["blue", "blue track"],
+    ];
+    const changes = fields
+      .map(([key, text]) => [text, p[key] - old[key]])
+      .filter(([, d]) => d)
+      .map(([text, d]) => `${d > 0 ? "+" : "−"}${Math.abs(d)} ${text}`);
+    if (changes.length) lines.push(`${name(seat)}: ${changes.join(", ")}.`);
+    p.missions.forEach((m, i) => m && !old.missions[i] && lines.push(`${name(seat)} performed the ${iconName(cat, i)} mission.`));
+    p.medals.filter((m) => !old.medals.includes(m)).forEach((m) => lines.push(`${name(seat)} took the ${m} medal.`));
+    p.tokens.filter((t) => !old.tokens.includes(t)).forEach((t) => lines.push(`${name(seat)} took alteration ${alteration(cat, t)}.`));
+    p.erudite.filter((t) => !old.erudite.includes(t)).forEach((t) => lines.push(`${name(seat)} took the ${cat.erudite[t].planet} ${cat.erudite[t].level} erudite tile.`));
+    p.built.filter((b) => !old.built.includes(b)).forEach((b) => lines.push(`${name(seat)} built ${b < cat.n_production ? `production structure ${b + 1}` : `megastructure ${b - cat.n_production + 1}`}.`));
+    if (p.start_tile >= 0 && old.start_tile < 0) lines.push(`${name(seat)} took start tile ${p.start_tile + 1}.`);
+  });
+  if (JSON.stringify(next.laws) !== JSON.stringify(prev.laws)) {
+    lines.push(`Laws now: ${listing(next.laws.filter((l) => l >= 0).map((l) => planet(cat, l))) || "none"}.`);
+  }
+  if (next.pending_seat >= 0 && PENDING[next.pending] && (next.pending !== prev.pending || next.pending_seat !== prev.pending_seat)) {
+    lines.push(`Now ${name(next.pending_seat)} must ${PENDING[next.pending] || next.pending}.`);
+  }
+  return lines;
+}

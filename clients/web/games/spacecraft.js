@@ -1,0 +1,625 @@
+// SPACEcraft: the junkyard (piles, visible tops, pawns), the workshop (token junk per
+// column, parts and their supply), the design rows or advanced cards, the countdown,
+// every seat's board, junk, rocket and goal, my private panel (goal options, reserved
+// card), and my moves: take a pile, leave, build (the offered cheapest payment, or any
+// payment and a cell of my choice in the workshop order), rearrange, fulfil / reserve /
+// mark, end the turn.
+
+import { capitalise, h, listing, plural } from "../lib/dom.js";
+import { facts, section, swatch } from "./common.js";
+
+export function handles(body) {
+  return body.type.startsWith("sc.");
+}
+
+// ------------------------------------------------------------------ naming
+
+export function partName(cat, kind) {
+  const [shape, colours] = kind.split(".");
+  const names = [...colours].map((c) => (cat.colours[c] || c)).join("-");
+  return `${names} ${shape}`;
+}
+
+function junkList(pay) {
+  return pay.join(" + ");
+}
+
+function pileText(game, x, y) {
+  const cell = game.junkyard[y * game.grid_size + x];
+  const top = cell && cell.top ? `the ${cell.top}` : "its top tile";
+  return `${top} from the pile at column ${x + 1}, row ${y + 1}`;
+}
+
+function goalText(cat, id) {
+  const goal = cat.goals.find((g) => g.id === id);
+  return goal ? `${goal.text} (${goal.points} points)` : `goal ${id}`;
+}
+
+function designText(cat, id) {
+  const card = cat.design_cards.find((c) => c.id === id);
+  return card ? `${card.text} (${card.points} points)` : `card ${id}`;
+}
+
+function advancedCard(cat, id) {
+  return cat.advanced_cards.find((c) => c.id === id);
+}
+
+export function label(body, ctx) {
+  const { cat, game } = ctx;
+  switch (body.type) {
+    case "sc.choose_goal":
+      return `Keep the personal goal: ${goalText(cat, body.goal)}`;
+    case "sc.visit":
+      return `Enter the junkyard and take ${pileText(game, body.x, body.y)}`;
+    case "sc.search":
+      return `Move and take ${pileText(game, body.x, body.y)}`;
+    case "sc.leave":
+      return game.phase === "final"
+        ? "Leave the junkyard for the last time (then build and design)"
+        : "Leave the junkyard (then build and design)";
+    case "sc.build": {
+      const slot = cat.slots[body.slot];
+      const where = body.layout ? " at the chosen place" : "";
+      return `Build a ${slot ? slot.name : "part"} paying ${junkList(body.pay)}${where}`;
+    }
+    case "sc.arrange":
+      return `Rearrange the rocket (${plural(body.layout.length, "part")} in a new layout)`;
+    case "sc.fulfil":
+      return `Fulfil design card ${body.card}: ${designText(cat, body.card)}`;
+    case "sc.reserve":
+      return `Reserve design card ${body.card}: ${designText(cat, body.card)}`;
+    case "sc.mark": {
+      const card = game.advanced.find((c) => c.card === body.card);
+      const info = advancedCard(cat, body.card);
+      const next = card ? card.track[card.markers.length] : "?";
+      return `Mark advanced card ${body.card} (${info ? info.text : card.subject}): next space worth ${next}`;
+    }
+    case "sc.end_turn":
+      return "End your turn";
+    default:
+      return body.type;
+  }
+}
+
+function matches(cat, kind, subject) {
+  const [shape, colours] = kind.split(".");
+  if (cat.shapes.includes(subject)) return shape === subject;
+  return colours !== "K" && colours.includes(subject);
+}
+
+export function scores(ctx) {
+  const { game, cat } = ctx;
+  if (!game || !cat) return null;
+  if (game.points) return game.points;
+  // So far: design cards (basic) or marked advanced cards, plus the blueprint.
+  return game.seats.map((seat) => {
+    let points = seat.meets_blueprint ? cat.blueprint_points : 0;
+    if (game.variant === "advanced") {
+      for (const card of game.advanced) {
+        if (card.markers.includes(seat.seat)) {
+          const value = card.track[card.markers.length - 1] || 0;
+          points += value * seat.rocket.filter((p) => matches(cat, p.kind, card.subject)).length;
+        }
+      }
+    } else {
+      for (const id of seat.fulfilled) {
+        const card = cat.design_cards.find((c) => c.id === id);
+        points += card ? card.points : 0;
+      }
+    }
+    return points;
+  });
+}
+
+// ------------------------------------------------------------------ drawing
+
+const PHASES = {
+  goals: "Everybody keeps one of two personal goals",
+  play: "Turns",
+  final: "Final round: one last leave each",
+  finished: "Game over",
+};
+const STEPS = { action: "take a pile or leave", build: "build step", design: "design step" };
+
+export function render(ctx) {
+  const { game, cat } = ctx;
+  if (!cat) return h("p", {}, "Loading the catalogue…");
+  const who = (seat) =>
+    h("span", { class: `who seat-text-${seat % 6}` }, swatch(seat), ctx.name(seat), seat === ctx.me ? " (you)" : "");
+  const blueprint = cat.blueprints.find((b) => b.id === game.blueprint);
+  return h(
+    "div",
+    { class: "game sc" },
+    h(
+      "div",
+      { class: "game-top panel" },
+      facts([
+        ["Variant", game.variant],
+        ["Phase", PHASES[game.phase] || game.phase],
+        game.phase === "play" || game.phase === "final"
+          ? ["Turn", h("span", {}, who(game.current), ` · ${STEPS[game.step] || game.step}`)]
+          : null,
+        ["Blueprint", blueprint ? `card ${blueprint.id}: ${blueprint.text}` : String(game.blueprint)],
+        [
+          "Countdown",
+          game.countdown_holder === null || game.countdown_holder === undefined
+            ? "not started (first rocket to meet the blueprint takes it)"
+            : h("span", {}, who(game.countdown_holder), ` holds it · ${game.countdown_top === 0 ? "launch!" : game.countdown_top}`),
+        ],
+        game.variant === "basic" ? ["Design deck", plural(game.deck_size, "card")] : null,
+      ]),
+    ),
+    movesPanel(ctx),
+    privatePanel(ctx),
+    junkyardPanel(ctx, who),
+    workshopPanel(ctx),
+    game.variant === "advanced" ? advancedPanel(ctx, who) : designPanel(ctx),
+    assemblyPanel(ctx),
+    seatsPanel(ctx, who),
+  );
+}
+
+function junkyardPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const size = game.grid_size;
+  const takes = [...ctx.of("sc.visit"), ...ctx.of("sc.search")];
+  const weight = Object.fromEntries(cat.junk.map((j) => [j.name, j.weight]));
+  return section(
+    "Junkyard",
+    { class: "panel junkyard-panel", "data-testid": "junkyard" },
+    h(
+      "div",
+      { class: "junkyard", style: `grid-template-columns: repeat(${size}, minmax(0, 1fr))`, role: "group", "aria-label": "Junkyard piles" },
+      game.junkyard.map((cell, i) => {
+        const x = i % size;
+        const y = Math.floor(i / size);
+        const take = takes.find((b) => b.x === x && b.y === y);
+        return h(
+          "div",
+          { class: "pile" + (cell.height ? "" : " empty"), "data-x": x, "data-y": y },
+          cell.height
+            ? [h("strong", {}, cell.top), h("span", { class: "meta" }, ` w${weight[cell.top] || "?"} · ${plural(cell.height, "tile")}`)]
+            : h("span", { class: "meta" }, "empty"),
+          cell.pawn !== null && cell.pawn !== undefined ? h("div", { class: "pawn" }, who(cell.pawn)) : null,
+          take ? ctx.button(take, label(take, ctx), "Take") : null,
+        );
+      }),
+    ),
+  );
+}
+
+function workshopPanel(ctx) {
+  const { game, cat } = ctx;
+  const builds = ctx.of("sc.build");
+  return section(
+    "Workshop",
+    { class: "panel workshop-panel" },
+    h(
+      "div",
+      { class: "workshop" },
+      Array.from({ length: cat.columns }, (_, column) =>
+        h(
+          "div",
+          { class: "column", "data-column": column },
+          h("h4", {}, `Column ${column + 1}${cat.section_a.includes(column) ? " (A)" : ""}: needs ${game.tokens[column]}`),
+          h(
+            "ul",
+            {},
+            cat.slots
+              .filter((slot) => slot.column === column)
+              .map((slot) => {
+                const build = builds.find((b) => b.slot === slot.index);
+                return h(
+                  "li",
+                  { "data-slot": slot.index },
+                  `${slot.name} `,
+                  h("span", { class: "meta" }, `weight ${slot.weight} · ${game.supply[slot.index]} left`),
+                  build ? ctx.button(build, label(build, ctx), `Build (${junkList(build.pay)})`) : null,
+                );
+              }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function designPanel(ctx) {
+  const { game, cat } = ctx;
+  const fulfils = ctx.of("sc.fulfil");
+  const reserves = ctx.of("sc.reserve");
+  const card = (id, row) => {
+    if (id < 0) return h("div", { class: "design empty" }, "empty");
+    const info = cat.design_cards.find((c) => c.id === id);
+    const fulfil = fulfils.find((b) => b.card === id);
+    const reserve = reserves.find((b) => b.card === id);
+    return h(
+      "div",
+      { class: "design", "data-card": id },
+      h("strong", {}, `Card ${id}`),
+      info ? h("span", { class: "meta" }, ` · deck ${info.deck} · ${info.points} points`) : null,
+      h("div", {}, info ? capitalise(info.text) : ""),
+      row === "lower" && fulfil ? ctx.button(fulfil, label(fulfil, ctx), "Fulfil") : null,
+      row === "lower" && reserve ? ctx.button(reserve, label(reserve, ctx), "Reserve") : null,
+    );
+  };
+  return section(
+    "Design cards",
+    { class: "panel designs" },
+    h("h4", {}, "Upper row"),
+    h("div", { class: "design-row" }, game.upper.map((id) => card(id, "upper"))),
+    h("h4", {}, "Lower row (fulfil or reserve from here)"),
+    h("div", { class: "design-row" }, game.lower.map((id) => card(id, "lower"))),
+  );
+}
+
+function advancedPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const marks = ctx.of("sc.mark");
+  return section(
+    "Advanced design cards",
+    { class: "panel designs" },
+    h(
+      "div",
+      { class: "design-row" },
+      game.advanced.map((card) => {
+        const info = advancedCard(cat, card.card);
+        const mark = marks.find((b) => b.card === card.card);
+        return h(
+          "div",
+          { class: "design", "data-card": card.card },
+          h("strong", {}, `Card ${card.card} (side ${card.side})`),
+          h("div", {}, info ? capitalise(info.text) : card.subject),
+          h(
+            "div",
+            { class: "meta" },
+            "Spaces: ",
+            card.track.map((value, i) =>
+              h("span", {}, i ? " · " : "", card.markers[i] !== undefined ? [swatch(card.markers[i]), `${value}`] : `${value}`),
+            ),
+          ),
+          mark ? ctx.button(mark, label(mark, ctx), "Mark") : null,
+        );
+      }),
+    ),
+  );
+}
+
+function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCell = null, cellLabel = null } = {}) {
+  const all = extra ? [...rocket, extra] : rocket;
+  const xs = all.map((p) => p.x);
+  const ys = all.map((p) => p.y);
+  const minX = Math.min(0, ...xs) - pad;
+  const maxX = Math.max(0, ...xs) + pad;
+  const minY = Math.min(0, ...ys) - pad;
+  const maxY = Math.max(0, ...ys) + pad;
+  const at = new Map(all.map((p) => [`${p.x},${p.y}`, p]));
+  const cells = [];
+  for (let y = maxY; y >= minY; y -= 1) {
+    for (let x = minX; x <= maxX; x += 1) {
+      const part = at.get(`${x},${y}`);
+      const key = `${x},${y}`;
+      const text = part ? partName(cat, part.kind) : "";
+      const cls = "cell" + (part ? " part" : "") + (selected === key ? " selected" : "") + (extra && part === extra ? " new" : "");
+      cells.push(
+        onCell
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: cls,
+                "data-key": `cell:${key}`,
+                "aria-label": cellLabel(x, y, part),
+                "aria-pressed": String(selected === key),
+                onclick: () => onCell(x, y, part),
+              },
+              text,
+            )
+          : h("div", { class: cls, title: text }, text),
+      );
+    }
+  }
+  const grid = h(
+    "div",
+    {
+      class: "rocket",
+      style: `grid-template-columns: repeat(${maxX - minX + 1}, auto)`,
+      role: onCell ? "group" : "img",
+      "aria-label": onCell ? "Rocket grid" : `Rocket: ${listing(rocket.map((p) => partName(cat, p.kind)))}`,
+    },
+    cells,
+  );
+  return h("div", { class: "rocket-wrap" }, grid);
+}
+
+function seatsPanel(ctx, who) {
+  const { game, cat } = ctx;
+  const everyoneChose = game.seats.every((s) => s.goal !== null && s.goal !== undefined);
+  return section(
+    "Players",
+    { class: "panel seats-panel" },
+    h(
+      "div",
+      { class: "seat-cards" },
+      game.seats.map((seat) => {
+        const beside = Object.entries(seat.beside).filter(([, n]) => n);
+        return h(
+          "article",
+          { class: "seat-card", "data-seat": seat.seat },
+          h("h4", {}, who(seat.seat)),
+          facts([
+            ["Pawn", seat.pawn ? `in the junkyard at column ${seat.pawn[0] + 1}, row ${seat.pawn[1] + 1}` : "outside"],
+            ["Board", seat.board.length ? seat.board.join(", ") : "empty"],
+            ["Junk beside", beside.length ? beside.map(([j, n]) => `${n} ${j}`).join(", ") : "none"],
+            ["Rocket", `${seat.width} wide × ${seat.height} high${seat.meets_blueprint ? " · meets the blueprint" : ""}`],
+            [
+              "Goal",
+              seat.goal !== null && seat.goal !== undefined
+                ? seat.seat === ctx.me || everyoneChose
+                  ? goalText(cat, seat.goal)
+                  : "chosen"
+                : game.phase === "goals"
+                  ? "choosing"
+                  : "hidden",
+            ],
+            game.variant === "basic"
+              ? ["Fulfilled", seat.fulfilled.length ? seat.fulfilled.map((id) => `card ${id}`).join(", ") : "none"]
+              : ["Markers left", String(seat.markers_left)],
+            game.variant === "basic"
+              ? ["Reserved", seat.has_reserved ? (seat.reserved ? `card ${seat.reserved}` : "a card (face down)") : "none"]
+              : null,
+            game.points ? ["Points", String(game.points[seat.seat])] : null,
+          ]),
+          rocketGrid(cat, seat.rocket),
+        );
+      }),
+    ),
+  );
+}
+
+function privatePanel(ctx) {
+  const { game, cat } = ctx;
+  if (ctx.me === null || ctx.me === undefined) return null;
+  const mine = game.seats[ctx.me];
+  if (!mine) return null;
+  const choose = ctx.of("sc.choose_goal");
+  return section(
+    "Your secrets (only you see this)",
+    { class: "panel private", "data-testid": "private" },
+    facts([
+      ["Personal goal", mine.goal !== null && mine.goal !== undefined ? goalText(cat, mine.goal) : "not chosen yet"],
+      mine.goal_options && mine.goal_options.length
+        ? ["Goal options", listing(mine.goal_options.map((g) => goalText(cat, g)))]
+        : null,
+      game.variant === "basic"
+        ? ["Reserved card", mine.reserved ? `card ${mine.reserved}: ${designText(cat, mine.reserved)}` : "none"]
+        : null,
+    ]),
+    choose.length
+      ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx), `Keep: ${goalText(cat, body.goal)}`)))
+      : null,
+  );
+}
+
+function movesPanel(ctx) {
+  if (!ctx.legal.length) return null;
+  const simple = [...ctx.of("sc.leave"), ...ctx.of("sc.arrange"), ...ctx.of("sc.end_turn")];
+  const hints = [];
+  if (ctx.of("sc.visit").length || ctx.of("sc.search").length) hints.push("take a pile in the junkyard");
+  if (ctx.of("sc.build").length) hints.push("build a part in the workshop (or choose the payment and place in the workshop order)");
+  if (ctx.of("sc.fulfil").length || ctx.of("sc.reserve").length) hints.push("fulfil or reserve a design card");
+  if (ctx.of("sc.mark").length) hints.push("mark an advanced card");
+  if (ctx.of("sc.choose_goal").length) hints.push("keep a personal goal (in your secrets)");
+  return section(
+    "Your moves",
+    { class: "panel moves game-moves", "data-testid": "game-moves" },
+    hints.length ? h("p", { class: "hint" }, `You may ${listing(hints)}.`) : null,
+    simple.length
+      ? h(
+          "div",
+          { class: "move-list" },
+          simple.map((body) => ctx.button(body, label(body, ctx), body.type === "sc.arrange" ? "Rearrange automatically" : label(body, ctx))),
+        )
+      : null,
+  );
+}
+
+// ------------------------------------------------------------------ the workshop order:
+// any part, any payment, any cell (multi-step; the service checks and explains a refusal)
+
+function assemblyPanel(ctx) {
+  const { game, cat, ui } = ctx;
+  const me = ctx.me;
+  if (me === null || me === undefined || !ctx.myTurn || game.step !== "build") return null;
+  const seat = game.seats[me];
+  const canBuild = game.builds_this_turn < 2 && ctx.of("sc.build").length > 0;
+  const canArrange = ctx.of("sc.arrange").length > 0 || ctx.of("sc.build").length > 0;
+  const order = (ui.sc = ui.sc && ui.sc.seq === ctx.view.seq ? ui.sc : { seq: ctx.view.seq, slot: "", pay: {}, cell: null, layout: null, moving: null });
+  const weight = Object.fromEntries(cat.junk.map((j) => [j.name, j.weight]));
+  const slot = order.slot === "" ? null : cat.slots[Number(order.slot)];
+  const pay = Object.entries(order.pay).flatMap(([junk, n]) => Array(n).fill(junk));
+  const paid = pay.reduce((sum, j) => sum + weight[j], 0);
+  const token = slot ? game.tokens[slot.column] : null;
+  const enough = slot && pay.includes(token) && paid >= slot.weight;
+  const newPart = slot && order.cell ? { kind: slot.kind, x: order.cell[0], y: order.cell[1] } : null;
+  const buildBody = slot
+    ? { type: "sc.build", slot: slot.index, pay: [...pay].sort(), layout: newPart ? [...seat.rocket, newPart] : null }
+    : null;
+
+  const layout = order.layout || seat.rocket;
+  const arrangeBody = { type: "sc.arrange", layout };
+  const changed = JSON.stringify(layout) !== JSON.stringify(seat.rocket);
+
+  const partSelect = h(
+    "select",
+    {
+      id: "sc-order-part",
+      "data-key": "sc-order-part",
+      onchange: (event) => {
+        order.slot = event.target.value;
+        ctx.rerender();
+      },
+    },
+    h("option", { value: "" }, "Choose a part…"),
+    cat.slots
+      .filter((s) => game.supply[s.index] > 0)
+      .map((s) =>
+        h("option", { value: String(s.index), selected: String(s.index) === order.slot }, `${s.name} (weight ${s.weight}, needs ${game.tokens[s.column]})`),
+      ),
+  );
+  const payInputs = Object.entries(seat.beside)
+    .filter(([, n]) => n > 0)
+    .map(([junk, n]) =>
+      h(
+        "label",
+        { class: "field" },
+        `${junk} (weight ${weight[junk]}, you have ${n})`,
+        h("input", {
+          type: "number",
+          min: "0",
+          max: String(n),
+          value: String(order.pay[junk] || 0),
+          "data-key": `sc-pay-${junk}`,
+          onchange: (event) => {
+            order.pay[junk] = Math.max(0, Math.min(n, Number(event.target.value) || 0));
+            ctx.rerender();
+          },
+        }),
+      ),
+    );
+
+  return section(
+    "Workshop order: choose the part, the payment and where it goes",
+    { class: "panel assembly", "data-testid": "assembly" },
+    canBuild
+      ? h(
+          "div",
+          {},
+          h("div", { class: "field" }, h("label", { for: "sc-order-part" }, "Part"), partSelect),
+          h("div", { class: "row" }, payInputs),
+          h(
+            "p",
+            { class: "hint" },
+            slot
+              ? `Paying ${paid} of ${slot.weight} weight${pay.includes(token) ? "" : `; the payment must include a ${token}`}. ` +
+                  (order.cell ? `New part at column ${order.cell[0]}, row ${order.cell[1]}.` : "Pick a free cell below, or leave it to be attached automatically.")
+              : "Choose a part first.",
+          ),
+          slot
+            ? rocketGrid(cat, seat.rocket, {
+                pad: 1,
+                extra: newPart,
+                selected: order.cell ? `${order.cell[0]},${order.cell[1]}` : null,
+                onCell: (x, y, part) => {
+                  if (part && part !== newPart) return;
+                  order.cell = order.cell && order.cell[0] === x && order.cell[1] === y ? null : [x, y];
+                  ctx.rerender();
+                },
+                cellLabel: (x, y, part) =>
+                  part ? `${partName(cat, part.kind)} at ${x}, ${y}` : `Put the new ${slot.name} at ${x}, ${y}`,
+              })
+            : null,
+          buildBody
+            ? ctx.button(buildBody, label(buildBody, ctx), "Build this", {
+                "data-composed": "1",
+                disabled: ctx.busy || !enough,
+              })
+            : null,
+        )
+      : null,
+    canArrange && seat.rocket.length > 1
+      ? h(
+          "div",
+          {},
+          h("h4", {}, "Rearrange: pick a part, then a free cell"),
+          rocketGrid(cat, layout, {
+            pad: 1,
+            selected: order.moving,
+            onCell: (x, y, part) => {
+              const key = `${x},${y}`;
+              if (part) order.moving = order.moving === key ? null : key;
+              else if (order.moving) {
+                const [mx, my] = order.moving.split(",").map(Number);
+                order.layout = layout.map((p) => (p.x === mx && p.y === my ? { ...p, x, y } : p));
+                order.moving = null;
+              }
+              ctx.rerender();
+            },
+            cellLabel: (x, y, part) =>
+              part
+                ? `Pick up the ${partName(cat, part.kind)} at ${x}, ${y}`
+                : order.moving
+                  ? `Move the picked part to ${x}, ${y}`
+                  : `Free cell ${x}, ${y}`,
+          }),
+          h(
+            "div",
+            { class: "row" },
+            ctx.button(arrangeBody, "Send this arrangement", "Send this arrangement", {
+              "data-composed": "1",
+              disabled: ctx.busy || !changed,
+            }),
+            h(
+              "button",
+              {
+                type: "button",
+                "data-key": "sc-arrange-reset",
+                disabled: !changed,
+                onclick: () => {
+                  order.layout = null;
+                  order.moving = null;
+                  ctx.rerender();
+                },
+              },
+              "Undo changes",
+            ),
+          ),
+        )
+      : null,
+  );
+}
+
+// ------------------------------------------------------------------ replays
+
+export function describe(prev, next, ctx) {
+  const { cat } = ctx;
+  const lines = [];
+  const name = (seat) => ctx.name(seat);
+  if (prev.phase !== next.phase && next.phase === "final") lines.push("The final round begins.");
+  next.seats.forEach((seat, i) => {
+    const old = prev.seats[i];
+    if (!old) return;
+    if (seat.goal !== null && (old.goal === null || old.goal === undefined) && seat.goal !== undefined) {
+      lines.push(`${name(i)} kept a personal goal${seat.seat === ctx.me ? `: ${goalText(cat, seat.goal)}` : ""}.`);
+    }
+    if (seat.board.length > old.board.length) {
+      const taken = seat.board[seat.board.length - 1];
+      const where = seat.pawn ? ` at column ${seat.pawn[0] + 1}, row ${seat.pawn[1] + 1}` : "";
+      lines.push(`${name(i)} took a ${taken}${where}.`);
+    }
+    if (old.pawn && !seat.pawn) lines.push(`${name(i)} left the junkyard.`);
+    const before = old.rocket.map((p) => p.kind);
+    const added = seat.rocket.map((p) => p.kind).filter((k) => {
+      const at = before.indexOf(k);
+      if (at >= 0) {
+        before.splice(at, 1);
+        return false;
+      }
+      return true;
+    });
+    added.forEach((k) => lines.push(`${name(i)} built a ${partName(cat, k)}.`));
+    if (!added.length && seat.rocket.length === old.rocket.length && JSON.stringify(seat.rocket) !== JSON.stringify(old.rocket)) {
+      lines.push(`${name(i)} rearranged the rocket.`);
+    }
+    seat.fulfilled.filter((c) => !old.fulfilled.includes(c)).forEach((c) => lines.push(`${name(i)} fulfilled design card ${c}.`));
+    if (seat.has_reserved && !old.has_reserved) lines.push(`${name(i)} reserved a design card.`);
+    if (seat.markers_left < old.markers_left) lines.push(`${name(i)} marked an advanced card.`);
+  });
+  if (next.countdown_holder !== prev.countdown_holder && next.countdown_holder !== null) {
+    lines.push(`${name(next.countdown_holder)}'s rocket meets the blueprint: the countdown starts.`);
+  } else if (next.countdown_top !== prev.countdown_top && next.countdown_top !== null) {
+    lines.push(`Countdown: ${next.countdown_top === 0 ? "launch!" : next.countdown_top}.`);
+  }
+  if (prev.current !== next.current && next.phase !== "goals") lines.push(`${name(next.current)}'s turn.`);
+  return lines;
+}

@@ -1,0 +1,215 @@
+"""The web client's lobby, accounts, private tables, live reconnects, keyboard use and
+phone-sized screens, in real Chromium against the real service. Games here are real
+where the lobby needs them (the create form offers the real games) and the platform's
+tiny test game where any game will do (drawn by the generic renderer)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.support.browser import (
+    PASSWORD,
+    Person,
+    WebStack,
+    chromium,
+    new_person,
+    screenshot_dir,
+    web_stack,
+)
+
+PHONE = {"width": 390, "height": 844}
+
+# Every control's accessible name (a button's text or aria-label, a field's label).
+UNNAMED = """() => [...document.querySelectorAll('button, a[href], input, select, textarea')]
+  .filter(e => !e.closest('[hidden]'))
+  .filter(e => {
+    const name = (e.getAttribute('aria-label') || e.textContent || e.title || '').trim();
+    const labelled = e.labels && [...e.labels].some(l => l.textContent.trim());
+    const by = e.getAttribute('aria-labelledby');
+    return !(name || labelled || (by && document.getElementById(by)));
+  })
+  .map(e => e.outerHTML.slice(0, 120))"""
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    with web_stack(Path(tmp_path_factory.mktemp("web-lobby"))) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as (_, started):
+        yield started
+
+
+def shoot(person: Person, name: str) -> None:
+    path = screenshot_dir(Path(person.stack.log_path).parent) / f"{name}.png"
+    person.page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+
+
+def unnamed_controls(person: Person) -> list[str]:
+    found: list[str] = person.page.evaluate(UNNAMED)
+    return found
+
+
+def sideways(person: Person) -> int:
+    overflow: int = person.page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    return overflow
+
+
+def test_sign_up_with_the_keyboard_then_sign_in_again(stack: WebStack, browser: Browser) -> None:
+    ann = new_person(stack, browser, "Ann")
+    ann.open("/")
+    page = ann.page
+    # The name field has the focus; type, Tab to the password, Enter submits (sign up).
+    page.get_by_test_id("signup-name").wait_for()
+    page.keyboard.type(ann.name)
+    page.keyboard.press("Tab")
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.get_by_test_id("lobby").wait_for()
+    assert page.get_by_test_id("signed-in-as").inner_text() == ann.name
+    assert not unnamed_controls(ann)
+    # The same name again is refused with the API's message; signing in works.
+    page.get_by_test_id("sign-out").click()
+    page.get_by_test_id("signup-name").fill(ann.name.upper())
+    page.get_by_test_id("signup-password").fill(PASSWORD)
+    page.get_by_test_id("signup-submit").click()
+    expect(page.get_by_test_id("auth-message")).to_contain_text("taken", ignore_case=True)
+    page.get_by_test_id("signup-password").fill("not the password")
+    page.get_by_test_id("signin-submit").click()
+    expect(page.get_by_test_id("auth-message")).to_contain_text(
+        "name or password", ignore_case=True
+    )
+    page.get_by_test_id("signup-password").fill(PASSWORD)
+    page.get_by_test_id("signin-submit").click()
+    page.get_by_test_id("lobby").wait_for()
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
+    stack: WebStack, browser: Browser
+) -> None:
+    ann, bob = new_person(stack, browser, "Ann"), new_person(stack, browser, "Bob")
+    for person in (ann, bob):
+        person.sign_up()
+    public = ann.create_table("spacecraft", 3, {"variant": "advanced"})
+    secret = ann.create_table("federation", 2, {"president_medal": "intrigue"}, private=True)
+    invite = ann.page.get_by_test_id("invite-link").input_value()
+    assert f"/table/{secret}?invite=" in invite
+    # The creator adds a bot before taking a seat; then sits down.
+    ann.page.get_by_test_id("add-bot").click()
+    ann.page.locator("[data-testid=seats] li:first-child .name").filter(has_text="Bot").wait_for()
+
+    # Bob's lobby lists the public table with its seats and options, never the private one.
+    bob.open("/")
+    listed = bob.page.get_by_test_id("table-list").locator(f"[data-table='{public}']")
+    listed.wait_for()
+    assert "0/3 seats" in listed.inner_text() and "variant: advanced" in listed.inner_text()
+    assert not bob.page.locator(f"[data-table='{secret}']").count()
+    shoot(bob, "lobby")
+    bob.page.get_by_test_id("create-game").select_option("federation")  # the form follows
+    assert bob.page.get_by_test_id("create-seats").get_attribute("max") == "4"
+
+    # Without the invite Bob's join is refused, with the API's message.
+    bob.open(f"/table/{secret}")
+    bob.page.get_by_test_id("join").click()
+    message = bob.page.get_by_test_id("message")
+    message.filter(has_text="invite").wait_for()
+    # With the invite link he takes the last seat; Ann, watching, sees it live.
+    ann.open(f"/table/{secret}")
+    ann.page.get_by_test_id("spectating").wait_for()
+    bob.page.goto(invite)
+    bob.table().wait_for()
+    bob.page.get_by_test_id("join").click()
+    bob.page.locator("[data-testid=table]:not([data-viewer=spectator])").wait_for()
+    ann.page.locator("[data-testid=seats]").filter(has_text=bob.name).wait_for()
+    # Every seat is taken: Bob starts; "my tables" offers to resume.
+    bob.page.get_by_test_id("start").click()
+    ann.wait_phase("playing")
+    bob.open("/")
+    mine = bob.page.get_by_test_id("my-tables").locator(f"[data-table='{secret}']")
+    mine.wait_for()
+    assert "Resume" in mine.inner_text()
+    for person in (ann, bob):
+        assert not person.errors, person.errors
+        person.context.close()
+
+
+def test_reconnect_resumes_and_the_generic_drawing_plays_the_tiny_game(
+    stack: WebStack, browser: Browser
+) -> None:
+    ann, bob = new_person(stack, browser, "Ann"), new_person(stack, browser, "Bob")
+    for person in (ann, bob):
+        person.sign_up()
+    table = ann.post("/v1/tables", {"game": "tiny", "seats": 2})["table_id"]
+    ann.open(f"/table/{table}")
+    ann.page.get_by_test_id("join").focus()
+    ann.page.keyboard.press("Enter")  # a keyboard press takes the seat
+    ann.page.locator("[data-testid=table]:not([data-viewer=spectator])").wait_for()
+    # Focus stays on the control across live updates (Bob joins meanwhile).
+    ann.page.get_by_test_id("add-bot").focus()
+    bob.post(f"/v1/tables/{table}/join", {})
+    ann.page.locator("[data-testid=seats]").filter(has_text=bob.name).wait_for()
+    ann.page.get_by_test_id("start").wait_for()
+    assert ann.page.evaluate("document.activeElement.dataset.key") in ("start", "add-bot", None)
+    ann.page.get_by_test_id("start").click()
+    ann.wait_phase("playing")
+    assert not unnamed_controls(ann)
+
+    # The gateway restarts: the page says so, reconnects and resumes after its last seq.
+    shown = ann.seq()
+    frames_before = len(ann.frames)
+    stack.stop_gateway()
+    ann.page.get_by_test_id("connection").filter(has_text="Reconnecting").wait_for()
+    stack.start_gateway(stack.port)
+    ann.page.get_by_test_id("connection").filter(has_text="Live").wait_for()
+    while ann.phase() == "playing":
+        view = bob.api(f"/v1/tables/{table}/view")
+        if bob_turn := (view["viewer"] in view["to_move"]):
+            bob.post(
+                f"/v1/tables/{table}/commands",
+                {"command_id": f"b{view['seq']}", "body": {"type": "tiny.stand"}},
+            )
+        if ann.my_turn():
+            assert ann.click_a_move()
+        elif not bob_turn:
+            ann.wait_change(ann.seq())
+    resumed = [f["seq"] for f in ann.frames[frames_before:] if f.get("type") == "view"]
+    assert resumed and min(resumed) > shown, (shown, resumed)
+    ann.page.get_by_test_id("standings").wait_for()
+    # (Chromium logs the reconnect attempts made while the gateway was away.)
+    assert not [e for e in ann.errors if "ERR_CONNECTION_REFUSED" not in e], ann.errors
+    for person in (ann, bob):
+        person.context.close()
+
+
+def test_phone_sized_pages_fit_and_every_control_is_named(
+    stack: WebStack, browser: Browser
+) -> None:
+    dan = new_person(stack, browser, "Dan", viewport=PHONE, mobile=True)
+    dan.sign_up()
+    assert sideways(dan) <= 1
+    assert not unnamed_controls(dan)
+    for game, seats in (("fractured_sky", 1), ("spacecraft", 2), ("federation", 2)):
+        dan.create_table(game, seats)
+        dan.page.get_by_test_id("join").click()
+        for _ in range(seats - 1):
+            dan.page.get_by_test_id("add-bot").click()
+        dan.page.get_by_test_id("start").click()
+        dan.wait_phase("playing")
+        dan.page.locator("[data-testid=table][data-my-turn]").wait_for()
+        assert sideways(dan) <= 1, game
+        assert not unnamed_controls(dan), game
+        assert dan.move_controls().count() > 0
+    assert not dan.errors, dan.errors
+    dan.context.close()
