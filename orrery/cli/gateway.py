@@ -32,28 +32,13 @@ class LogReplayer:
         self.client = client  # the gateway's wire client: .redis, .partitions once connected
 
     async def view_at(self, table_id: str, seat: int | None, seq: int) -> bytes | None:
-        """The view after the command whose events hold ``seq``: a command's events are
-        appended at once, so nobody ever saw the table between them (and the rules need
-        not answer for such half-applied states: Federation's automatic steps, Fractured
-        Sky's start before its set-up)."""
-        from contracts import keys
-        from contracts.envelope import decode_entry
         from games.table import table_view
-        from services.replay import fold
+        from projections.tables import read_table
 
         if seq < 1:
             return None
-        p = keys.partition_of(table_id, self.client.partitions)
-        raw = await self.client.redis.xrange(keys.log_stream(p, table_id))
-        entries = [decode_entry(fields[b"e"]) for _, fields in raw]
-        at = next((i for i, entry in enumerate(entries) if entry.seq == seq), None)
-        if at is None:
-            return None
-        end = at
-        while end + 1 < len(entries) and entries[end + 1].command_id == entries[at].command_id:
-            end += 1
-        state = fold(entries, entries[end].seq)
-        if seat is not None and seat >= state.seats:
+        state = await read_table(self.client.redis, self.client.partitions, table_id, seq)
+        if state.seq != seq or (seat is not None and seat >= state.seats):
             return None
         return _json.encode(table_view(state, seat))
 
