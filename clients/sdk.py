@@ -215,7 +215,32 @@ class OrreryClient:
         attempts: int = 3,
     ) -> Accepted | Rejection:
         """Send a command and await its outcome, retrying with the same command id."""
-        command_id = command_id or uuid.uuid4().hex
+        outcome, _ = await self.exchange(
+            table_id,
+            body,
+            seat=seat,
+            token=token,
+            command_id=command_id or uuid.uuid4().hex,
+            timeout=timeout,
+            attempts=attempts,
+        )
+        return settled(outcome)
+
+    async def exchange(
+        self,
+        table_id: str,
+        body: Any,
+        *,
+        command_id: str,
+        seat: int | None = None,
+        token: str | None = None,
+        identity: str | None = None,
+        timeout: float = 10.0,
+        attempts: int = 3,
+    ) -> tuple[Outcome, int]:
+        """Send the envelope and await its outcome as sent (a duplicate stays one), resending
+        the same command id after each ``timeout``; returns it with the attempt (0-based)
+        that got it. Raises ``TimeoutError`` after the last attempt."""
         data = _json.encode(
             CommandEnvelope(
                 command_id=command_id,
@@ -224,6 +249,7 @@ class OrreryClient:
                 seat=seat,
                 token=token,
                 reply_to=self.reply_stream,
+                identity=identity,
             )
         )
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
@@ -232,7 +258,7 @@ class OrreryClient:
             for attempt in range(attempts):
                 await self._send(keys.command_stream(self.partition(table_id)), data, timeout)
                 try:
-                    return settled(await asyncio.wait_for(asyncio.shield(future), timeout))
+                    return await asyncio.wait_for(asyncio.shield(future), timeout), attempt
                 except TimeoutError:
                     if attempt == attempts - 1:
                         raise

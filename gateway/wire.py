@@ -14,7 +14,7 @@ import msgspec
 
 from clients.sdk import OrreryClient, settled
 from contracts import keys
-from contracts.envelope import CommandEnvelope, Duplicate, Outcome
+from contracts.envelope import Duplicate, Outcome
 from contracts.lobby import LobbyTable, lobby_table_decoder, lobby_table_key
 
 _json = msgspec.json.Encoder()
@@ -54,32 +54,22 @@ class GatewayClient(OrreryClient):
         """Send a command and await its outcome; a retry after a timeout reuses the id
         (and its duplicate answer is unwrapped: the caller asked once)."""
         command_id = command_id or uuid.uuid4().hex
-        data = _json.encode(
-            CommandEnvelope(
+        try:
+            outcome, attempt = await self.exchange(
+                table_id,
+                body,
                 command_id=command_id,
-                table_id=table_id,
-                body=msgspec.Raw(_json.encode(body)),
                 seat=seat,
                 token=token,
-                reply_to=self.reply_stream,
                 identity=identity,
+                timeout=timeout,
+                attempts=attempts,
             )
-        )
-        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self._waiting[command_id] = future
-        try:
-            for attempt in range(attempts):
-                await self._send(keys.command_stream(self.partition(table_id)), data, timeout)
-                try:
-                    outcome = await asyncio.wait_for(asyncio.shield(future), timeout)
-                except TimeoutError:
-                    continue
-                if attempt and isinstance(outcome, Duplicate):
-                    return settled(outcome)
-                return outcome
-            raise OutcomeTimeout(command_id)
-        finally:
-            self._waiting.pop(command_id, None)
+        except TimeoutError:
+            raise OutcomeTimeout(command_id) from None
+        if attempt and isinstance(outcome, Duplicate):
+            return settled(outcome)
+        return outcome
 
     async def lobby_table(self, table_id: str) -> LobbyTable | None:
         raw = await self.redis.get(lobby_table_key(table_id))
