@@ -7,7 +7,8 @@
 
 The first run creates ./.venv and installs the project with its dev extras; later
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
-(for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root.
+(for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
+and the npm packages of the TypeScript check (clients/typescript/, Node.js if missing).
 """
 
 from __future__ import annotations
@@ -41,22 +42,44 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
-def ensure_chromium() -> None:
-    """The browser tests drive Debian's Chromium through Playwright (Playwright's own
-    browser download is not reachable from CI): install it when missing."""
-    if os.environ.get("ORRERY_CHROMIUM") or shutil.which("chromium"):
-        return
+def apt_install(what: str, *packages: str) -> bool:
+    """Install Debian packages when running as root with apt-get; else say what is missing."""
     if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
-        print("warning: Chromium is missing; install it (apt-get install -y chromium)", flush=True)
-        return
-    print("installing chromium (apt-get) ...", flush=True)
+        print(f"warning: {what} is missing; apt-get install -y {' '.join(packages)}", flush=True)
+        return False
+    print(f"installing {' '.join(packages)} (apt-get) ...", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-q", "chromium"]
+    install = ["apt-get", "install", "-y", "-q", *packages]
     out = subprocess.DEVNULL
     if subprocess.run(install, env=env, stdout=out, check=False).returncode != 0:
         # a fresh machine has no package lists yet
         subprocess.run(["apt-get", "update", "-q"], env=env, stdout=out, check=True)
         subprocess.run(install, env=env, stdout=out, check=True)
+    return True
+
+
+def ensure_chromium() -> None:
+    """The browser tests drive Debian's Chromium through Playwright (Playwright's own
+    browser download is not reachable from CI): install it when missing."""
+    if not (os.environ.get("ORRERY_CHROMIUM") or shutil.which("chromium")):
+        apt_install("Chromium", "chromium")
+
+
+def ensure_typescript() -> None:
+    """The TypeScript check (tests/test_typescript_types.py) generates types from the schema
+    with json-schema-to-typescript and compiles them: install the pinned npm packages
+    (clients/typescript/package-lock.json), and Node.js itself when missing."""
+    folder = ROOT / "clients" / "typescript"
+    lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".orrery-installed"
+    wanted = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    if not shutil.which("npm") and not apt_install("Node.js", "nodejs", "npm"):
+        return
+    print("installing the TypeScript check's npm packages ...", flush=True)
+    npm = ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+    subprocess.run(npm, cwd=folder, check=True)
+    stamp.write_text(wanted)
 
 
 def run(*command: str) -> int:
@@ -65,6 +88,7 @@ def run(*command: str) -> int:
 
 def test() -> int:
     ensure_chromium()
+    ensure_typescript()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

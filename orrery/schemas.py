@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
-from contracts.feed import FeedEntry
-from contracts.views import RatingLine, TableScore, TableView
 from games.codec import client_command_union, event_union
 from games.registry import all_games
+from orrery_contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
+from orrery_contracts.feed import FeedEntry
+from orrery_contracts.views import RatingLine, TableScore, TableView
 
 
 def _generic(generic: Any, *parameters: Any) -> Any:
@@ -34,7 +34,7 @@ def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": title,
         "properties": dict(zip(types, schemas, strict=True)),
-        "$defs": {names[name]: schema for name, schema in components.items()},
+        "$defs": {names[name]: _titled(schema, names[name]) for name, schema in components.items()},
     }
     return _renamed_refs(document, names)
 
@@ -47,6 +47,12 @@ def _short_names(components: dict[str, Any]) -> dict[str, str]:
     if len(set(names.values())) != len(names):
         raise ValueError("two schema definitions would share a short name")
     return names
+
+
+def _titled(schema: dict[str, Any], name: str) -> dict[str, Any]:
+    """A generic's title names its parameters too (``CommandEnvelope[typing.Union[…]]``),
+    and code generators name types after titles: give it the definition's short name."""
+    return {**schema, "title": name} if "title" in schema else schema
 
 
 def _renamed_refs(value: Any, names: dict[str, str]) -> Any:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from mypy import api as mypy_api
 
-from clients.sdk import OrreryClient
-from contracts.envelope import Accepted, Rejection
+from orrery_client.sdk import OrreryClient
+from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import REPO, LiveService, live_service
 from tests.support.tinygame import Draw, Stand, TinyView
 
@@ -39,10 +39,11 @@ async def test_play_and_view_returns_the_view_that_includes_the_move(live: LiveS
 
 
 def test_the_sdk_is_typed_for_its_users(tmp_path: Path) -> None:
-    assert (REPO / "clients" / "py.typed").exists() and (REPO / "contracts" / "py.typed").exists()
+    assert (REPO / "clients" / "orrery_client" / "py.typed").exists()
+    assert (REPO / "contracts" / "orrery_contracts" / "py.typed").exists()
     snippet = (
-        "from clients.sdk import OrreryClient\n"
-        "from contracts.fractured_sky.commands import PlaceAirship\n"
+        "from orrery_client.sdk import OrreryClient\n"
+        "from orrery_contracts.fractured_sky.commands import PlaceAirship\n"
         "from tests.support.tinygame import TinyView\n"
         "async def f(c: OrreryClient) -> None:\n"
         "    v = await c.typed_view('t', 0, TinyView)\n"
@@ -51,7 +52,10 @@ def test_the_sdk_is_typed_for_its_users(tmp_path: Path) -> None:
         "    PlaceAirship(region=7, chp=7)\n"  # a misspelt field of a command: an error
     )
     (tmp_path / "client_app.py").write_text(snippet)
-    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    # an editable install maps the two packages' folders with an import hook mypy does not
+    # run: point it at them, as an installed orrery-client would be found in site-packages
+    folders = f"{REPO / 'contracts'}:{REPO / 'clients'}"
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\nmypy_path = {folders}\n")
     out, _, code = mypy_api.run(
         ["--config-file", str(tmp_path / "mypy.ini"), "--no-incremental",
          str(tmp_path / "client_app.py")]

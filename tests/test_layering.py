@@ -1,0 +1,82 @@
+"""The folder layout is the architecture: imports point one way (README, "Architecture").
+
+``orrery_contracts ← games ← services, projections ← orrery`` and
+``orrery_contracts ← orrery_client ← clients, gateway ← orrery``: the rules never see I/O,
+``services`` and ``projections`` never import each other, no client imports the rules,
+and the client's own distribution (``orrery_client`` + ``orrery_contracts``) needs
+nothing but redis and msgspec.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+import pytest
+
+from tests.support.service import REPO
+
+FOLDERS = {
+    "orrery_contracts": REPO / "contracts" / "orrery_contracts",
+    "orrery_client": REPO / "clients" / "orrery_client",
+    "games": REPO / "games",
+    "services": REPO / "services",
+    "projections": REPO / "projections",
+    "clients": REPO / "clients",
+    "gateway": REPO / "gateway",
+    "orrery": REPO / "orrery",
+}
+# what each package may import, of the project's packages and of the third-party ones
+OURS = {
+    "orrery_contracts": set(),
+    "games": {"orrery_contracts"},
+    "services": {"orrery_contracts", "games"},
+    "projections": {"orrery_contracts", "games"},
+    "orrery_client": {"orrery_contracts"},
+    "clients": {"orrery_contracts", "orrery_client"},
+    "gateway": {"orrery_contracts", "orrery_client", "clients"},
+    "orrery": set(FOLDERS) - {"orrery"},
+}
+THIRD_PARTY = {
+    "orrery_contracts": {"msgspec"},
+    "orrery_client": {"msgspec", "redis"},
+    "games": {"msgspec"},
+}
+
+
+def _imports(package: str) -> dict[str, set[str]]:
+    """Top-level module name → the files of ``package`` that import it."""
+    found: dict[str, set[str]] = {}
+    for path in FOLDERS[package].rglob("*.py"):
+        if package == "clients" and FOLDERS["orrery_client"] in path.parents:
+            continue  # a package of its own that lives in the folder
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                found.setdefault(name.split(".")[0], set()).add(str(path.relative_to(REPO)))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FOLDERS))
+def test_imports_point_one_way(package: str) -> None:
+    imported = _imports(package)
+    ours = {name: files for name, files in imported.items() if name in FOLDERS}
+    wrong = {name: files for name, files in ours.items() if name not in OURS[package] | {package}}
+    assert not wrong, f"{package} must not import {wrong}"
+
+
+@pytest.mark.parametrize("package", sorted(THIRD_PARTY))
+def test_the_inner_packages_need_only_their_libraries(package: str) -> None:
+    imported = _imports(package)
+    foreign = {
+        name: files
+        for name, files in imported.items()
+        if name not in sys.stdlib_module_names and name not in FOLDERS
+    }
+    assert set(foreign) <= THIRD_PARTY[package], foreign
+    if package == "games":  # pure rules: no I/O, no event loop
+        assert not {"asyncio", "socket", "redis"} & set(imported)
