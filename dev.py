@@ -93,7 +93,8 @@ def test() -> int:
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
-        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        # the slowest tests, to keep an eye on the suite's 10-minute budget
+        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"],
     ]
     for step in steps:
         print(

@@ -147,3 +147,17 @@ def test_kubernetes_images_are_pinned_and_every_process_has_its_own_probes() -> 
             assert "ORRERY_CONSUMER" in env
     config = yaml.safe_load((DEPLOY / "k8s" / "config.yaml").read_text())
     assert config["data"]["ORRERY_PARTITIONS"]
+
+
+def test_the_image_copies_every_folder_the_package_is_built_from() -> None:
+    """``pip install .`` in the image builds from the folders it copied: each top-level
+    package's folder (the client's two live in contracts/ and clients/) must be there."""
+    copied = {
+        line.split()[1]
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.startswith("COPY ")
+    }
+    folders = {p.parent.name for p in REPO.glob("*/__init__.py")} | {"contracts"}
+    assert folders - {"tests"} <= copied, folders - copied
+    ignored = (REPO / ".dockerignore").read_text().split()
+    assert "**/node_modules" in ignored and ".venv" in ignored
