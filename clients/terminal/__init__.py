@@ -9,7 +9,7 @@
 * ``render_<game>`` — each game drawn as a player reads it, names from
   ``contracts/orrery_contracts/<game>/catalogue.py`` (``render_generic`` for any other game).
 
-Like every client it imports ``contracts`` (and the SDK) only, never ``games``.
+Like every client it imports ``orrery_contracts`` (and the SDK) only, never ``games``.
 """
 
 from clients.terminal.session import LineSource, Result, Session, play_terminal
