@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 from games.federation import GAME, FederationOptions
 from games.federation.state import State
 from games.playthrough import fold
-from games.rejection import Rejected
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from tests.federation.test_properties import VARIANTS
+from tests.support.legality import listed_exactly_when_accepted
 
 ENCODE = msgspec.msgpack.encode
 
@@ -90,25 +90,10 @@ def candidates(s: State, seat: int) -> Iterator[CommandBody]:
         yield cmd.Place(ambassador=0, space=cat.OUTER)
 
 
-def accepted(s: State, command: CommandBody, seat: int) -> bool:
-    try:
-        GAME.decide(s, command, seat, Random(0))
-    except Rejected:
-        return False
-    return True
-
-
 def check_position(s: State) -> None:
     before = ENCODE(s)
     for seat in range(s.seats):
-        legal = GAME.legal_commands(s, seat)
-        assert len(legal) == len({ENCODE(c) for c in legal})  # no duplicates
-        for command in legal:
-            assert accepted(s, command, seat), (seat, command)
-        listed = {ENCODE(c) for c in legal}
-        for command in candidates(s, seat):
-            if accepted(s, command, seat):
-                assert ENCODE(command) in listed, (seat, s.queue[0], command)
+        listed_exactly_when_accepted(GAME, s, seat, candidates(s, seat))
     assert ENCODE(s) == before
 
 

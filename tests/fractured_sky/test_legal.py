@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from games.fractured_sky import GAME
 from games.fractured_sky.state import FsState
 from games.playthrough import fold
-from games.rejection import Rejected
 from orrery_contracts.base import CommandBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import commands as cmd
+from tests.support.legality import listed_exactly_when_accepted
 
 RESOURCES = (*cat.RESOURCES, "stone")
 AMOUNTS = [(g, i, w) for g in range(3) for i in range(3) for w in range(3)]
@@ -58,26 +58,11 @@ def candidates(state: FsState) -> Iterator[CommandBody]:
         yield cmd.ChooseSlot(slot=slot)
 
 
-def accepted(state: FsState, command: CommandBody, seat: int) -> bool:
-    try:
-        GAME.decide(state, command, seat, Random(0))
-    except Rejected:
-        return False
-    return True
-
-
 def check_position(state: FsState) -> None:
     before = msgspec.msgpack.encode(state)
     pool = list(candidates(state))
     for seat in range(state.participants + 1):
-        legal = GAME.legal_commands(state, seat)
-        assert len(legal) == len(set(map(msgspec.msgpack.encode, legal)))  # no duplicates
-        for command in legal:
-            assert accepted(state, command, seat), (seat, command)
-        listed = {msgspec.msgpack.encode(c) for c in legal}
-        for command in pool:
-            if accepted(state, command, seat):
-                assert msgspec.msgpack.encode(command) in listed, (seat, command)
+        legal = listed_exactly_when_accepted(GAME, state, seat, pool)
         status = GAME.status(state)
         if seat in status.to_move:
             assert any(not isinstance(c, cmd.Trade) for c in legal)

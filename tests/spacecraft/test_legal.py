@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.playthrough import fold
-from games.rejection import Rejected
 from games.spacecraft import GAME, SpacecraftOptions
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.base import CommandBody
@@ -37,6 +36,7 @@ from orrery_contracts.spacecraft.commands import (
     Search,
     Visit,
 )
+from tests.support.legality import accepted, listed_exactly_when_accepted
 
 ENCODE = msgspec.msgpack.encode
 
@@ -60,30 +60,17 @@ def everything(state: SpacecraftState, seat: int) -> list[str]:
     return [cat.JUNK_NAMES[t] for t, n in enumerate(state.beside[seat]) for _ in range(n)]
 
 
-def accepted(state: SpacecraftState, command: CommandBody, seat: int) -> bool:
-    try:
-        GAME.decide(state, command, seat, Random(0))
-    except Rejected:
-        return False
-    return True
-
-
 def check_position(state: SpacecraftState) -> None:
     before = ENCODE(state)
     for seat in range(state.players):
-        legal = GAME.legal_commands(state, seat)
-        assert len(legal) == len({ENCODE(c) for c in legal})  # no duplicates
-        for command in legal:
-            assert accepted(state, command, seat), (seat, command)
-        listed = {ENCODE(c) for c in legal}
-        for command in candidates(state, seat):
-            if accepted(state, command, seat):
-                assert ENCODE(command) in listed, (seat, command)
+        legal = listed_exactly_when_accepted(GAME, state, seat, candidates(state, seat))
         built = {c.slot for c in legal if isinstance(c, Build)}
         assert len(built) == len([c for c in legal if isinstance(c, Build)])
         pay_all = everything(state, seat)
         for slot in range(-1, len(cat.SLOTS) + 1):
-            assert accepted(state, Build(slot=slot, pay=pay_all), seat) == (slot in built), slot
+            assert accepted(GAME, state, Build(slot=slot, pay=pay_all), seat) == (slot in built), (
+                slot
+            )
         assert len([c for c in legal if isinstance(c, Arrange)]) <= 1
     assert ENCODE(state) == before
 
