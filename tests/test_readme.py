@@ -1,16 +1,19 @@
-"""The README's examples, run: the command envelope decodes as the schema says, and the
+"""The README's examples, run: the command envelope decodes as the schema says, the
 `valkey-cli` walk-through works line by line against the real service (with the
-embedded server's own valkey-cli)."""
+embedded server's own valkey-cli), and so does the replay-and-audit block."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
+import redis
 
 from games.codec import codec_for
 from orrery.runtime import prepare, spawn, stop_processes
@@ -67,3 +70,39 @@ def _run(line: str, port: int) -> str:
     done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def test_the_replay_and_audit_example(tmp_path: Path) -> None:
+    """The "Replay and audit" block, line by line in a fresh folder (its default data
+    folder), the placeholder table id replaced by the demo's, "other" by a second server."""
+    (block,) = [b for b in _blocks("sh") if "orrery audit" in b]
+    lines = [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
+    placeholder = re.search(r"orrery audit (\S+)", block)
+    assert placeholder is not None and lines[0].startswith("orrery demo")
+    path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
+    env = {**os.environ, "PATH": path, "PYTHONPATH": str(REPO)}
+
+    def run(line: str) -> str:
+        done = subprocess.run(
+            line, shell=True, capture_output=True, text=True, timeout=180, cwd=tmp_path, env=env
+        )
+        assert done.returncode == 0, (line, done.stderr[-2000:])
+        return done.stdout
+
+    (table,) = json.loads(run(lines[0]))["tables"]
+    with EmbeddedServer(tmp_path / "other") as other:
+        outputs = [
+            run(
+                line.replace(placeholder.group(1), table["table_id"]).replace(
+                    "redis://other:6379/0", other.url
+                )
+            )
+            for line in lines[1:]
+        ]
+        imported = redis.Redis.from_url(other.url).keys(f"*{table['table_id']}:log")
+    verdict = outputs[0].splitlines()[-1]  # as the README's comment says it
+    assert re.fullmatch(r"PASSED: \d+ events verified, (\d+) of \1 commands re-decided", verdict)
+    # the spectator's view after the command holding seq 40
+    header = re.search(r"· seq (\d+) · .* · as spectator", outputs[1])
+    assert header is not None and int(header.group(1)) >= 40
+    assert len(imported) == 1
