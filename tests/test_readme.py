@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -106,3 +107,37 @@ def test_the_replay_and_audit_example(tmp_path: Path) -> None:
     header = re.search(r"· seq (\d+) · .* · as spectator", outputs[1])
     assert header is not None and int(header.group(1)) >= 40
     assert len(imported) == 1
+
+
+def test_the_gateway_curl_walk_through(tmp_path: Path) -> None:
+    """The gateway walk-through, run by bash with curl and jq against `orrery serve`."""
+    (block,) = [b for b in _blocks("sh") if "curl -s -XPOST $G/v1/players" in b]
+    commands = [
+        c.strip() for c in block.replace("\\\n", " ").splitlines() if c.strip() and c[0] != "#"
+    ]
+    assert commands[0].startswith("G=http://127.0.0.1:8000")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", "serve", "--http-port", "0", "--data-dir",
+         str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        serve.stdout.readline()
+        base = serve.stdout.readline().strip()
+        script = [f"G={base}"] + [f"echo '@@'; {c}; echo" for c in commands[1:]]
+        done = subprocess.run(
+            ["bash", "-c", "\n".join(script)], capture_output=True, text=True, timeout=120
+        )
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(timeout=30)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(a) for a in done.stdout.split("@@\n")[1:] if a.strip()]
+    assert not [a for a in answers if "error" in a], answers
+    player, joined, bot, lobby, started, view, played, replay, me, board = answers
+    assert player["name"] == "Ada" and joined == {"seat": 0} and bot == {"seat": 1}
+    assert started["outcome"] == "accepted" and played["outcome"] == "accepted"
+    assert set(view) == {"seq", "to_move", "legal"} and view["legal"]
+    assert replay and me and isinstance(board, (list, dict)) and lobby
