@@ -8,7 +8,8 @@
 The first run creates ./.venv and installs the project with its dev extras; later
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
-and the npm packages of the TypeScript check (clients/typescript/, Node.js if missing).
+curl and jq (the README's walk-through) when missing, and the npm packages of the
+TypeScript check (clients/typescript/, Node.js if missing).
 """
 
 from __future__ import annotations
@@ -65,6 +66,13 @@ def ensure_chromium() -> None:
         apt_install("Chromium", "chromium")
 
 
+def ensure_shell_tools() -> None:
+    """The README's gateway walk-through runs in tests with curl and jq."""
+    missing = [tool for tool in ("curl", "jq") if not shutil.which(tool)]
+    if missing:
+        apt_install(" and ".join(missing), *missing)
+
+
 def ensure_typescript() -> None:
     """The TypeScript check (tests/test_typescript_types.py) generates types from the schema
     with json-schema-to-typescript and compiles them: install the pinned npm packages
@@ -88,6 +96,7 @@ def run(*command: str) -> int:
 
 def test() -> int:
     ensure_chromium()
+    ensure_shell_tools()
     ensure_typescript()
     steps = [
         [str(BIN / "ruff"), "check", "."],
