@@ -58,12 +58,15 @@ from gateway.tables import Replayer
 
 def index_head(web_dir: Path) -> HTTPRouteHandler:
     """``HEAD /`` like ``GET /`` without the body (Litestar's static router answers HEAD
-    on files but not on its index)."""
+    on files, without their type, but not on its index: a 405)."""
     files = StaticFiles(is_html_mode=True, directories=[web_dir], file_system=BaseLocalFileSystem())
 
     @head("/", include_in_schema=False, name="static/index-head")
     async def handler() -> ASGIFileResponse:
-        return await files.handle(path="/", is_head_response=True)
+        response = await files.handle(path="/", is_head_response=True)
+        # (Litestar leaves the type out of HEAD answers; GET / sends this one)
+        response.headers["content-type"] = "text/html; charset=utf-8"
+        return response
 
     return handler
 

@@ -100,8 +100,7 @@ class LogReplayer:
         view = self.views.get(key)
         if view is None:
             state = fold(log.entries, seq) if seq else TableState(table_id=table_id)
-            viewer = seat if seat is not None and seat < state.seats else None
-            view = _json.encode(table_view(state, viewer))
+            view = _json.encode(table_view(state, seat))
             self.views[key] = view
             if len(self.views) > self.VIEWS:
                 self.views.popitem(last=False)
