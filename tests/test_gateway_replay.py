@@ -20,7 +20,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from contracts import keys
 from gateway.crypto import seat_secret
@@ -162,14 +161,15 @@ async def test_every_seq_replays_what_each_viewer_saw_after_that_command(
         now = (await ada.get(path)).json()
         assert now["seq"] == last and now["replay"]["at"] == last
         # refusals: stable codes, never a 500
-        for params, status, code in [
+        refusals: list[tuple[dict[str, Any], int, str]] = [
             ({"at": last + 1}, 404, "no_such_seq"),
             ({"step": len(ends) + 1}, 404, "no_such_step"),
             ({"at": -1}, 422, "bad_seq"),
             ({"step": -1}, 422, "bad_seq"),
             ({"at": 1, "step": 1}, 422, "bad_seq"),
             ({"at": 1, "as": "seat 1"}, 422, "bad_viewer"),
-        ]:
+        ]
+        for params, status, code in refusals:
             refused = await ada.get(path, **params)
             assert refused.status_code == status and error_of(refused) == code, params
         assert (await ada.get(path, at="x")).status_code in (400, 422)
@@ -182,8 +182,7 @@ async def test_every_seq_replays_what_each_viewer_saw_after_that_command(
         assert summary["finished_at"] >= summary["created_at"] > 0
 
 
-async def test_table_summary_follows_the_table(live: LiveGateway) -> None:
-    redis = aioredis.Redis.from_url(live.redis_url)
+async def test_table_summary_follows_the_table(live: LiveGateway, client: GatewayClient) -> None:
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
         ada = await sign_up(http, unique("Ada"))
         bob = await sign_up(http, unique("Bob"))
@@ -226,9 +225,7 @@ async def test_table_summary_follows_the_table(live: LiveGateway) -> None:
             "finished_at": None,
         }
         # the seat secrets the gateway derives, and the table's seed, appear nowhere
-        p = keys.partition_of(table, int(await redis.hget(keys.CONFIG_KEY, "partitions")))
-        seed = await redis.get(keys.secret_key(p, table))
-        await redis.aclose()
+        seed = bytes(await client.redis.get(keys.secret_key(client.partition(table), table)))
         text = (await eve.get(f"/v1/tables/{table}")).text
         secrets = [seat_secret(live.key, table, s, p.player_id) for s, p in ((0, ada), (2, bob))]
         assert seed and all(secret not in text for secret in [seed.hex(), *secrets])
