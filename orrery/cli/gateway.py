@@ -50,8 +50,8 @@ class LogReplayer:
     the rendered views by (table, seq, that seq's hash, viewer).
     """
 
-    TABLES = 32
-    VIEWS = 4096
+    TABLES = 16  # a decoded log: up to ~1 MB (a 4-seat Federation game)
+    VIEWS = 2048  # a rendered view: ~3-5 kB
 
     def __init__(self, client: Any) -> None:
         self.client = client  # the gateway's wire client: .redis, .partitions once connected
