@@ -26,8 +26,8 @@ from faststream.redis import RedisBroker, StreamSub
 from redis.exceptions import RedisError
 from redis.exceptions import ResponseError as NoSuchKey
 
-from contracts import keys
-from contracts.feed import FeedEntry, feed_decoder
+from orrery_contracts import keys
+from orrery_contracts.feed import FeedEntry, feed_decoder
 from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter

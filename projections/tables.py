@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from contracts import keys
-from contracts.envelope import decode_entry
 from games.table import TableState, apply_entry, decode_snapshot
+from orrery_contracts import keys
+from orrery_contracts.envelope import decode_entry
 
 CACHE_SIZE = 5_000
 

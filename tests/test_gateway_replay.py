@@ -21,9 +21,9 @@ from typing import Any
 import httpx
 import pytest
 
-from contracts import keys
 from gateway.crypto import seat_secret
 from gateway.wire import GatewayClient
+from orrery_contracts import keys
 from tests.support.gateway import NOT_MOVES, LiveGateway, Player, live_gateway, sign_up, unique
 
 SEATS = 2

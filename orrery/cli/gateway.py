@@ -108,8 +108,8 @@ class LogReplayer:
         return view
 
     async def _log(self, table_id: str) -> _Log | None:
-        from contracts import keys
-        from contracts.envelope import decode_entry
+        from orrery_contracts import keys
+        from orrery_contracts.envelope import decode_entry
 
         stream = keys.log_stream(keys.partition_of(table_id, self.client.partitions), table_id)
         cached = self.logs.get(table_id)
