@@ -13,15 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
-from litestar import Litestar, Router
+from litestar import Litestar, Router, head
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
+from litestar.file_system import BaseLocalFileSystem
+from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.static_files import create_static_files_router
+from litestar.response.file import ASGIFileResponse
+from litestar.static_files import StaticFiles, create_static_files_router
 
 from gateway.core import Gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
@@ -41,6 +45,7 @@ from gateway.routes import (
     readyz,
     send_command,
     start_table,
+    table_detail,
     table_replay,
     table_view,
 )
@@ -49,6 +54,21 @@ from gateway.sockets import player_live, table_live
 from gateway.tables import Replayer
 
 # ---------------------------------------------------------------- the app
+
+
+def index_head(web_dir: Path) -> HTTPRouteHandler:
+    """``HEAD /`` like ``GET /`` without the body (Litestar's static router answers HEAD
+    on files, without their type, but not on its index: a 405)."""
+    files = StaticFiles(is_html_mode=True, directories=[web_dir], file_system=BaseLocalFileSystem())
+
+    @head("/", include_in_schema=False, name="static/index-head")
+    async def handler() -> ASGIFileResponse:
+        response = await files.handle(path="/", is_head_response=True)
+        # (Litestar leaves the type out of HEAD answers; GET / sends this one)
+        response.headers["content-type"] = "text/html; charset=utf-8"
+        return response
+
+    return handler
 
 
 def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar:
@@ -77,6 +97,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
             start_table,
             leave_table,
             send_command,
+            table_detail,
             table_view,
             table_replay,
             leaderboard,
@@ -95,6 +116,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
                 path="/", directories=[settings.web_dir], html_mode=True, include_in_schema=False
             )
         )
+        handlers.append(index_head(settings.web_dir))
     cors = (
         CORSConfig(
             allow_origins=list(settings.cors_origins),

@@ -52,6 +52,41 @@ class MyTable(TableSummary, frozen=True, kw_only=True):
     seat: int
 
 
+class TableDetail(TableSummary, frozen=True, kw_only=True):
+    """``GET /v1/tables/{id}``: the lobby's record and the public status of the table
+    (the spectator's view: whose turn, the game's phase and round), nothing hidden."""
+
+    private: bool
+    bots: list[int]  # seats played by server-side bots
+    open_seats: list[int]  # seats nobody holds (before the start)
+    phase: str  # lobby, playing, finished or closed (as the views show it)
+    game_phase: str  # the game's own phase ("" before the start)
+    round: int
+    to_move: list[int]
+    seq: int  # the last seq the views show
+    finished_at: int | None  # unix milliseconds: when it finished or was closed
+
+
+class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a replay answer stands in the table's log (its ``replay`` member).
+
+    A command's events are appended at once and nobody sees the table between them, so
+    a replay shows the table after a whole command: ``seq`` is that command's last seq
+    (the view's own ``seq``), ``at`` the seq asked for (``first_seq <= at <= seq``).
+    Step ``n`` is the view after the table's ``n``-th command (step 0: seq 0, the table
+    before its first event).
+    """
+
+    at: int
+    seq: int
+    first_seq: int
+    step: int
+    steps: int  # commands in the log so far: the last step
+    prev_seq: int | None  # the seq shown one step back (None at step 0)
+    next_seq: int | None  # the seq shown one step on (None at the last step)
+    last_seq: int  # the log's last seq
+
+
 class Me(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str
     name: str

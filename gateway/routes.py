@@ -29,6 +29,7 @@ from gateway.models import (
     PlayerCreated,
     SeatOut,
     Session,
+    TableDetail,
     TableList,
     TableMade,
 )
@@ -66,6 +67,11 @@ def _errors(*statuses: int) -> dict[int, ResponseSpec]:
 OUTCOME = ResponseSpec(dict[str, Any], description="the outcome document", generate_examples=False)
 VIEW = ResponseSpec(
     dict[str, Any], description="the stored TableView JSON", generate_examples=False
+)
+REPLAY = ResponseSpec(
+    dict[str, Any],
+    description="the TableView JSON after one command, with a `replay` member (ReplayStep)",
+    generate_examples=False,
 )
 
 STATE_HELP = "one of: " + ", ".join(LISTED_STATES)
@@ -231,12 +237,32 @@ async def table_view(
     return raw_json(await gateway_of(request).tables.view(player, table_id))
 
 
-@get("/tables/{table_id:str}/replay", responses={**_errors(404, 422), 200: VIEW})
+@get("/tables/{table_id:str}", responses=_errors(404))
+async def table_detail(table_id: str, player: str, request: Request[Any, Any, Any]) -> TableDetail:
+    """One table: game, options, seats and players as the lobby shows them, bots, open
+    seats, phase, whose turn, its last seq, when it was created and finished."""
+    return await gateway_of(request).tables.detail(table_id)
+
+
+@get("/tables/{table_id:str}/replay", responses={**_errors(404, 422), 200: REPLAY})
 async def table_replay(
-    table_id: str, at: int, player: str, request: Request[Any, Any, Any]
+    table_id: str,
+    player: str,
+    request: Request[Any, Any, Any],
+    at: Annotated[
+        int | None, Parameter(description="a seq: the view after the command holding it")
+    ] = None,
+    step: Annotated[
+        int | None, Parameter(description="a step: the view after the table's n-th command")
+    ] = None,
+    viewer: Annotated[
+        str, Parameter(query="as", description="me (my seat, if I hold one) or spectator")
+    ] = "me",
 ) -> Response[bytes]:
-    """My view (a seat's only as itself, else the spectator's) at seq ``at``."""
-    return raw_json(await gateway_of(request).tables.replay(player, table_id, at))
+    """My view (a seat's only as itself, else the spectator's) after the command holding
+    seq ``at`` (or after the ``step``-th command; neither: now), with ``replay``: where
+    it stands (``seq`` shown, ``at`` asked, the step, the steps around it)."""
+    return raw_json(await gateway_of(request).tables.replay(player, table_id, at, step, viewer))
 
 
 @get("/leaderboard/{game:str}", responses=_errors(404))

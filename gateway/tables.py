@@ -1,5 +1,5 @@
-"""What the API does with tables: create, list, join, bots, start, leave, commands,
-views, replays; plus a player's own page and the leaderboards.
+"""What the API does with tables: create, list, one table's summary, join, bots, start,
+leave, commands, views, replays; plus a player's own page and the leaderboards.
 
 Who holds which seat is read from the projected lobby record (the ``player_id`` of
 each ``SeatJoined``), never from this process's memory; a seat's secret is derived
@@ -31,13 +31,15 @@ from gateway.models import (
     LeaderboardEntry,
     Me,
     MyTable,
+    ReplayStep,
+    TableDetail,
     TableList,
     TableMade,
     TableSummary,
 )
 from gateway.wire import GatewayClient, OutcomeTimeout
 from orrery_contracts import keys
-from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
+from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection, decode_entry
 from orrery_contracts.lobby import (
     BOT_PLAYER_ID,
     BOTS_ADDED_STREAM,
@@ -66,10 +68,40 @@ _json = msgspec.json.Encoder()
 
 
 class Replayer(Protocol):
-    """The view of one seat (None: a spectator) at a seq, folded from the table's log.
-    The gateway does not know the rules: ``orrery gateway`` plugs this in."""
+    """The view of one seat (None: a spectator) after the command holding seq ``at`` (or
+    after the ``step``-th command; neither: the last), folded from the table's log, and
+    where it stands (:class:`gateway.models.ReplayStep`); None when the table's log has
+    no such seq or step. The gateway does not know the rules: ``orrery gateway`` plugs
+    this in."""
 
-    async def view_at(self, table_id: str, seat: int | None, seq: int) -> bytes | None: ...
+    async def replay(
+        self, table_id: str, seat: int | None, *, at: int | None = None, step: int | None = None
+    ) -> tuple[ReplayStep, bytes] | None: ...
+
+
+class _PublicStatus(msgspec.Struct):
+    """What the table summary reads from the spectator's view."""
+
+    seq: int = 0
+    phase: str = ""
+    game_phase: str = ""
+    round: int = 0
+    to_move: list[int] = []
+
+
+_public_status = msgspec.json.Decoder(_PublicStatus)
+_PHASES = {"open": "lobby", "playing": "playing", "finished": "finished", "closed": "closed"}
+REPLAY_AS = ("me", "spectator")
+
+
+def with_member(document: bytes, name: str, value: bytes) -> bytes:
+    """A JSON object document with one more member (``value``: encoded JSON)."""
+    body = document.rstrip()
+    if not body.endswith(b"}"):
+        raise ValueError("not a JSON object")
+    body = body[:-1].rstrip()
+    comma = b"" if body.endswith(b"{") else b","
+    return body + comma + _json.encode(name) + b":" + value + b"}"
 
 
 class _Rating(msgspec.Struct):
@@ -327,16 +359,60 @@ class TableService:
             raise ApiError(404, "no_view", "this table has no view yet")
         return raw
 
-    async def replay(self, player_id: str, table_id: str, at: int) -> bytes:
+    async def replay(
+        self,
+        player_id: str,
+        table_id: str,
+        at: int | None = None,
+        step: int | None = None,
+        as_: str = "me",
+    ) -> bytes:
+        """The view after the command holding seq ``at`` (or after the ``step``-th
+        command; neither: now), as my seat sees it (``as_="spectator"``, or when I hold
+        no seat: as a spectator), with its ``replay`` member (a ReplayStep)."""
+        if as_ not in REPLAY_AS:
+            raise ApiError(422, "bad_viewer", "as is one of: " + ", ".join(REPLAY_AS))
+        if at is not None and step is not None:
+            raise ApiError(422, "bad_seq", "ask for a seq (at) or a step, not both")
+        if (at is not None and at < 0) or (step is not None and step < 0):
+            raise ApiError(422, "bad_seq", "seqs and steps are 0 or more")
         seat = await self.viewer(player_id, table_id)
         if self.replayer is None:
             raise ApiError(501, "not_available", "this gateway serves no replays")
-        if at < 0:
-            raise ApiError(422, "bad_seq", "a seq is 0 or more")
-        raw = await self.replayer.view_at(table_id, seat, at)
-        if raw is None:
+        found = await self.replayer.replay(
+            table_id, None if as_ == "spectator" else seat, at=at, step=step
+        )
+        if found is None:
+            if step is not None:
+                raise ApiError(404, "no_such_step", "the table has no such step")
             raise ApiError(404, "no_such_seq", "the table has no such seq")
-        return raw
+        where, view = found
+        return with_member(view, "replay", _json.encode(where))
+
+    async def detail(self, table_id: str) -> TableDetail:
+        """The table as the lobby shows it, with its public status (whose turn, …)."""
+        record = await self.record(table_id)
+        raw = await self.client.view_raw(table_id, None)
+        status = _public_status.decode(raw) if raw is not None else _PublicStatus()
+        taken = {p.seat for p in record.players}
+        finished_at = None
+        if record.state in ("finished", "closed"):
+            p = self.client.partition(table_id)
+            head = await self.redis.xrevrange(keys.log_stream(p, table_id), count=1)
+            if head:
+                finished_at = decode_entry(head[0][1][b"e"]).recorded_at
+        return TableDetail(
+            **msgspec.structs.asdict(summary(record)),
+            private=record.private,
+            bots=[p.seat for p in record.players if p.bot],
+            open_seats=[s for s in range(record.seats) if s not in taken],
+            phase=status.phase or _PHASES[record.state],
+            game_phase=status.game_phase,
+            round=status.round,
+            to_move=status.to_move,
+            seq=status.seq if raw is not None else record.seq,
+            finished_at=finished_at,
+        )
 
     async def listing(
         self, game: str | None, state: str, limit: int, cursor: str | None

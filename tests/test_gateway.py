@@ -156,6 +156,7 @@ async def test_health_openapi_and_static_files(http: httpx.AsyncClient) -> None:
         "/v1/tables/{table_id}/leave",
         "/v1/tables/{table_id}/commands",
         "/v1/tables/{table_id}/view",
+        "/v1/tables/{table_id}",
         "/v1/tables/{table_id}/replay",
         "/v1/leaderboard/{game}",
         "/healthz",
@@ -164,6 +165,9 @@ async def test_health_openapi_and_static_files(http: httpx.AsyncClient) -> None:
     assert document["paths"]["/v1/tables"]["post"]["security"] == [{"bearer": []}]
     page = await http.get("/")
     assert page.status_code == 200 and "<html" in page.text.lower()
+    head = await http.head("/")
+    assert head.status_code == 200 and not head.content
+    assert head.headers["content-length"] == page.headers["content-length"]
     missing = await http.get("/v1/no-such-thing")
     assert missing.status_code == 404 and error_of(missing) == "not_found"
 
@@ -392,6 +396,18 @@ async def test_views_and_replays_show_only_my_seat(http: httpx.AsyncClient) -> N
     assert replayed["seq"] == at and replayed["viewer"] == 0
     assert replayed["view"]["seats"][0]["cards"] == mine["view"]["seats"][0]["cards"]
     assert (await eve.get(f"/v1/tables/{table}/replay", at=at)).json()["viewer"] is None
+    # my replay as the spectator: nobody's cards
+    as_spectator = (
+        await ann.get(f"/v1/tables/{table}/replay", at=at, **{"as": "spectator"})
+    ).json()
+    assert as_spectator["viewer"] is None and as_spectator["legal"] == []
+    assert all(s["cards"] is None for s in as_spectator["view"]["seats"])
+    # a seq inside the start command's events: the table after that command (nobody saw
+    # the table between them), saying which seq it shows and which one was asked for
+    inside = (await ann.get(f"/v1/tables/{table}/replay", at=started["first_seq"])).json()
+    assert inside["seq"] == at and inside["viewer"] == 0
+    assert inside["replay"]["at"] == started["first_seq"] and inside["replay"]["seq"] == at
+    assert inside["replay"]["first_seq"] == started["first_seq"]
     lobby = (await eve.get(f"/v1/tables/{table}/replay", at=2)).json()
     assert lobby["phase"] == "lobby" and lobby["seq"] == 2
     beyond = await ann.get(f"/v1/tables/{table}/replay", at=at + 100)

@@ -71,6 +71,10 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         assert all(f["phase"] == "finished" for f in finals)
         replay = await ben.get(f"/v1/tables/{table}/replay", at=3)
         assert replay.status_code == 200, replay.text
+        by_step = await ben.get(f"/v1/tables/{table}/replay", step=2, **{"as": "spectator"})
+        assert by_step.status_code == 200, by_step.text
+        summary = await ben.get(f"/v1/tables/{table}")
+        assert summary.status_code == 200 and summary.json()["finished_at"], summary.text
         me = await ann.get("/v1/players/me")
         assert me.status_code == 200, me.text
         board = await ann.get("/v1/leaderboard/tiny")

@@ -2,19 +2,23 @@
 and ``orrery bench gateway``; see docs/gateway.md.
 
 This is where the gateway gets what it may not import itself: replays fold a table's
-log with the rules (``projections.tables.read_table`` + ``games.table.table_view``, the
-one view function), plugged into the app as its :class:`gateway.tables.Replayer`.
+log with the rules (``services.replay.fold`` + ``games.table.table_view``, the one view
+function) to the end of a command, plugged into the app as its
+:class:`gateway.tables.Replayer`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import dataclasses
 import json
 import signal
 import sys
+from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -22,25 +26,128 @@ import typer
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.logs import configure_logging
 
+if TYPE_CHECKING:
+    from gateway.models import ReplayStep
+
 _json = msgspec.json.Encoder()
 
 
 class LogReplayer:
-    """A seat's (or the spectator's) view at a seq, folded from the log on demand."""
+    """A seat's (or the spectator's) view after one command, folded from the log on demand.
+
+    A command's events are appended atomically and every view is projected after the
+    whole command, so nobody ever saw the table between two events of one command. Those
+    in-between states are not states of the game at all (Fractured Sky's table right
+    after ``table.started``, before its set-up events; Federation half-way through an
+    automatic step, whose pending choice has no options), and the rules need not, and do
+    not, answer for them. So this never folds to the middle of a command: a seq resolves
+    to the end of the command whose events hold it, and only states at command ends
+    reach ``table_view`` (the one view function).
+
+    Caches (per process, least recently used first out): each table's decoded log,
+    caught up by reading only what follows its cached end (whose entry must still carry
+    the cached hash, else the log is read again: a failover may have lost events), and
+    the rendered views by (table, seq, that seq's hash, viewer).
+    """
+
+    TABLES = 16  # a decoded log: up to ~1 MB (a 4-seat Federation game)
+    VIEWS = 2048  # a rendered view: ~3-5 kB
 
     def __init__(self, client: Any) -> None:
         self.client = client  # the gateway's wire client: .redis, .partitions once connected
+        self.logs: OrderedDict[str, _Log] = OrderedDict()
+        self.views: OrderedDict[tuple[str, int, str, int | None], bytes] = OrderedDict()
 
-    async def view_at(self, table_id: str, seat: int | None, seq: int) -> bytes | None:
-        from games.table import table_view
-        from projections.tables import read_table
+    async def replay(
+        self, table_id: str, seat: int | None, *, at: int | None = None, step: int | None = None
+    ) -> tuple[ReplayStep, bytes] | None:
+        """The view after the command holding seq ``at`` (or after the ``step``-th
+        command; neither: the last), with where it stands; None past the log's end or
+        for a table without a log."""
+        from gateway.models import ReplayStep
 
-        if seq < 1:
+        log = await self._log(table_id)
+        if log is None:
             return None
-        state = await read_table(self.client.redis, self.client.partitions, table_id, seq)
-        if state.seq != seq or (seat is not None and seat >= state.seats):
+        ends, last = log.ends, log.entries[-1].seq
+        if step is None:
+            wanted = last if at is None else at
+            if not 0 <= wanted <= last:
+                return None
+            # the step whose command holds the seq (seq 0: step 0)
+            step = bisect.bisect_left(ends, wanted) + 1 if wanted else 0
+        elif not 0 <= step <= len(ends):
             return None
-        return _json.encode(table_view(state, seat))
+        seq = ends[step - 1] if step else 0
+        first = ends[step - 2] + 1 if step >= 2 else step
+        where = ReplayStep(
+            at=seq if at is None else at,
+            seq=seq,
+            first_seq=first,
+            step=step,
+            steps=len(ends),
+            prev_seq=(ends[step - 2] if step >= 2 else 0) if step else None,
+            next_seq=ends[step] if step < len(ends) else None,
+            last_seq=last,
+        )
+        return where, self._view(table_id, log, seq, seat)
+
+    def _view(self, table_id: str, log: _Log, seq: int, seat: int | None) -> bytes:
+        from games.table import TableState, table_view
+        from services.replay import fold
+
+        key = (table_id, seq, log.entries[seq - 1].hash if seq else "", seat)
+        view = self.views.get(key)
+        if view is None:
+            state = fold(log.entries, seq) if seq else TableState(table_id=table_id)
+            view = _json.encode(table_view(state, seat))
+            self.views[key] = view
+            if len(self.views) > self.VIEWS:
+                self.views.popitem(last=False)
+        self.views.move_to_end(key)
+        return view
+
+    async def _log(self, table_id: str) -> _Log | None:
+        from orrery_contracts import keys
+        from orrery_contracts.envelope import decode_entry
+
+        stream = keys.log_stream(keys.partition_of(table_id, self.client.partitions), table_id)
+        cached = self.logs.get(table_id)
+        entries: list[Any] | None = None
+        if cached is not None:
+            top = cached.entries[-1]
+            tail = await self.client.redis.xrange(stream, f"{top.seq}-0", "+")
+            head = decode_entry(tail[0][1][b"e"]) if tail else None
+            if head is not None and head.seq == top.seq and head.hash == top.hash:
+                # a new list: a request still using the cached one keeps its own
+                entries = [*cached.entries, *(decode_entry(f[b"e"]) for _, f in tail[1:])]
+        if entries is None:
+            raw = await self.client.redis.xrange(stream)
+            entries = [decode_entry(fields[b"e"]) for _, fields in raw]
+        if not entries or entries[-1].seq != len(entries):
+            self.logs.pop(table_id, None)
+            return None
+        log = _Log(entries, command_ends(entries))
+        self.logs[table_id] = log
+        self.logs.move_to_end(table_id)
+        if len(self.logs) > self.TABLES:
+            self.logs.popitem(last=False)
+        return log
+
+
+@dataclasses.dataclass
+class _Log:
+    entries: list[Any]  # the table's RawEnvelopes, seq 1 first
+    ends: list[int]  # the last seq of each command
+
+
+def command_ends(entries: Sequence[Any]) -> list[int]:
+    """The last seq of each command in a log (its entries share one command id)."""
+    return [
+        entry.seq
+        for i, entry in enumerate(entries)
+        if i + 1 == len(entries) or entries[i + 1].command_id != entry.command_id
+    ]
 
 
 def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = None) -> Any:

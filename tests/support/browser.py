@@ -307,10 +307,11 @@ class Person:
             if frame.get("type") == "view" and frame["seq"] == seq:
                 view: dict[str, Any] = frame["view"]
                 return view
-        return self.replay(table_id, seq)
+        return {k: v for k, v in self.replay(table_id, seq).items() if k != "replay"}
 
     def replay(self, table_id: str, seq: int) -> dict[str, Any]:
-        """My view at ``seq`` (GET …/replay; kept, since a past seq never changes)."""
+        """My view after the command holding ``seq`` (GET …/replay, with its ``replay``
+        member; kept, since a past seq never changes)."""
         key = (table_id, seq)
         if key not in self.replays:
             self.replays[key] = self.api(f"/v1/tables/{table_id}/replay", at=seq)

@@ -106,9 +106,14 @@ export const api = {
       command_id: commandId,
       body,
     }),
+  table: (tableId) => request("GET", `/v1/tables/${encodeURIComponent(tableId)}`),
   view: (tableId) => request("GET", `/v1/tables/${encodeURIComponent(tableId)}/view`),
-  replay: (tableId, at) =>
-    request("GET", `/v1/tables/${encodeURIComponent(tableId)}/replay?at=${at}`),
+  // {at: SEQ} or {step: N} (neither: now); the answer's `replay` says which seq it shows
+  replay: (tableId, where = {}) => {
+    const query = new URLSearchParams();
+    for (const key of ["at", "step", "as"]) if (where[key] !== undefined) query.set(key, String(where[key]));
+    return request("GET", `/v1/tables/${encodeURIComponent(tableId)}/replay?${query}`);
+  },
   leaderboard: (game) => request("GET", `/v1/leaderboard/${encodeURIComponent(game)}?limit=20`),
 };
 

@@ -1,6 +1,9 @@
-// Replay: step through a table's views, seq by seq (GET /v1/tables/{id}/replay?at=SEQ:
-// my seat's view if I held one, else the spectator's). A slider, step buttons, and a
-// short text of who did what at that step (the difference from the step before).
+// Replay: step through a table's views one move at a time (GET /v1/tables/{id}/replay:
+// my seat's view if I held one, else the spectator's). Step n is the table after its
+// n-th command (a join, the start, a move): the gateway never shows the table between
+// the events of one command, since nobody saw it there. The slider's value is the step;
+// the page shows the seq the gateway answered (data-seq) and a short text of who did
+// what at that step (the difference from the step before).
 
 import { api } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
@@ -13,26 +16,26 @@ import { drawGame } from "./table.js";
 const DEBOUNCE_MS = 120;
 
 export function mountReplay(root, { tableId, params }) {
-  const cache = new Map();
-  const st = { last: 0, seq: 0, view: null, mod: null, cat: null, title: "", error: "", ui: {} };
+  const cache = new Map(); // step -> the answer's promise
+  const st = { steps: 1, step: 0, seq: 0, last: 0, view: null, mod: null, cat: null, title: "", ui: {} };
   let stopped = false;
   let timer = null;
+  let shown = 0; // the latest show() call: an older one that resolves later is dropped
 
   const slider = h("input", {
-    id: "replay-seq",
+    id: "replay-step",
     type: "range",
     min: "1",
     step: "1",
     "data-testid": "replay-slider",
-    "aria-label": "Step (seq)",
+    "aria-label": "Step (one move each)",
     oninput: () => {
-      seqOut.textContent = slider.value;
+      seqOut.textContent = `step ${slider.value} / ${st.steps}`;
       clearTimeout(timer);
-      const direction = Number(slider.value) >= st.seq ? 1 : -1;
-      timer = setTimeout(() => show(Number(slider.value), direction), DEBOUNCE_MS);
+      timer = setTimeout(() => show({ step: Number(slider.value) }), DEBOUNCE_MS);
     },
   });
-  const seqOut = h("output", { for: "replay-seq", "data-testid": "replay-seq" });
+  const seqOut = h("output", { for: "replay-step", "data-testid": "replay-seq" });
   const button = (testid, text, label, delta) =>
     h(
       "button",
@@ -41,9 +44,9 @@ export function mountReplay(root, { tableId, params }) {
         "data-testid": testid,
         "aria-label": label,
         onclick: () => {
-          if (delta === "first") show(1, 1);
-          else if (delta === "last") show(st.last, -1);
-          else show(st.seq + delta, delta);
+          if (delta === "first") show({ step: 1 });
+          else if (delta === "last") show({ step: st.steps });
+          else show({ step: st.step + delta });
         },
       },
       text,
@@ -52,11 +55,11 @@ export function mountReplay(root, { tableId, params }) {
     "div",
     { class: "replay-controls row", role: "group", "aria-label": "Replay controls" },
     button("replay-first", "|◀", "First step", "first"),
-    button("replay-prev", "◀", "Previous step", -1),
-    h("label", { for: "replay-seq" }, "Step "),
+    button("replay-prev", "◀", "Previous move", -1),
+    h("label", { for: "replay-step" }, "Step "),
     slider,
     seqOut,
-    button("replay-next", "▶", "Next step", 1),
+    button("replay-next", "▶", "Next move", 1),
     button("replay-last", "▶|", "Last step", "last"),
   );
   const log = h("div", { class: "replay-log", "data-testid": "replay-log", "aria-live": "polite" });
@@ -82,100 +85,111 @@ export function mountReplay(root, { tableId, params }) {
     ),
   );
 
-  async function viewAt(seq) {
-    if (!cache.has(seq)) {
+  function remember(answer) {
+    const where = answer.replay;
+    const promise = Promise.resolve(answer);
+    if (!cache.has(where.step)) cache.set(where.step, promise);
+    st.steps = where.steps;
+    st.last = where.last_seq;
+    slider.max = String(Math.max(1, where.steps));
+    return answer;
+  }
+
+  async function atStep(step) {
+    if (!cache.has(step)) {
       cache.set(
-        seq,
-        api.replay(tableId, seq).catch((error) => {
-          cache.delete(seq);
+        step,
+        api.replay(tableId, { step }).then(remember, (error) => {
+          cache.delete(step);
           throw error;
         }),
       );
     }
-    return cache.get(seq);
+    return cache.get(step);
   }
 
   const HISTORY = 5; // earlier steps shown under the current one
 
   function contextFor(view) {
     const quiet = { ...view, legal: [] };
-    return makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => show(st.seq) });
+    return makeContext({ view: quiet, cat: st.cat, ui: st.ui, busy: true, send: () => {}, rerender: () => draw() });
   }
 
-  // The service cannot replay some steps for a seat (inside one command's events, see
-  // docs/web.md): look for the nearest step it can show, in the direction of travel.
-  const SEARCH = 40;
-  async function readable(seq, direction) {
-    let lastError = null;
-    for (let i = 0, at = seq; i < SEARCH && at >= 1 && at <= st.last; i += 1, at += direction) {
-      try {
-        await viewAt(at);
-        return { at, skipped: at - seq };
-      } catch (error) {
-        lastError = error;
-        if (error.status !== 500) break;
-      }
-    }
-    throw lastError || new Error("no such step");
-  }
-
-  async function show(wanted, direction = -1) {
-    wanted = Math.max(1, Math.min(st.last, wanted));
-    let seq = wanted;
-    let note = "";
+  // where: {step: N} or {at: SEQ} (a seq inside one command shows the table after it)
+  async function show(where) {
+    const call = ++shown;
     try {
-      const found = await readable(wanted, direction);
-      seq = found.at;
-      if (found.skipped) {
-        note = `Step ${wanted} cannot be replayed for this view; showing step ${seq}.`;
+      let answer;
+      if (where.step === undefined) {
+        // a seq (or, with none, now): the gateway answers the step holding it
+        answer = remember(await api.replay(tableId, where.at === undefined ? {} : { at: where.at }));
+        if (answer.replay.step === 0) answer = await atStep(1); // seq 0: before the table
+      } else {
+        answer = await atStep(Math.max(1, Math.min(st.steps, where.step)));
       }
-      const first = Math.max(1, seq - HISTORY - 1);
+      const step = answer.replay.step;
+      const first = Math.max(1, step - HISTORY - 1);
       // Earlier steps only add context: one that cannot be read is left out.
       const views = await Promise.all(
-        Array.from({ length: seq - first + 1 }, (_, i) =>
-          first + i === seq ? viewAt(seq) : viewAt(first + i).catch(() => null),
+        Array.from({ length: step - first + 1 }, (_, i) =>
+          first + i === step ? answer : atStep(first + i).catch(() => null),
         ),
       );
-      if (stopped) return;
-      const view = views[views.length - 1];
-      st.seq = seq;
-      st.view = view;
-      slider.value = String(seq);
-      seqOut.textContent = `${seq} / ${st.last}`;
-      const ctx = contextFor(view);
-      const stepLines = (i) => {
-        const at = first + i;
-        const prev = i > 0 ? views[i - 1] : null;
-        if (!views[i] || (!prev && at > 1)) return [];
-        return describeTable(prev, views[i], contextFor(views[i]), st.mod);
-      };
-      const lines = stepLines(views.length - 1);
-      const earlier = [];
-      for (let i = views.length - 2; i >= 1; i -= 1) {
-        const said = stepLines(i);
-        if (said.length) earlier.push(h("li", {}, h("strong", {}, `Step ${first + i}: `), said.join(" ")));
-      }
-      replaceChildren(
-        log,
-        h("h2", {}, `Step ${seq}`),
-        h("ul", {}, (lines.length ? lines : ["Nothing visible changed at this step."]).map((line) => h("li", {}, line))),
-        earlier.length ? h("details", { open: true }, h("summary", {}, "Just before"), h("ul", { class: "meta" }, earlier)) : null,
-      );
-      board.dataset.seq = String(view.seq);
-      board.dataset.phase = view.phase;
-      board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
-      replaceChildren(
-        board,
-        view.view ? drawGame(st.mod, ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
-        view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
-      );
-      const url = `#/table/${tableId}/replay?at=${seq}`;
-      if (location.hash !== url) history.replaceState(null, "", url);
-      message.textContent = note;
+      if (stopped || call !== shown) return;
+      st.step = step;
+      st.seq = answer.seq;
+      st.view = answer;
+      st.views = views;
+      st.first = first;
+      const asked = answer.replay.at;
+      st.note =
+        where.at !== undefined && asked !== answer.seq && asked > 0
+          ? `Seq ${asked} is inside one move: showing the table after it (seq ${answer.seq}).`
+          : "";
+      draw();
     } catch (error) {
-      message.textContent = `Step ${wanted} cannot be shown: ${error.message}.`;
-      seqOut.textContent = `${wanted} / ${st.last}`;
+      if (call !== shown) return;
+      message.textContent = `That step cannot be shown: ${error.message}.`;
     }
+  }
+
+  function draw() {
+    const view = st.view;
+    if (!view) return;
+    const { views, first, step } = st;
+    slider.value = String(step);
+    seqOut.textContent = `step ${step} / ${st.steps} · seq ${view.seq}`;
+    const ctx = contextFor(view);
+    const stepLines = (i) => {
+      const at = first + i;
+      const prev = i > 0 ? views[i - 1] : null;
+      if (!views[i] || (!prev && at > 1)) return [];
+      return describeTable(prev, views[i], contextFor(views[i]), st.mod);
+    };
+    const lines = stepLines(views.length - 1);
+    const earlier = [];
+    for (let i = views.length - 2; i >= 1; i -= 1) {
+      const said = stepLines(i);
+      if (said.length) earlier.push(h("li", {}, h("strong", {}, `Step ${first + i}: `), said.join(" ")));
+    }
+    replaceChildren(
+      log,
+      h("h2", {}, `Step ${step}`),
+      h("ul", {}, (lines.length ? lines : ["Nothing visible changed at this step."]).map((line) => h("li", {}, line))),
+      earlier.length ? h("details", { open: true }, h("summary", {}, "Just before"), h("ul", { class: "meta" }, earlier)) : null,
+    );
+    board.dataset.seq = String(view.seq);
+    board.dataset.step = String(step);
+    board.dataset.phase = view.phase;
+    board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
+    replaceChildren(
+      board,
+      view.view ? drawGame(st.mod, ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
+      view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
+    );
+    const url = `#/table/${tableId}/replay?at=${view.seq}`;
+    if (location.hash !== url) history.replaceState(null, "", url);
+    message.textContent = st.note;
   }
 
   function finalLine(view, ctx) {
@@ -196,15 +210,19 @@ export function mountReplay(root, { tableId, params }) {
 
   (async () => {
     try {
-      const current = await api.view(tableId);
-      st.mod = gameModule(current.game);
-      [st.cat, st.title] = await Promise.all([catalogue(current.game), gameTitle(current.game)]);
-      st.last = current.seq;
+      const table = await api.table(tableId);
+      st.mod = gameModule(table.game);
+      [st.cat, st.title] = await Promise.all([catalogue(table.game), gameTitle(table.game)]);
       titleEl.textContent = `Replay · ${st.title} · table ${tableId}`;
       document.title = `Replay · ${st.title} · Orrery`;
-      slider.max = String(st.last);
-      const wanted = Number(params.get("at") || st.last);
-      await show(Number.isFinite(wanted) && wanted > 0 ? wanted : st.last);
+      const at = Number(params.get("at"));
+      const step = Number(params.get("step"));
+      if (params.get("step") && Number.isInteger(step) && step > 0) {
+        remember(await api.replay(tableId)); // how many steps there are
+        await show({ step });
+      } else {
+        await show(params.get("at") && Number.isInteger(at) && at >= 0 ? { at } : {});
+      }
     } catch (error) {
       message.textContent = error.message;
     }

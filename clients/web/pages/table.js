@@ -68,10 +68,9 @@ export function mountTable(root, { tableId, params }) {
   }
 
   async function loadSummary() {
-    // Bot marks and options live in the lobby record, which the API lists in my tables.
+    // Bot marks live in the table's summary (GET /v1/tables/{id}: the lobby's record).
     try {
-      const me = await api.me();
-      st.summary = me.tables.find((t) => t.table_id === tableId) || st.summary;
+      st.summary = await api.table(tableId);
       render();
     } catch {
       /* not essential */
