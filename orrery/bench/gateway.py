@@ -180,6 +180,11 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
         token = await _account(http, f"watcher-{uuid.uuid4().hex[:6]}")
         table = await client.create_table(GAME, 1)
         seat = await client.join(table, "driver")
+        # the gateway knows a table once the lobby projection lists it: wait for that
+        # before 100 spectators connect (else some are refused no_such_table)
+        auth = {"Authorization": f"Bearer {token}"}
+        while (await http.get(f"/v1/tables/{table}", headers=auth)).status_code != 200:
+            await asyncio.sleep(0.05)
         done = asyncio.Event()
         live = f"{ws_base}/v1/tables/{table}/live?token={token}"
         gate = asyncio.Semaphore(10)
