@@ -19,6 +19,7 @@ from gateway.core import Gateway, gateway_of
 from gateway.errors import ApiError
 from gateway.tables import seat_of
 from orrery_contracts import keys
+from orrery_contracts.lobby import LobbyTable
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()
@@ -28,6 +29,7 @@ WS_UNAUTHORIZED = 4401
 WS_NOT_FOUND = 4404
 WS_RATE_LIMITED = 4429
 WS_UNAVAILABLE = 4503
+RECORD_WAIT_S = 2.0
 
 
 # ---------------------------------------------------------------- WebSockets
@@ -138,6 +140,18 @@ class _Connection:
                 )
 
 
+async def _record_at(gateway: Gateway, table_id: str, seq: int) -> LobbyTable:
+    """The table's lobby record once it is as new as a view at ``seq``: views and the
+    lobby are separate writes, and a join's view can arrive before its record (waits
+    at most ``RECORD_WAIT_S``, then answers with what there is)."""
+    deadline = time.monotonic() + RECORD_WAIT_S
+    while True:
+        record = await gateway.tables.record(table_id)
+        if record.seq >= seq or time.monotonic() > deadline:
+            return record
+        await asyncio.sleep(0.02)
+
+
 @websocket("/tables/{table_id:str}/live")
 async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     """Views pushed as ``{"type": "view", "seq", "view"}`` after ``after``; send
@@ -162,7 +176,7 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
                     raise ApiError(401, "session_expired", "the session has expired; sign in again")
                 if _phase.decode(raw).phase == "lobby":
                     # Seats change hands only in the lobby: follow my seat if I just took one.
-                    current = await gateway.tables.record(table_id)
+                    current = await _record_at(gateway, table_id, seq)
                     seat = seat_of(current, player)
                     if seat != subscriber.viewer:
                         subscriber.viewer = seat

@@ -23,6 +23,7 @@ from openapi_spec_validator import validate
 
 from gateway.crypto import seat_secret, session_key
 from orrery_contracts import keys
+from orrery_contracts.lobby import lobby_table_key
 from tests.support.gateway import (
     LiveGateway,
     Player,
@@ -414,6 +415,32 @@ async def test_views_and_replays_show_only_my_seat(http: httpx.AsyncClient) -> N
     assert beyond.status_code == 404 and error_of(beyond) == "no_such_seq"
     not_int = await ann.get(f"/v1/tables/{table}/replay", at="x")
     assert not_int.status_code == 422
+
+
+async def test_my_socket_follows_my_seat_when_the_lobby_record_lags_the_view(
+    http: httpx.AsyncClient, live: LiveGateway
+) -> None:
+    """Views and the lobby record are separate writes: a join's view may reach a watching
+    socket before the record that says whose seat it is. The socket waits for the record."""
+    ann, ben = await sign_up(http, unique("Ada")), await sign_up(http, unique("Ben"))
+    table = (await ann.create_table("tiny", 2))["table_id"]
+    await ann.join(table)
+    redis = aioredis.Redis.from_url(live.redis_url)
+    key = lobby_table_key(table)
+    before = await redis.get(key)  # Ben not seated yet
+    assert await ben.join(table) == 1
+    joined = await redis.get(key)
+    seq = json.loads(joined)["seq"]
+    await redis.set(key, before)  # the lobby projection behind the views
+    try:
+        async with ben.live(table, after=seq - 1) as socket:
+            await asyncio.sleep(0.3)  # the socket holds the view back meanwhile
+            await redis.set(key, joined)  # the record catches up
+            frame = await frame_at(socket, seq)
+            assert frame["view"]["viewer"] == 1 and frame["seq"] == seq
+    finally:
+        await redis.set(key, joined)
+        await redis.aclose()
 
 
 async def test_websocket_resumes_after_a_reconnect_and_runs_commands(
