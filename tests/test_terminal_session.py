@@ -46,10 +46,14 @@ async def test_a_move_waits_for_its_own_view_and_a_rejection_refreshes(live: Liv
         table = await client.create_table("tiny", 2, table_id="term-wait")
         me = await client.join(table, "Me")
         other = await client.join(table, "Other")
-        await client.start(me)
+        started = await client.start(me)
         session = Session(client, me, make_console(file=out, width=100))
         running = asyncio.create_task(session.run(lines))
-        await until(lambda: session.may_choose())
+        # my turn in the started game (the lobby's menu is live too, and the session may
+        # still show the lobby when the projector is stopped)
+        await until(
+            lambda: session.may_choose() and session.view["seq"] >= started.last_seq  # type: ignore[index]
+        )
         seen = session.view
         assert seen is not None
         projector.send_signal(signal.SIGSTOP)
