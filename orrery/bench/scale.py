@@ -230,7 +230,7 @@ async def _memory(url: str) -> tuple[int, int, float, float]:
                     keys.score_key(p, table_id),
                     keys.view_key(p, table_id, None),
                     *(keys.view_key(p, table_id, s) for s in range(state.seats)),
-                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS),
+                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTIONS),
                 ]
                 for key in table_keys:
                     used += int(await redis.memory_usage(key, samples=0) or 0)
