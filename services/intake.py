@@ -10,6 +10,9 @@ goes to the partition's dead-letter stream with the reason, then is acked.
 A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
 secret in clear, and nothing needs it once its outcome is stored.
 
+Each partition's reader runs in one worker at a time (services/assignment.py: the live
+workers share the partitions; claimers run everywhere).
+
 The reader takes up to :data:`BATCH` entries per delivery (``StreamSub(batch=True)``): its
 entries are decided concurrently across tables (a table's own entries in stream order,
 under the table's lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK``
@@ -36,6 +39,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from contracts import keys
 from services import metrics
+from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.store import EventStore
 
@@ -99,7 +103,10 @@ def build_decider_app(
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
     batch: int = BATCH,
+    assignment: Assignment | None = None,
 ) -> FastStream:
+    """``assignment``: the readers are started and stopped by partition ownership
+    (services/assignment.py); without it this process reads every partition."""
     consumer = consumer or consumer_name("decider")
     state: dict[str, CommandHandler] = {}
 
@@ -204,7 +211,7 @@ def build_decider_app(
             "decoder": _the_message,
         }
 
-        broker.subscriber(
+        reader = broker.subscriber(
             stream=StreamSub(
                 stream,
                 group=keys.DECIDERS_GROUP,
@@ -214,7 +221,10 @@ def build_decider_app(
                 max_records=batch,
             ),
             **{**common, "parser": raw_batch_parser},
-        )(_entry_handler(on_batch, p))
+        )
+        reader(_entry_handler(on_batch, p))
+        if assignment is not None:
+            assignment.add_reader(p, reader)
         broker.subscriber(
             stream=StreamSub(
                 stream,
