@@ -22,6 +22,9 @@ from contracts.envelope import decode_entry
 from games.table import TableState, apply_entry, decode_snapshot
 
 CACHE_SIZE = 5_000
+# Tables read one by one at once per process (each holds a Redis connection): a burst of
+# new tables over every partition must not exhaust the client's pool.
+COLD_READS = 32
 
 
 async def read_table(
@@ -41,6 +44,7 @@ class TableCache:
         self.redis = redis
         self.partitions = partitions
         self.tables: OrderedDict[str, TableState] = OrderedDict()
+        self.cold = asyncio.Semaphore(COLD_READS)
 
     async def state(self, table_id: str, min_seq: int = 0) -> TableState:
         """The table at least at ``min_seq`` (at the log's end when read)."""
@@ -94,10 +98,14 @@ class TableCache:
             for table_id in rest:
                 self.tables.pop(table_id, None)
             read = await asyncio.gather(
-                *(self.state(t, wanted[t]) for t in rest), return_exceptions=True
+                *(self._cold(t, wanted[t]) for t in rest), return_exceptions=True
             )
             out.update(zip(rest, read, strict=True))
         return out
+
+    async def _cold(self, table_id: str, min_seq: int) -> TableState:
+        async with self.cold:
+            return await self.state(table_id, min_seq)
 
     def _keep(self, table_id: str, state: TableState) -> None:
         self.tables[table_id] = state

@@ -13,15 +13,15 @@ worker at a time, chosen from the workers that are alive:
 * partition ``p`` belongs to the ``p % n``-th of the ``n`` live workers in name order:
   every worker computes the same assignment from the same list, and only the partitions
   of a worker that joined or left move;
-* a worker stops its readers of the partitions it no longer owns and starts those of the
-  ones it now owns; a worker that stops removes itself, so the others take its
+* a worker stops its readers of the partitions it no longer owns (then handles what a
+  read cancelled in flight had taken: its own pending entries, once) and starts those of
+  the ones it now owns; a worker that stops removes itself, so the others take its
   partitions at their next beat; one that dies loses them when its beat is too old.
 
 The claimers keep running on every partition in every worker: the pending entries of a
-dead worker (and of a reader stopped while its read was in flight) are claimed after
-the idle time as before. While the live list changes, two workers may read a partition
-for a moment, or none for up to a beat: never wrong (the append script dedupes and
-checks the version), only slower for that moment.
+dead worker are claimed after the idle time as before. While the live list changes, two
+workers may read a partition for a moment, or none for up to a beat: never wrong (the
+append script dedupes and checks the version), only slower for that moment.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -81,6 +82,8 @@ class Assignment:
         self.parked: set[int] = set()  # readers stopped because another worker owns them
         self.owned: set[int] = set(range(partitions))
         self.lock = asyncio.Lock()
+        # Handles what a stopped reader had read but not handled (set by the intake).
+        self.drain: Callable[[int], Awaitable[int]] | None = None
 
     def add_reader(self, p: int, subscriber: Any) -> None:
         self.readers[p] = subscriber
@@ -103,6 +106,9 @@ class Assignment:
             joining = sorted(p for p in self.parked if p in owned)
             self.parked.update(leaving)
             await asyncio.gather(*(self.readers[p].stop() for p in leaving))
+            if self.drain is not None:
+                for p in leaving:
+                    await self.drain(p)
             # Started before they leave ``parked``: the watchdog never starts one twice.
             await asyncio.gather(*(self.readers[p].start() for p in joining))
             self.parked.difference_update(joining)

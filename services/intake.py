@@ -200,6 +200,27 @@ def build_decider_app(
                 reason = undeliverable(handled, refused)
                 await dead_letter(redis, p, entry_id.decode(), data, reason)
 
+    async def drain(p: int) -> int:
+        """After the reader of partition ``p`` was stopped: handle, once, what this
+        consumer read but never handled (a read in flight when the reader was cancelled)
+        instead of leaving it to the claimer's idle time. Returns the entries handled."""
+        redis: Any = broker._connection
+        stream = keys.command_stream(p)
+        handled, after = 0, b"0"
+        while True:
+            # An id instead of ">": this consumer's own pending entries after that id.
+            read = await redis.xreadgroup(
+                keys.DECIDERS_GROUP, consumer, {stream: after}, count=batch
+            )
+            entries = read[0][1] if read else []
+            if not entries:
+                return handled
+            ids = [entry_id for entry_id, _ in entries]
+            raw = {"channel": stream, "message_ids": ids, "data": [f for _, f in entries]}
+            await on_batch(p, _Pending(raw))
+            handled += len(entries)
+            after = ids[-1]
+
     for p in range(partitions):
         stream = keys.command_stream(p)
         # The "body" handed to the handler is the message itself (the entry's raw bytes
@@ -225,6 +246,7 @@ def build_decider_app(
         reader(_entry_handler(on_batch, p))
         if assignment is not None:
             assignment.add_reader(p, reader)
+            assignment.drain = drain
         broker.subscriber(
             stream=StreamSub(
                 stream,
@@ -275,6 +297,13 @@ def _entry_handler(on_entry: Any, p: int) -> Any:
 
 async def _the_message(message: Any) -> Any:
     return message
+
+
+class _Pending:
+    """Entries read back from this consumer's pending list, shaped like a batch message."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw_message = raw
 
 
 def _entry_id(message: RedisStreamMessage) -> str:
