@@ -13,10 +13,11 @@ worker at a time, chosen from the workers that are alive:
 * partition ``p`` belongs to the ``p % n``-th of the ``n`` live workers in name order:
   every worker computes the same assignment from the same list, and only the partitions
   of a worker that joined or left move;
-* a worker stops its readers of the partitions it no longer owns (then handles what a
-  read cancelled in flight had taken: its own pending entries, once) and starts those of
-  the ones it now owns; a worker that stops removes itself, so the others take its
-  partitions at their next beat; one that dies loses them when its beat is too old.
+* a worker stops its readers of the partitions it no longer owns (and for a few beats
+  handles what a read cancelled in flight still took: its own pending entries there)
+  and starts those of the ones it now owns; a worker that stops removes itself, so the
+  others take its partitions at their next beat; one that dies loses them when its beat
+  is too old.
 
 The claimers keep running on every partition in every worker: the pending entries of a
 dead worker are claimed after the idle time as before. While the live list changes, two
@@ -39,6 +40,7 @@ log = structlog.get_logger("orrery.assignment")
 LIVE_KEY = "orrery:deciders"
 TTL_ENV = "ORRERY_WORKER_TTL_S"
 TICK_S = 1.0
+DRAIN_BEATS = 3
 
 # KEYS: 1 the live hash. ARGV: 1 this worker's name, 2 time to live (ms).
 # Beats with the server's clock, drops the dead, returns the live names.
@@ -84,6 +86,7 @@ class Assignment:
         self.lock = asyncio.Lock()
         # Handles what a stopped reader had read but not handled (set by the intake).
         self.drain: Callable[[int], Awaitable[int]] | None = None
+        self.draining: dict[int, int] = {}  # parked partition -> beats left to drain it
 
     def add_reader(self, p: int, subscriber: Any) -> None:
         self.readers[p] = subscriber
@@ -100,20 +103,37 @@ class Assignment:
     async def apply(self, owned: set[int]) -> None:
         """Start the readers of ``owned`` partitions that are parked, park the others."""
         async with self.lock:
+            await self._drain()
             if owned == self.owned:
                 return
             leaving = sorted(p for p in self.readers if p not in owned and p not in self.parked)
             joining = sorted(p for p in self.parked if p in owned)
             self.parked.update(leaving)
             await asyncio.gather(*(self.readers[p].stop() for p in leaving))
-            if self.drain is not None:
-                for p in leaving:
-                    await self.drain(p)
+            for p in leaving:
+                self.draining[p] = DRAIN_BEATS
             # Started before they leave ``parked``: the watchdog never starts one twice.
             await asyncio.gather(*(self.readers[p].start() for p in joining))
             self.parked.difference_update(joining)
             self.owned = owned
             log.info("partitions_assigned", owned=sorted(owned), parked=sorted(self.parked))
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Handle what this worker's parked readers took after all: a read cancelled by
+        the stop can still be served by the server a moment later (the closed connection
+        is noticed after the next XADD), so for a few beats after a partition is parked
+        its pending entries of this consumer are handled here instead of waiting for the
+        claimer's idle time."""
+        for p in sorted(self.draining):
+            if p not in self.parked:
+                del self.draining[p]
+                continue
+            if self.drain is not None:
+                await self.drain(p)
+            self.draining[p] -= 1
+            if self.draining[p] <= 0:
+                del self.draining[p]
 
     async def run(self, redis: Any) -> None:
         """Beat and follow the assignment until cancelled; then leave the live list."""
