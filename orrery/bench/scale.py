@@ -77,7 +77,7 @@ def _scale_run(
     processes = [spawn("worker", url, i, quiet) for i in range(workers)]
     processes.append(spawn("projector", url, workers, quiet))
     try:
-        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed))
+        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed, workers))
         events, finished, per_event, per_game = asyncio.run(_memory(url))
     finally:
         stop_processes(processes)
@@ -135,8 +135,12 @@ async def _raw_baseline(url: str, count: int) -> float:
         await redis.aclose()
 
 
-async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float, int, float]:
-    """A burst of creates and joins (open loop), then bots play every table (closed loop)."""
+async def _load(
+    url: str, tables: int, game: str, seed: int, workers: int = 1
+) -> tuple[int, float, int, float]:
+    """A burst of creates and joins (open loop), then bots play every table (closed loop).
+    Both start once the workers have shared out the partitions (services/assignment.py):
+    every worker has beaten, and each has had a beat to follow the assignment."""
     import random
     import uuid
 
@@ -146,12 +150,17 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
     from contracts.envelope import CommandEnvelope
     from contracts.table import CreateTable, JoinRequest
     from orrery.demo import play_table
+    from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()
     seats = 2
     async with OrreryClient(url) as client:
         # warm up: the workers are running once a command is answered
         await client.create_table(game, seats, table_id=f"warm-{uuid.uuid4().hex[:8]}")
+        deadline = time.monotonic() + 30
+        while await client.redis.hlen(LIVE_KEY) < workers and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(TICK_S * 1.5)
 
         async def burst(bodies: list[tuple[str, Any]]) -> float:
             reply = client.reply_stream + ":burst"
@@ -172,7 +181,7 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
             await client.redis.delete(reply)
             return seconds
 
-        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 10)]
+        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
         creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
         joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
         burst_s = await burst(creates) + await burst(joins)
