@@ -625,7 +625,7 @@ def render(result: dict[str, Any]) -> str:
         ("half rate: send delay p99 ms (bench client)", f"{h['send_delay_ms']['p99']:.2f}", ""),
         ("half rate: commands measured", f"{h['commands']}", ""),
         (
-            "service ÷ baseline CPU µs per command",
+            "per-command CPU: service ÷ baseline",
             "-" if result["cpu_ratio"] is None else f"{result['cpu_ratio']:.1f}",
             f"≤ {TARGET_CPU_RATIO:.1f}",
         ),
