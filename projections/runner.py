@@ -9,7 +9,9 @@ A batch costs four round trips whatever its size: the ``XREADGROUP``, one pipeli
 the tables' catch-up reads (``XRANGE`` after the cached seq) and the lobby's reads, one
 pipeline of every write (the lobby's script first, so whoever sees a view at seq n finds
 the record too, then the views', notices' and score's scripts, each guarded by the seq
-it shows), and the ``XACK`` once they all succeeded. On a Redis Cluster, whose
+it shows), and the ``XACK`` once they all succeeded. (Only when two projectors race on
+one table's lobby record does the lobby write come after the views: its script refuses a
+record that changed since the read, and the retry follows the pipeline.) On a Redis Cluster, whose
 pipelines run per node in parallel, the lobby writes go first in a pipeline of their
 own, and each script runs on its own (a cluster pipeline refuses ``EVALSHA``).
 
