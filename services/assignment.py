@@ -112,10 +112,16 @@ class Assignment:
             await asyncio.gather(*(self.readers[p].stop() for p in leaving))
             for p in leaving:
                 self.draining[p] = DRAIN_BEATS
-            # Started before they leave ``parked``: the watchdog never starts one twice.
-            await asyncio.gather(*(self.readers[p].start() for p in joining))
-            self.parked.difference_update(joining)
-            self.owned = owned
+            # Started before they leave ``parked``: the watchdog never starts one twice. A
+            # start that failed (its first read timed out: a node is down) is tried again
+            # at the next beat, unless the reader runs after all.
+            started = await asyncio.gather(
+                *(self.readers[p].start() for p in joining), return_exceptions=True
+            )
+            for p, result in zip(joining, started, strict=True):
+                if not isinstance(result, BaseException) or self.readers[p].running:
+                    self.parked.discard(p)
+            self.owned = owned - self.parked
             log.info("partitions_assigned", owned=sorted(owned), parked=sorted(self.parked))
             await self._drain()
 
@@ -136,11 +142,21 @@ class Assignment:
                 del self.draining[p]
 
     async def run(self, redis: Any) -> None:
-        """Beat and follow the assignment until cancelled; then leave the live list."""
+        """Beat and follow the assignment until cancelled; then leave the live list.
+
+        After beats failed for longer than the time to live (the server or the hash's
+        node was away), every other worker's beat looks too old too: the first beat
+        back only says this worker is alive, and the assignment follows from the next
+        one, once the others had a beat to come back."""
+        last_ok = asyncio.get_running_loop().time()
         try:
             while True:
                 try:
-                    await self.apply(await self.beat(redis))
+                    owned = await self.beat(redis)
+                    now = asyncio.get_running_loop().time()
+                    if (now - last_ok) * 1000 <= self.ttl_ms:
+                        await self.apply(owned)
+                    last_ok = now
                 except Exception as error:  # Redis away: keep what we read, beat again
                     log.warning("assignment_failed", error=str(error))
                 await asyncio.sleep(TICK_S)
