@@ -11,7 +11,8 @@ from typing import Any, Union
 
 import msgspec
 
-from contracts.table import (
+from games.registry import get_game
+from orrery_contracts.table import (
     ClockExpired,
     CloseTable,
     CreateTable,
@@ -27,7 +28,6 @@ from contracts.table import (
     TableFinished,
     TableStarted,
 )
-from games.registry import get_game
 
 TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     CreateTable,

@@ -14,9 +14,9 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
 from games.protocol import Game
 from games.rng import derive_rng
+from orrery_contracts.base import CommandBody, EventBody
 
 
 class Playthrough(msgspec.Struct, kw_only=True):

@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody, ViewBody
+from orrery_contracts.base import CommandBody, EventBody, ViewBody
 
 
 class Status(msgspec.Struct, frozen=True, kw_only=True):

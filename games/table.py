@@ -40,10 +40,14 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
-from contracts.envelope import GENESIS_HASH
-from contracts.inputs import MAX_NAME, excerpt, normalise_name
-from contracts.table import (
+from games.protocol import Game, Standing, Status
+from games.registry import get_game
+from games.rejection import Rejected
+from games.rng import derive_rng, seed_commitment
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.envelope import GENESIS_HASH
+from orrery_contracts.inputs import MAX_NAME, excerpt, normalise_name
+from orrery_contracts.table import (
     ClockExpired,
     ClockOption,
     CloseTable,
@@ -60,11 +64,7 @@ from contracts.table import (
     TableFinished,
     TableStarted,
 )
-from contracts.views import ClockView, SeatInfo, TablePhase, TableView
-from games.protocol import Game, Standing, Status
-from games.registry import get_game
-from games.rejection import Rejected
-from games.rng import derive_rng, seed_commitment
+from orrery_contracts.views import ClockView, SeatInfo, TablePhase, TableView
 
 MAX_AUTOMATIC_MOVES = 10_000
 

@@ -19,8 +19,8 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from contracts.inputs import MAX_NAME, normalise_name
 from gateway.errors import ApiError
+from orrery_contracts.inputs import MAX_NAME, normalise_name
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256

@@ -1,11 +1,11 @@
 """The bot runner: plays every seat the gateway gave to a server-side bot.
 
 Bot seats are members ``<table>|<seat>`` of the set ``orrery:bots``
-(:mod:`contracts.lobby`). A runner rescans the set at start and every few seconds, and
+(:mod:`orrery_contracts.lobby`). A runner rescans the set at start and every few seconds, and
 wakes at once on the gateway's nudge stream. Each seat is played under a lease
 (``SET NX PX``, renewed while playing), so several runners, or a runner restarted after
 a crash, share the seats without playing one twice. A bot plays from its own seat's
-view like ``clients/bot.py`` (random legal moves) with the seat's secret derived from
+view like ``clients/orrery_client/bot.py`` (random legal moves) with the seat's secret derived from
 the server key; a seat leaves the set when its table is over, or when the lobby shows
 the seat held by someone else (a bot's join that lost a race).
 """
@@ -21,11 +21,11 @@ import uuid
 
 import structlog
 
-from clients.bot import play_seat
-from clients.sdk import SeatCredentials
-from contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, bot_lease_key
 from gateway.crypto import seat_secret
 from gateway.wire import GatewayClient
+from orrery_client.bot import play_seat
+from orrery_client.sdk import SeatCredentials
+from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, bot_lease_key
 
 log = structlog.get_logger("orrery.bots")
 LEASE_MS = 15_000

@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import secrets
 
-from contracts.identity import sign_identity
+from orrery_contracts.identity import sign_identity
 
 
 def _mac(key: str, message: str) -> bytes:
@@ -31,7 +31,7 @@ def session_key(key: str) -> bytes:
 
 
 def identity(key: str, table_id: str, command_id: str, player_id: str) -> str:
-    """The signed assertion a join carries (verified by the worker, contracts.identity)."""
+    """The signed assertion a join carries (verified by the worker, orrery_contracts.identity)."""
     return sign_identity(key.encode(), table_id, command_id, player_id)
 
 

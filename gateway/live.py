@@ -17,8 +17,8 @@ from typing import Any
 
 import structlog
 
-from contracts import keys
 from gateway.wire import GatewayClient, view_seq
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.gateway.live")
 BLOCK_MS = 1_000

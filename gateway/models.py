@@ -1,6 +1,7 @@
 """The HTTP API's request and response bodies: msgspec Structs, which Litestar decodes,
 validates and documents (OpenAPI 3.1) with no second schema layer. Lobby entries and
-outcomes are the wire contract's own types (``contracts.lobby``, ``contracts.envelope``).
+outcomes are the wire contract's own types (``orrery_contracts.lobby``,
+``orrery_contracts.envelope``).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from contracts.lobby import LobbySeat, LobbyState
+from orrery_contracts.lobby import LobbySeat, LobbyState
 
 
 class Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -13,9 +13,6 @@ from litestar import Request, Response, get, post, route
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
-from contracts import keys
-from contracts.lobby import LISTED_STATES
-from contracts.table import LeaveTable, StartTable
 from gateway.core import address_of, document, gateway_of, raw_json
 from gateway.errors import ApiError
 from gateway.models import (
@@ -35,6 +32,9 @@ from gateway.models import (
     TableList,
     TableMade,
 )
+from orrery_contracts import keys
+from orrery_contracts.lobby import LISTED_STATES
+from orrery_contracts.table import LeaveTable, StartTable
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()

@@ -12,9 +12,9 @@ import time
 
 import jwt
 
-from contracts.identity import PLAYER_ID
 from gateway.crypto import session_key
 from gateway.errors import ApiError
+from orrery_contracts.identity import PLAYER_ID
 
 ALGORITHM = "HS256"
 

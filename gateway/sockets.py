@@ -15,10 +15,10 @@ import msgspec
 import structlog
 from litestar import WebSocket, websocket
 
-from contracts import keys
 from gateway.core import Gateway, gateway_of
 from gateway.errors import ApiError
 from gateway.tables import seat_of
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()

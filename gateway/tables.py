@@ -23,21 +23,6 @@ from typing import Any, Protocol
 
 import msgspec
 
-from contracts import keys
-from contracts.envelope import Accepted, Duplicate, Outcome, Rejection
-from contracts.lobby import (
-    BOT_PLAYER_ID,
-    BOTS_ADDED_STREAM,
-    BOTS_SET,
-    LISTED_STATES,
-    LobbyTable,
-    gateway_table_key,
-    lobby_list_key,
-    lobby_table_decoder,
-    lobby_table_key,
-    player_tables_key,
-)
-from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
@@ -51,6 +36,21 @@ from gateway.models import (
     TableSummary,
 )
 from gateway.wire import GatewayClient, OutcomeTimeout
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
+from orrery_contracts.lobby import (
+    BOT_PLAYER_ID,
+    BOTS_ADDED_STREAM,
+    BOTS_SET,
+    LISTED_STATES,
+    LobbyTable,
+    gateway_table_key,
+    lobby_list_key,
+    lobby_table_decoder,
+    lobby_table_key,
+    player_tables_key,
+)
+from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 GAME = re.compile(r"^[a-z0-9_]{1,40}\Z")

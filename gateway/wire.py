@@ -12,10 +12,10 @@ from typing import Any
 
 import msgspec
 
-from clients.sdk import OrreryClient, settled
-from contracts import keys
-from contracts.envelope import Duplicate, Outcome
-from contracts.lobby import LobbyTable, lobby_table_decoder, lobby_table_key
+from orrery_client.sdk import OrreryClient, settled
+from orrery_contracts import keys
+from orrery_contracts.envelope import Duplicate, Outcome
+from orrery_contracts.lobby import LobbyTable, lobby_table_decoder, lobby_table_key
 
 _json = msgspec.json.Encoder()
 

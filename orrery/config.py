@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 from redis.exceptions import NoPermissionError
 
-from contracts import keys
 from orrery.errors import UserError
+from orrery_contracts import keys
 
 ENV_URL = "ORRERY_REDIS_URL"
 ENV_USERNAME = "ORRERY_REDIS_USERNAME"

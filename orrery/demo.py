@@ -13,8 +13,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient
 
 BOT_NAMES = ["Ada", "Brahe", "Cassini", "Dyson", "Encke", "Fleming", "Galle", "Halley"]
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
-from contracts.feed import FeedEntry
-from contracts.views import RatingLine, TableScore, TableView
 from games.codec import client_command_union, event_union
 from games.registry import all_games
+from orrery_contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
+from orrery_contracts.feed import FeedEntry
+from orrery_contracts.views import RatingLine, TableScore, TableView
 
 
 def _generic(generic: Any, *parameters: Any) -> Any:

@@ -42,9 +42,9 @@ import msgspec
 import structlog
 from redis.exceptions import RedisError
 
-from contracts import keys
-from contracts.envelope import REPLY_PREFIX, CommandEnvelope, Duplicate, Outcome, Rejection
-from contracts.table import CloseRequest, ExpireClock, close_command_id, expire_command_id
+from orrery_contracts import keys
+from orrery_contracts.envelope import REPLY_PREFIX, CommandEnvelope, Duplicate, Outcome, Rejection
+from orrery_contracts.table import CloseRequest, ExpireClock, close_command_id, expire_command_id
 
 log = structlog.get_logger("orrery.timekeeper")
 

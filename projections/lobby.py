@@ -7,7 +7,7 @@ seq n also finds the lobby record at seq n or later. One script writes a record,
 listings and the per-player indexes, guarded by the seq it shows (redelivery and
 stale caches are harmless) and by the seq the caller read the previous record at (so
 the player indexes are diffed against the record actually replaced). The listings are
-described in :mod:`contracts.lobby`.
+described in :mod:`orrery_contracts.lobby`.
 
 Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
 ``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
@@ -22,9 +22,10 @@ from typing import Any
 
 import msgspec
 
-from contracts import keys
-from contracts.envelope import decode_entry
-from contracts.lobby import (
+from games.table import TableState
+from orrery_contracts import keys
+from orrery_contracts.envelope import decode_entry
+from orrery_contracts.lobby import (
     APPLIED_HASH,
     BOT_PLAYER_ID,
     STATES,
@@ -38,7 +39,6 @@ from contracts.lobby import (
     lobby_table_key,
     player_tables_key,
 )
-from games.table import TableState
 
 _json = msgspec.json.Encoder()
 

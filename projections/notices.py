@@ -28,9 +28,9 @@ from typing import Any
 
 import msgspec
 
-from contracts import keys
-from contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
 from games.table import TableState, seat_deadline, settle_turns
+from orrery_contracts import keys
+from orrery_contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
 
 NOTICES_MAXLEN = 1_000
 NOTICE_TTL_ENV = "ORRERY_NOTICE_TTL_S"

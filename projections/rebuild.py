@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from contracts import keys
 from games.registry import BUILTIN, all_games
+from orrery_contracts import keys
 from projections.lobby import LobbyWriter, lobby_keys
 from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter

@@ -41,9 +41,9 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import ResponseError as NoSuchKey
 
-from contracts import keys
-from contracts.feed import FeedEntry, feed_decoder
 from games.table import TableState
+from orrery_contracts import keys
+from orrery_contracts.feed import FeedEntry, feed_decoder
 from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter

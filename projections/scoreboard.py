@@ -4,7 +4,7 @@ tables, and a per-game leaderboard with a multiplayer rating.
 Ratings follow Board Game Arena's idea (everyone starts at 1500, the final rank is
 what counts) computed with openskill's Plackett-Luce model. A player is identified by
 the verified player id their join carried (``SeatJoined.player_id``: only a trusted
-gateway can vouch for one, see ``contracts.identity``), never by a display name:
+gateway can vouch for one, see ``orrery_contracts.identity``), never by a display name:
 anonymous seats and the gateway's bots are not rated, and a table is rated among its
 verified players only, when it has at least two (their ranks keep their order).
 
@@ -23,11 +23,11 @@ import msgspec
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
-from contracts import keys
-from contracts.lobby import BOT_PLAYER_ID
-from contracts.views import RatingLine, ScoreLine, TableScore
 from games.registry import get_game
 from games.table import TableState, table_status
+from orrery_contracts import keys
+from orrery_contracts.lobby import BOT_PLAYER_ID
+from orrery_contracts.views import RatingLine, ScoreLine, TableScore
 
 START_RATING = 1500.0
 _model = PlackettLuce(mu=START_RATING, sigma=START_RATING / 3, beta=START_RATING / 6, tau=5.0)

@@ -17,9 +17,9 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from contracts import keys
-from contracts.envelope import decode_entry
 from games.table import TableState, apply_entry, decode_snapshot
+from orrery_contracts import keys
+from orrery_contracts.envelope import decode_entry
 
 CACHE_SIZE = 5_000
 # Tables read one by one at once per process (each holds a Redis connection): a burst of

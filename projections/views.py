@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from contracts import keys
 from games.table import TableState, table_view
+from orrery_contracts import keys
 
 UPDATES_MAXLEN = 1_000
 _SCRIPT = (Path(__file__).parent / "views.lua").read_text()

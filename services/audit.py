@@ -3,7 +3,7 @@
 :func:`audit_entries` runs every check in one pass over the decoded log entries:
 
 1. **chain** — seqs run 1, 2, 3, … in one table; every ``prev_hash`` is the hash before
-   it; every ``hash`` is :func:`contracts.envelope.chain_hash` of its entry;
+   it; every ``hash`` is :func:`orrery_contracts.envelope.chain_hash` of its entry;
 2. **fold** — every event decodes and folds with ``evolve`` (events are facts, so this
    never depends on today's ``decide``); nothing follows ``table.finished``; the first
    event of each command carries the command body;
@@ -31,12 +31,12 @@ from typing import Any
 
 import msgspec
 
-from contracts.envelope import GENESIS_HASH, RawEnvelope, chain_hash
-from contracts.table import TableClosed, TableFinished
 from games.codec import codec_for, msgpack_encoder
 from games.registry import get_game
 from games.rejection import Rejected
 from games.table import TableState, advance, decide_table, final_standing
+from orrery_contracts.envelope import GENESIS_HASH, RawEnvelope, chain_hash
+from orrery_contracts.table import TableClosed, TableFinished
 
 
 class Discrepancy(Exception):

@@ -44,7 +44,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from contracts.envelope import (
+from games.codec import codec_for, msgpack_encoder
+from games.rejection import Rejected
+from games.rng import new_seed
+from games.table import TableState, advance, decide_table, token_hash
+from orrery_contracts.envelope import (
     REPLY_TO,
     SEAT_TOKEN,
     Accepted,
@@ -56,9 +60,9 @@ from contracts.envelope import (
     encode_entry,
     seal,
 )
-from contracts.identity import verified_player
-from contracts.inputs import excerpt
-from contracts.table import (
+from orrery_contracts.identity import verified_player
+from orrery_contracts.inputs import excerpt
+from orrery_contracts.table import (
     DEFAULT_LOBBY_TTL_S,
     LOBBY_TTL_ENV,
     CloseTable,
@@ -66,10 +70,6 @@ from contracts.table import (
     ExpireClock,
     JoinSeat,
 )
-from games.codec import codec_for, msgpack_encoder
-from games.rejection import Rejected
-from games.rng import new_seed
-from games.table import TableState, advance, decide_table, token_hash
 from services.store import EventStore, PendingAppend
 
 log = structlog.get_logger("orrery.decider")
@@ -161,7 +161,7 @@ class Handled:
 class CommandHandler:
     def __init__(self, store: EventStore, identity_key: bytes | None = None) -> None:
         self.store = store
-        # The key a gateway signs player identities with (contracts.identity); without
+        # The key a gateway signs player identities with (orrery_contracts.identity); without
         # it every join is anonymous.
         self.identity_key = identity_key or os.environ.get(SECRET_KEY_ENV, "").encode() or None
         # Fault injection for the crash tests: SIGKILL this process right after the
@@ -616,7 +616,7 @@ def _every_command_tag() -> frozenset[str]:
 
 
 def _phase_after(state: TableState, events: list[Any]) -> str:
-    from contracts.table import TableClosed, TableCreated, TableFinished, TableStarted
+    from orrery_contracts.table import TableClosed, TableCreated, TableFinished, TableStarted
 
     phase = state.phase
     for event in events:

@@ -37,7 +37,7 @@ from faststream.redis import RedisBroker, StreamSub
 from faststream.redis.annotations import RedisStreamMessage
 from redis.exceptions import RedisError, ResponseError
 
-from contracts import keys
+from orrery_contracts import keys
 from services import metrics
 from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token

@@ -23,11 +23,11 @@ from typing import Any, Final, Literal
 
 import msgspec
 
-from contracts.envelope import EventEnvelope, RawEnvelope, seal
-from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 from games.codec import msgpack_encoder
 from games.registry import get_game
 from games.table import TableState, advance, apply_entry, decide_table, table_view, token_hash
+from orrery_contracts.envelope import EventEnvelope, RawEnvelope, seal
+from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 
 ADMIN_TOKEN_ENV = "ORRERY_ADMIN_TOKEN"
 SPECTATOR: Final = "spectator"

@@ -23,9 +23,9 @@ from typing import Any, Literal
 import structlog
 from redis.exceptions import RedisError
 
-from contracts import keys
-from contracts.envelope import RawEnvelope, decode_entry
 from games.table import TableState, apply_entry, decode_snapshot, encode_snapshot
+from orrery_contracts import keys
+from orrery_contracts.envelope import RawEnvelope, decode_entry
 from services import metrics
 
 FEED_MAXLEN = 100_000

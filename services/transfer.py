@@ -29,10 +29,10 @@ from typing import Any
 
 import msgspec
 
-from contracts import keys
-from contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from games.codec import codec_for
 from games.table import TableState, apply_entry
+from orrery_contracts import keys
+from orrery_contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from services.audit import Discrepancy, verify_chain
 from services.handling import TABLE_ID
 from services.replay import Viewer, frames

@@ -16,11 +16,11 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient
-from contracts import keys
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.embedded import EmbeddedServer
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"

@@ -15,8 +15,8 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from orrery.cli import app
+from orrery_contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from services.audit import audit_entries, verify_chain
 from services.replay import fold, play_log
 from services.transfer import export_lines, read_log_lines

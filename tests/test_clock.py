@@ -15,19 +15,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from contracts.envelope import EventEnvelope, RawEnvelope, seal
-from contracts.table import (
-    ClockExpired,
-    ClockOption,
-    CloseTable,
-    CreateTable,
-    ExpireClock,
-    JoinSeat,
-    SeatLeft,
-    StartTable,
-    TableClosed,
-    TableFinished,
-)
 from games.codec import codec_for, json_encoder, msgpack_encoder
 from games.registry import get_game
 from games.rejection import Rejected
@@ -38,6 +25,19 @@ from games.table import (
     seat_deadline,
     settle_turns,
     table_view,
+)
+from orrery_contracts.envelope import EventEnvelope, RawEnvelope, seal
+from orrery_contracts.table import (
+    ClockExpired,
+    ClockOption,
+    CloseTable,
+    CreateTable,
+    ExpireClock,
+    JoinSeat,
+    SeatLeft,
+    StartTable,
+    TableClosed,
+    TableFinished,
 )
 from services.audit import audit_entries
 from services.replay import fold

@@ -16,14 +16,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from clients.bot import choose
-from clients.sdk import OrreryClient
-from contracts import keys
-from contracts.envelope import Accepted, decode_entry
 from games.registry import BUILTIN
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.cluster import LocalCluster, is_cluster, open_redis, parse_url
 from orrery.server.embedded import EmbeddedServer
+from orrery_client.bot import choose
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, decode_entry
 
 PARTITIONS = 8
 GAMES = [*BUILTIN, "tiny"]
@@ -181,8 +181,8 @@ def test_every_game_on_the_cluster_equals_standalone(
 async def _create_through_handler(
     redis: Any, table_id: str, wait_aof_ms: int, wait_replicas: int = 0
 ) -> Any:
-    from contracts.envelope import CommandEnvelope
-    from contracts.table import CreateTable
+    from orrery_contracts.envelope import CommandEnvelope
+    from orrery_contracts.table import CreateTable
     from services.handling import CommandHandler
     from services.store import EventStore
 

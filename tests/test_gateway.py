@@ -21,8 +21,8 @@ import redis.asyncio as aioredis
 import websockets
 from openapi_spec_validator import validate
 
-from contracts import keys
 from gateway.crypto import seat_secret, session_key
+from orrery_contracts import keys
 from tests.support.gateway import (
     LiveGateway,
     Player,

@@ -17,8 +17,8 @@ import redis
 import websockets
 from typer.testing import CliRunner
 
-from contracts import keys
 from orrery.cli import app
+from orrery_contracts import keys
 from tests.support.gateway import (
     LiveGateway,
     live_gateway,

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from contracts.lobby import BOTS_SET
+from orrery_contracts.lobby import BOTS_SET
 from tests.support.gateway import (
     LiveGateway,
     frame_at,

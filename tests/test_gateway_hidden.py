@@ -23,11 +23,11 @@ import msgspec
 import pytest
 import redis.asyncio as aioredis
 
-from contracts import keys
-from contracts.envelope import GENESIS_HASH, EventEnvelope, RawEnvelope, seal
-from contracts.table import SeatJoined, TableCreated, TableStarted
 from games.codec import msgpack_encoder
 from gateway.crypto import seat_secret
+from orrery_contracts import keys
+from orrery_contracts.envelope import GENESIS_HASH, EventEnvelope, RawEnvelope, seal
+from orrery_contracts.table import SeatJoined, TableCreated, TableStarted
 from services.transfer import import_entries
 from tests.support.gateway import LiveGateway, Player, frame_at, live_gateway, sign_up, unique
 from tests.support.service import PARTITIONS

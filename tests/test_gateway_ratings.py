@@ -3,7 +3,7 @@ table is rated among its verified players (when there are at least two)."""
 
 from __future__ import annotations
 
-from contracts.lobby import BOT_PLAYER_ID
+from orrery_contracts.lobby import BOT_PLAYER_ID
 from projections.scoreboard import FinishedTable, rate, recompute_ratings
 
 

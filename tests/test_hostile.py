@@ -16,10 +16,10 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient, SeatCredentials, new_seat_token
-from contracts import keys
 from orrery.cli import app
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient, SeatCredentials, new_seat_token
+from orrery_contracts import keys
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Stand
 

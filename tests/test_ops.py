@@ -16,13 +16,13 @@ import pytest
 import redis
 from typer.testing import CliRunner
 
-from clients.sdk import OrreryClient
-from contracts import keys
-from contracts.envelope import Accepted
 from orrery.cli import app
 from orrery.ops.status import collect_status
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.embedded import EmbeddedServer, free_port
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted
 from tests.support.tinygame import Stand
 
 PARTITIONS = 4

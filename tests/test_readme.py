@@ -12,11 +12,11 @@ from pathlib import Path
 
 import msgspec
 
-from contracts.envelope import CommandEnvelope
 from games.codec import codec_for
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.cluster import cli_binary
 from orrery.server.embedded import EmbeddedServer
+from orrery_contracts.envelope import CommandEnvelope
 from tests.support.service import REPO
 
 README = (REPO / "README.md").read_text()

@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from contracts.envelope import RawEnvelope
 from games.table import TableState, apply_entry, table_view
+from orrery_contracts.envelope import RawEnvelope
 from services.replay import (
     ADMIN,
     SPECTATOR,

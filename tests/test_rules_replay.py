@@ -20,21 +20,21 @@ from typing import Any
 import msgspec
 import pytest
 
-from contracts.base import CommandBody, EventBody
-from contracts.federation import catalogue as fed_cat
-from contracts.federation import commands as fed_cmd
-from contracts.federation import events as fed_ev
-from contracts.fractured_sky import catalogue as fs_cat
-from contracts.fractured_sky import commands as fs_cmd
-from contracts.fractured_sky import events as fs_ev
-from contracts.spacecraft import catalogue as sc_cat
-from contracts.spacecraft import commands as sc_cmd
-from contracts.spacecraft import events as sc_ev
 from games.codec import event_union
 from games.playthrough import fold
 from games.protocol import Game
 from games.registry import get_game
 from games.rng import derive_rng
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.federation import catalogue as fed_cat
+from orrery_contracts.federation import commands as fed_cmd
+from orrery_contracts.federation import events as fed_ev
+from orrery_contracts.fractured_sky import catalogue as fs_cat
+from orrery_contracts.fractured_sky import commands as fs_cmd
+from orrery_contracts.fractured_sky import events as fs_ev
+from orrery_contracts.spacecraft import catalogue as sc_cat
+from orrery_contracts.spacecraft import commands as sc_cmd
+from orrery_contracts.spacecraft import events as sc_ev
 
 ROOT = Path(__file__).resolve().parent
 ENCODE = msgspec.msgpack.encode

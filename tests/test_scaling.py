@@ -24,12 +24,12 @@ from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from clients.sdk import OrreryClient
-from contracts import keys
-from contracts.envelope import Accepted, Rejection, decode_entry
 from orrery.demo import play_table
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.embedded import EmbeddedServer
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Rejection, decode_entry
 
 PARTITIONS = 4
 FAST = {"ORRERY_CLAIM_IDLE_MS": "1000", "ORRERY_LOG_LEVEL": "error"}

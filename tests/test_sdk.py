@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from mypy import api as mypy_api
 
-from clients.sdk import OrreryClient
-from contracts.envelope import Accepted, Rejection
+from orrery_client.sdk import OrreryClient
+from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import REPO, LiveService, live_service
 from tests.support.tinygame import Draw, Stand, TinyView
 
@@ -41,8 +41,8 @@ async def test_play_and_view_returns_the_view_that_includes_the_move(live: LiveS
 def test_the_sdk_is_typed_for_its_users(tmp_path: Path) -> None:
     assert (REPO / "clients" / "py.typed").exists() and (REPO / "contracts" / "py.typed").exists()
     snippet = (
-        "from clients.sdk import OrreryClient\n"
-        "from contracts.fractured_sky.commands import PlaceAirship\n"
+        "from orrery_client.sdk import OrreryClient\n"
+        "from orrery_contracts.fractured_sky.commands import PlaceAirship\n"
         "from tests.support.tinygame import TinyView\n"
         "async def f(c: OrreryClient) -> None:\n"
         "    v = await c.typed_view('t', 0, TinyView)\n"

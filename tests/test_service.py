@@ -11,10 +11,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from clients.bot import play_seat
-from clients.sdk import CommandRejected, OrreryClient
-from contracts import keys
-from contracts.envelope import Rejection
+from orrery_client.bot import play_seat
+from orrery_client.sdk import CommandRejected, OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Rejection
 from tests.support.service import LiveService, live_service
 from tests.support.tinygame import Draw, Stand
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import msgspec
 import redis.asyncio as aioredis
 
-from clients.sdk import new_seat_token
-from contracts import keys
-from contracts.envelope import Accepted, Duplicate, Rejection, chain_hash, decode_entry
-from contracts.table import CreateTable, JoinRequest, StartTable
 from games.table import TableState, apply_entry
+from orrery_client.sdk import new_seat_token
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Duplicate, Rejection, chain_hash, decode_entry
+from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 from services.handling import CommandHandler
 from services.store import EventStore, PendingAppend
 from tests.support.tables import envelope

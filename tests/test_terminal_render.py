@@ -18,11 +18,11 @@ import pytest
 from clients.terminal import frame, menu
 from clients.terminal.renderers import make_console, module_for, renderer_for
 from clients.terminal.session import lifecycle_path
-from contracts.fractured_sky import catalogue as fs_cat
-from contracts.spacecraft import catalogue as sc_cat
-from contracts.table import CreateTable, JoinSeat, StartTable
 from games.codec import codec_for, json_encoder
 from games.table import TableState, table_status, table_view
+from orrery_contracts.fractured_sky import catalogue as fs_cat
+from orrery_contracts.spacecraft import catalogue as sc_cat
+from orrery_contracts.table import CreateTable, JoinSeat, StartTable
 from tests.support.table_play import step
 
 View = dict[str, Any]

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient
 from clients.terminal import Session
 from clients.terminal.renderers import make_console
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient
 from tests.support.service import LiveService, live_service
 
 

@@ -23,11 +23,13 @@ import msgspec
 import pytest
 import redis
 
-from clients.sdk import OrreryClient, SeatCredentials, new_seat_token
-from contracts import keys
-from contracts.envelope import CommandEnvelope, RawEnvelope, Rejection, decode_entry
-from contracts.identity import sign_identity
-from contracts.table import (
+from games.codec import codec_for
+from orrery.server.embedded import EmbeddedServer
+from orrery_client.sdk import OrreryClient, SeatCredentials, new_seat_token
+from orrery_contracts import keys
+from orrery_contracts.envelope import CommandEnvelope, RawEnvelope, Rejection, decode_entry
+from orrery_contracts.identity import sign_identity
+from orrery_contracts.table import (
     ClockExpired,
     ClockOption,
     CreateTable,
@@ -37,8 +39,6 @@ from contracts.table import (
     TableFinished,
     expire_command_id,
 )
-from games.codec import codec_for
-from orrery.server.embedded import EmbeddedServer
 from projections.rebuild import rebuild
 from services.audit import audit_entries
 from tests.support.service import PARTITIONS, LiveService, live_service

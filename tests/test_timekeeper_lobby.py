@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from clients.sdk import CommandRejected, OrreryClient
-from contracts import keys
-from contracts.envelope import decode_entry
-from contracts.table import CreateTable, StartTable, TableClosed, close_command_id
 from games.codec import codec_for
 from orrery.ops.status import partition_status
+from orrery_client.sdk import CommandRejected, OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import decode_entry
+from orrery_contracts.table import CreateTable, StartTable, TableClosed, close_command_id
 from services.audit import audit_entries
 from tests.support.service import LiveService, live_service
 

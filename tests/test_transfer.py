@@ -22,11 +22,11 @@ import redis
 import redis.asyncio as aioredis
 from typer.testing import CliRunner
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient, SeatCredentials
-from contracts import keys
 from games.table import table_view
 from orrery.cli import app
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts import keys
 from projections.tables import read_table
 from services.replay import Viewer, frames
 from services.transfer import read_stored_log

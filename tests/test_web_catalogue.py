@@ -1,5 +1,5 @@
 """The web client's static side, without a browser: the exported catalogues are what
-``contracts/<game>/catalogue.py`` gives today, the games it offers match the registry,
+``orrery_contracts.<game>.catalogue`` gives today, the games it offers match the registry,
 every module it imports is there, nothing is fetched from elsewhere, and the test hooks
 other tools rely on exist."""
 

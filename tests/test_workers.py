@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from clients.bot import play_seat
-from clients.sdk import OrreryClient, new_seat_token
-from contracts import keys
-from contracts.envelope import Accepted, Rejection, decode_entry
-from contracts.table import CreateTable, JoinRequest, StartTable
 from gateway.wire import GatewayClient
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient, new_seat_token
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Rejection, decode_entry
+from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 from projections.rebuild import read_model_keys, rebuild
 from tests.support.gateway import verified_join
 from tests.support.service import PARTITIONS, LiveService, live_service

@@ -7,7 +7,7 @@
   panel, final standing, menu);
 * ``menu`` — legal commands grouped into a tree (pick a region, then a chip);
 * ``render_<game>`` — each game drawn as a player reads it, names from
-  ``contracts/<game>/catalogue.py`` (``render_generic`` for any other game).
+  ``contracts/orrery_contracts/<game>/catalogue.py`` (``render_generic`` for any other game).
 
 Like every client it imports ``contracts`` (and the SDK) only, never ``games``.
 """

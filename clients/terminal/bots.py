@@ -1,4 +1,4 @@
-"""The bots at a person's table: random legal moves (``clients.bot.choose``), each bot
+"""The bots at a person's table: random legal moves (``orrery_client.bot.choose``), each bot
 on a :class:`~clients.terminal.watch.ViewWatch`, so they all stop promptly on exit."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import asyncio
 import contextlib
 import random
 
-from clients.bot import choose
-from clients.sdk import OrreryClient, SeatCredentials
 from clients.terminal.watch import ViewWatch
+from orrery_client.bot import choose
+from orrery_client.sdk import OrreryClient, SeatCredentials
 
 
 class Bots:

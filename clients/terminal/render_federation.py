@@ -2,7 +2,7 @@
 tracks and structures, every seat's crystals, ships, authority and medals, and this
 seat's ambassadors, checks, tiles and tokens.
 
-Effects and costs are spelled out from ``contracts.federation.catalogue`` (``+1
+Effects and costs are spelled out from ``orrery_contracts.federation.catalogue`` (``+1
 coppernium``); ids that the commands carry (spaces, missions, tiles, tokens) are shown
 with their names. The move menu groups a placement by space, then ambassador and side.
 """
@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.renderers import Command, Players, View, compact_table, plural, seat_name
-from contracts.federation import catalogue as cat
+from orrery_contracts.federation import catalogue as cat
 
 TITLE = "Federation"
 

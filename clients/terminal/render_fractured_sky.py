@@ -22,7 +22,7 @@ from clients.terminal.renderers import (
     plural,
     seat_name,
 )
-from contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import catalogue as cat
 
 TITLE = "Fractured Sky"
 

@@ -3,7 +3,7 @@ seat's junk and rocket, and this seat's goal, reserved card and rocket drawing.
 
 Parts are written ``shape colours`` (``fin WB``: white/blue; ``body K`` is the grey start
 body); coordinates are ``(x, y)`` as the commands use them. Names, weights, card
-conditions and goals come from ``contracts.spacecraft.catalogue``.
+conditions and goals come from ``orrery_contracts.spacecraft.catalogue``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.renderers import Command, Players, View, compact_table, plural, seat_name
-from contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft import catalogue as cat
 
 TITLE = "SPACEcraft"
 

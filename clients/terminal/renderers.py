@@ -1,9 +1,9 @@
 """How a game is drawn: the small interface each ``render_<game>`` module implements.
 
 A renderer is a module of pure functions from a seat's table view (the JSON of
-``contracts.views.TableView``, with the game's own view under ``view``) to rich
+``orrery_contracts.views.TableView``, with the game's own view under ``view``) to rich
 renderables and labels. It reads the game's static content from
-``contracts/<game>/catalogue.py`` for names; it never imports ``games``. A game without a
+``orrery_contracts.<game>.catalogue`` for names; it never imports ``games``. A game without a
 module of its own is drawn by ``render_generic``.
 """
 

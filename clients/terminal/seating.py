@@ -18,9 +18,9 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from clients.sdk import OrreryClient, SeatCredentials, new_seat_token
-from contracts.envelope import Accepted, Rejection
-from contracts.table import CreateTable, JoinRequest, StartTable
+from orrery_client.sdk import OrreryClient, SeatCredentials, new_seat_token
+from orrery_contracts.envelope import Accepted, Rejection
+from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 
 
 class SeatingError(Exception):

@@ -25,11 +25,11 @@ from typing import Any, Literal, Protocol
 from rich.console import Console
 from rich.text import Text
 
-from clients.sdk import OrreryClient, SeatCredentials
 from clients.terminal import frame, menu
 from clients.terminal.renderers import Command, View, renderer_for, seat_name
 from clients.terminal.watch import ViewWatch
-from contracts.envelope import Rejection
+from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts.envelope import Rejection
 
 HELP = (
     "keys: a number chooses (several, like '3 2', walk the menu at once) · b back · "

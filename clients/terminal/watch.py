@@ -16,8 +16,8 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from clients.sdk import OrreryClient
-from contracts import keys
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
 
 POLL_MS = 250
 _PAUSE = 0.25

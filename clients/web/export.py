@@ -1,4 +1,4 @@
-"""Export each game's static catalogue (``contracts/<game>/catalogue.py``) as the JSON the
+"""Export each game's static catalogue (``orrery_contracts.<game>.catalogue``) as the JSON the
 web client reads: ``clients/web/catalogue/<game>.json`` plus ``index.json`` (the games a
 person can create, their seats and options).
 
@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from contracts.federation import catalogue as fed
-from contracts.fractured_sky import catalogue as fs
-from contracts.spacecraft import catalogue as sc
+from orrery_contracts.federation import catalogue as fed
+from orrery_contracts.fractured_sky import catalogue as fs
+from orrery_contracts.spacecraft import catalogue as sc
 
 OUT = Path(__file__).resolve().parent / "catalogue"
 

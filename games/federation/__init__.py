@@ -3,7 +3,7 @@
 Sources: the BGA game help (seed 003, Japanese) and the research notes (summarised in
 games/federation/RULES.md). All content — the senate layout, track rewards, stalls, erudite
 / production / megastructure effects, start and deep-space tiles, 2-3 player blocking —
-lives in ``contracts.federation.catalogue`` (ASSUMED items marked PROVISIONAL there).
+lives in ``orrery_contracts.federation.catalogue`` (ASSUMED items marked PROVISIONAL there).
 
 Flow: the state holds a queue of steps. Automatic steps (gains, reveals, the executive
 phase, scoring) run inside the ``decide`` that reaches them; a choice step waits for a
@@ -88,8 +88,6 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
-from contracts.federation import COMMAND_TYPES, EVENT_TYPES, FederationView
 from games.federation import engine
 from games.federation.ctx import Ctx
 from games.federation.engine import decide as _decide
@@ -99,6 +97,8 @@ from games.federation.state import State, evolve, initial_state
 from games.federation.views import view as _view
 from games.protocol import Standing, Status
 from games.rejection import BAD_OPTIONS, Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.federation import COMMAND_TYPES, EVENT_TYPES, FederationView
 
 
 class FederationOptions(msgspec.Struct, frozen=True, kw_only=True):

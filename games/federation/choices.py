@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contracts.base import CommandBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation.ctx import Ctx, effect_steps, pay_step
 from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
 from games.federation.rules import (
@@ -21,6 +17,10 @@ from games.federation.rules import (
     pending_items,
 )
 from games.federation.state import State
+from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 
 Options = Callable[[State, ev.Step], list[CommandBody]]
 Apply = Callable[[Ctx, ev.Step, CommandBody], None]

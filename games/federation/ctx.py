@@ -10,11 +10,11 @@ from random import Random
 
 import msgspec
 
-from contracts.base import EventBody
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
 from games.federation.rules import reserve
 from games.federation.state import State, evolve
+from orrery_contracts.base import EventBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 _ENC = msgspec.msgpack.Encoder()
 _DEC = msgspec.msgpack.Decoder(State)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
 from games.federation.ctx import Ctx, pay_step
 from games.federation.rules import criterion, crystals, level, missions_count
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 Handler = Callable[[Ctx, ev.Step], None]
 AUTO: dict[str, Handler] = {}

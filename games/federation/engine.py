@@ -11,10 +11,6 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import CommandBody, EventBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation import rounds as _rounds  # noqa: F401 - registers round steps
 from games.federation.choices import APPLY, OPTIONS
 from games.federation.ctx import Ctx, clone
@@ -23,6 +19,10 @@ from games.federation.rules import crystals, influence
 from games.federation.state import State
 from games.federation.turn import apply_place, check_place
 from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 
 CHOICE_KINDS = frozenset(OPTIONS) | {"turn"}
 _TYPES: dict[str, tuple[type[CommandBody], ...]] = {

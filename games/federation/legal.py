@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from contracts.base import CommandBody
 from games.federation.choices import OPTIONS
 from games.federation.state import State
 from games.federation.turn import place_candidates
+from orrery_contracts.base import CommandBody
 
 
 def legal_commands(s: State, seat: int) -> list[CommandBody]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
 from games.federation.choices import advance_project
 from games.federation.ctx import Ctx
 from games.federation.effects import auto
@@ -19,6 +17,8 @@ from games.federation.rules import (
     wing_votes,
 )
 from games.federation.state import State
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 
 def _order(s: State) -> list[int]:

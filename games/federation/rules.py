@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
 from games.federation.state import Player, State
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 
 def level(p: Player) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 
 def set_up(seats: int, rng: Random) -> ev.SetUp:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.federation import catalogue as cat
-from contracts.federation import events as ev
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
 
 
 class Player(msgspec.Struct, kw_only=True):

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from contracts.base import CommandBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation.ctx import Ctx, effect_steps
 from games.federation.effects import room_steps
 from games.federation.rules import Item, can_settle, holding, settle_items
 from games.federation.state import State
 from games.rejection import CANNOT_AFFORD, ILLEGAL_COMMAND, Rejected
+from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 
 
 def placement_steps(seat: int, c: cmd.Place) -> list[ev.Step]:

@@ -3,10 +3,10 @@ tiles and the order of the law stacks (sizes only)."""
 
 from __future__ import annotations
 
-from contracts.federation import catalogue as cat
-from contracts.federation.views import FederationView, PlayerView, SpaceView
 from games.federation.rules import influence, level
 from games.federation.state import State
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 
 def view(s: State, seat: int | None) -> FederationView:

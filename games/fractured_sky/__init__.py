@@ -5,7 +5,7 @@ Modules: ``state`` (the state and lookups), ``setup`` (options, opening events),
 ``ai`` (automated opponents), ``round_end`` (reveal, objective, region rewards,
 cleanup), ``power`` (power and ranking), ``objectives``, ``evolve``, ``views``,
 ``legal``, ``game`` (the GAME object). Static content lives in
-``contracts.fractured_sky.catalogue``.
+``orrery_contracts.fractured_sky.catalogue``.
 
 ``decide`` validates with ``actions.problem`` alone (``gate`` for the phase and turn, then
 per-parameter predicates) and ``legal_commands`` lists exactly the candidates those same

@@ -17,10 +17,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from contracts.base import CommandBody, EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
-from contracts.fractured_sky import events as ev
 from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.round_end import after_rewards, finish_round
@@ -46,6 +42,10 @@ from games.rejection import (
     WRONG_PHASE,
     Rejected,
 )
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
 
 ACTIONS = (
     cmd.PlaceAirship,

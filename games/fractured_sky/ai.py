@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import events as ev
 from games.fractured_sky.round_end import convert_ai, finish_round
 from games.fractured_sky.state import (
     PHASE_PLAY,
@@ -22,6 +19,9 @@ from games.fractured_sky.state import (
     region_platforms,
 )
 from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
+from orrery_contracts.base import EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import events as ev
 
 AI_SLOT_PREFERENCE = (1, 3, 2)
 

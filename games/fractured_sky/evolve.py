@@ -9,9 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from contracts.base import EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import events as ev
 from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_PLAY,
@@ -24,6 +21,9 @@ from games.fractured_sky.state import (
     ScoutRecord,
     ai_threshold,
 )
+from orrery_contracts.base import EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import events as ev
 
 
 def _reset_round(state: FsState) -> None:

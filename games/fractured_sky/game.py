@@ -7,9 +7,6 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody, ViewBody
-from contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
-from contracts.fractured_sky.views import FracturedSkyView
 from games.fractured_sky import actions, legal, setup, views
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.round_end import standings
@@ -20,6 +17,9 @@ from games.fractured_sky.state import (
     FsState,
 )
 from games.protocol import Standing, Status
+from orrery_contracts.base import CommandBody, EventBody, ViewBody
+from orrery_contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
+from orrery_contracts.fractured_sky.views import FracturedSkyView
 
 
 class FracturedSky:

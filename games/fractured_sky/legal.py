@@ -16,9 +16,6 @@ the zombie moves of seats that left) still reaches the end.
 
 from __future__ import annotations
 
-from contracts.base import CommandBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
 from games.fractured_sky.actions import (
     airship_region_problem,
     amounts_problem,
@@ -39,6 +36,9 @@ from games.fractured_sky.actions import (
     start_problem,
 )
 from games.fractured_sky.state import FsState
+from orrery_contracts.base import CommandBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
 
 _PAIRS: tuple[tuple[int, int, int], ...] = tuple(
     (g, i, 2 - g - i) for g in range(3) for i in range(3 - g)

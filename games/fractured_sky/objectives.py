@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from contracts.fractured_sky import catalogue as cat
 from games.fractured_sky.power import presences, ranking
 from games.fractured_sky.state import FsState, platform_regions, region_platforms
+from orrery_contracts.fractured_sky import catalogue as cat
 
 
 def measure(state: FsState, chips: list[list[int]], card: int, order: list[int]) -> list[int]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.fractured_sky import catalogue as cat
 from games.fractured_sky.state import FsState, region_platforms
+from orrery_contracts.fractured_sky import catalogue as cat
 
 
 class Presence(msgspec.Struct, kw_only=True):

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import events as ev
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
 from games.fractured_sky.setup import deal_ai
 from games.fractured_sky.state import FsState, ai_threshold, end_order
+from orrery_contracts.base import EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import events as ev
 
 TIER_STARDUST = "stardust"
 TIER_BOTH = "both"

@@ -7,11 +7,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from contracts.base import EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky.events import GameSetUp
 from games.fractured_sky.state import FsState
 from games.rejection import BAD_OPTIONS, Rejected
+from orrery_contracts.base import EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky.events import GameSetUp
 
 MIN_SEATS = 1
 MAX_SEATS = 5

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky.events import ObjectiveOutcome, RegionOutcome
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky.events import ObjectiveOutcome, RegionOutcome
 
 RES_INDEX: dict[str, int] = {name: i for i, name in enumerate(cat.RESOURCES)}
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from contracts.base import EventBody
-from contracts.fractured_sky import catalogue as cat
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.state import FsState
+from orrery_contracts.base import EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
 
 
 def emit(sim: FsState, events: list[EventBody], event: EventBody) -> None:

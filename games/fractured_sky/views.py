@@ -11,10 +11,10 @@ owner answers them). Chip values of others become public at the round-end reveal
 
 from __future__ import annotations
 
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import views as vw
-from contracts.fractured_sky.events import Choice
 from games.fractured_sky.state import PHASE_FINISHED, FsState, chip_class, unused_chips
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import views as vw
+from orrery_contracts.fractured_sky.events import Choice
 
 _CLASS = {v: chip_class(v) for v in range(cat.POWER_LIMIT + 1)}
 

@@ -2,7 +2,7 @@
 
 Rules from the Japanese summary (seed 002) and the research notes; content data (junk counts,
 7th junk type, workshop inventory, blueprints, design cards, advanced tracks) lives in
-``contracts/spacecraft/catalogue.py`` and is PROVISIONAL there.
+``contracts/orrery_contracts/spacecraft/catalogue.py`` and is PROVISIONAL there.
 
 Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
 

@@ -14,9 +14,14 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import (
+from games.rejection import GAME_OVER, NOT_YOUR_TURN, WRONG_PHASE, Rejected
+from games.spacecraft import rocket
+from games.spacecraft.flow import finish_turn
+from games.spacecraft.junkyard import board_weight, search_moves, visit_targets
+from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import (
     Arrange,
     Build,
     ChooseGoal,
@@ -29,7 +34,7 @@ from contracts.spacecraft.commands import (
     Search,
     Visit,
 )
-from contracts.spacecraft.events import (
+from orrery_contracts.spacecraft.events import (
     Arranged,
     CountdownTriggered,
     DesignFulfilled,
@@ -42,11 +47,6 @@ from contracts.spacecraft.events import (
     Searched,
     Visited,
 )
-from games.rejection import GAME_OVER, NOT_YOUR_TURN, WRONG_PHASE, Rejected
-from games.spacecraft import rocket
-from games.spacecraft.flow import finish_turn
-from games.spacecraft.junkyard import board_weight, search_moves, visit_targets
-from games.spacecraft.state import NO_CARD, SpacecraftState
 
 
 def gate(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> Rejected | None:

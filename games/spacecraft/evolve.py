@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from contracts.base import EventBody
-from contracts.spacecraft import events as ev
 from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import events as ev
 
 
 def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from contracts.base import EventBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.events import (
+from games.spacecraft.junkyard import visit_targets
+from games.spacecraft.scoring import breakdown
+from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.events import (
     CountdownAdvanced,
     FinalRoundStarted,
     GameEnded,
     RowsRefilled,
     TurnPassed,
 )
-from games.spacecraft.junkyard import visit_targets
-from games.spacecraft.scoring import breakdown
-from games.spacecraft.state import NO_CARD, SpacecraftState
 
 
 def refill(state: SpacecraftState) -> tuple[RowsRefilled | None, bool]:

@@ -7,14 +7,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody, ViewBody
-from contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
-from contracts.spacecraft.views import SpacecraftView
 from games.protocol import Standing, Status
 from games.rejection import BAD_OPTIONS, Rejected
 from games.spacecraft import actions, legal, scoring, setup, views
 from games.spacecraft.evolve import evolve
 from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.base import CommandBody, EventBody, ViewBody
+from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
+from orrery_contracts.spacecraft.views import SpacecraftView
 
 
 class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from contracts.spacecraft import catalogue as cat
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
 
 _DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 

@@ -20,20 +20,6 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from contracts.base import CommandBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import (
-    Arrange,
-    Build,
-    ChooseGoal,
-    EndTurn,
-    Fulfil,
-    Leave,
-    Mark,
-    Reserve,
-    Search,
-    Visit,
-)
 from games.spacecraft import rocket
 from games.spacecraft.actions import (
     accepts,
@@ -50,6 +36,20 @@ from games.spacecraft.actions import (
 )
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.base import CommandBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import (
+    Arrange,
+    Build,
+    ChooseGoal,
+    EndTurn,
+    Fulfil,
+    Leave,
+    Mark,
+    Reserve,
+    Search,
+    Visit,
+)
 
 
 def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import Placement
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Placement
 
 MAX_COORD = 64
 

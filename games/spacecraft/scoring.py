@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.spacecraft import catalogue as cat
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
 
 
 class Breakdown(msgspec.Struct, kw_only=True):

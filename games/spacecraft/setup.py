@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import EventBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import Placement
-from contracts.spacecraft.events import (
+from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Placement
+from orrery_contracts.spacecraft.events import (
     AdvancedLaid,
     BlueprintDrawn,
     DesignsLaid,
@@ -15,7 +16,6 @@ from contracts.spacecraft.events import (
     JunkyardLaid,
     WorkshopLaid,
 )
-from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
 
 
 def initial_state(variant: str, seats: int) -> SpacecraftState:

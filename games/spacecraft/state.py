@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.spacecraft.commands import Placement
+from orrery_contracts.spacecraft.commands import Placement
 
 NO_CARD = -1
 OFF_BOARD = -1

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 from games.spacecraft import rocket
 from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 
 
 def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:

@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 import redis.asyncio as aioredis
 
-from contracts import keys
-from contracts.envelope import (
+from orrery_contracts import keys
+from orrery_contracts.envelope import (
     GENESIS_HASH,
     Accepted,
     CommandEnvelope,

@@ -6,7 +6,7 @@ gateway process. Three client kinds play the same workload, one after the other:
 tables of Fractured Sky with one seat (the built-in AIs play the others), each driven
 by one client that waits for its seat's view, picks a random legal move and sends it.
 
-* ``sdk`` — ``clients.sdk.OrreryClient`` over Redis (views by ``wait_view``);
+* ``sdk`` — ``orrery_client.sdk.OrreryClient`` over Redis (views by ``wait_view``);
 * ``http`` — commands by ``POST /v1/tables/{id}/commands``, views from the WebSocket;
 * ``ws`` — commands and views over the WebSocket.
 
@@ -32,10 +32,10 @@ from typing import Any
 import httpx
 import websockets
 
-from clients.sdk import OrreryClient
-from contracts import keys
-from contracts.envelope import Rejection, decode_entry
 from orrery.server.embedded import EmbeddedServer
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Rejection, decode_entry
 
 GAME = "fractured_sky"
 TABLES = 8

@@ -13,13 +13,13 @@ from typing import Any
 
 import structlog
 
-from contracts import keys
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
     is_cluster,
     open_redis,
 )
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.bench")
 
@@ -148,10 +148,10 @@ async def _load(
 
     import msgspec
 
-    from clients.sdk import OrreryClient, new_seat_token
-    from contracts.envelope import CommandEnvelope
-    from contracts.table import CreateTable, JoinRequest
     from orrery.demo import play_table
+    from orrery_client.sdk import OrreryClient, new_seat_token
+    from orrery_contracts.envelope import CommandEnvelope
+    from orrery_contracts.table import CreateTable, JoinRequest
     from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()

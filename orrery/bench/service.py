@@ -6,7 +6,7 @@ Three phases, each ``seconds`` long after a short warm-up:
    to a worker that does only the service's Redis round trips per command
    (:mod:`orrery.bench.baseline`: XREADGROUP, the Lua append via EventStore, XADD reply,
    XACK), in a separate, empty logical database of the same server;
-2. **saturation** — ``tables`` tables played by random bots (``clients.bot.choose``)
+2. **saturation** — ``tables`` tables played by random bots (``orrery_client.bot.choose``)
    through the real service (worker and projector processes), closed loop: each seat
    moves as soon as its view says so. Outcome latency is submit → outcome; projection
    lag is outcome → the seat's view showing the accepted seq (both client side);
@@ -35,10 +35,10 @@ from urllib.parse import urlsplit, urlunsplit
 import msgspec
 import redis.asyncio as aioredis
 
-from clients.bot import choose
-from clients.sdk import OrreryClient, SeatCredentials
-from contracts import keys
-from contracts.envelope import Accepted
+from orrery_client.bot import choose
+from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted
 
 TARGET_RATIO = 0.5
 TARGET_HALF_RATE_P99_MS = 10.0

@@ -268,7 +268,7 @@ def demo(
     rng = random.Random(seed)
 
     async def run(url: str) -> list[PlayedTable]:
-        from clients.sdk import OrreryClient
+        from orrery_client.sdk import OrreryClient
 
         async with service(url, workers, 1), OrreryClient(url) as client:
             tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]

@@ -20,8 +20,8 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from contracts.envelope import RawEnvelope
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery_contracts.envelope import RawEnvelope
 
 EXIT_DISCREPANCY = 1
 EXIT_REFUSED = 2
@@ -451,9 +451,9 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
 
     import redis.asyncio as aioredis
 
-    from contracts.envelope import decode_entry, encode_entry
     from games.table import TableState, apply_entry
     from orrery.server.embedded import EmbeddedServer
+    from orrery_contracts.envelope import decode_entry, encode_entry
     from services.audit import audit_entries
     from services.replay import frames, play_log
     from services.transfer import import_entries, read_stored_log

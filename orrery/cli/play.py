@@ -25,8 +25,8 @@ from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 
 if TYPE_CHECKING:
-    from clients.sdk import OrreryClient
     from clients.terminal.seating import Seating
+    from orrery_client.sdk import OrreryClient
 
 INTERRUPTED = 130
 
@@ -257,11 +257,11 @@ async def _session(
     from redis.exceptions import RedisError
     from rich.text import Text
 
-    from clients.sdk import OrreryClient
     from clients.terminal import play_terminal
     from clients.terminal.bots import Bots
     from clients.terminal.keyboard import StdinLines
     from clients.terminal.seating import SeatingError
+    from orrery_client.sdk import OrreryClient
 
     client = OrreryClient(url, reply_prefix="play")
     try:
@@ -307,8 +307,8 @@ async def _session(
 
 
 async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
-    from clients.sdk import SeatCredentials
     from clients.terminal.seating import join_open_seat, new_table, resume
+    from orrery_client.sdk import SeatCredentials
 
     if plan.table is None:
         assert plan.game is not None and plan.seat is not None

@@ -38,11 +38,11 @@ from typing import Annotated, Any
 import typer
 from redis.crc import key_slot
 
-from clients.sdk import OrreryClient
-from contracts import keys
-from contracts.envelope import Accepted, Rejection, decode_entry
 from orrery.demo import play_table
 from orrery.server.cluster import LocalCluster, Topology
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Rejection, decode_entry
 
 DRILL_PARTITIONS = 8
 
@@ -222,9 +222,9 @@ async def _append_cost(url: str, figures: DrillFigures, game: str, players: int)
     so the noise of a shared machine hits both alike."""
     import msgspec
 
-    from contracts.envelope import CommandEnvelope
-    from contracts.table import CreateTable
     from orrery.server.cluster import open_redis
+    from orrery_contracts.envelope import CommandEnvelope
+    from orrery_contracts.table import CreateTable
     from services.handling import CommandHandler
     from services.store import EventStore
 

@@ -10,11 +10,11 @@ from typing import Any
 import structlog
 from redis.exceptions import ResponseError
 
-from contracts import keys
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     open_redis,
 )
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.maintenance")
 

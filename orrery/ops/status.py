@@ -15,11 +15,11 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError, ResponseError
 
-from contracts import keys
 from orrery.server.cluster import (
     is_cluster,
     open_redis,
 )
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.status")
 

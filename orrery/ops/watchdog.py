@@ -20,7 +20,6 @@ from typing import Any
 import structlog
 from redis.exceptions import RedisError, ResponseError
 
-from contracts import keys
 from orrery.ops.status import _text, group_status, partition_status
 from orrery.server.cluster import (
     is_cluster,
@@ -28,6 +27,7 @@ from orrery.server.cluster import (
     read_topology,
     url_nodes,
 )
+from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.watchdog")
 

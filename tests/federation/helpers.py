@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import EventBody
-from contracts.federation import events as ev
 from games.federation import GAME, FederationOptions
 from games.federation.ctx import Ctx, clone
 from games.federation.engine import after_step, drain
 from games.federation.state import State, evolve
 from games.playthrough import fold
 from games.rng import derive_rng
+from orrery_contracts.base import EventBody
+from orrery_contracts.federation import events as ev
 
 
 def opening(seats: int, seed: int = 1, options: FederationOptions | None = None) -> State:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.federation import COMMAND_TYPES, EVENT_TYPES, FederationCommand, FederationView
-from contracts.federation import commands as cmd
 from games.federation import GAME, FederationOptions
 from games.registry import get_game
+from orrery_contracts.federation import (
+    COMMAND_TYPES,
+    EVENT_TYPES,
+    FederationCommand,
+    FederationView,
+)
+from orrery_contracts.federation import commands as cmd
 
 
 def test_tags_are_unique_and_prefixed() -> None:

@@ -19,15 +19,15 @@ from random import Random
 
 import pytest
 
-from contracts.base import CommandBody, EventBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation import GAME
 from games.federation.ctx import clone, pay_step
 from games.federation.rules import space_votes
 from games.federation.state import State
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 from tests.federation.helpers import opening, play_until, run_steps
 
 ASSISTANT = cat.SPACE_ICON.index(cat.I_ASSISTANT)

@@ -6,15 +6,15 @@ from random import Random
 
 import pytest
 
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation import GAME, FederationOptions
 from games.federation.choices import mission_ok
 from games.federation.rounds import final_breakdown, row_winners
 from games.federation.rules import level, payments, prizes
 from games.federation.state import initial_state
 from games.rejection import Rejected
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 from tests.federation.helpers import opening, play_until, run_steps, settle
 
 

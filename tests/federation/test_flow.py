@@ -6,15 +6,15 @@ from random import Random
 
 import pytest
 
-from contracts.base import CommandBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
-from contracts.federation import events as ev
 from games.federation import GAME, FederationOptions
 from games.federation.ctx import clone
 from games.federation.state import State
 from games.playthrough import play_random
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
+from orrery_contracts.federation import events as ev
 from tests.federation.helpers import opening, play_until, run_steps
 
 

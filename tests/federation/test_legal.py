@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
 from games.federation import GAME, FederationOptions
 from games.federation.state import State
 from games.playthrough import fold
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
 from tests.federation.test_properties import VARIANTS
 
 ENCODE = msgspec.msgpack.encode

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody, EventBody
-from contracts.federation import catalogue as cat
-from contracts.federation import commands as cmd
 from games.federation import GAME, FederationOptions
 from games.federation.rules import crystals
 from games.federation.state import State
 from games.playthrough import fold, play_random
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
 
 VARIANTS = [
     FederationOptions(),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import CommandBody, EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
-from contracts.fractured_sky import events as ev
 from games.fractured_sky import GAME
 from games.fractured_sky.state import PHASE_SLOT, FsState
 from games.playthrough import fold
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
 
 OPTIONS = GAME.options_type()
 REGION = {r.key: r.index for r in cat.REGIONS}

@@ -6,14 +6,14 @@ from random import Random
 
 import pytest
 
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
-from contracts.fractured_sky import events as ev
 from games.fractured_sky import GAME
 from games.fractured_sky.ai import airship_region, build_platform, scout_card
 from games.fractured_sky.power import ai_faces
 from games.fractured_sky.round_end import resolve_region
 from games.rejection import Rejected
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
 from tests.fractured_sky.helpers import (
     PLATFORM,
     REGION,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.fractured_sky import commands as cmd
-from contracts.fractured_sky import events as ev
 from games.fractured_sky import GAME
 from games.fractured_sky.power import adjusted_chips
 from games.fractured_sky.state import PHASE_REWARDS, PHASE_SLOT
 from games.rejection import Rejected
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
 from tests.fractured_sky.helpers import (
     PLATFORM,
     REGION,

@@ -8,11 +8,11 @@ from random import Random
 import msgspec
 import pytest
 
-from contracts.base import CommandBody
-from contracts.fractured_sky import commands as cmd
 from games.fractured_sky import GAME
 from games.fractured_sky.state import FsState, clone
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody
+from orrery_contracts.fractured_sky import commands as cmd
 from tests.fractured_sky.helpers import REGION, run, set_secret, started
 
 YELLOW, BLUE, RED, GREEN = 0, 1, 2, 3

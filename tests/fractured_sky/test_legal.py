@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
 from games.fractured_sky import GAME
 from games.fractured_sky.state import FsState
 from games.playthrough import fold
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
 
 RESOURCES = (*cat.RESOURCES, "stone")
 AMOUNTS = [(g, i, w) for g in range(3) for i in range(3) for w in range(3)]

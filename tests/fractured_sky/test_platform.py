@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from contracts.table import CreateTable
 from games.table import TableState
+from orrery_contracts.table import CreateTable
 from tests.support.table_play import play_through_views, step
 
 

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody, EventBody
-from contracts.fractured_sky import catalogue as cat
-from contracts.fractured_sky import commands as cmd
-from contracts.fractured_sky import events as ev
 from games.fractured_sky import GAME
 from games.fractured_sky.state import FsState
 from games.playthrough import fold, play_random
 from games.rejection import Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
 
 OPTIONS = GAME.options_type()
 ENCODE = msgspec.msgpack.encode

@@ -12,7 +12,6 @@ from random import Random
 
 import pytest
 
-from contracts.fractured_sky import commands as cmd
 from games.fractured_sky import GAME
 from games.fractured_sky.state import (
     PHASE_FINISHED,
@@ -25,6 +24,7 @@ from games.fractured_sky.state import (
 )
 from games.playthrough import fold
 from games.rejection import Rejected
+from orrery_contracts.fractured_sky import commands as cmd
 from tests.fractured_sky.helpers import (
     PLATFORM,
     REGION,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from random import Random
 
-from contracts.base import CommandBody, EventBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import ChooseGoal, Placement
 from games.playthrough import fold
 from games.spacecraft import GAME, SpacecraftOptions
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import ChooseGoal, Placement
 
 J = cat.JUNK_ID
 

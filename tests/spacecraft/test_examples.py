@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
 from games.rejection import Rejected
 from games.spacecraft import GAME
 from games.spacecraft.junkyard import must_leave, search_moves, visit_targets
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
 from tests.spacecraft.support import J, apply, beside, cell, empty_junkyard, slot_of, started
 
 # The seed's workshop: screw under the white fins, gear under the gold nose / blue connector,

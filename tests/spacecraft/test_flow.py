@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import (
+from games.rejection import Rejected
+from games.spacecraft import GAME
+from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import (
     Arrange,
     Build,
     ChooseGoal,
@@ -16,10 +19,7 @@ from contracts.spacecraft.commands import (
     Reserve,
     Visit,
 )
-from contracts.spacecraft.events import CountdownTriggered, FinalRoundStarted, GameEnded
-from games.rejection import Rejected
-from games.spacecraft import GAME
-from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft.events import CountdownTriggered, FinalRoundStarted, GameEnded
 from tests.spacecraft.support import J, P, apply, beside, slot_of, started
 
 

@@ -19,9 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import (
+from games.playthrough import fold
+from games.rejection import Rejected
+from games.spacecraft import GAME, SpacecraftOptions
+from games.spacecraft.state import SpacecraftState
+from orrery_contracts.base import CommandBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import (
     Arrange,
     Build,
     ChooseGoal,
@@ -33,10 +37,6 @@ from contracts.spacecraft.commands import (
     Search,
     Visit,
 )
-from games.playthrough import fold
-from games.rejection import Rejected
-from games.spacecraft import GAME, SpacecraftOptions
-from games.spacecraft.state import SpacecraftState
 
 ENCODE = msgspec.msgpack.encode
 

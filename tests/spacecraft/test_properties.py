@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contracts.base import CommandBody
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
 from games.playthrough import clone_state, fold, play_random
 from games.rejection import Rejected
 from games.spacecraft import GAME, SpacecraftOptions, rocket
 from games.spacecraft.junkyard import board_weight
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.base import CommandBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
 
 CONFIGS = [(n, v) for v in ("basic", "advanced") for n in (2, 3, 4)]
 
@@ -137,7 +137,7 @@ def test_fold_and_snapshot_round_trip(players: int, variant: str) -> None:
 
 
 def _event_union() -> Any:
-    from contracts.spacecraft import SpacecraftEvent
+    from orrery_contracts.spacecraft import SpacecraftEvent
 
     return SpacecraftEvent
 

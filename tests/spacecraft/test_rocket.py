@@ -6,9 +6,9 @@ from itertools import product
 
 import pytest
 
-from contracts.spacecraft import catalogue as cat
-from contracts.spacecraft.commands import Placement
 from games.spacecraft import rocket
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Placement
 from tests.spacecraft.support import P
 
 REP = {

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from contracts.spacecraft import catalogue as cat
 from games.spacecraft import GAME, rocket, scoring
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
 from tests.spacecraft.support import P, started
 
 # Agatha's rocket: 1 nose, 4 bodies (grey included), 2 engines, 3 fins, 2 connectors;

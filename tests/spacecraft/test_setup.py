@@ -6,10 +6,10 @@ from random import Random
 
 import pytest
 
-from contracts.spacecraft import catalogue as cat
 from games.playthrough import fold
 from games.spacecraft import GAME, SpacecraftOptions
 from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
 
 
 def _setup(players: int, variant: str, seed: int = 9) -> SpacecraftState:

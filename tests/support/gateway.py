@@ -23,12 +23,12 @@ from typing import Any
 import httpx
 import websockets
 
-from clients.sdk import SeatCredentials, new_seat_token
-from contracts.envelope import Accepted
-from contracts.table import JoinRequest
 from gateway.crypto import identity
 from gateway.wire import GatewayClient
 from orrery.runtime import stop_processes
+from orrery_client.sdk import SeatCredentials, new_seat_token
+from orrery_contracts.envelope import Accepted
+from orrery_contracts.table import JoinRequest
 from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")

@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from contracts.envelope import GENESIS_HASH, RawEnvelope, seal
 from games.codec import codec_for, msgpack_encoder
+from orrery_contracts.envelope import GENESIS_HASH, RawEnvelope, seal
 from services.replay import play_log
 
 Entries = list[RawEnvelope]

@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 from games.codec import codec_for, json_encoder, msgpack_encoder
 from games.table import TableState, decide_table, evolve_table, table_view
+from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 
 SEED = bytes(range(32))
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from contracts.envelope import CommandEnvelope
+from orrery_contracts.envelope import CommandEnvelope
 
 _json = msgspec.json.Encoder()
 

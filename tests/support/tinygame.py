@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody, ViewBody
 from games.protocol import Standing, Status
 from games.rejection import NOT_YOUR_TURN, Rejected
+from orrery_contracts.base import CommandBody, EventBody, ViewBody
 
 LIMIT = 15
 

@@ -37,7 +37,7 @@ class CommandEnvelope(msgspec.Struct, Generic[B], frozen=True, kw_only=True):
     seat: int | None = None
     token: str | None = None
     reply_to: str | None = None
-    # A gateway's signed assertion of the player behind a join (contracts.identity).
+    # A gateway's signed assertion of the player behind a join (orrery_contracts.identity).
     identity: str | None = None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import CommandBody
+from orrery_contracts.base import CommandBody
 
 
 class Placement(msgspec.Struct, frozen=True, kw_only=True):

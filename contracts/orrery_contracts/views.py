@@ -11,7 +11,7 @@ from typing import Generic, Literal, TypeVar
 
 import msgspec
 
-from contracts.table import FinalStanding
+from orrery_contracts.table import FinalStanding
 
 V = TypeVar("V")
 C = TypeVar("C")

@@ -31,8 +31,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from contracts import keys
-from contracts.envelope import (
+from orrery_contracts import keys
+from orrery_contracts.envelope import (
     REPLY_PREFIX,
     Accepted,
     CommandEnvelope,
@@ -40,9 +40,9 @@ from contracts.envelope import (
     Outcome,
     Rejection,
 )
-from contracts.lobby import LobbyTable, lobby_list_key, lobby_table_decoder, lobby_table_key
-from contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
-from contracts.views import TableView
+from orrery_contracts.lobby import LobbyTable, lobby_list_key, lobby_table_decoder, lobby_table_key
+from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
+from orrery_contracts.views import TableView
 
 _json = msgspec.json.Encoder()
 _outcome = msgspec.json.Decoder(Outcome)
@@ -380,7 +380,7 @@ class OrreryClient:
         self, table_id: str, seat: int | None, view_type: type[V]
     ) -> TableView[V, Any] | None:
         """The view decoded into the contract's Structs: ``view_type`` is the game's view
-        (e.g. ``contracts.spacecraft.views.SpacecraftView``), so a typo in a field name is
+        (e.g. ``orrery_contracts.spacecraft.views.SpacecraftView``), so a typo in a field name is
         a type error, not a ``KeyError`` at run time."""
         key = keys.view_key(self.partition(table_id), table_id, seat)
         raw = await self._retrying(lambda: self.redis.get(key))

@@ -1,9 +1,9 @@
 """Federation commands (tag prefix ``fed.``). See games/federation/RULES.md for when each
-is legal. Ids refer to contracts.federation.catalogue."""
+is legal. Ids refer to orrery_contracts.federation.catalogue."""
 
 from __future__ import annotations
 
-from contracts.base import CommandBody
+from orrery_contracts.base import CommandBody
 
 
 class Place(CommandBody, frozen=True, tag="fed.place"):

@@ -1,6 +1,6 @@
 """Wire contract of Federation: commands, events, views and the static catalogue."""
 
-from contracts.federation.commands import (
+from orrery_contracts.federation.commands import (
     Build,
     Check,
     Crystal,
@@ -26,7 +26,7 @@ from contracts.federation.commands import (
     Upkeep,
     UseTile,
 )
-from contracts.federation.events import (
+from orrery_contracts.federation.events import (
     AuthoritySet,
     BlueMoved,
     Built,
@@ -57,7 +57,7 @@ from contracts.federation.events import (
     TileUsed,
     TokenTaken,
 )
-from contracts.federation.views import FederationView, PlayerView, SpaceView
+from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 FederationCommand = (
     Place

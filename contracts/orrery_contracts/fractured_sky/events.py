@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import EventBody
+from orrery_contracts.base import EventBody
 
 #: Rules version 1 recorded no market-card threshold: it was the difficulty's (catalogue
 #: at the time). Used only for logs whose ``GameSetUp`` predates the field.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import ViewBody
-from contracts.spacecraft.commands import Placement
+from orrery_contracts.base import ViewBody
+from orrery_contracts.spacecraft.commands import Placement
 
 
 class CellView(msgspec.Struct, frozen=True, kw_only=True):

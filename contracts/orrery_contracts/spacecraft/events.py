@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import EventBody
-from contracts.spacecraft.commands import Placement
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft.commands import Placement
 
 #: The workshop stock per compartment (``catalogue.SLOTS`` order) of rules version 1.
 V1_SUPPLY: tuple[int, ...] = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import ViewBody
+from orrery_contracts.base import ViewBody
 
 
 class PlayerView(msgspec.Struct, frozen=True, kw_only=True):

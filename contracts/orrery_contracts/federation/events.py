@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import EventBody
+from orrery_contracts.base import EventBody
 
 #: Planet medal thresholds per player count of rules version 1 (logs whose ``fed.set_up``
 #: predates the ``medal_thresholds`` field).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from clients.sdk import OrreryClient, SeatCredentials
+from orrery_client.sdk import OrreryClient, SeatCredentials
 
 NOT_MOVES = {"table.start", "table.leave"}
 

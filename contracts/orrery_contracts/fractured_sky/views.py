@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from contracts.base import ViewBody
-from contracts.fractured_sky.events import Choice, ObjectiveOutcome, RegionOutcome
+from orrery_contracts.base import ViewBody
+from orrery_contracts.fractured_sky.events import Choice, ObjectiveOutcome, RegionOutcome
 
 
 class AirshipView(msgspec.Struct, frozen=True, kw_only=True):

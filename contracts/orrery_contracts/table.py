@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from contracts.base import CommandBody, EventBody
+from orrery_contracts.base import CommandBody, EventBody
 
 # A table not started within this many seconds is closed (``table.close``); 0: never.
 # Read by the worker (it decides) and the projector (it indexes the due time).
@@ -67,7 +67,7 @@ class JoinSeat(JoinRequest, frozen=True, tag="table.join"):
 
     # the SHA-256 of the seat secret the client chose (the secret itself is stored nowhere)
     token_hash: str = ""
-    # the player a trusted gateway vouched for (contracts.identity); "" for anonymous joins
+    # the player a trusted gateway vouched for (orrery_contracts.identity); "" for anonymous joins
     player_id: str = ""
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from contracts.base import CommandBody
+from orrery_contracts.base import CommandBody
 
 Resource = Literal["gold", "iron", "wood"]
 

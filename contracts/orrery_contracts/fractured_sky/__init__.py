@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contracts.fractured_sky.commands import (
+from orrery_contracts.fractured_sky.commands import (
     BuildFortress,
     BuildMarket,
     ChooseResource,
@@ -15,7 +15,7 @@ from contracts.fractured_sky.commands import (
     ScoutTake,
     Trade,
 )
-from contracts.fractured_sky.events import (
+from orrery_contracts.fractured_sky.events import (
     AiBuilt,
     AiCardFlipped,
     AiConverted,
@@ -43,7 +43,7 @@ from contracts.fractured_sky.events import (
     Traded,
     TurnBegan,
 )
-from contracts.fractured_sky.views import FracturedSkyView
+from orrery_contracts.fractured_sky.views import FracturedSkyView
 
 FracturedSkyCommand = (
     ChooseStart

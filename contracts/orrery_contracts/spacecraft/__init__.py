@@ -1,6 +1,6 @@
 """SPACEcraft wire contract: commands, events, views and the static catalogue."""
 
-from contracts.spacecraft.commands import (
+from orrery_contracts.spacecraft.commands import (
     Arrange,
     Build,
     ChooseGoal,
@@ -13,7 +13,7 @@ from contracts.spacecraft.commands import (
     Search,
     Visit,
 )
-from contracts.spacecraft.events import (
+from orrery_contracts.spacecraft.events import (
     AdvancedLaid,
     Arranged,
     BlueprintDrawn,
@@ -37,7 +37,7 @@ from contracts.spacecraft.events import (
     Visited,
     WorkshopLaid,
 )
-from contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
+from orrery_contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 
 SpacecraftCommand = (
     ChooseGoal | Visit | Search | Leave | Build | Arrange | Fulfil | Reserve | Mark | EndTurn
