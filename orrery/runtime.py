@@ -24,6 +24,7 @@ from orrery.config import ensure_partitions
 from orrery.server.cluster import open_redis
 from orrery.server.folder import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
+from services.assignment import Assignment
 from services.intake import build_decider_app, consumer_name, ensure_command_groups
 
 log = structlog.get_logger("orrery.process")
@@ -65,8 +66,11 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     structlog.contextvars.bind_contextvars(role=role, consumer=consumer)
     p = await prepare(url, partitions, (role,))
     broker = make_broker(url)
+    assignment = None
     if role == "worker":
-        build_decider_app(broker, p, consumer=consumer)
+        # Each partition is read by one live worker at a time (services/assignment.py).
+        assignment = Assignment(p, consumer)
+        build_decider_app(broker, p, consumer=consumer, assignment=assignment)
     else:
         build_projector_app(broker, p, consumer=consumer, on_applied=metrics.observe_projection_lag)
     metrics.serve_metrics(None)
@@ -79,13 +83,25 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
-    watchdog = asyncio.create_task(group_watchdog(url, p, role, broker, consumer=consumer))
+    watchdog = asyncio.create_task(
+        group_watchdog(
+            url,
+            p,
+            role,
+            broker,
+            consumer=consumer,
+            parked=assignment.is_parked if assignment else None,
+        )
+    )
+    sharing = asyncio.create_task(assignment.run(broker._connection)) if assignment else None
     try:
         await stop.wait()
     finally:
-        watchdog.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watchdog
+        for task in (watchdog, sharing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await broker.stop()
         log.info("process_stopped")
 

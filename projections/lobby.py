@@ -138,50 +138,81 @@ class LobbyWriter:
     async def _fixed(self, table_id: str) -> tuple[int, bool]:
         known = self.fixed.get(table_id)
         if known is None:
-            p = keys.partition_of(table_id, self.partitions)
-            first = await self.redis.xrange(keys.log_stream(p, table_id), "1-0", "1-0")
-            created_at = decode_entry(first[0][1][b"e"]).recorded_at if first else 0
-            private = await self.redis.hget(gateway_table_key(table_id), "private") == b"1"
-            known = (created_at, private)
-            if len(self.fixed) > 20_000:
-                self.fixed.clear()
-            self.fixed[table_id] = known
+            pipe = self.redis.pipeline(transaction=False)
+            self._queue_fixed(pipe, table_id)
+            known = self._keep_fixed(table_id, *await pipe.execute())
         return known
+
+    def _queue_fixed(self, pipe: Any, table_id: str) -> None:
+        p = keys.partition_of(table_id, self.partitions)
+        pipe.xrange(keys.log_stream(p, table_id), "1-0", "1-0")
+        pipe.hget(gateway_table_key(table_id), "private")
+
+    def _keep_fixed(self, table_id: str, first: Any, private: Any) -> tuple[int, bool]:
+        created_at = decode_entry(first[0][1][b"e"]).recorded_at if first else 0
+        known = (created_at, private == b"1")
+        if len(self.fixed) > 20_000:
+            self.fixed.clear()
+        self.fixed[table_id] = known
+        return known
+
+    def queue_reads(self, pipe: Any, table_id: str) -> int:
+        """Queue what a write needs to read first (the record, the seq it was applied
+        at, and once per table its fixed facts); returns the number of replies."""
+        pipe.get(lobby_table_key(table_id))
+        pipe.hget(APPLIED_HASH, table_id)
+        if table_id in self.fixed:
+            return 2
+        self._queue_fixed(pipe, table_id)
+        return 4
+
+    def call(self, state: TableState, replies: list[Any]) -> tuple[list[str], list[Any]] | None:
+        """The script's keys and arguments from the replies of :meth:`queue_reads` (None:
+        nothing to write). The script answers -1 when the record changed since the read;
+        :meth:`write` then reads and tries again."""
+        if state.phase == "none":
+            return None
+        raw, applied = replies[0], replies[1]
+        if len(replies) == 4:
+            self._keep_fixed(state.table_id, replies[2], replies[3])
+        created_at, private = self.fixed[state.table_id]
+        if applied is not None and int(applied) >= state.seq:
+            return None
+        record = lobby_record(state, created_at, private)
+        member = listing_member(created_at, state.table_id)
+        previous = lobby_table_decoder.decode(raw) if raw else None
+        current = verified_players(record)
+        removed = sorted(verified_players(previous) - current)
+        return (
+            [
+                APPLIED_HASH,
+                lobby_table_key(state.table_id),
+                *listing_keys(state.game),
+                *(player_tables_key(p) for p in removed),
+                *(player_tables_key(p) for p in sorted(current)),
+            ],
+            [
+                state.table_id,
+                state.seq,
+                _json.encode(record),
+                member,
+                record.state,
+                "1" if private else "0",
+                int(applied or 0),
+                len(removed),
+            ],
+        )
 
     async def write(self, state: TableState) -> bool:
         if state.phase == "none":
             return False
-        created_at, private = await self._fixed(state.table_id)
-        record = lobby_record(state, created_at, private)
-        member = listing_member(created_at, state.table_id)
-        encoded = _json.encode(record)
         for _ in range(50):
-            raw = await self.redis.get(lobby_table_key(state.table_id))
-            applied = await self.redis.hget(APPLIED_HASH, state.table_id)
-            if applied is not None and int(applied) >= state.seq:
+            pipe = self.redis.pipeline(transaction=False)
+            self.queue_reads(pipe, state.table_id)
+            call = self.call(state, await pipe.execute())
+            if call is None:
                 return False
-            previous = lobby_table_decoder.decode(raw) if raw else None
-            current = verified_players(record)
-            removed = sorted(verified_players(previous) - current)
-            written = await self.script(
-                keys=[
-                    APPLIED_HASH,
-                    lobby_table_key(state.table_id),
-                    *listing_keys(state.game),
-                    *(player_tables_key(p) for p in removed),
-                    *(player_tables_key(p) for p in sorted(current)),
-                ],
-                args=[
-                    state.table_id,
-                    state.seq,
-                    encoded,
-                    member,
-                    record.state,
-                    "1" if private else "0",
-                    int(applied or 0),
-                    len(removed),
-                ],
-            )
+            written = await self.script(keys=call[0], args=call[1])
             if written != -1:
                 return bool(written)
         raise RuntimeError(f"the lobby record of {state.table_id} kept changing")

@@ -75,8 +75,17 @@ class NoticeWriter:
 
     async def write(self, state: TableState) -> list[int]:
         """Index the table's deadlines and notify seats whose turn began; returns them."""
-        if state.phase == "none":
+        call = self.call(state)
+        if call is None:
             return []
+        script_keys, args, turns = call
+        return await self.sent(state, await self.script(keys=script_keys, args=args), turns)
+
+    def call(self, state: TableState) -> tuple[list[str], list[Any], dict[int, int]] | None:
+        """The script's keys and arguments, and the candidate seats' turns (None: a table
+        that does not exist yet)."""
+        if state.phase == "none":
+            return None
         settle_turns(state)
         p = keys.partition_of(state.table_id, self.partitions)
         members = deadline_members(state, self.lobby_ttl_ms)
@@ -99,18 +108,20 @@ class NoticeWriter:
                 deadline_ms=seat_deadline(state, seat),
             )
             argv += [seat, turn, _json.encode(notice)]
-        sent = await self.script(
-            keys=[
-                keys.projection_seq_key(p, state.table_id, keys.NOTICES),
-                keys.notified_hash(p, state.table_id),
-                keys.deadlines_zset(p),
-                keys.table_deadlines_key(p, state.table_id),
-                *(keys.notice_stream(p, state.table_id, seat) for seat, _ in candidates),
-            ],
-            args=argv,
-        )
-        seats = [int(seat) for seat in sent]
-        await self._to_players(state, seats, dict(candidates))
+        script_keys = [
+            keys.projection_seq_key(p, state.table_id, keys.NOTICES),
+            keys.notified_hash(p, state.table_id),
+            keys.deadlines_zset(p),
+            keys.table_deadlines_key(p, state.table_id),
+            *(keys.notice_stream(p, state.table_id, seat) for seat, _ in candidates),
+        ]
+        return script_keys, argv, dict(candidates)
+
+    async def sent(self, state: TableState, result: Any, turns: dict[int, int]) -> list[int]:
+        """After the script: the seats it notified, each also told on its verified
+        player's own stream."""
+        seats = [int(seat) for seat in result]
+        await self._to_players(state, seats, turns)
         return seats
 
     async def _to_players(self, state: TableState, seats: list[int], turns: dict[int, int]) -> None:

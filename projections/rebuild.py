@@ -43,7 +43,7 @@ async def read_model_keys(redis: Any, partitions: int) -> list[str]:
         state_seats = await _seat_count(redis, partitions, table_id) if meta else 0
         found += [keys.view_key(p, table_id, None), keys.score_key(p, table_id)]
         found += [keys.view_key(p, table_id, s) for s in range(state_seats)]
-        found += [keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS]
+        found += [keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTIONS]
         found += [
             keys.projection_seq_key(p, table_id, keys.NOTICES),
             keys.table_deadlines_key(p, table_id),

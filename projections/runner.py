@@ -1,13 +1,27 @@
-"""Projector workers: a FastStream app reading every partition's feed, one consumer
-group per projection (``views``, which also folds the lobby, and ``scoreboard``), with
-a claimer per group for the entries of a crashed projector. Groups are pre-created at
-0 so no history is missed. The ``views`` group also writes the clocks' deadlines
-index and "your turn" notices (projections/notices.py) from the same folded state.
+"""Projector workers: a FastStream app reading every partition's feed in one consumer
+group (``projections``) for every projection, with a claimer per partition for the
+entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
 
-Readers take batches of feed entries (a table's entries collapse into one catch-up and
-one write; a batch's tables are applied concurrently) through a parser that leaves the
-raw entries undecoded; handlers take the message as their only parameter (a ``message``
-context parameter costs a worker-thread hop per delivery in fast_depends).
+Each feed entry is read once and each table folded once per batch; from that one state
+the lobby record, the views (one per seat and one for spectators), the clocks' deadlines
+index and "your turn" notices (projections/notices.py) and the scoreboard are derived.
+A batch costs four round trips whatever its size: the ``XREADGROUP``, one pipeline of
+the tables' catch-up reads (``XRANGE`` after the cached seq) and the lobby's reads, one
+pipeline of every write (the lobby's script first, so whoever sees a view at seq n finds
+the record too, then the views', notices' and score's scripts, each guarded by the seq
+it shows), and the ``XACK`` once they all succeeded. (Only when two projectors race on
+one table's lobby record does the lobby write come after the views: its script refuses a
+record that changed since the read, and the retry follows the pipeline.) On a Redis Cluster, whose
+pipelines run per node in parallel, the lobby writes go first in a pipeline of their
+own, and each script runs on its own (a cluster pipeline refuses ``EVALSHA``).
+
+Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
+:func:`ensure_feed_groups` creates the one group where the projections stand (the entry
+before the oldest one a projection has not applied) and removes the old ones.
+
+Readers take batches of feed entries through a parser that leaves the raw entries
+undecoded; handlers take the message as their only parameter (a ``message`` context
+parameter costs a worker-thread hop per delivery in fast_depends).
 """
 
 from __future__ import annotations
@@ -23,9 +37,11 @@ import msgspec
 import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
-from redis.exceptions import RedisError
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import ResponseError as NoSuchKey
 
+from games.table import TableState
 from orrery_contracts import keys
 from orrery_contracts.feed import FeedEntry, feed_decoder
 from projections.lobby import LobbyWriter
@@ -43,12 +59,15 @@ MAX_DELIVERIES = 5
 
 async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
     """Create every missing projection group: at 0 on a new feed, else where the
-    projection stands (:func:`feed_resume_id`).
+    projections stand (:func:`feed_resume_id`); remove the groups of the old layout.
 
     A group can go missing on a feed that has entries: lost with the server's data, or
     never replicated to a replica that a failover promoted. Recreated just before the
-    oldest entry whose table the projection has not applied up to that entry's seq,
-    nothing is skipped and nothing already applied is read again."""
+    oldest entry whose table a projection has not applied up to that entry's seq,
+    nothing is skipped and nothing already applied is read again. A feed that still
+    has the old per-projection groups (``views``, ``scoreboard``) gets its one group the
+    same way, and the old groups are destroyed (their pending entries need no claim: the
+    new group starts before every entry that is not applied)."""
     created = []
     for p in range(partitions):
         stream = keys.feed_stream(p)
@@ -66,16 +85,22 @@ async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
             except RedisError as error:
                 if "BUSYGROUP" not in str(error):
                     raise
+        for legacy in keys.LEGACY_PROJECTION_GROUPS:
+            if legacy in present:
+                await redis.xgroup_destroy(stream, legacy)
+                log.info("feed_group_migrated", stream=stream, removed=legacy)
     return created
 
 
 FEED_SCAN = 500
 
 
-async def feed_resume_id(redis: Any, p: int, projection: str) -> str:
-    """The id a recreated ``projection`` group starts after: the entry before the
-    oldest one whose table that projection has applied to a lower seq than the entry's
-    ``to`` ("0": from the start; the last entry's id: everything is applied)."""
+async def feed_resume_id(redis: Any, p: int, group: str = keys.PROJECTIONS_GROUP) -> str:
+    """The id a recreated ``group`` starts after: the entry before the oldest one whose
+    table one of the group's projections has applied to a lower seq than the entry's
+    ``to`` ("0": from the start; the last entry's id: everything is applied). ``group``
+    may also name one projection (``views``, ``scoreboard``): where it alone stands."""
+    projections = keys.PROJECTIONS if group == keys.PROJECTIONS_GROUP else (group,)
     stream = keys.feed_stream(p)
     applied: dict[str, int] = {}
     last, start = "0", "-"
@@ -93,9 +118,11 @@ async def feed_resume_id(redis: Any, p: int, projection: str) -> str:
         if unknown:
             pipe = redis.pipeline(transaction=False)
             for table_id in unknown:
-                pipe.get(keys.projection_seq_key(p, table_id, projection))
-            for table_id, seq in zip(unknown, await pipe.execute(), strict=True):
-                applied[table_id] = int(seq or 0)
+                for projection in projections:
+                    pipe.get(keys.projection_seq_key(p, table_id, projection))
+            seqs = iter(await pipe.execute())
+            for table_id in unknown:
+                applied[table_id] = min(int(next(seqs) or 0) for _ in projections)
         for entry_id, entry in decoded:
             if entry is not None and applied[entry.table] < entry.to_seq:
                 return last
@@ -108,27 +135,130 @@ def _text(value: Any) -> str:
 
 
 class Projector:
-    """Applies one feed entry to one projection."""
+    """Applies a batch of feed entries to every projection: each table folded once."""
 
-    def __init__(self, redis: Any, partitions: int, projection: str, tables: TableCache) -> None:
-        # ``tables`` is shared by the process's projections: the views fold a table's new
-        # events once, and the scoreboard finds the same state already caught up.
+    def __init__(self, redis: Any, partitions: int, tables: TableCache) -> None:
+        self.redis = redis
         self.tables = tables
-        self.projection = projection
         self.views = ViewWriter(redis, partitions)
         self.notices = NoticeWriter(redis, partitions)
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
+        # A cluster pipeline runs its nodes' parts in parallel: the lobby goes first alone.
+        self.cluster = isinstance(redis, RedisCluster)
+        self.loaded = False
 
     async def apply(self, table_id: str, to_seq: int) -> None:
-        state = await self.tables.state(table_id, min_seq=to_seq)
-        if self.projection == keys.VIEWS_GROUP:
-            # The lobby record first: whoever sees a view at seq n finds the record too.
-            await self.lobby.write(state)
-            await self.views.write(state)
-            await self.notices.write(state)
+        failed = await self.apply_batch({table_id: to_seq})
+        if failed:
+            raise failed[table_id]
+
+    async def apply_batch(self, newest: dict[str, int]) -> dict[str, BaseException]:
+        """Bring every projection of each table up to at least its seq in ``newest``;
+        returns the tables that failed, with their errors (the others are written)."""
+        failed: dict[str, BaseException] = {}
+        states: dict[str, TableState] = {}
+        for table_id, found in (await self.tables.states(newest)).items():
+            if isinstance(found, BaseException):
+                failed[table_id] = found
+            else:
+                states[table_id] = found
+        if not states:
+            return failed
+        # The lobby's reads (the record it replaces) in one pipeline.
+        pipe = self.redis.pipeline(transaction=False)
+        counts = {t: self.lobby.queue_reads(pipe, t) for t in states}
+        replies = iter(await pipe.execute(raise_on_error=False))
+        lobby_reads = {t: [next(replies) for _ in range(n)] for t, n in counts.items()}
+        for table_id, read in lobby_reads.items():
+            error = next((r for r in read if isinstance(r, BaseException)), None)
+            if error is not None:
+                failed[table_id] = error
+                del states[table_id]
+        # A finished game's rating before its final score (rare; its own transaction).
+        for table_id, state in list(states.items()):
+            try:
+                await self.scores.before(state)
+            except Exception as error:
+                failed[table_id] = error
+                del states[table_id]
+        calls: list[tuple[str, str, Any, list[str], list[Any]]] = []
+        lobby_calls = []
+        for table_id, state in states.items():
+            lobby = self.lobby.call(state, lobby_reads[table_id])
+            if lobby is not None:
+                lobby_calls.append((table_id, "lobby", None, *lobby))
+            calls.append((table_id, "views", None, *self.views.call(state)))
+            notices = self.notices.call(state)
+            if notices is not None:
+                calls.append((table_id, "notices", notices[2], notices[0], notices[1]))
+            calls.append((table_id, "score", None, *self.scores.call(state)))
+        if self.cluster:
+            done = await self._run(lobby_calls)
+            done += await self._run(calls)
+            calls = lobby_calls + calls
         else:
-            await self.scores.write(state)
+            calls = lobby_calls + calls
+            done = await self._run(calls)
+        for (table_id, kind, turns, _, _), result in zip(calls, done, strict=True):
+            if table_id in failed:
+                continue
+            try:
+                if isinstance(result, BaseException):
+                    raise result
+                if kind == "lobby" and result == -1:  # the record changed since the read
+                    await self.lobby.write(states[table_id])
+                elif kind == "notices":
+                    await self.notices.sent(states[table_id], result, turns)
+            except Exception as error:
+                failed[table_id] = error
+        return failed
+
+    def _script(self, kind: str) -> Any:
+        if kind == "lobby":
+            return self.lobby.script
+        if kind == "views":
+            return self.views.script
+        if kind == "notices":
+            return self.notices.script
+        return self.scores.guarded_set
+
+    async def _run(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
+        """Every call's script in one pipeline (``EVALSHA``; the scripts are loaded once,
+        and again when the server lost them), each call's reply or error. On a cluster,
+        the calls run concurrently, each on its own."""
+        if not calls:
+            return []
+        if self.cluster:  # a cluster pipeline refuses EVALSHA: each call on its own node
+            return list(
+                await asyncio.gather(
+                    *(self._script(kind)(keys=k, args=a) for _, kind, _, k, a in calls),
+                    return_exceptions=True,
+                )
+            )
+        if not self.loaded:
+            await self._load_scripts()
+        replies = await self._pipeline(calls)
+        if not any(isinstance(r, NoScriptError) for r in replies):
+            return replies
+        # The server lost its scripts (a restart without data, SCRIPT FLUSH). Every
+        # script is guarded by the seq it writes: running all of them again is safe.
+        await self._load_scripts()
+        again = await self._pipeline(calls)
+        pairs = zip(replies, again, strict=True)
+        return [a if isinstance(r, NoScriptError) else r for r, a in pairs]
+
+    async def _pipeline(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        for _, kind, _, script_keys, args in calls:
+            pipe.evalsha(self._script(kind).sha, len(script_keys), *script_keys, *args)
+        return list(await pipe.execute(raise_on_error=False))
+
+    async def _load_scripts(self) -> None:
+        for kind in ("lobby", "views", "notices", "score"):
+            script = self._script(kind)
+            script.sha = await self.redis.script_load(script.script)
+        self.loaded = True
 
 
 def build_projector_app(
@@ -136,131 +266,124 @@ def build_projector_app(
     partitions: int,
     *,
     consumer: str | None = None,
-    projections: tuple[str, ...] = keys.PROJECTION_GROUPS,
     # A reader's XREADGROUP BLOCK time: data ends the block at once, so a long block
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
     on_applied: Callable[[str, float], None] | None = None,
 ) -> FastStream:
-    """``on_applied(projection, lag_seconds)`` is called after each applied feed entry
+    """``on_applied(group, lag_seconds)`` is called after each applied feed entry
     (the metrics hook; projections do not import the services' metrics module)."""
     consumer = (
         consumer
         or os.environ.get("ORRERY_CONSUMER")
         or (f"projector-{socket.gethostname()}-{os.getpid()}")
     )
-    projectors: dict[str, Projector] = {}
-    shared: list[TableCache] = []
+    shared: list[Projector] = []
 
-    def projector(projection: str) -> Projector:
-        if projection not in projectors:
+    def projector() -> Projector:
+        if not shared:
             redis = broker._connection
-            if not shared:
-                shared.append(TableCache(redis, partitions))
-            projectors[projection] = Projector(redis, partitions, projection, shared[0])
-        return projectors[projection]
+            shared.append(Projector(redis, partitions, TableCache(redis, partitions)))
+        return shared[0]
 
-    for projection in projections:
-        for p in range(partitions):
-            # The reader takes batches: a table's entries collapse into one catch-up and
-            # one write, and FastStream's per-message cost is paid once per batch.
-            reader = StreamSub(
-                keys.feed_stream(p),
-                group=projection,
-                consumer=consumer,
-                polling_interval=polling_ms,
-                batch=True,
-                max_records=BATCH,
-            )
-            broker.subscriber(
-                stream=reader,
-                ack_policy=AckPolicy.MANUAL,
-                include_in_schema=False,
-                parser=_raw_batch,
-                decoder=_the_message,
-            )(_batch_handler(projector, projection, p, on_applied))
-            # The claimer re-takes, one by one, entries a crashed projector (or a failed
-            # batch) left pending.
-            claimer = StreamSub(
-                keys.feed_stream(p),
-                group=projection,
-                consumer=consumer,
-                polling_interval=_claim_poll_ms(CLAIM_IDLE_MS),
-                min_idle_time=CLAIM_IDLE_MS,
-            )
-            broker.subscriber(
-                stream=claimer,
-                ack_policy=AckPolicy.MANUAL,
-                include_in_schema=False,
-                decoder=_the_message,
-            )(_feed_handler(projector, projection, p, on_applied))
+    group = keys.PROJECTIONS_GROUP
+    for p in range(partitions):
+        # The reader takes batches: a table's entries collapse into one catch-up and
+        # one write, and FastStream's per-message cost is paid once per batch.
+        reader = StreamSub(
+            keys.feed_stream(p),
+            group=group,
+            consumer=consumer,
+            polling_interval=polling_ms,
+            batch=True,
+            max_records=BATCH,
+        )
+        broker.subscriber(
+            stream=reader,
+            ack_policy=AckPolicy.MANUAL,
+            include_in_schema=False,
+            parser=_raw_batch,
+            decoder=_the_message,
+        )(_batch_handler(projector, p, on_applied))
+        # The claimer re-takes, one by one, entries a crashed projector (or a failed
+        # batch) left pending.
+        claimer = StreamSub(
+            keys.feed_stream(p),
+            group=group,
+            consumer=consumer,
+            polling_interval=_claim_poll_ms(CLAIM_IDLE_MS),
+            min_idle_time=CLAIM_IDLE_MS,
+        )
+        broker.subscriber(
+            stream=claimer,
+            ack_policy=AckPolicy.MANUAL,
+            include_in_schema=False,
+            decoder=_the_message,
+        )(_feed_handler(projector, p, on_applied))
     return FastStream(broker)
 
 
 def _batch_handler(
-    projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
+    projector: Callable[[], Projector], p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
+    group = keys.PROJECTIONS_GROUP
+
     async def on_batch(message: Any) -> None:
         newest: dict[str, int] = {}
         for fields in message.raw_message["data"]:
             try:
                 entry = feed_decoder.decode(fields[b"__data__"])
             except (msgspec.DecodeError, KeyError):
-                log.warning("feed_entry_unreadable", partition=p, projection=projection)
+                log.warning("feed_entry_unreadable", partition=p)
                 continue  # acked with the batch: nothing to apply
             newest[entry.table] = max(entry.to_seq, newest.get(entry.table, 0))
-
-        async def apply(table_id: str, to_seq: int) -> bool:
-            with structlog.contextvars.bound_contextvars(
-                table_id=table_id, seq=to_seq, projection=projection
-            ):
-                try:
-                    await projector(projection).apply(table_id, to_seq)
-                    return True
-                except Exception:
-                    log.exception("projection_failed")
-                    projector(projection).tables.forget(table_id)
-                    return False
-
-        # The batch's tables concurrently (each table once, at its newest seq), so their
-        # round trips overlap.
-        applied = await asyncio.gather(*(apply(t, seq) for t, seq in newest.items()))
-        if not all(applied):
+        try:
+            failed = await projector().apply_batch(newest)
+        except Exception:
+            log.exception("projection_failed", partition=p, tables=sorted(newest))
+            failed = {t: RuntimeError("batch failed") for t in newest}
+            for table_id in newest:
+                projector().tables.forget(table_id)
+        for table_id, error in failed.items():
+            with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
+                log.error("projection_failed", error=repr(error))
+            projector().tables.forget(table_id)
+        if failed:
             return  # left pending as a whole: the claimer retries the entries one by one
         ids = message.raw_message.get("message_ids") or [b"0-0"]
         if on_applied is not None:
             now = time.time() * 1000
             for entry_id in ids:
-                on_applied(projection, (now - int(bytes(entry_id).split(b"-")[0])) / 1000)
+                on_applied(group, (now - int(bytes(entry_id).split(b"-")[0])) / 1000)
         await message.ack()
 
     return on_batch
 
 
 def _feed_handler(
-    projector: Any, projection: str, p: int, on_applied: Callable[[str, float], None] | None
+    projector: Callable[[], Projector], p: int, on_applied: Callable[[str, float], None] | None
 ) -> Any:
+    group = keys.PROJECTIONS_GROUP
+
     async def on_feed(message: Any) -> None:
         entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
         try:
             entry = feed_decoder.decode(message.body)
         except Exception:
-            log.warning("feed_entry_unreadable", partition=p, projection=projection)
+            log.warning("feed_entry_unreadable", partition=p)
             await message.ack()
             return
-        with structlog.contextvars.bound_contextvars(
-            table_id=entry.table, seq=entry.to_seq, projection=projection
-        ):
+        with structlog.contextvars.bound_contextvars(table_id=entry.table, seq=entry.to_seq):
             try:
-                await projector(projection).apply(entry.table, entry.to_seq)
+                await projector().apply(entry.table, entry.to_seq)
             except Exception:
                 log.exception("projection_failed")
                 if await message.get_delivery_count() < MAX_DELIVERIES:
-                    projector(projection).tables.forget(entry.table)
+                    projector().tables.forget(entry.table)
                     return  # stays pending; the claimer retries it
             lag = time.time() * 1000 - int(entry_id.split(b"-")[0])
             if on_applied is not None:
-                on_applied(projection, lag / 1000)
+                on_applied(group, lag / 1000)
             await message.ack()
 
     return on_feed

@@ -132,15 +132,24 @@ class ScoreboardWriter:
     async def write(self, state: TableState) -> None:
         # Rate a finished game before its final score appears, so a client that sees
         # "finished" on the scoreboard also sees the new ratings.
+        await self.before(state)
+        script_keys, args = self.call(state)
+        await self.guarded_set(keys=script_keys, args=args)
+
+    async def before(self, state: TableState) -> None:
+        """What must be written before the table's score: a finished game's rating."""
         if state.phase == "finished" and state.standing is not None:
             await self.record_finish(state)
+
+    def call(self, state: TableState) -> tuple[list[str], list[Any]]:
+        """The guarded score write's keys and arguments."""
         p = keys.partition_of(state.table_id, self.partitions)
-        await self.guarded_set(
-            keys=[
+        return (
+            [
                 keys.projection_seq_key(p, state.table_id, keys.SCOREBOARD_GROUP),
                 keys.score_key(p, state.table_id),
             ],
-            args=[state.seq, _json.encode(table_score(state))],
+            [state.seq, _json.encode(table_score(state))],
         )
 
     async def record_finish(self, state: TableState) -> None:

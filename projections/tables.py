@@ -1,7 +1,8 @@
 """The projectors' own copy of table states, folded from the log (read only).
 
 A cache of recent tables; a table is caught up by reading the log after its cached
-seq, starting from the deciders' snapshot when one exists.
+seq, starting from the deciders' snapshot when one exists. :meth:`TableCache.states`
+catches up a batch's cached tables with one pipelined ``XRANGE`` each (one round trip).
 
 A cached state is checked against the log before each use: the read starts at the
 cached seq itself, whose entry must still carry the cached head hash. After a cluster
@@ -12,6 +13,7 @@ then dropped and the table read again, so no view shows an event the log lost.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from typing import Any
 
@@ -20,6 +22,9 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import decode_entry
 
 CACHE_SIZE = 5_000
+# Tables read one by one at once per process (each holds a Redis connection): a burst of
+# new tables over every partition must not exhaust the client's pool.
+COLD_READS = 32
 
 
 async def read_table(
@@ -39,6 +44,7 @@ class TableCache:
         self.redis = redis
         self.partitions = partitions
         self.tables: OrderedDict[str, TableState] = OrderedDict()
+        self.cold = asyncio.Semaphore(COLD_READS)
 
     async def state(self, table_id: str, min_seq: int = 0) -> TableState:
         """The table at least at ``min_seq`` (at the log's end when read)."""
@@ -61,11 +67,51 @@ class TableCache:
                 state = state or TableState(table_id=table_id)
             entries = await self.redis.xrange(log, f"({state.seq}-0", "+")
             state = self._fold(state, entries)
+        self._keep(table_id, state)
+        return state
+
+    async def states(self, wanted: dict[str, int]) -> dict[str, TableState | BaseException]:
+        """Each table at least at its seq in ``wanted`` (or what failed): the cached ones
+        caught up in one pipeline, the others (and any whose copy no longer matches the
+        log) read one by one, concurrently."""
+        out: dict[str, TableState | BaseException] = {}
+        cached = [(t, s) for t in wanted if (s := self.tables.get(t)) is not None and s.seq > 0]
+        if cached:
+            pipe = self.redis.pipeline(transaction=False)
+            for table_id, state in cached:
+                p = keys.partition_of(table_id, self.partitions)
+                pipe.xrange(keys.log_stream(p, table_id), f"{state.seq}-0", "+")
+            replies = await pipe.execute(raise_on_error=False)
+            for (table_id, state), entries in zip(cached, replies, strict=True):
+                if isinstance(entries, BaseException):
+                    out[table_id] = entries
+                    continue
+                head = decode_entry(entries[0][1][b"e"]) if entries else None
+                if head is None or head.seq != state.seq or head.hash != state.head_hash:
+                    continue  # the log no longer has what this copy folded: read again
+                state = self._fold(state, entries[1:])
+                if state.seq >= wanted[table_id]:
+                    self._keep(table_id, state)
+                    out[table_id] = state
+        rest = [t for t in wanted if t not in out]
+        if rest:
+            for table_id in rest:
+                self.tables.pop(table_id, None)
+            read = await asyncio.gather(
+                *(self._cold(t, wanted[t]) for t in rest), return_exceptions=True
+            )
+            out.update(zip(rest, read, strict=True))
+        return out
+
+    async def _cold(self, table_id: str, min_seq: int) -> TableState:
+        async with self.cold:
+            return await self.state(table_id, min_seq)
+
+    def _keep(self, table_id: str, state: TableState) -> None:
         self.tables[table_id] = state
         if len(self.tables) > CACHE_SIZE:
             self.tables.popitem(last=False)
         self.tables.move_to_end(table_id)
-        return state
 
     @staticmethod
     def _fold(state: TableState, entries: list[Any]) -> TableState:

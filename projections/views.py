@@ -32,16 +32,20 @@ class ViewWriter:
         self.partitions = partitions
         self.script = redis.register_script(_SCRIPT)
 
-    async def write(self, state: TableState) -> bool:
+    def call(self, state: TableState) -> tuple[list[str], list[Any]]:
+        """The script's keys and arguments for the table's views (each encoded once)."""
         p = keys.partition_of(state.table_id, self.partitions)
         views = render_views(state)
         view_keys = [keys.view_key(p, state.table_id, seat) for seat in views]
-        written = await self.script(
-            keys=[
+        return (
+            [
                 keys.projection_seq_key(p, state.table_id, keys.VIEWS_GROUP),
                 keys.updates_stream(p, state.table_id),
                 *view_keys,
             ],
-            args=[state.seq, UPDATES_MAXLEN, *views.values()],
+            [state.seq, UPDATES_MAXLEN, *views.values()],
         )
-        return bool(written)
+
+    async def write(self, state: TableState) -> bool:
+        script_keys, args = self.call(state)
+        return bool(await self.script(keys=script_keys, args=args))

@@ -78,6 +78,10 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 MAX_COMMAND_ID = 128
 MAX_CONFLICT_RETRIES = 20
 CACHE_SIZE = 5_000
+# Commands decided at once per process (each holds a Redis connection while it appends):
+# a burst over every partition would otherwise exhaust the client's pool of 100
+# connections, fail its batch and wait for the claimer.
+CONCURRENCY = int(os.environ.get("ORRERY_INTAKE_CONCURRENCY") or 48)
 MAX_ENTRY_BYTES = 64 * 1024
 SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
 MAX_HEADER_SCAN = 8 * 1024 * 1024  # a refused entry this small is still read for its reply_to
@@ -166,6 +170,8 @@ class CommandHandler:
         self.cache: OrderedDict[str, TableState] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.lock_users: Counter[str] = Counter()
+        # Taken inside a table's lock (so a table's commands keep their order).
+        self.busy = asyncio.Semaphore(CONCURRENCY)
         # A table's seed never changes: one GET per table and process.
         self.seeds: OrderedDict[str, bytes] = OrderedDict()
 
@@ -222,7 +228,7 @@ class CommandHandler:
             with structlog.contextvars.bound_contextvars(
                 table_id=table_id, command_id=envelope.command_id, seat=envelope.seat
             ):
-                async with lock:
+                async with lock, self.busy:
                     outcome, dead_letter_reason = await self._settle(envelope, as_json)
         finally:
             self.lock_users[table_id] -= 1

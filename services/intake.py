@@ -10,6 +10,9 @@ goes to the partition's dead-letter stream with the reason, then is acked.
 A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
 secret in clear, and nothing needs it once its outcome is stored.
 
+Each partition's reader runs in one worker at a time (services/assignment.py: the live
+workers share the partitions; claimers run everywhere).
+
 The reader takes up to :data:`BATCH` entries per delivery (``StreamSub(batch=True)``): its
 entries are decided concurrently across tables (a table's own entries in stream order,
 under the table's lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK``
@@ -36,6 +39,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from orrery_contracts import keys
 from services import metrics
+from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.store import EventStore
 
@@ -99,7 +103,10 @@ def build_decider_app(
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
     batch: int = BATCH,
+    assignment: Assignment | None = None,
 ) -> FastStream:
+    """``assignment``: the readers are started and stopped by partition ownership
+    (services/assignment.py); without it this process reads every partition."""
     consumer = consumer or consumer_name("decider")
     state: dict[str, CommandHandler] = {}
 
@@ -193,6 +200,27 @@ def build_decider_app(
                 reason = undeliverable(handled, refused)
                 await dead_letter(redis, p, entry_id.decode(), data, reason)
 
+    async def drain(p: int) -> int:
+        """After the reader of partition ``p`` was stopped: handle, once, what this
+        consumer read but never handled (a read in flight when the reader was cancelled)
+        instead of leaving it to the claimer's idle time. Returns the entries handled."""
+        redis: Any = broker._connection
+        stream = keys.command_stream(p)
+        handled, after = 0, b"0"
+        while True:
+            # An id instead of ">": this consumer's own pending entries after that id.
+            read = await redis.xreadgroup(
+                keys.DECIDERS_GROUP, consumer, {stream: after}, count=batch
+            )
+            entries = read[0][1] if read else []
+            if not entries:
+                return handled
+            ids = [entry_id for entry_id, _ in entries]
+            raw = {"channel": stream, "message_ids": ids, "data": [f for _, f in entries]}
+            await on_batch(p, _Pending(raw))
+            handled += len(entries)
+            after = ids[-1]
+
     for p in range(partitions):
         stream = keys.command_stream(p)
         # The "body" handed to the handler is the message itself (the entry's raw bytes
@@ -204,7 +232,7 @@ def build_decider_app(
             "decoder": _the_message,
         }
 
-        broker.subscriber(
+        reader = broker.subscriber(
             stream=StreamSub(
                 stream,
                 group=keys.DECIDERS_GROUP,
@@ -214,7 +242,11 @@ def build_decider_app(
                 max_records=batch,
             ),
             **{**common, "parser": raw_batch_parser},
-        )(_entry_handler(on_batch, p))
+        )
+        reader(_entry_handler(on_batch, p))
+        if assignment is not None:
+            assignment.add_reader(p, reader)
+            assignment.drain = drain
         broker.subscriber(
             stream=StreamSub(
                 stream,
@@ -265,6 +297,13 @@ def _entry_handler(on_entry: Any, p: int) -> Any:
 
 async def _the_message(message: Any) -> Any:
     return message
+
+
+class _Pending:
+    """Entries read back from this consumer's pending list, shaped like a batch message."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw_message = raw
 
 
 def _entry_id(message: RedisStreamMessage) -> str:

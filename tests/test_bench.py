@@ -32,6 +32,9 @@ SERVICE_ROWS = (
     "projection lag p50 ms",
     "projection lag p99 ms",
     "half rate: outcome latency p99 ms",
+    "half rate: projection lag p99 ms",
+    "per-command CPU: service ÷ baseline",
+    "server commands per command: service / baseline",
 )
 
 
@@ -114,6 +117,12 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
     assert number(rows["baseline commands/s (Redis only)"][0]) > 0
     assert rows["service ÷ baseline"][1:] == ["≥", "0.50"]
     assert rows["half rate: outcome latency p99 ms"][1:] == ["≤", "10"]
+    assert rows["half rate: projection lag p99 ms"][1:] == ["≤", "20"]
+    assert rows["per-command CPU: service ÷ baseline"][1:] == ["≤", "2.5"]
+    service_calls, slash, baseline_calls = rows.pop(
+        "server commands per command: service / baseline"
+    )
+    assert slash == "/" and number(service_calls) > 0 and number(baseline_calls) > 0
     assert all(re.fullmatch(r"[\d,.]+", cells[0]) for cells in rows.values())
     cpu_header = next(line for line in lines if line.startswith("CPU "))
     assert re.split(r"\s{2,}", cpu_header.strip()) == list(CPU_COLUMNS)

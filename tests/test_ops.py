@@ -70,7 +70,7 @@ async def _missing_group(url: str) -> None:
         assert status.ok and sum(r.tables_finished for r in status.rows) == 1
 
         await client.redis.xgroup_destroy(keys.command_stream(2), keys.DECIDERS_GROUP)
-        await client.redis.xgroup_destroy(keys.feed_stream(3), keys.VIEWS_GROUP)
+        await client.redis.xgroup_destroy(keys.feed_stream(3), keys.PROJECTIONS_GROUP)
         broken = await asyncio.to_thread(
             runner.invoke, app, ["status", "--redis-url", url, "--json"]
         )
@@ -82,7 +82,7 @@ async def _missing_group(url: str) -> None:
             for g in row["groups"]
             if not g["exists"]
         ]
-        assert sorted(missing) == [(2, "deciders"), (3, "views")]
+        assert sorted(missing) == [(2, "deciders"), (3, "projections")]
 
         # a command for partition 2 is not processed while its group is missing
         stuck_table = table_in(2, "during")
@@ -245,7 +245,7 @@ def test_a_lost_feed_group_is_recreated_where_its_projection_stands(tmp_path: Pa
                     repaired = await asyncio.to_thread(
                         runner.invoke, app, ["repair", "--redis-url", url]
                     )
-                    assert repaired.exit_code == 0 and "2 group(s) recreated" in repaired.output
+                    assert repaired.exit_code == 0 and "1 group(s) recreated" in repaired.output
                     groups = {g["name"]: g for g in await client.redis.xinfo_groups(feed)}
                     for group in keys.PROJECTION_GROUPS:
                         assert groups[group.encode()]["last-delivered-id"] == applied_up_to
@@ -254,6 +254,71 @@ def test_a_lost_feed_group_is_recreated_where_its_projection_stands(tmp_path: Pa
                     view = await client.wait_view(late, None, late_seq, timeout=30)
                     assert view["phase"] == "finished"
                     # no view of the finished table was written again
+                    updates = await client.redis.xrange(keys.updates_stream(2, done))
+                    assert [int(f[b"seq"]) for _, f in updates][-1] == seq
+                    assert len({f[b"seq"] for _, f in updates}) == len(updates)
+
+            asyncio.run(run())
+        finally:
+            stop_processes([worker, projector])
+
+
+def test_a_feed_with_the_old_per_projection_groups_is_migrated(tmp_path: Path) -> None:
+    """A data folder from before the one projections group: its feeds have a ``views``
+    and a ``scoreboard`` group. The projector's start-up creates the one group just
+    before the first entry a projection has not applied (here: the scoreboard is behind)
+    and removes the old groups; the views and scores end equal to the logs, and nothing
+    already applied is written again."""
+    env = {"ORRERY_LOG_LEVEL": "critical", "ORRERY_GROUP_WATCHDOG_S": "0"}
+    with EmbeddedServer(tmp_path) as server:
+        url = server.url
+        asyncio.run(prepare(url, PARTITIONS))
+        worker = spawn("worker", url, 0, env)
+        projector = spawn("projector", url, 1, env)
+        try:
+
+            async def run() -> None:
+                nonlocal projector
+                async with OrreryClient(url) as client:
+                    done = table_in(2, "done")
+                    seq = await play_tiny(client, done)
+                    await client.wait_view(done, None, seq, timeout=30)
+                    for _ in range(200):
+                        score = await client.score(done)
+                        if score is not None and score["seq"] == seq:
+                            break
+                        await asyncio.sleep(0.05)
+                    await asyncio.to_thread(stop_processes, [projector])
+
+                    # The old layout, as an older version left it: the views group has
+                    # delivered everything, the scoreboard has not applied `done`'s end.
+                    for p in range(PARTITIONS):
+                        stream = keys.feed_stream(p)
+                        await client.redis.xgroup_destroy(stream, keys.PROJECTIONS_GROUP)
+                        await client.redis.xgroup_create(stream, keys.VIEWS_GROUP, id="$")
+                        await client.redis.xgroup_create(stream, keys.SCOREBOARD_GROUP, id="$")
+                    p = keys.partition_of(done, PARTITIONS)
+                    score_seq = keys.projection_seq_key(p, done, keys.SCOREBOARD_GROUP)
+                    await client.redis.set(score_seq, seq - 1)
+                    await client.redis.delete(keys.score_key(p, done))
+                    late = table_in(2, "late")
+                    late_seq = await play_tiny(client, late)  # on the feed, not projected
+
+                    projector = spawn("projector", url, 1, env)
+                    view = await client.wait_view(late, None, late_seq, timeout=30)
+                    assert view["phase"] == "finished"
+                    for _ in range(200):
+                        score = await client.score(done)
+                        if score is not None and score["seq"] == seq:
+                            break
+                        await asyncio.sleep(0.05)
+                    assert score is not None and score["seq"] == seq
+                    for p in range(PARTITIONS):
+                        names = {
+                            g["name"] for g in await client.redis.xinfo_groups(keys.feed_stream(p))
+                        }
+                        assert names == {keys.PROJECTIONS_GROUP.encode()}
+                    # `done`'s views were applied: not one of them was written again
                     updates = await client.redis.xrange(keys.updates_stream(2, done))
                     assert [int(f[b"seq"]) for _, f in updates][-1] == seq
                     assert len({f[b"seq"] for _, f in updates}) == len(updates)

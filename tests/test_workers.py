@@ -176,3 +176,54 @@ async def test_rebuild_equals_live_projection(two_workers: LiveService) -> None:
         assert any(k.startswith("orrery:{lobby}:player:p") for k in live_models)
         await rebuild(client.redis, PARTITIONS)
         assert await _read_models(client.redis) == live_models
+
+
+def test_the_partitions_are_shared_out_once() -> None:
+    from services.assignment import assigned
+
+    for n in range(1, 6):
+        live = [f"worker-{i}" for i in range(n)]
+        owned = [assigned(16, live, me) for me in live]
+        assert sorted(p for mine in owned for p in mine) == list(range(16))
+        assert max(map(len, owned)) - min(map(len, owned)) <= 1
+    # a worker not yet in the list counts itself in
+    assert assigned(4, ["a"], "b") == {1, 3}
+
+
+def test_a_killed_workers_partitions_are_taken_over(tmp_path: Path) -> None:
+    """Two workers read half the partitions each; when one is killed (no goodbye), the
+    other reads its partitions too once its beat is too old: every partition answers."""
+    with live_service(tmp_path, workers=2, ORRERY_WORKER_TTL_S="2") as live:
+        asyncio.run(_take_over(live))
+
+
+async def _take_over(live: LiveService) -> None:
+    from services.assignment import LIVE_KEY
+
+    async with OrreryClient(live.url) as client:
+        tables: dict[int, str] = {}
+        for i in range(200):
+            tables.setdefault(client.partition(f"take-{i}"), f"take-{i}")
+            if len(tables) == PARTITIONS:
+                break
+        for table_id in tables.values():
+            await client.create_table("tiny", 2, table_id=table_id)
+        for _ in range(300):
+            if await client.redis.hlen(LIVE_KEY) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert await client.redis.hlen(LIVE_KEY) == 2
+        killed = live.processes[0]
+        killed.kill()
+        killed.wait()
+        # every partition answers (the dead worker's ones after the takeover)
+        for table_id in tables.values():
+            outcome = await client.submit(
+                table_id, JoinRequest(name="Ann"), token=new_seat_token(), timeout=60
+            )
+            assert isinstance(outcome, Accepted)
+        for _ in range(300):
+            if await client.redis.hlen(LIVE_KEY) == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert await client.redis.hlen(LIVE_KEY) == 1

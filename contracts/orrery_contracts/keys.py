@@ -15,9 +15,16 @@ CONFIG_KEY = "orrery:config"
 DEFAULT_PARTITIONS = 16
 
 DECIDERS_GROUP = "deciders"
+# The projections that keep an applied-seq key per table (``projection_seq_key``).
 VIEWS_GROUP = "views"
 SCOREBOARD_GROUP = "scoreboard"
-PROJECTION_GROUPS = (VIEWS_GROUP, SCOREBOARD_GROUP)
+PROJECTIONS = (VIEWS_GROUP, SCOREBOARD_GROUP)
+# The feed's consumer group: one for every projection (each feed entry is read once and
+# each table folded once per batch). Until 2026-12 each projection had its own group
+# (``LEGACY_PROJECTION_GROUPS``); ``projections.runner.ensure_feed_groups`` migrates them.
+PROJECTIONS_GROUP = "projections"
+PROJECTION_GROUPS = (PROJECTIONS_GROUP,)
+LEGACY_PROJECTION_GROUPS = (VIEWS_GROUP, SCOREBOARD_GROUP)
 
 
 def partition_of(table_id: str, partitions: int) -> int:

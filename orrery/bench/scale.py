@@ -47,19 +47,21 @@ BENCH_PARTITIONS = 16
 def run_scale(
     data_dir: Path, *, tables: int = 12, game: str = "spacecraft", seed: int = 1
 ) -> list[ScaleFigures]:
-    """Each target on a fresh server (standalone embedded, then a 3-master local cluster),
-    with 1 and then 2 worker processes (and one projector) on flushed data."""
+    """Each target (standalone embedded, then a 3-master local cluster) with 1 and then 2
+    worker processes (and one projector), each run on a fresh server."""
     import shutil
 
     from orrery.server.embedded import EmbeddedServer
 
     shutil.rmtree(data_dir, ignore_errors=True)
     figures: list[ScaleFigures] = []
-    with EmbeddedServer(data_dir / "standalone") as server:
-        for workers in (1, 2):
+    # A fresh server for each run: the second run on the same server would pay for the
+    # first one's data (an AOF rewrite, a bigger keyspace) and read as slower.
+    for workers in (1, 2):
+        with EmbeddedServer(data_dir / f"standalone-{workers}") as server:
             figures.append(_scale_run(server.url, "standalone", workers, tables, game, seed))
-    with LocalCluster(data_dir / "cluster", masters=3) as cluster:
-        for workers in (1, 2):
+    for workers in (1, 2):
+        with LocalCluster(data_dir / f"cluster-{workers}", masters=3) as cluster:
             figures.append(_scale_run(cluster.url, "cluster-3", workers, tables, game, seed))
     shutil.rmtree(data_dir, ignore_errors=True)
     return figures
@@ -77,7 +79,7 @@ def _scale_run(
     processes = [spawn("worker", url, i, quiet) for i in range(workers)]
     processes.append(spawn("projector", url, workers, quiet))
     try:
-        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed))
+        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed, workers))
         events, finished, per_event, per_game = asyncio.run(_memory(url))
     finally:
         stop_processes(processes)
@@ -135,8 +137,12 @@ async def _raw_baseline(url: str, count: int) -> float:
         await redis.aclose()
 
 
-async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float, int, float]:
-    """A burst of creates and joins (open loop), then bots play every table (closed loop)."""
+async def _load(
+    url: str, tables: int, game: str, seed: int, workers: int = 1
+) -> tuple[int, float, int, float]:
+    """A burst of creates and joins (open loop), then bots play every table (closed loop).
+    Both start once the workers have shared out the partitions (services/assignment.py):
+    every worker has beaten, and each has had a beat to follow the assignment."""
     import random
     import uuid
 
@@ -146,12 +152,17 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
     from orrery_client.sdk import OrreryClient, new_seat_token
     from orrery_contracts.envelope import CommandEnvelope
     from orrery_contracts.table import CreateTable, JoinRequest
+    from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()
     seats = 2
     async with OrreryClient(url) as client:
         # warm up: the workers are running once a command is answered
         await client.create_table(game, seats, table_id=f"warm-{uuid.uuid4().hex[:8]}")
+        deadline = time.monotonic() + 30
+        while await client.redis.hlen(LIVE_KEY) < workers and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(TICK_S * 1.5)
 
         async def burst(bodies: list[tuple[str, Any]]) -> float:
             reply = client.reply_stream + ":burst"
@@ -172,7 +183,7 @@ async def _load(url: str, tables: int, game: str, seed: int) -> tuple[int, float
             await client.redis.delete(reply)
             return seconds
 
-        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 10)]
+        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
         creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
         joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
         burst_s = await burst(creates) + await burst(joins)
@@ -230,7 +241,7 @@ async def _memory(url: str) -> tuple[int, int, float, float]:
                     keys.score_key(p, table_id),
                     keys.view_key(p, table_id, None),
                     *(keys.view_key(p, table_id, s) for s in range(state.seats)),
-                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTION_GROUPS),
+                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTIONS),
                 ]
                 for key in table_keys:
                     used += int(await redis.memory_usage(key, samples=0) or 0)

@@ -42,6 +42,9 @@ from orrery_contracts.envelope import Accepted
 
 TARGET_RATIO = 0.5
 TARGET_HALF_RATE_P99_MS = 10.0
+TARGET_HALF_RATE_LAG_P99_MS = 20.0
+# service CPU per command (workers + projectors + server) ÷ the baseline's (worker + server)
+TARGET_CPU_RATIO = 2.5
 GAMES = ("fractured_sky", "spacecraft", "federation")
 NOOP = {"type": "bench.noop"}
 _json = msgspec.json.Decoder()
@@ -278,6 +281,7 @@ class CpuProbe:
         self.redis = redis
         self.pids = pids
         self.samples: list[tuple[float, dict[str, float | None]]] = []
+        self.calls: list[int | None] = []  # the server's commands executed, per sample
 
     async def sample(self) -> None:
         used: dict[str, float | None] = {}
@@ -289,7 +293,19 @@ class CpuProbe:
             used["server"] = float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
         except Exception:
             used["server"] = None
+        try:
+            stats = await self.redis.info("commandstats")
+            self.calls.append(sum(int(v["calls"]) for v in stats.values()))
+        except Exception:
+            self.calls.append(None)
         self.samples.append((time.perf_counter(), used))
+
+    def server_calls(self) -> int | None:
+        """Commands the server executed between the first and the last sample (every
+        client's: the bench client's too)."""
+        if len(self.calls) < 2 or self.calls[0] is None or self.calls[-1] is None:
+            return None
+        return self.calls[-1] - self.calls[0]
 
     def percent(self) -> dict[str, float | None]:
         """Per part: CPU use over the sampled interval, in % of one core."""
@@ -352,7 +368,7 @@ async def baseline_phase(
         try:
             async with OrreryClient(url) as client:
                 recorder = await _baseline_loops(client, loops, seconds, warmup, probe)
-                return recorder, probe.percent()
+                return recorder, {**probe.percent(), "server calls": probe.server_calls()}
         finally:
             worker.terminate()
             try:
@@ -456,7 +472,10 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         saturated,
         paced,
         half,
-        {"service": probe.percent(), "baseline": base_cpu},
+        {
+            "service": {**probe.percent(), "server calls": probe.server_calls()},
+            "baseline": base_cpu,
+        },
         load_before,
     )
 
@@ -474,6 +493,10 @@ def figures(
     load_before: float | None = None,
 ) -> dict[str, Any]:
     ratio = saturated.rate / base.rate if base.rate else 0.0
+    cpu = {side: dict(parts) for side, parts in cpu.items()}
+    calls = {side: cpu[side].pop("server calls", None) for side in cpu}
+    windows = {"service": saturated, "baseline": base}
+    per_cmd = {side: per_command(cpu[side], windows[side].rate) for side in cpu}
     return {
         "config": {
             "games": sorted(set(games)),
@@ -521,12 +544,33 @@ def figures(
         },
         # % of one core during the closed-loop (service) and baseline windows
         "cpu_percent": cpu,
-        "cpu_us_per_command": {
-            "service": per_command(cpu["service"], saturated.rate),
-            "baseline": per_command(cpu["baseline"], base.rate),
+        "cpu_us_per_command": per_cmd,
+        "cpu_ratio": cpu_ratio(per_cmd),
+        # Redis commands the server executed per answered command (every client's)
+        "server_calls_per_command": {
+            side: calls_per_command(calls.get(side), windows[side]) for side in windows
         },
-        "targets": {"ratio_min": TARGET_RATIO, "half_rate_p99_ms_max": TARGET_HALF_RATE_P99_MS},
+        "targets": {
+            "ratio_min": TARGET_RATIO,
+            "half_rate_p99_ms_max": TARGET_HALF_RATE_P99_MS,
+            "half_rate_lag_p99_ms_max": TARGET_HALF_RATE_LAG_P99_MS,
+            "cpu_ratio_max": TARGET_CPU_RATIO,
+        },
     }
+
+
+def calls_per_command(calls: float | None, window: Recorder) -> float | None:
+    return None if calls is None or not window.answered else calls / window.answered
+
+
+def cpu_ratio(per_cmd: dict[str, dict[str, float | None]]) -> float | None:
+    """Service CPU per command (workers + projectors + server) ÷ the baseline's
+    (worker + server); None when a part was not measured."""
+    service = [per_cmd["service"].get(part) for part in ("workers", "projectors", "server")]
+    baseline = [per_cmd["baseline"].get(part) for part in ("workers", "server")]
+    if None in service or None in baseline or not sum(b or 0.0 for b in baseline):
+        return None
+    return sum(s or 0.0 for s in service) / sum(b or 0.0 for b in baseline)
 
 
 def per_command(percent: dict[str, float | None], rate: float) -> dict[str, float | None]:
@@ -572,10 +616,27 @@ def render(result: dict[str, Any]) -> str:
             f"{h['outcome_ms']['p99']:.2f}",
             f"≤ {TARGET_HALF_RATE_P99_MS:.0f}",
         ),
-        ("half rate: projection lag p99 ms", f"{h['lag_ms']['p99']:.2f}", ""),
+        (
+            "half rate: projection lag p99 ms",
+            f"{h['lag_ms']['p99']:.2f}",
+            f"≤ {TARGET_HALF_RATE_LAG_P99_MS:.0f}",
+        ),
         ("half rate: outcome p99 ms from the actual send", f"{h['from_send_ms']['p99']:.2f}", ""),
         ("half rate: send delay p99 ms (bench client)", f"{h['send_delay_ms']['p99']:.2f}", ""),
         ("half rate: commands measured", f"{h['commands']}", ""),
+        (
+            "per-command CPU: service ÷ baseline",
+            "-" if result["cpu_ratio"] is None else f"{result['cpu_ratio']:.1f}",
+            f"≤ {TARGET_CPU_RATIO:.1f}",
+        ),
+        (
+            "server commands per command: service / baseline",
+            " / ".join(
+                "-" if calls is None else f"{calls:.1f}"
+                for calls in result["server_calls_per_command"].values()
+            ),
+            "",
+        ),
     ]
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "

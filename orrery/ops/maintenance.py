@@ -69,6 +69,10 @@ async def _oldest_needed(redis: Any, stream: str, groups: tuple[str, ...]) -> st
     except ResponseError:
         return None
     candidates: list[tuple[int, int]] = []
+    # A feed not yet migrated from the per-projection groups keeps what those still need.
+    legacy = [g for g in keys.LEGACY_PROJECTION_GROUPS if g in infos and g not in groups]
+    if stream.endswith(":feed"):
+        groups = (*groups, *legacy)
     for group in groups:
         info = infos.get(group)
         if info is None:

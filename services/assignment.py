@@ -1,0 +1,165 @@
+"""Which decider worker reads which partition's command stream.
+
+With every worker reading every partition, two workers split each partition's entries
+between them: a table's consecutive commands land in both processes, each append makes
+the other's cached state stale (a version conflict, a reload, a second decide), batches
+get half as big and every partition is polled twice. So each partition is read by one
+worker at a time, chosen from the workers that are alive:
+
+* every worker beats in the hash ``orrery:deciders`` (its consumer name → the server's
+  time in ms, by one script: no clock of any host is compared with another's) every
+  :data:`TICK_S`, and the script returns the workers whose beat is younger than the
+  time to live (:data:`TTL_ENV`, default 5 s); older ones are removed;
+* partition ``p`` belongs to the ``p % n``-th of the ``n`` live workers in name order:
+  every worker computes the same assignment from the same list, and only the partitions
+  of a worker that joined or left move;
+* a worker stops its readers of the partitions it no longer owns (and for a few beats
+  handles what a read cancelled in flight still took: its own pending entries there)
+  and starts those of the ones it now owns; a worker that stops removes itself, so the
+  others take its partitions at their next beat; one that dies loses them when its beat
+  is too old.
+
+The claimers keep running on every partition in every worker: the pending entries of a
+dead worker are claimed after the idle time as before. While the live list changes, two
+workers may read a partition for a moment, or none for up to a beat: never wrong (the
+append script dedupes and checks the version), only slower for that moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("orrery.assignment")
+
+LIVE_KEY = "orrery:deciders"
+TTL_ENV = "ORRERY_WORKER_TTL_S"
+TICK_S = 1.0
+DRAIN_BEATS = 3
+
+# KEYS: 1 the live hash. ARGV: 1 this worker's name, 2 time to live (ms).
+# Beats with the server's clock, drops the dead, returns the live names.
+_BEAT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], ARGV[1], now)
+local live = {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if now - tonumber(all[i + 1]) > tonumber(ARGV[2]) then
+    redis.call('HDEL', KEYS[1], all[i])
+  else
+    table.insert(live, all[i])
+  end
+end
+return live
+"""
+
+
+def assigned(partitions: int, live: list[str], me: str) -> set[int]:
+    """The partitions ``me`` reads when ``live`` are the live workers."""
+    members = sorted(set(live) | {me})
+    rank, n = members.index(me), len(members)
+    return {p for p in range(partitions) if p % n == rank}
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Assignment:
+    """The readers of one worker process, started and stopped by partition ownership."""
+
+    def __init__(self, partitions: int, consumer: str, ttl_s: float | None = None) -> None:
+        self.partitions = partitions
+        self.consumer = consumer
+        ttl = ttl_s if ttl_s is not None else float(os.environ.get(TTL_ENV) or 5.0)
+        self.ttl_ms = max(int(ttl * 1000), int(TICK_S * 2000))
+        self.readers: dict[int, Any] = {}
+        self.parked: set[int] = set()  # readers stopped because another worker owns them
+        self.owned: set[int] = set(range(partitions))
+        self.lock = asyncio.Lock()
+        # Handles what a stopped reader had read but not handled (set by the intake).
+        self.drain: Callable[[int], Awaitable[int]] | None = None
+        self.draining: dict[int, int] = {}  # parked partition -> beats left to drain it
+
+    def add_reader(self, p: int, subscriber: Any) -> None:
+        self.readers[p] = subscriber
+
+    def is_parked(self, subscriber: Any) -> bool:
+        """Whether the subscriber is a reader stopped on purpose (the watchdog leaves it)."""
+        return any(self.readers.get(p) is subscriber for p in self.parked)
+
+    async def beat(self, redis: Any) -> set[int]:
+        """Say this worker is alive; the partitions it owns now."""
+        live = await redis.eval(_BEAT, 1, LIVE_KEY, self.consumer, self.ttl_ms)
+        return assigned(self.partitions, [_text(name) for name in live], self.consumer)
+
+    async def apply(self, owned: set[int]) -> None:
+        """Start the readers of ``owned`` partitions that are parked, park the others."""
+        async with self.lock:
+            await self._drain()
+            if owned == self.owned:
+                return
+            leaving = sorted(p for p in self.readers if p not in owned and p not in self.parked)
+            joining = sorted(p for p in self.parked if p in owned)
+            self.parked.update(leaving)
+            await asyncio.gather(*(self.readers[p].stop() for p in leaving))
+            for p in leaving:
+                self.draining[p] = DRAIN_BEATS
+            # Started before they leave ``parked``: the watchdog never starts one twice. A
+            # start that failed (its first read timed out: a node is down) is tried again
+            # at the next beat, unless the reader runs after all.
+            started = await asyncio.gather(
+                *(self.readers[p].start() for p in joining), return_exceptions=True
+            )
+            for p, result in zip(joining, started, strict=True):
+                if not isinstance(result, BaseException) or self.readers[p].running:
+                    self.parked.discard(p)
+            self.owned = owned - self.parked
+            log.info("partitions_assigned", owned=sorted(owned), parked=sorted(self.parked))
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Handle what this worker's parked readers took after all: a read cancelled by
+        the stop can still be served by the server a moment later (the closed connection
+        is noticed after the next XADD), so for a few beats after a partition is parked
+        its pending entries of this consumer are handled here instead of waiting for the
+        claimer's idle time."""
+        for p in sorted(self.draining):
+            if p not in self.parked:
+                del self.draining[p]
+                continue
+            if self.drain is not None:
+                await self.drain(p)
+            self.draining[p] -= 1
+            if self.draining[p] <= 0:
+                del self.draining[p]
+
+    async def run(self, redis: Any) -> None:
+        """Beat and follow the assignment until cancelled; then leave the live list.
+
+        After beats failed for longer than the time to live (the server or the hash's
+        node was away), every other worker's beat looks too old too: the first beat
+        back only says this worker is alive, and the assignment follows from the next
+        one, once the others had a beat to come back."""
+        last_ok = asyncio.get_running_loop().time()
+        try:
+            while True:
+                try:
+                    owned = await self.beat(redis)
+                    now = asyncio.get_running_loop().time()
+                    if (now - last_ok) * 1000 <= self.ttl_ms:
+                        await self.apply(owned)
+                    last_ok = now
+                except Exception as error:  # Redis away: keep what we read, beat again
+                    log.warning("assignment_failed", error=str(error))
+                await asyncio.sleep(TICK_S)
+        finally:
+            with contextlib.suppress(Exception):
+                await redis.hdel(LIVE_KEY, self.consumer)
