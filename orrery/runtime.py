@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import structlog
 from faststream.redis import RedisBroker
@@ -97,13 +98,30 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     try:
         await stop.wait()
     finally:
+        if assignment is not None:
+            assignment.stop()
         for task in (watchdog, sharing):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await _ended(task)
         await broker.stop()
         log.info("process_stopped")
+
+
+async def _ended(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
+    """Cancel ``task`` and wait until it ends. A cancellation can be lost inside a library
+    (Python 3.11's ``wait_for`` drops one that arrives as its inner call completes), so
+    it is repeated until the task ends, and a task that never ends is left behind
+    after ``timeout`` rather than holding the process forever."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.5)
+        if loop.time() > deadline:
+            log.warning("task_did_not_stop", task=task.get_name())
+            return
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        task.result()
 
 
 def _without_password(url: str) -> str:

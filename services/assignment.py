@@ -87,6 +87,12 @@ class Assignment:
         # Handles what a stopped reader had read but not handled (set by the intake).
         self.drain: Callable[[int], Awaitable[int]] | None = None
         self.draining: dict[int, int] = {}  # parked partition -> beats left to drain it
+        self.stopping = asyncio.Event()
+
+    def stop(self) -> None:
+        """End :meth:`run` at its next beat (besides cancelling it: a cancellation lost
+        in a Redis call must not keep it beating)."""
+        self.stopping.set()
 
     def add_reader(self, p: int, subscriber: Any) -> None:
         self.readers[p] = subscriber
@@ -150,7 +156,7 @@ class Assignment:
         one, once the others had a beat to come back."""
         last_ok = asyncio.get_running_loop().time()
         try:
-            while True:
+            while not self.stopping.is_set():
                 try:
                     owned = await self.beat(redis)
                     now = asyncio.get_running_loop().time()
