@@ -287,12 +287,18 @@ class LocalCluster:
             raise ValueError("a Redis/Valkey cluster needs at least 3 masters")
         self.data_dir.mkdir(parents=True, exist_ok=True)
         total = self.masters * (1 + self.replicas)
-        self.ports = self.ports or _free_ports(total)
+        chosen = not self.ports
         try:
-            for port in self.ports:
-                self.pids.append(self._start_node(port))
-            for port in self.ports:
-                _wait_ping(port, timeout)
+            for attempt in range(3):
+                self.ports = self.ports or _free_ports(total)
+                try:
+                    self._start_nodes(timeout)
+                    break
+                except NodeExited:
+                    self.stop()
+                    if not chosen or attempt == 2:
+                        raise
+                    self.ports = []  # a port was taken meanwhile: start again elsewhere
             create = [
                 cli_binary(),
                 "--cluster",
@@ -311,6 +317,12 @@ class LocalCluster:
             raise
         self.save()
         return self
+
+    def _start_nodes(self, timeout: float) -> None:
+        for port in self.ports:
+            self.pids.append(self._start_node(port))
+        for port, pid in zip(self.ports, self.pids, strict=True):
+            _wait_ping(port, pid, self.data_dir / str(port) / "server.log", timeout)
 
     def _start_node(self, port: int) -> int:
         node_dir = (self.data_dir / str(port)).resolve()
@@ -448,26 +460,15 @@ def _free_ports(count: int) -> list[int]:
     # A node also listens on port + 10000 (the cluster bus): keep both free.
     ports: list[int] = []
     while len(ports) < count:
-        port = free_port()
-        if port + 10000 < 65536 and port not in ports and _port_free(port + 10000):
+        port = free_port(bus=True)
+        if port not in ports and port + 10000 not in ports and port - 10000 not in ports:
             ports.append(port)
     return ports
 
 
-def _port_free(port: int) -> bool:
-    import socket
-
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def _wait_ping(port: int, timeout: float) -> None:
+def _wait_ping(port: int, pid: int, log: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    client = redis.Redis(port=port, socket_connect_timeout=0.5)
+    client = redis.Redis(port=port, socket_connect_timeout=0.5, socket_timeout=1)
     try:
         while True:
             try:
@@ -475,11 +476,18 @@ def _wait_ping(port: int, timeout: float) -> None:
                     return
             except redis.exceptions.RedisError:
                 pass
+            if not process_alive(pid):  # e.g. its port or bus port was taken meanwhile
+                tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+                raise NodeExited(f"cluster node on port {port} exited at start:\n{tail}")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"cluster node on port {port} did not answer")
             time.sleep(0.05)
     finally:
         client.close()
+
+
+class NodeExited(RuntimeError):
+    """A node died while starting (a port taken between choosing and binding it)."""
 
 
 def _cluster_field(text: str, name: str) -> str:

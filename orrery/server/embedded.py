@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -27,10 +28,46 @@ def server_binary() -> str:
     return path
 
 
-def free_port() -> int:
+# Servers listen below the range the kernel hands out to outgoing connections (Linux:
+# /proc/sys/net/ipv4/ip_local_port_range, 32768-60999 by default). A port the kernel
+# chose for us (bind to port 0) comes from that range, so between choosing it and the
+# server binding it, any client socket opened meanwhile could take it; and a cluster
+# node also binds its port + 10000 (the bus), which from such a port lands in the
+# range too. Below it, only another listener can collide, and the bind check sees one.
+_FIRST_SERVER_PORT = 10000
+_BUS_OFFSET = 10000
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(*, bus: bool = False) -> int:
+    """A free loopback port for a server (``bus``: with port + 10000 free as well)."""
+    top = _ephemeral_low() - (_BUS_OFFSET if bus else 0)
+    if top - _FIRST_SERVER_PORT >= 1000:
+        for _ in range(200):
+            port = random.randrange(_FIRST_SERVER_PORT, top)
+            if _bindable(port) and (not bus or _bindable(port + _BUS_OFFSET)):
+                return port
+    while True:  # no room below the ephemeral range: let the kernel choose
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if not bus or (port + _BUS_OFFSET < 65536 and _bindable(port + _BUS_OFFSET)):
+            return port
 
 
 class EmbeddedServer:
