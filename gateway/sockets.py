@@ -71,6 +71,24 @@ async def _refuse(socket: WebSocket[Any, Any, Any], error: ApiError) -> None:
         await socket.close(code=close, reason=error.code)
 
 
+async def _until_one_ends(socket: WebSocket[Any, Any, Any], *work: Any) -> None:
+    """Run a socket's halves (pushing, receiving) until one ends; a refusal it raised is
+    sent as an error frame and close code, and the other halves are cancelled."""
+    tasks = [asyncio.create_task(w) for w in work]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            failure = task.exception()
+            if isinstance(failure, ApiError):
+                await _refuse(socket, failure)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+
 class _Connection:
     """One WebSocket: pushes views, runs the commands the client sends."""
 
@@ -185,22 +203,7 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
                         subscriber.sent = max(subscriber.sent, seq)
                 await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
 
-        tasks = [
-            asyncio.create_task(push()),
-            asyncio.create_task(connection.receive_commands(table_id)),
-        ]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                failure = task.exception()
-                if isinstance(failure, ApiError):
-                    await _refuse(socket, failure)
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
+        await _until_one_ends(socket, push(), connection.receive_commands(table_id))
 
 
 @websocket("/players/me/live")
@@ -236,16 +239,4 @@ async def player_live(socket: WebSocket[Any, Any, Any]) -> None:
         while True:
             await socket.receive_text()
 
-    tasks = [asyncio.create_task(forward(after)), asyncio.create_task(drain())]
-    try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            failure = task.exception()
-            if isinstance(failure, ApiError):
-                await _refuse(socket, failure)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+    await _until_one_ends(socket, forward(after), drain())
