@@ -1,7 +1,8 @@
 """The folder layout is the architecture: imports point one way (README, "Architecture").
 
 ``orrery_contracts ← games ← services, projections ← orrery`` and
-``orrery_contracts ← orrery_client ← clients, gateway ← orrery``: the rules never see I/O,
+``orrery_contracts ← orrery_client ← clients, gateway ← orrery`` and
+``orrery_contracts ← archive ← services, projections, gateway, orrery``: the rules never see I/O,
 ``services`` and ``projections`` never import each other, no client imports the rules,
 and the client's own distribution (``orrery_client`` + ``orrery_contracts``) needs
 nothing but redis and msgspec.
@@ -25,22 +26,34 @@ FOLDERS = {
     "clients": REPO / "clients",
     "gateway": REPO / "gateway",
     "orrery": REPO / "orrery",
+    "archive": REPO / "archive",
 }
 # what each package may import, of the project's packages and of the third-party ones
 OURS = {
     "orrery_contracts": set(),
     "games": {"orrery_contracts"},
-    "services": {"orrery_contracts", "games"},
-    "projections": {"orrery_contracts", "games"},
+    "archive": {"orrery_contracts"},
+    "services": {"orrery_contracts", "games", "archive"},
+    "projections": {"orrery_contracts", "games", "archive"},
     "orrery_client": {"orrery_contracts"},
     "clients": {"orrery_contracts", "orrery_client"},
-    "gateway": {"orrery_contracts", "orrery_client", "clients"},
+    "gateway": {"orrery_contracts", "orrery_client", "clients", "archive"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
     "orrery_contracts": {"msgspec"},
     "orrery_client": {"msgspec", "redis"},
     "games": {"msgspec"},
+    # the archive: its databases' drivers, zstd, and what the archiver process uses
+    "archive": {
+        "msgspec",
+        "zstandard",
+        "psycopg",
+        "psycopg_pool",
+        "redis",
+        "structlog",
+        "prometheus_client",
+    },
 }
 
 
