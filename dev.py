@@ -8,6 +8,7 @@
 The first run creates ./.venv and installs the project with its dev extras; later
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
+PostgreSQL (the archive's tests) when missing,
 curl and jq (the README's walk-through) when missing, and the npm packages of the
 TypeScript check (clients/typescript/, Node.js if missing).
 """
@@ -66,6 +67,14 @@ def ensure_chromium() -> None:
         apt_install("Chromium", "chromium")
 
 
+def ensure_postgresql() -> None:
+    """The archive's tests run PostgreSQL from Debian's package (its binaries under
+    /usr/lib/postgresql/<version>/bin, started by the tests as the package's ``postgres``
+    user): install it when missing."""
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/postgres")):
+        apt_install("PostgreSQL", "postgresql")
+
+
 def ensure_shell_tools() -> None:
     """The README's gateway walk-through runs in tests with curl and jq."""
     missing = [tool for tool in ("curl", "jq") if not shutil.which(tool)]
@@ -96,6 +105,7 @@ def run(*command: str) -> int:
 
 def test() -> int:
     ensure_chromium()
+    ensure_postgresql()
     ensure_shell_tools()
     ensure_typescript()
     steps = [

@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from orrery.server.embedded import EmbeddedServer
+from tests.support.postgres import PostgresServer
 
 # The platform tests plug in a tiny game of their own (also in worker subprocesses).
 os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")
@@ -29,3 +30,11 @@ async def redis_client(server: EmbeddedServer) -> AsyncIterator[aioredis.Redis]:
         yield client
     finally:
         await client.aclose()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A private PostgreSQL (Debian's package), started once per run by the tests that use
+    it (the archive's)."""
+    with PostgresServer() as started:
+        yield started
