@@ -3,7 +3,8 @@
 ``serve`` starts ``--workers`` decider processes and ``--projectors`` projector
 processes (each ``python -m orrery.cli worker|projector``), so they use every core and
 each has its own consumer name, plus ``--timekeepers`` timekeeper processes
-(orrery/timekeeper.py; any number is safe); ``demo`` and the tests use the same processes.
+(orrery/timekeeper.py; any number is safe) and ``--archivers`` archiver processes
+(archive/archiver.py; any number is safe); ``demo`` and the tests use the same processes.
 """
 
 from __future__ import annotations
@@ -205,13 +206,18 @@ def server_for(
 
 @contextlib.asynccontextmanager
 async def service(
-    url: str, workers: int, projectors: int, partitions: int | None = None, timekeepers: int = 0
+    url: str,
+    workers: int,
+    projectors: int,
+    partitions: int | None = None,
+    timekeepers: int = 0,
+    archivers: int = 0,
 ) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
     await prepare(url, partitions)
     # With ORRERY_METRICS_PORT=N, child i serves /metrics on N + i.
     base = int(os.environ.get("ORRERY_METRICS_PORT") or 0)
     roles = ["worker"] * workers + ["projector"] * projectors
-    roles += ["timekeeper"] * timekeepers
+    roles += ["timekeeper"] * timekeepers + ["archiver"] * archivers
     processes = [
         spawn(role, url, i, {"ORRERY_METRICS_PORT": str(base + i)} if base else None)
         for i, role in enumerate(roles)

@@ -1,8 +1,10 @@
 -- Atomic append of one command's events to a table's log (all keys share one hash tag).
--- KEYS: 1 meta hash, 2 log stream, 3 outcomes hash, 4 partition feed, 5 partition tables set
+-- KEYS: 1 meta hash, 2 log stream, 3 outcomes hash, 4 partition feed, 5 partition tables set,
+--       6 partition's ended tables (the archiver's queue)
 -- ARGV: 1 command id, 2 expected seq, 3 expected head hash, 4 outcome bytes,
 --       5 table id, 6 table phase after the append, 7 feed max length,
---       8 command digest, then for each event: its hash, its entry bytes
+--       8 command digest, 9 recorded-at time (unix ms),
+--       then for each event: its hash, its entry bytes
 -- Returns {"dup", stored outcome, its digest} | {"conflict", seq, head} | {"ok", last seq}
 local stored = redis.call('HGET', KEYS[3], ARGV[1])
 if stored then
@@ -15,7 +17,7 @@ if seq ~= tonumber(ARGV[2]) or (seq > 0 and head ~= ARGV[3]) then
 end
 local first = seq + 1
 local last_hash = head
-for i = 9, #ARGV, 2 do
+for i = 10, #ARGV, 2 do
   seq = seq + 1
   redis.call('XADD', KEYS[2], tostring(seq) .. '-0', 'e', ARGV[i + 1])
   last_hash = ARGV[i]
@@ -23,6 +25,9 @@ end
 redis.call('HSET', KEYS[1], 'seq', seq, 'hash', last_hash, 'phase', ARGV[6])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[4], ARGV[1] .. ':digest', ARGV[8])
 redis.call('SADD', KEYS[5], ARGV[5])
+if ARGV[6] == 'finished' or ARGV[6] == 'closed' then
+  redis.call('ZADD', KEYS[6], 'NX', ARGV[9], ARGV[5])
+end
 -- table ids are restricted to [A-Za-z0-9_.:-], so this is valid JSON
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', '__data__',
   '{"table":"' .. ARGV[5] .. '","from":' .. first .. ',"to":' .. seq .. '}')

@@ -334,6 +334,9 @@ class CommandHandler:
     async def _decide(
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool
     ) -> Decision:
+        if state.phase == "none" and await self.store.archived(envelope.table_id):
+            # moved to the archive (archive/archiver.py): only its tombstone is left here
+            raise Rejected("game_over", "the game is over (the table is archived)")
         codec = codec_for(state.game or None)
         try:
             body = codec.decode_command(envelope.body, as_json)

@@ -111,6 +111,7 @@ class EventStore:
             pending.phase,
             FEED_MAXLEN,
             pending.digest,
+            pending.recorded_at,
         ]
         for entry_hash, entry in pending.entries:
             argv += [entry_hash, entry]
@@ -120,6 +121,7 @@ class EventStore:
             keys.outcomes_hash(p, t),
             keys.feed_stream(p),
             keys.tables_set(p),
+            keys.ended_zset(p),
         ]
         started = time.perf_counter()
         if self.wait_aof_ms or self.wait_replicas:
@@ -255,6 +257,10 @@ class EventStore:
         await self.redis.set(key, seed, nx=True)
         stored = await self.redis.get(key)
         return bytes(stored)
+
+    async def archived(self, table_id: str) -> bool:
+        """Whether the table was moved to the archive (its tombstone is here)."""
+        return bool(await self.redis.exists(keys.tombstone_key(self.partition(table_id), table_id)))
 
     async def get_seed(self, table_id: str) -> bytes | None:
         stored = await self.redis.get(keys.secret_key(self.partition(table_id), table_id))

@@ -23,6 +23,7 @@ revealed seed, and a feed notification so the projectors build its views and sco
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,19 +42,28 @@ from services.store import FEED_MAXLEN, EventStore
 _json = msgspec.json.Encoder()
 
 _IMPORT_LUA = """
--- KEYS: 1 meta, 2 log, 3 tables set, 4 feed, 5 seed
+-- KEYS: 1 meta, 2 log, 3 tables set, 4 feed, 5 seed, 6 tombstone, 7 ended tables
 -- ARGV: 1 table id, 2 last seq, 3 last hash, 4 phase, 5 seed ('' if none), 6 feed maxlen,
---       7.. entries in seq order
+--       7 '1': restoring an archived table (its tombstone goes), 8 now (unix ms),
+--       9.. entries in seq order
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then
   return 'exists'
 end
-for i = 7, #ARGV do
-  redis.call('XADD', KEYS[2], tostring(i - 6) .. '-0', 'e', ARGV[i])
+if redis.call('EXISTS', KEYS[6]) == 1 then
+  if ARGV[7] ~= '1' then return 'archived' end
+  redis.call('DEL', KEYS[6])
+end
+for i = 9, #ARGV do
+  redis.call('XADD', KEYS[2], tostring(i - 8) .. '-0', 'e', ARGV[i])
 end
 redis.call('HSET', KEYS[1], 'seq', ARGV[2], 'hash', ARGV[3], 'phase', ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[1])
 if ARGV[5] ~= '' then
   redis.call('SET', KEYS[5], ARGV[5])
+end
+if ARGV[4] == 'finished' or ARGV[4] == 'closed' then
+  -- archived again once due (from now: an imported table is kept for the grace period)
+  redis.call('ZADD', KEYS[7], 'NX', ARGV[8], ARGV[1])
 end
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', '__data__',
   '{"table":"' .. ARGV[1] .. '","from":1,"to":' .. ARGV[2] .. '}')
@@ -95,6 +105,31 @@ async def read_stored_log(redis: Any, partitions: int, table_id: str) -> StoredL
         return StoredLog(await store.read_log(table_id), None)
     entries = await store.read_log(table_id, to_seq=int(seq))
     return StoredLog(entries, (int(seq), (head_hash or b"").decode()))
+
+
+async def read_archived_log(archive_url: str, table_id: str) -> StoredLog:
+    """The table's log from the archive (hashes recomputed) with the head hash the archive
+    recorded, so a changed archived log fails the chain check; empty when not archived."""
+    from archive import open_archive
+
+    archive = await open_archive(archive_url)
+    try:
+        stored = await archive.get_table(table_id)
+    finally:
+        await archive.close()
+    if stored is None:
+        return StoredLog([], None)
+    return StoredLog(stored.entries, (stored.summary.event_count, stored.summary.head_hash))
+
+
+async def read_any_log(
+    redis: Any, partitions: int, table_id: str, archive_url: str | None
+) -> StoredLog:
+    """The log from Redis, else (an archived table) from the archive."""
+    stored = await read_stored_log(redis, partitions, table_id)
+    if stored.entries or stored.head is not None or not archive_url:
+        return stored
+    return await read_archived_log(archive_url, table_id)
 
 
 async def table_exists(redis: Any, partitions: int, table_id: str) -> bool:
@@ -210,12 +245,8 @@ class Imported:
     phase: str
 
 
-async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvelope]) -> Imported:
-    """Verify, then write a table's log into this store (see the module docstring).
-
-    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails, and
-    :class:`TableExists` when the table id is taken.
-    """
+def verified_fold(entries: Sequence[RawEnvelope]) -> TableState:
+    """The table folded from a log whose chain and fold check out (else Discrepancy)."""
     if not entries:
         raise Discrepancy(0, "chain", "the log is empty")
     table_id = entries[0].table_id
@@ -228,6 +259,49 @@ async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvel
             state = apply_entry(state, entry)
         except Exception as error:
             raise Discrepancy(entry.seq, "fold", f"the event does not fold: {error!r}") from None
+    return state
+
+
+async def import_into_archive(
+    redis: Any, partitions: int, entries: Sequence[RawEnvelope], archive_url: str
+) -> Imported:
+    """Verify an ended table's log, then write it straight into the archive (never into
+    Redis). :class:`TableExists` when the table is live here or archived already."""
+    from archive import ArchiveConflict, open_archive
+    from archive.packing import NotFinished, summarize
+
+    state = verified_fold(entries)
+    if await table_exists(redis, partitions, state.table_id):
+        raise TableExists(f"table {state.table_id!r} is live here; nothing was imported")
+    try:
+        summary = summarize(entries)
+    except NotFinished as error:
+        raise Discrepancy(entries[-1].seq, "archive", f"only an ended table: {error}") from None
+    archive = await open_archive(archive_url)
+    try:
+        written = await archive.put_table(summary, entries)
+    except ArchiveConflict as error:
+        raise TableExists(str(error)) from None
+    finally:
+        await archive.close()
+    if not written:
+        raise TableExists(f"table {state.table_id!r} is archived already; nothing was imported")
+    return Imported(
+        state.table_id, keys.partition_of(state.table_id, partitions), len(entries), state.phase
+    )
+
+
+async def import_entries(
+    redis: Any, partitions: int, entries: Sequence[RawEnvelope], *, restore: bool = False
+) -> Imported:
+    """Verify, then write a table's log into this store (see the module docstring).
+
+    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails, and
+    :class:`TableExists` when the table id is taken (in Redis, or archived from it:
+    ``restore`` puts an archived table back, replacing its tombstone).
+    """
+    state = verified_fold(entries)
+    table_id = state.table_id
     p = keys.partition_of(table_id, partitions)
     script = redis.register_script(_IMPORT_LUA)
     seed = bytes.fromhex(state.seed) if state.seed else b""
@@ -238,6 +312,8 @@ async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvel
             keys.tables_set(p),
             keys.feed_stream(p),
             keys.secret_key(p, table_id),
+            keys.tombstone_key(p, table_id),
+            keys.ended_zset(p),
         ],
         args=[
             table_id,
@@ -246,9 +322,21 @@ async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvel
             state.phase,
             seed,
             FEED_MAXLEN,
+            "1" if restore else "0",
+            int(time.time() * 1000),
             *(encode_entry(entry) for entry in entries),
         ],
     )
-    if (result.decode() if isinstance(result, bytes) else result) == "exists":
+    answer = result.decode() if isinstance(result, bytes) else result
+    if answer == "exists":
         raise TableExists(f"table {table_id!r} already exists here; nothing was imported")
+    if answer == "archived":
+        raise TableExists(
+            f"table {table_id!r} is archived here (`orrery archive restore` puts it back)"
+        )
     return Imported(table_id, p, len(entries), state.phase)
+
+
+async def restore_archived(redis: Any, partitions: int, entries: Sequence[RawEnvelope]) -> int:
+    """Put an archived table back into Redis (its tombstone replaced); the number of events."""
+    return (await import_entries(redis, partitions, entries, restore=True)).events

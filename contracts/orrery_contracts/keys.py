@@ -48,6 +48,13 @@ def tables_set(p: int) -> str:
     return f"orrery:{{{p}}}:tables"
 
 
+def ended_zset(p: int) -> str:
+    """The partition's tables that finished or closed and are not archived yet: member
+    the table id, score its end time (unix ms). The append that ends a table adds it;
+    the archiver removes it last, once the table is in the archive and out of Redis."""
+    return f"orrery:{{{p}}}:ended"
+
+
 def _table(p: int, table_id: str, suffix: str) -> str:
     return f"orrery:{{{p}}}:t:{table_id}:{suffix}"
 
@@ -84,6 +91,18 @@ def updates_stream(p: int, table_id: str) -> str:
 
 def score_key(p: int, table_id: str) -> str:
     return _table(p, table_id, "score")
+
+
+def tombstone_key(p: int, table_id: str) -> str:
+    """What stays in Redis of an archived table (a small hash: ``head`` hash, ``finished``
+    and ``archived`` times): commands to it are answered ``game_over`` and readers look
+    in the archive."""
+    return _table(p, table_id, "archived")
+
+
+def archiving_key(p: int, table_id: str) -> str:
+    """The lease of the archiver that is moving the table (its name, a short expiry)."""
+    return _table(p, table_id, "archiving")
 
 
 def projection_seq_key(p: int, table_id: str, projection: str) -> str:

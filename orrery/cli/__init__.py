@@ -57,6 +57,7 @@ EXTENSIONS = (
     "orrery.cli.play",
     "orrery.cli.ops",
     "orrery.cli.gateway",
+    "orrery.cli.archive",
 )
 
 RedisUrl = Annotated[
@@ -137,21 +138,38 @@ def serve(
     no_gateway: Annotated[
         bool, typer.Option("--no-gateway", help="no HTTP gateway and no bot runner")
     ] = False,
+    archive_url: Annotated[
+        str | None,
+        typer.Option(
+            "--archive-url",
+            help="where finished tables go: sqlite:///PATH or postgresql://… (default: "
+            "$ORRERY_ARCHIVE_URL, else <data-dir>/data/archive.sqlite3)",
+        ),
+    ] = None,
+    archivers: Annotated[
+        int, typer.Option(help="archiver processes (finished tables to the archive)")
+    ] = 1,
 ) -> None:
-    """Run deciders, claimers, projectors, the gateway and the bot runner until
+    """Run deciders, claimers, projectors, archivers, the gateway and the bot runner until
     SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
+    from archive import ARCHIVE_URL_ENV
+    from orrery.archiving import archive_url as chosen_archive
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
 
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
     share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key
+    # every child reads and writes the same archive
+    os.environ[ARCHIVE_URL_ENV] = chosen_archive(archive_url, data_dir)
 
     async def run(url: str) -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        async with service(url, workers, projectors, partitions, timekeepers) as processes:
+        async with service(
+            url, workers, projectors, partitions, timekeepers, archivers
+        ) as processes:
             if not no_gateway:
                 base, started = await gateway_processes(url, http_port)
                 processes.extend(started)

@@ -91,7 +91,8 @@ def _read_file(path: Path) -> list[RawEnvelope]:
 def _load(
     table: str | None, file: Path | None, redis_url: str | None, data_dir: Path
 ) -> tuple[list[RawEnvelope], tuple[int, str] | None]:
-    from services.transfer import read_stored_log
+    from orrery.archiving import archive_url
+    from services.transfer import read_any_log
 
     if file is not None:
         entries = _read_file(file)
@@ -102,7 +103,8 @@ def _load(
         raise _fail("name a TABLE or give --file")
 
     async def work(redis: Any, partitions: int) -> Any:
-        return await read_stored_log(redis, partitions, table)
+        # an archived table's log comes from the archive (archive/), with its head hash
+        return await read_any_log(redis, partitions, table, archive_url(None, data_dir))
 
     stored = _with_redis(redis_url, data_dir, work)
     if not stored.entries and stored.head is None:
@@ -388,14 +390,28 @@ def import_(
     file: Annotated[Path, typer.Argument(help="a JSON Lines log written by orrery export")],
     redis_url: RedisUrl = None,
     data_dir: DataDir = Path(DATA_DIR),
+    into_archive: Annotated[
+        bool,
+        typer.Option(
+            "--archive",
+            help="write an ended table straight into the archive ($ORRERY_ARCHIVE_URL, else "
+            "the data folder's), not into Redis",
+        ),
+    ] = False,
 ) -> None:
-    """Verify a log file's chain, then add the table to this server (its projections follow)."""
+    """Verify a log file's chain, then add the table to this server (its projections follow)
+    or, with --archive, to the archive."""
+    from orrery.archiving import archive_url
     from services.audit import Discrepancy
-    from services.transfer import TableExists, import_entries
+    from services.transfer import TableExists, import_entries, import_into_archive
 
     entries = _read_file(file)
 
     async def work(redis: Any, partitions: int) -> Any:
+        if into_archive:
+            return await import_into_archive(
+                redis, partitions, entries, archive_url(None, data_dir)
+            )
         return await import_entries(redis, partitions, entries)
 
     try:
@@ -404,9 +420,9 @@ def import_(
         raise _fail(f"{file}: not imported: {error}", EXIT_DISCREPANCY) from None
     except TableExists as error:
         raise _fail(str(error)) from None
+    where = "the archive" if into_archive else f"partition {imported.partition}"
     typer.echo(
-        f"imported table {imported.table_id}: {imported.events} events, {imported.phase}, "
-        f"partition {imported.partition}"
+        f"imported table {imported.table_id}: {imported.events} events, {imported.phase}, {where}"
     )
 
 

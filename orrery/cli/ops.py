@@ -17,6 +17,7 @@ import structlog
 import typer
 from redis.exceptions import RedisError
 
+from orrery.archiving import archive_url as archive_url_for
 from orrery.bench.scale import print_scale, run_scale
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
@@ -105,6 +106,13 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
         quiet: Annotated[bool, typer.Option(help="no output; exit status only")] = False,
         tables: Annotated[bool, typer.Option(help="count live/finished tables")] = True,
+        archive_url: Annotated[
+            str | None,
+            typer.Option(
+                "--archive-url",
+                help="the archive (default: $ORRERY_ARCHIVE_URL, else the data folder's)",
+            ),
+        ] = None,
     ) -> None:
         """Per partition: backlog, pending/lag per group, dead letters, tables.
 
@@ -113,7 +121,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         configure_logging("warning")
         with _server(redis_url, data_dir) as url:
             try:
-                result = asyncio.run(collect_status(url, tables=tables))
+                result = asyncio.run(
+                    collect_status(
+                        url, tables=tables, archive_url=archive_url_for(archive_url, data_dir)
+                    )
+                )
             except (RedisError, OSError) as error:
                 if not quiet:
                     print(f"cannot read {url}: {error}", file=sys.stderr)

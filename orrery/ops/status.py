@@ -46,7 +46,23 @@ class PartitionStatus:
     dead_letters: int = 0
     tables_live: int = 0
     tables_finished: int = 0
+    # ended tables the archiver has not moved yet (archive/archiver.py)
+    unarchived: int = 0
     groups: list[GroupStatus] = field(default_factory=list)
+
+
+@dataclass
+class ArchiveStatus:
+    url: str
+    kind: str = ""
+    reachable: bool = False
+    error: str = ""
+    tables: int = 0
+    events: int = 0
+    stored_bytes: int = 0
+    schema_version: int = 0
+    backlog: int = 0  # ended tables not archived yet
+    oldest_s: float | None = None  # how long ago the oldest of them ended
 
 
 @dataclass
@@ -56,6 +72,7 @@ class Status:
     partitions: int
     nodes: list[dict[str, Any]]
     rows: list[PartitionStatus]
+    archive: ArchiveStatus | None = None
 
     @property
     def missing(self) -> list[GroupStatus]:
@@ -104,6 +121,7 @@ async def partition_status(redis: Any, p: int, tables: bool = True) -> Partition
     deciders = row.groups[0]
     row.backlog = deciders.pending + (deciders.lag or 0) if deciders.exists else row.commands
     row.dead_letters = int(await redis.xlen(keys.dead_letter_stream(p)))
+    row.unarchived = int(await redis.zcard(keys.ended_zset(p)))
     if tables:
         members = [_text(m) for m in await redis.smembers(keys.tables_set(p))]
         if members:
@@ -179,7 +197,36 @@ async def _direct_info(redis: Any, address: str) -> dict[str, Any]:
         await direct.aclose()
 
 
-async def collect_status(url: str, tables: bool = True) -> Status:
+async def archive_status(redis: Any, partitions: int, url: str) -> ArchiveStatus:
+    """The archive's reachability and size, and the archiver's backlog in Redis."""
+    import time
+
+    from archive import ArchiveUnavailable, open_archive
+    from archive.hot import HotKeys
+    from orrery.runtime import _without_password
+
+    found = ArchiveStatus(url=_without_password(url))
+    found.backlog, oldest = await HotKeys(redis, partitions).backlog()
+    if oldest is not None:
+        found.oldest_s = round(max(0.0, time.time() - oldest / 1000), 1)
+    try:
+        archive = await open_archive(url)
+    except (ArchiveUnavailable, OSError, ValueError) as error:
+        found.error = str(error)[:200]
+        return found
+    try:
+        stats = await archive.stats()
+        found.kind, found.reachable = archive.kind, True
+        found.tables, found.events = stats.tables, stats.events
+        found.stored_bytes, found.schema_version = stats.stored_bytes, stats.schema_version
+    except (ArchiveUnavailable, OSError) as error:
+        found.error = str(error)[:200]
+    finally:
+        await archive.close()
+    return found
+
+
+async def collect_status(url: str, tables: bool = True, archive_url: str | None = None) -> Status:
     redis = open_redis(url)
     try:
         stored = await redis.hget(keys.CONFIG_KEY, "partitions")
@@ -190,7 +237,10 @@ async def collect_status(url: str, tables: bool = True) -> Status:
             for row in rows:
                 row.node = redis.get_node_from_key(keys.command_stream(row.partition)).name
         nodes = await server_nodes(redis, cluster)
-        return Status(url, cluster, partitions, nodes, rows)
+        archive = None
+        if archive_url and partitions:
+            archive = await archive_status(redis, partitions, archive_url)
+        return Status(url, cluster, partitions, nodes, rows, archive)
     finally:
         await redis.aclose()
 
@@ -220,7 +270,7 @@ def print_status(status: Status) -> None:
         table.add_column(column)
     if status.cluster:
         table.add_column("master")
-    for column in ("dead", "live", "finished"):
+    for column in ("dead", "live", "finished", "unarchived"):
         table.add_column(column)
 
     def cell(g: GroupStatus) -> str:
@@ -237,12 +287,31 @@ def print_status(status: Status) -> None:
             str(row.dead_letters),
             str(row.tables_live),
             str(row.tables_finished),
+            str(row.unarchived),
         )
     console.print(table)
+    if status.archive is not None:
+        print_archive_status(status.archive)
     if status.missing:
         console.print(
             f"[red]{len(status.missing)} consumer group(s) missing[/red]: run `orrery repair`"
         )
+
+
+def print_archive_status(archive: ArchiveStatus) -> None:
+    from rich.console import Console
+
+    console = Console()
+    if archive.reachable:
+        console.print(
+            f"archive {archive.url} ({archive.kind}, schema {archive.schema_version}): "
+            f"{archive.tables} tables, {archive.events} events, "
+            f"{archive.stored_bytes / 2**20:.1f} MiB"
+        )
+    else:
+        console.print(f"[red]archive {archive.url} unreachable[/red]: {archive.error}")
+    oldest = "" if archive.oldest_s is None else f", the oldest ended {archive.oldest_s:.0f} s ago"
+    console.print(f"not archived yet: {archive.backlog} ended tables{oldest}")
 
 
 # --------------------------------------------------------------------------- CLI

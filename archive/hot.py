@@ -1,0 +1,234 @@
+"""The Redis side of archiving: reading an ended table's hot keys, removing them behind a
+tombstone, and the queue of ended tables.
+
+A table's keys share its partition's hash tag ``{p}``; the lobby's share ``{lobby}``,
+the finished-games record ``{lb}``. Each group is changed by one script (one slot, so
+the same calls work on a Redis Cluster), in this order, each step idempotent:
+
+1. :data:`_DELETE` (slot ``{p}``) checks that the table is still ended with the head
+   the archive verified, deletes every hot key of the table, takes it out of the
+   partition's table set and the clocks' deadlines index, and writes its tombstone
+   (``head``, ``finished``, ``archived``: well under 200 bytes). Atomic: a crash leaves
+   either the whole table or its tombstone.
+2. :data:`_LOBBY` (slot ``{lobby}``) removes the lobby record, its listing members and
+   the players' index members; then the finished-games record (``{lb}``) loses its entry
+   (the ratings keep what it gave; history is in the archive).
+3. :data:`_DONE` (slot ``{p}``) takes the table out of the ended queue and drops the
+   lease. Until then the table stays queued, so an archiver killed between steps
+   resumes at the next one (a tombstone with a queue entry means: steps 2 and 3 left).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from orrery_contracts import keys
+from orrery_contracts.envelope import RawEnvelope, decode_entry
+from orrery_contracts.lobby import (
+    APPLIED_HASH,
+    STATES,
+    listing_member,
+    lobby_list_key,
+    lobby_table_decoder,
+    lobby_table_key,
+    player_tables_key,
+)
+
+ENDED_PHASES = (b"finished", b"closed")
+
+# KEYS: 1 meta, 2 tombstone, 3 partition tables set, 4 partition deadlines index,
+#       5 the table's deadline members, 6.. every other key of the table (deleted)
+# ARGV: 1 table id, 2 seq, 3 head hash, 4 finished (ms), 5 archived (ms)
+_DELETE = """
+local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
+if not meta[1] then
+  if redis.call('EXISTS', KEYS[2]) == 1 then return 'gone' end
+  return 'missing'
+end
+if meta[1] ~= ARGV[2] or meta[2] ~= ARGV[3] or (meta[3] ~= 'finished' and meta[3] ~= 'closed') then
+  return 'changed'
+end
+local members = redis.call('GET', KEYS[5])
+if members then
+  for member in string.gmatch(members, '%S+') do redis.call('ZREM', KEYS[4], member) end
+end
+for i = 5, #KEYS do redis.call('DEL', KEYS[i]) end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[2], 'head', ARGV[3], 'finished', ARGV[4], 'archived', ARGV[5])
+return 'deleted'
+"""
+
+# KEYS: 1 lobby applied hash, 2 lobby record, 3.. listings and players' indexes
+# ARGV: 1 table id, 2 listing member
+_LOBBY = """
+for i = 3, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
+redis.call('DEL', KEYS[2])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
+
+# KEYS: 1 ended queue, 2 lease; ARGV: 1 table id
+_DONE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[2])
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class HotTable:
+    """An ended table as Redis holds it (its head from the meta hash, read first)."""
+
+    table_id: str
+    seq: int
+    head_hash: str
+    phase: str
+    entries: list[RawEnvelope]
+
+
+class HotKeys:
+    """The scripts above, registered once per Redis client."""
+
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        self.partitions = partitions
+        self._delete = redis.register_script(_DELETE)
+        self._lobby = redis.register_script(_LOBBY)
+        self._done = redis.register_script(_DONE)
+
+    def partition(self, table_id: str) -> int:
+        return keys.partition_of(table_id, self.partitions)
+
+    async def read(self, table_id: str) -> HotTable | None:
+        """The table's log up to the head its meta hash names (None: no meta hash)."""
+        p = self.partition(table_id)
+        seq, head, phase = await self.redis.hmget(
+            keys.meta_hash(p, table_id), ["seq", "hash", "phase"]
+        )
+        if seq is None:
+            return None
+        rows = await self.redis.xrange(keys.log_stream(p, table_id), "-", f"{int(seq)}-0")
+        return HotTable(
+            table_id=table_id,
+            seq=int(seq),
+            head_hash=(head or b"").decode(),
+            phase=(phase or b"").decode(),
+            entries=[decode_entry(fields[b"e"]) for _, fields in rows],
+        )
+
+    async def tombstone(self, table_id: str) -> dict[str, str]:
+        p = self.partition(table_id)
+        found = await self.redis.hgetall(keys.tombstone_key(p, table_id))
+        return {k.decode(): v.decode() for k, v in found.items()}
+
+    async def delete(self, table: HotTable, seats: int, finished_at: int, archived_at: int) -> str:
+        """Step 1: ``deleted``, ``gone`` (done before), ``missing`` (no table, no
+        tombstone) or ``changed`` (not ended, or another head: nothing deleted)."""
+        p = self.partition(table.table_id)
+        t = table.table_id
+        doomed = [
+            keys.log_stream(p, t),
+            keys.outcomes_hash(p, t),
+            keys.snapshot_key(p, t),
+            keys.secret_key(p, t),
+            keys.updates_stream(p, t),
+            keys.score_key(p, t),
+            keys.notified_hash(p, t),
+            keys.view_key(p, t, None),
+            *(keys.view_key(p, t, s) for s in range(seats)),
+            *(keys.notice_stream(p, t, s) for s in range(seats)),
+            *(keys.projection_seq_key(p, t, g) for g in (*keys.PROJECTIONS, keys.NOTICES)),
+        ]
+        reply = await self._delete(
+            keys=[
+                keys.meta_hash(p, t),
+                keys.tombstone_key(p, t),
+                keys.tables_set(p),
+                keys.deadlines_zset(p),
+                keys.table_deadlines_key(p, t),
+                *doomed,
+            ],
+            args=[t, table.seq, table.head_hash, finished_at, archived_at],
+        )
+        return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+    async def forget_elsewhere(
+        self, table_id: str, game: str, created_at: int, players: set[str]
+    ) -> None:
+        """Step 2: the lobby's record, listings and players' indexes; the finished-games
+        record."""
+        raw = await self.redis.get(lobby_table_key(table_id))
+        if raw:
+            record = lobby_table_decoder.decode(raw)
+            created_at, game = record.created_at, record.game
+            players |= {p.player_id for p in record.players if p.player_id}
+        listings = [k for s in STATES for k in (lobby_list_key(s), lobby_list_key(s, game))]
+        await self._lobby(
+            keys=[
+                APPLIED_HASH,
+                lobby_table_key(table_id),
+                *listings,
+                *(player_tables_key(p) for p in sorted(players)),
+            ],
+            args=[table_id, listing_member(created_at, table_id)],
+        )
+        await self.redis.hdel(keys.FINISHED_TABLES, table_id)
+
+    async def done(self, table_id: str) -> None:
+        """Step 3: out of the queue, lease dropped."""
+        p = self.partition(table_id)
+        await self._done(
+            keys=[keys.ended_zset(p), keys.archiving_key(p, table_id)], args=[table_id]
+        )
+
+    async def lease(self, table_id: str, holder: str, ms: int) -> bool:
+        """Takes (or keeps) the table's archiving lease; False: another archiver has it."""
+        key = keys.archiving_key(self.partition(table_id), table_id)
+        if await self.redis.set(key, holder, nx=True, px=ms):
+            return True
+        if await self.redis.get(key) == holder.encode():
+            await self.redis.pexpire(key, ms)
+            return True
+        return False
+
+    async def due(self, p: int, before_ms: int, count: int) -> list[tuple[str, int]]:
+        rows = await self.redis.zrangebyscore(
+            keys.ended_zset(p), "-inf", before_ms, start=0, num=count, withscores=True
+        )
+        return [(m.decode(), int(score)) for m, score in rows]
+
+    async def backlog(self) -> tuple[int, int | None]:
+        """Ended tables not archived yet, and the oldest end time (ms) among them."""
+        pipe = self.redis.pipeline(transaction=False)
+        for p in range(self.partitions):
+            pipe.zcard(keys.ended_zset(p))
+            pipe.zrange(keys.ended_zset(p), 0, 0, withscores=True)
+        replies = await pipe.execute()
+        count = sum(int(n) for n in replies[0::2])
+        oldest = [int(rows[0][1]) for rows in replies[1::2] if rows]
+        return count, min(oldest) if oldest else None
+
+    async def sweep(self, now_ms: int) -> int:
+        """Queues ended tables that are not queued (finished before the queue existed, or
+        restored by hand); returns how many."""
+        added = 0
+        for p in range(self.partitions):
+            cursor = 0
+            while True:
+                cursor, members = await self.redis.sscan(keys.tables_set(p), cursor, count=500)
+                ids = [m.decode() for m in members]
+                if ids:
+                    pipe = self.redis.pipeline(transaction=False)
+                    for table_id in ids:
+                        pipe.hget(keys.meta_hash(p, table_id), "phase")
+                    phases = await pipe.execute()
+                    ended = {
+                        t: now_ms for t, ph in zip(ids, phases, strict=True) if ph in ENDED_PHASES
+                    }
+                    if ended:
+                        added += int(await self.redis.zadd(keys.ended_zset(p), ended, nx=True))
+                if int(cursor) == 0:
+                    break
+        return added
