@@ -4,9 +4,9 @@
 
 Per table, in this order (archive/hot.py says what each Redis step does):
 
-1. take the table's lease (``orrery:{p}:t:<id>:archiving``, 2 minutes, renewed per
-   step): archivers side by side never work on one table at once; a crashed archiver's
-   lease runs out and another resumes;
+1. take the table's lease (``orrery:{p}:t:<id>:archiving``, ``ORRERY_ARCHIVE_LEASE_MS``,
+   default 30 s, renewed before the delete): archivers side by side never work on one
+   table at once; a crashed archiver's lease runs out and another resumes;
 2. read the log up to the head in the meta hash and verify its hash chain;
 3. write it to the archive in one transaction (idempotent: the same head again is a
    no-op; another head is an :class:`~archive.store.ArchiveConflict`: the table is left
@@ -58,7 +58,8 @@ DEFAULT_POLL_S = 1.0
 CONCURRENCY_ENV = "ORRERY_ARCHIVE_CONCURRENCY"
 FAULT_ENV = "ORRERY_FAULT_KILL_ARCHIVER_AFTER"
 FAULT_STEPS = ("write", "verify", "delete", "lobby")
-LEASE_MS = 120_000
+LEASE_ENV = "ORRERY_ARCHIVE_LEASE_MS"
+DEFAULT_LEASE_MS = 30_000
 BATCH = 200  # due tables read per partition and pass
 FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
@@ -105,6 +106,9 @@ class Archiver:
     after_s: float = field(default_factory=archive_after_s)
     poll_s: float = field(default_factory=lambda: float(os.environ.get(POLL_ENV) or DEFAULT_POLL_S))
     concurrency: int = field(default_factory=lambda: int(os.environ.get(CONCURRENCY_ENV) or 4))
+    lease_ms: int = field(
+        default_factory=lambda: int(os.environ.get(LEASE_ENV) or DEFAULT_LEASE_MS)
+    )
     name: str = field(default_factory=lambda: f"archiver-{socket.gethostname()}-{os.getpid()}")
     fault: str = field(default_factory=lambda: os.environ.get(FAULT_ENV, ""))
     archived: int = 0
@@ -173,7 +177,7 @@ class Archiver:
 
     async def archive_table(self, table_id: str, finished_at: int) -> bool:
         """Moves one ended table; True when this call removed it from Redis."""
-        if not await self.hot.lease(table_id, self.name, LEASE_MS):
+        if not await self.hot.lease(table_id, self.name, self.lease_ms):
             return False
         with structlog.contextvars.bound_contextvars(table_id=table_id):
             table = await self.hot.read(table_id)
@@ -225,7 +229,7 @@ class Archiver:
                 self.skipped.add(table_id)
                 return False
             self._fault("verify")
-            await self.hot.lease(table_id, self.name, LEASE_MS)
+            await self.hot.lease(table_id, self.name, self.lease_ms)
             outcome = await self.hot.delete(
                 table, summary.seat_count, summary.finished_at, summary.archived_at
             )

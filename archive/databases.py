@@ -15,6 +15,7 @@ transaction that executes statements and fetches rows.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -155,12 +156,17 @@ class PostgresDatabase:
     async def open(self) -> None:
         from psycopg_pool import AsyncConnectionPool  # only a PostgreSQL archive needs it
 
+        # the pool warns at every failed reconnect; the archiver says it once per retry
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
         pool = AsyncConnectionPool(
             self.url,
             min_size=1,
             max_size=self.max_size,
             open=False,
             timeout=CONNECT_TIMEOUT_S,
+            # a connection is checked as it leaves the pool: after a server restart the
+            # broken ones are replaced instead of failing a transaction each
+            check=AsyncConnectionPool.check_connection,
             kwargs={"connect_timeout": int(CONNECT_TIMEOUT_S)},
         )
         try:

@@ -3,7 +3,7 @@
 PostgreSQL refuses to run as root: the cluster is created (``initdb``, trust
 authentication) and run as the ``postgres`` user the package creates (``runuser``) in a
 temporary folder that user owns, on a free loopback port, with its socket in that
-folder. It is stopped by its PID (SIGTERM, the "smart" shutdown, then SIGKILL).
+folder. It is stopped by its PID (SIGINT, the "fast" shutdown, then SIGKILL).
 :meth:`PostgresServer.fresh_database` gives each test a database of its own.
 """
 
@@ -67,7 +67,21 @@ class PostgresServer:
         )
         for _ in range(5):
             self.port = free_port()
-            self.process = subprocess.Popen(
+            if self._launch():
+                return self
+            self.stop()
+        raise RuntimeError(f"PostgreSQL did not start: {(self.folder / 'server.log').read_text()}")
+
+    def start_again(self) -> PostgresServer:
+        """After :meth:`stop`: the same cluster on the same port (a server that was down)."""
+        if not self._launch():
+            raise RuntimeError(f"PostgreSQL did not start: {self.folder / 'server.log'}")
+        return self
+
+    def _launch(self) -> bool:
+        binaries = postgres_bin()
+        data = self.folder / "data"
+        self.process = subprocess.Popen(
                 _as_postgres(
                     str(binaries / "postgres"),
                     "-D", str(data),
@@ -81,10 +95,7 @@ class PostgresServer:
                 stdout=subprocess.DEVNULL,
                 stderr=open(self.folder / "server.log", "ab"),  # noqa: SIM115
             )  # fmt: skip
-            if self._ready():
-                return self
-            self.stop()
-        raise RuntimeError(f"PostgreSQL did not start: {(self.folder / 'server.log').read_text()}")
+        return self._ready()
 
     def _ready(self) -> bool:
         assert self.process is not None
@@ -107,21 +118,26 @@ class PostgresServer:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
-        """SIGTERM to the postmaster's PID (``postmaster.pid``; the child we started is
-        ``runuser``), then SIGKILL if it does not end."""
+        """A fast shutdown (SIGINT: sessions are ended) of the postmaster, by the PID in
+        ``postmaster.pid`` (the child we started is ``runuser``); SIGKILL if it lingers."""
         process, self.process = self.process, None
         if process is None or process.poll() is not None:
             return
-        pid_file = self.folder / "data" / "postmaster.pid"
         try:
-            os.kill(int(pid_file.read_text().split()[0]), signal.SIGTERM)
+            pid = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            pid = process.pid
+        for sig in (signal.SIGINT, signal.SIGKILL):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                process.wait(timeout=20)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        process.wait()
 
     def __enter__(self) -> PostgresServer:
         return self.start()

@@ -1,0 +1,403 @@
+"""The archiver against a live service (embedded Valkey, worker and projector processes)
+and a real archive, on SQLite and on PostgreSQL: ended tables leave Redis, replay and
+audit the same from the archive, commands to them are ``game_over``; archivers racing,
+killed at every step, or facing an unreachable archive lose and duplicate nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import redis
+from typer.testing import CliRunner
+
+from archive import open_archive
+from archive.archiver import FAULT_STEPS
+from orrery.cli import app
+from orrery.runtime import prepare, stop_processes
+from orrery.server.embedded import EmbeddedServer
+from orrery_client.sdk import OrreryClient
+from orrery_contracts import keys
+from orrery_contracts.envelope import RawEnvelope
+from orrery_contracts.lobby import lobby_table_key
+from orrery_contracts.table import CreateTable, StartTable
+from services.replay import SPECTATOR, Viewer, frames
+from services.transfer import import_entries, read_any_log, read_stored_log
+from tests.support.postgres import PostgresServer
+from tests.support.service import PARTITIONS, REPO, LiveService, live_service
+
+runner = CliRunner()
+FAST = {
+    "ORRERY_ARCHIVE_AFTER_S": "0",
+    "ORRERY_ARCHIVE_POLL_S": "0.1",
+    # a killed archiver's tables wait this long for another
+    "ORRERY_ARCHIVE_LEASE_MS": "1000",
+}
+
+
+@dataclass
+class Stack:
+    service: LiveService
+    archive_url: str
+
+    @property
+    def url(self) -> str:
+        return self.service.url
+
+    def redis(self) -> redis.Redis:
+        return self.service.sync_redis()
+
+
+def archive_url_of(kind: str, folder: Path, request: pytest.FixtureRequest) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{folder / 'archive.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return server.fresh_database()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def stack(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    folder = tmp_path_factory.mktemp(f"archiver-{request.param}")
+    url = archive_url_of(request.param, folder, request)
+    with live_service(folder / "service") as service:
+        yield Stack(service, url)
+
+
+def start_archiver(
+    url: str, archive_url: str, log: Path | None = None, **env: str
+) -> subprocess.Popen[bytes]:
+    """``orrery archiver`` as its own process (its log lines to ``log``)."""
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    return subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", "archiver"],
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "ORRERY_REDIS_URL": url,
+            "ORRERY_ARCHIVE_URL": archive_url,
+            **FAST,
+            **env,
+        },
+        stdin=subprocess.DEVNULL,
+        stderr=out,
+    )
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 90.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.1)
+
+
+def import_logs(url: str, logs: list[list[RawEnvelope]]) -> None:
+    async def run() -> None:
+        client = redis.asyncio.Redis.from_url(url)
+        try:
+            for entries in logs:
+                await import_entries(client, PARTITIONS, entries)
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+def tiny_logs(prefix: str, count: int) -> list[list[RawEnvelope]]:
+    from services.replay import play_log
+
+    return [play_log("tiny", 2, i, table_id=f"{prefix}-{i:03d}")[0] for i in range(count)]
+
+
+def partition(table_id: str) -> int:
+    return keys.partition_of(table_id, PARTITIONS)
+
+
+def keys_of(r: redis.Redis, table_id: str) -> list[str]:
+    return sorted(k.decode() for k in r.scan_iter(match=f"*{table_id}*", count=1000))
+
+
+def archived(r: redis.Redis, table_id: str) -> bool:
+    return bool(r.exists(keys.tombstone_key(partition(table_id), table_id))) and not r.zscore(
+        keys.ended_zset(partition(table_id)), table_id
+    )
+
+
+def projected(r: redis.Redis, entries: list[RawEnvelope]) -> bool:
+    table_id, last = entries[0].table_id, entries[-1].seq
+    raw = r.get(keys.view_key(partition(table_id), table_id, None))
+    return (
+        raw is not None
+        and msgspec.json.decode(raw)["seq"] >= last
+        and bool(r.get(lobby_table_key(table_id)))
+    )
+
+
+def stored_log(stack_url: str, archive_url: str | None, table_id: str) -> Any:
+    async def run() -> Any:
+        client = redis.asyncio.Redis.from_url(stack_url)
+        try:
+            return await read_any_log(client, PARTITIONS, table_id, archive_url)
+        finally:
+            await client.aclose()
+
+    return asyncio.run(run())
+
+
+def archive_rows(archive_url: str) -> int:
+    async def run() -> int:
+        store = await open_archive(archive_url)
+        try:
+            return (await store.stats()).tables
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+# ---------------------------------------------------------------- replay and audit
+
+
+def test_archived_tables_replay_at_every_seq_like_the_live_views(stack: Stack) -> None:
+    from services.replay import play_log
+
+    logs = [
+        play_log("fractured_sky", 3, 21, table_id="replay-fs")[0],
+        play_log("spacecraft", 3, 22, table_id="replay-sc")[0],
+        play_log("federation", 2, 23, table_id="replay-fed")[0],
+    ]
+    import_logs(stack.url, logs)
+    r = stack.redis()
+    for entries in logs:
+        wait_until(lambda e=entries: projected(r, e), what="the projections")
+    hot: dict[tuple[str, Viewer], list[bytes]] = {}
+    live: dict[tuple[str, Viewer], bytes] = {}
+    for entries in logs:
+        table_id = entries[0].table_id
+        seats = msgspec.json.decode(r.get(keys.view_key(partition(table_id), table_id, None)))
+        viewers: list[Viewer] = [SPECTATOR, *range(len(seats["seats"]))]
+        for viewer in viewers:
+            hot[table_id, viewer] = [f.rendered for f in frames(entries, viewer)]
+            seat = None if viewer == SPECTATOR else int(viewer)
+            live[table_id, viewer] = r.get(keys.view_key(partition(table_id), table_id, seat))
+    archiver = start_archiver(stack.url, stack.archive_url)
+    try:
+        for entries in logs:
+            wait_until(lambda e=entries: archived(r, e[0].table_id), what="archiving")
+    finally:
+        stop_processes([archiver])
+    for entries in logs:
+        table_id = entries[0].table_id
+        # only the tombstone is left, and it is small
+        assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
+        assert r.memory_usage(keys.tombstone_key(partition(table_id), table_id)) <= 200
+        assert not r.get(lobby_table_key(table_id))
+        stored = stored_log(stack.url, stack.archive_url, table_id)
+        assert stored.head == (entries[-1].seq, entries[-1].hash)
+        for (t, viewer), expected in hot.items():
+            if t != table_id:
+                continue
+            replayed = [f.rendered for f in frames(stored.entries, viewer)]
+            assert replayed == expected, (table_id, viewer)
+            assert msgspec.json.decode(replayed[-1]) == msgspec.json.decode(live[t, viewer])
+
+
+def test_audit_export_restore_and_import_of_an_archived_table(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from services.replay import play_log
+
+    entries = play_log("spacecraft", 2, 31, table_id="audited")[0]
+    import_logs(stack.url, [entries])
+    r = stack.redis()
+    archiver = start_archiver(stack.url, stack.archive_url)
+    try:
+        wait_until(lambda: archived(r, "audited"), what="archiving")
+    finally:
+        stop_processes([archiver])
+    monkeypatch.setenv("ORRERY_ARCHIVE_URL", stack.archive_url)
+    data = ["--data-dir", str(tmp_path)]
+    redis_url = ["--redis-url", stack.url]
+    audited = runner.invoke(app, ["audit", "audited", *redis_url, *data])
+    assert audited.exit_code == 0, audited.output
+    exported = runner.invoke(app, ["export", "audited", *redis_url, *data])
+    assert exported.exit_code == 0 and len(exported.output.splitlines()) == len(entries)
+    log_file = tmp_path / "audited.jsonl"
+    log_file.write_text(exported.output)
+    # the archived id is taken: importing it again is refused, into Redis or the archive
+    for extra in ([], ["--archive"]):
+        again = runner.invoke(app, ["import", str(log_file), *redis_url, *data, *extra])
+        assert again.exit_code != 0 and "archived" in again.output, again.output
+    # restore: back into Redis (its projections follow), then out again
+    restored = runner.invoke(app, ["archive", "restore", "audited", *redis_url, *data])
+    assert restored.exit_code == 0, restored.output
+    assert not r.exists(keys.tombstone_key(partition("audited"), "audited"))
+    back = asyncio.run(_read_hot(stack.url, "audited"))
+    assert [e.hash for e in back] == [e.hash for e in entries]
+    wait_until(lambda: projected(r, entries), what="the restored table's projections")
+    ran = runner.invoke(app, ["archive", "run", "--older-than", "0", *redis_url, *data])
+    assert ran.exit_code == 0 and ran.output.startswith("1 tables archived"), ran.output
+    assert archived(r, "audited") and archive_rows(stack.archive_url) >= 1
+    status = runner.invoke(app, ["archive", "status", "--json", *redis_url, *data])
+    assert status.exit_code == 0 and '"reachable": true' in status.output, status.output
+    # a tampered archived log fails its audit
+    changed = list(entries)
+    changed[5] = msgspec.structs.replace(changed[5], recorded_at=changed[5].recorded_at + 1)
+    asyncio.run(_replace(stack.archive_url, "audited", changed))
+    tampered = runner.invoke(app, ["audit", "audited", *redis_url, *data])
+    assert tampered.exit_code != 0, tampered.output
+
+
+async def _read_hot(url: str, table_id: str) -> list[RawEnvelope]:
+    client = redis.asyncio.Redis.from_url(url)
+    try:
+        return (await read_stored_log(client, PARTITIONS, table_id)).entries
+    finally:
+        await client.aclose()
+
+
+async def _replace(archive_url: str, table_id: str, entries: list[RawEnvelope]) -> None:
+    store = await open_archive(archive_url)
+    try:
+        await store.replace_log(table_id, entries)
+    finally:
+        await store.close()
+
+
+def test_a_command_to_an_archived_table_is_game_over(stack: Stack) -> None:
+    import random
+
+    from orrery_client.bot import play_seat
+    from tests.support.tinygame import Stand
+
+    async def play() -> list[str]:
+        async with OrreryClient(stack.url) as client:
+            table_id = await client.create_table("tiny", 2, table_id="over-1")
+            seats = [await client.join(table_id, f"p{s}") for s in range(2)]
+            await client.start(seats[0])
+            await asyncio.gather(*(play_seat(client, s, random.Random(s.seat)) for s in seats))
+            archiver = start_archiver(stack.url, stack.archive_url)
+            try:
+                await asyncio.to_thread(
+                    wait_until, lambda: archived(stack.redis(), table_id), 90.0, "archiving"
+                )
+            finally:
+                stop_processes([archiver])
+            outcomes = [
+                await client.submit(table_id, StartTable(), seat=0, token=seats[0].token),
+                await client.submit(table_id, CreateTable(game="tiny", seats=2)),
+                await client.play(seats[1], Stand()),
+            ]
+            return [getattr(outcome, "code", "accepted") for outcome in outcomes]
+
+    assert asyncio.run(play()) == ["game_over", "game_over", "game_over"]
+    # and the rejections left nothing behind
+    assert keys_of(stack.redis(), "over-1") == [keys.tombstone_key(partition("over-1"), "over-1")]
+
+
+# ---------------------------------------------------------------- racing and crashing
+
+
+def test_two_archivers_racing_archive_each_table_exactly_once(stack: Stack, tmp_path: Path) -> None:
+    logs = tiny_logs("race", 50)
+    import_logs(stack.url, logs)
+    r = stack.redis()
+    before = archive_rows(stack.archive_url)
+    journals = [tmp_path / "a.log", tmp_path / "b.log"]
+    racers = [start_archiver(stack.url, stack.archive_url, j) for j in journals]
+    try:
+        wait_until(lambda: all(archived(r, e[0].table_id) for e in logs), what="50 tables archived")
+    finally:
+        stop_processes(racers)
+    archived_lines = [
+        msgspec.json.decode(line)
+        for journal in journals
+        for line in journal.read_bytes().splitlines()
+        if b'"table_archived"' in line
+    ]
+    moved = sorted(
+        line["table_id"] for line in archived_lines if line["table_id"].startswith("race-")
+    )
+    assert moved == sorted(e[0].table_id for e in logs)  # each once, by one of the two
+    assert archive_rows(stack.archive_url) == before + 50
+    assert not any(b"archive_conflict" in j.read_bytes() for j in journals)
+
+
+@pytest.mark.parametrize("step", FAULT_STEPS)
+def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(
+    stack: Stack, step: str
+) -> None:
+    logs = tiny_logs(f"kill-{step}", 2)
+    import_logs(stack.url, logs)
+    r = stack.redis()
+    for entries in logs:
+        wait_until(lambda e=entries: projected(r, e), what="the projections")
+    before = archive_rows(stack.archive_url)
+    doomed = start_archiver(
+        stack.url, stack.archive_url, ORRERY_FAULT_KILL_ARCHIVER_AFTER=step,
+        ORRERY_ARCHIVE_CONCURRENCY="1",
+    )  # fmt: skip
+    assert doomed.wait(timeout=90) == -signal.SIGKILL
+    for entries in logs:  # whole in Redis, or archived and tombstoned: never half gone
+        table_id = entries[0].table_id
+        p = partition(table_id)
+        if r.exists(keys.meta_hash(p, table_id)):
+            assert not r.exists(keys.tombstone_key(p, table_id))
+            assert [e.hash for e in asyncio.run(_read_hot(stack.url, table_id))] == [
+                e.hash for e in entries
+            ]
+        else:
+            assert r.exists(keys.tombstone_key(p, table_id))
+    healthy = start_archiver(stack.url, stack.archive_url)
+    try:
+        for entries in logs:
+            wait_until(lambda e=entries: archived(r, e[0].table_id), what="archiving")
+    finally:
+        stop_processes([healthy])
+    assert archive_rows(stack.archive_url) == before + len(logs)
+    for entries in logs:
+        table_id = entries[0].table_id
+        assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
+        stored = stored_log(stack.url, stack.archive_url, table_id)
+        assert [e.hash for e in stored.entries] == [e.hash for e in entries]
+
+
+def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
+    tmp_path: Path,
+) -> None:
+    with EmbeddedServer(tmp_path / "valkey") as server, PostgresServer() as database:
+        asyncio.run(prepare(server.url, PARTITIONS))
+        archive_url = database.fresh_database()
+        r = redis.Redis.from_url(server.url)
+        archiver = start_archiver(server.url, archive_url, tmp_path / "archiver.log")
+        try:
+            first = tiny_logs("reach", 1)
+            import_logs(server.url, first)
+            wait_until(lambda: archived(r, "reach-000"), what="the first table archived")
+            database.stop()  # the archive is gone for 10 s
+            logs = tiny_logs("unreach", 5)
+            import_logs(server.url, logs)
+            time.sleep(10)
+            for entries in logs:
+                table_id = entries[0].table_id
+                assert r.exists(keys.meta_hash(partition(table_id), table_id))
+                assert not r.exists(keys.tombstone_key(partition(table_id), table_id))
+            database.start_again()
+            for entries in logs:
+                wait_until(lambda e=entries: archived(r, e[0].table_id), what="archiving")
+        finally:
+            stop_processes([archiver])
+        assert archive_rows(archive_url) == 6
+        assert b"archive_retry" in (tmp_path / "archiver.log").read_bytes()
