@@ -81,8 +81,9 @@ def player_games(game: bool, after: bool) -> str:
 
 
 def in_finish_order(game: bool, after: bool) -> str:
-    """Tables in finish order, oldest first (a ratings rebuild walks them)."""
-    where = ["final_state = 'finished'"]
+    """Tables that ended with a standing (``table.finished``: completed or abandoned), in
+    finish order, oldest first (a ratings rebuild walks them)."""
+    where = ["reason IN ('completed', 'abandoned')"]
     if game:
         where.append("game = %s")
     if after:

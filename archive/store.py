@@ -188,7 +188,8 @@ class Archive:
     async def in_finish_order(
         self, game: str | None = None, chunk: int = 500
     ) -> AsyncIterator[TableSummary]:
-        """Every finished (not closed) archived table (of one game), oldest finish first."""
+        """Every archived table (of one game) that ended with a standing, oldest finish
+        first."""
         after: tuple[int, str] | None = None
         while True:
             params: list[Any] = [game] if game else []

@@ -1,5 +1,6 @@
 """Rebuild every read model (views, lobby, scores, finished tables, ratings, the clocks'
-deadlines index) from the logs.
+deadlines index) from the logs; archived tables keep their tombstones and count for the
+ratings through the archive.
 
 The result equals what the live projectors wrote: views and scores come from the same
 functions over the same folded states, and finished games are rated in the same
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from archive import Archive
 from games.registry import BUILTIN, all_games
 from orrery_contracts import keys
 from projections.lobby import LobbyWriter, lobby_keys
 from projections.notices import NoticeWriter
-from projections.scoreboard import ScoreboardWriter
+from projections.scoreboard import ScoreboardWriter, rebuild_ratings
 from projections.tables import read_table
 from projections.views import ViewWriter
 
@@ -55,8 +57,12 @@ async def _seat_count(redis: Any, partitions: int, table_id: str) -> int:
     return (await read_table(redis, partitions, table_id, to_seq=1)).seats
 
 
-async def rebuild(redis: Any, partitions: int) -> int:
-    """Delete and recompute every read model; returns the number of tables."""
+async def rebuild(redis: Any, partitions: int, archive: Archive | None = None) -> int:
+    """Delete and recompute every read model; returns the number of tables.
+
+    Archived tables are left alone (they are in no partition's table set); their
+    finishes still count for the ratings, which are recomputed last from the live and
+    the archived finished tables (``archive``)."""
     doomed = await read_model_keys(redis, partitions)
     for key in doomed:
         await redis.delete(key)
@@ -71,4 +77,7 @@ async def rebuild(redis: Any, partitions: int) -> int:
         await views.write(state)
         await notices.write(state)
         await scores.write(state)
+    if archive is not None:
+        for game in sorted({*BUILTIN, *all_games()}):
+            await rebuild_ratings(redis, game, archive)
     return len(table_ids)

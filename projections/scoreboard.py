@@ -13,16 +13,24 @@ finished-tables record change in one MULTI on keys of one hash slot. Finished ga
 rated in (finish time, table id) order; a finish that arrives out of that order makes
 the game's ratings be recomputed from the record, so a rebuild always gives the same
 ratings as the live run.
+
+The record of finished tables holds live tables only: the archiver takes a table's
+entry out when it moves the table to the archive (archive/archiver.py). A recompute
+therefore reads the archived finishes too (``$ORRERY_ARCHIVE_URL``, which ``orrery
+serve`` and every role process set), and :func:`rebuild_ratings` (``orrery ratings
+rebuild GAME``) recomputes a game's ratings from both.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import msgspec
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
+from archive import ARCHIVE_URL_ENV, Archive, TableSummary, open_archive
 from games.registry import get_game
 from games.table import TableState, table_status
 from orrery_contracts import keys
@@ -206,12 +214,76 @@ class ScoreboardWriter:
         raise RuntimeError("the leaderboard kept changing; giving up this time")
 
     async def _finished_of(self, redis: Any, game: str) -> list[FinishedTable]:
-        rows = await redis.hgetall(keys.FINISHED_TABLES)
-        return [
-            _finished_decoder.decode(v)
-            for k, v in rows.items()
-            if not k.startswith(b"__latest__:") and _finished_decoder.decode(v).game == game
-        ]
+        live = await live_finishes(redis, game)
+        archive_url = os.environ.get(ARCHIVE_URL_ENV)
+        if not archive_url:
+            return live
+        archive = await open_archive(archive_url)
+        try:
+            return merge_finishes(live, await archived_finishes(archive, game))
+        finally:
+            await archive.close()
+
+
+async def live_finishes(redis: Any, game: str) -> list[FinishedTable]:
+    """The finished-tables record's tables of ``game`` (those still in Redis)."""
+    rows = await redis.hgetall(keys.FINISHED_TABLES)
+    found = []
+    for k, v in rows.items():
+        if k.startswith(b"__latest__:"):
+            continue
+        finished = _finished_decoder.decode(v)
+        if finished.game == game:
+            found.append(finished)
+    return found
+
+
+def finished_from_summary(summary: TableSummary) -> FinishedTable:
+    """An archived table as the finished-tables record held it."""
+    by_seat = {seat.seat: seat for seat in summary.seats}
+    seats = range(summary.seat_count)
+    return FinishedTable(
+        table_id=summary.table_id,
+        game=summary.game,
+        finished_at=summary.finished_at,
+        players=[(by_seat[s].player_id or "") if s in by_seat else "" for s in seats],
+        ranks=[(by_seat[s].rank or 0) if s in by_seat else 0 for s in seats],
+        points=[(by_seat[s].score or 0) if s in by_seat else 0 for s in seats],
+        names=[by_seat[s].name if s in by_seat else f"seat {s}" for s in seats],
+    )
+
+
+async def archived_finishes(archive: Archive, game: str) -> list[FinishedTable]:
+    """Every archived game of ``game`` that ended with a standing, in finish order."""
+    return [finished_from_summary(s) async for s in archive.in_finish_order(game)]
+
+
+def merge_finishes(live: list[FinishedTable], archived: list[FinishedTable]) -> list[FinishedTable]:
+    """Both lists, each table once (a table being archived may be in both)."""
+    seen = {f.table_id for f in live}
+    return live + [f for f in archived if f.table_id not in seen]
+
+
+async def rebuild_ratings(redis: Any, game: str, archive: Archive | None) -> int:
+    """Recompute ``game``'s ratings and leaderboard from every finished table, live and
+    archived, in finish order (what the live scoreboard computed); returns how many
+    tables were rated from."""
+    history = await live_finishes(redis, game)
+    if archive is not None:
+        history = merge_finishes(history, await archived_finishes(archive, game))
+    ratings = recompute_ratings(history)
+    latest = max((f"{f.finished_at:015d}:{f.table_id}" for f in history), default=None)
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.delete(keys.ratings_key(game), keys.leaderboard_key(game))
+        if ratings:
+            pipe.hset(
+                keys.ratings_key(game), mapping={n: _json.encode(r) for n, r in ratings.items()}
+            )
+            pipe.zadd(keys.leaderboard_key(game), {n: r.mu for n, r in ratings.items()})
+        if latest is not None:
+            pipe.hset(keys.FINISHED_TABLES, "__latest__:" + game, latest)
+        await pipe.execute()
+    return len(history)
 
 
 def recompute_ratings(history: list[FinishedTable]) -> dict[str, PlayerRating]:

@@ -12,9 +12,9 @@ import pytest
 
 from archive import Archive, ArchiveConflict, BadCursor, open_archive
 from archive.packing import summarize
-from orrery_contracts.envelope import RawEnvelope, encode_entry, seal
-from orrery_contracts.table import SeatJoined
+from orrery_contracts.envelope import RawEnvelope, encode_entry
 from services.replay import play_log
+from tests.support.logs import with_players
 from tests.support.postgres import PostgresServer
 
 GAMES = [("fractured_sky", 3), ("spacecraft", 2), ("federation", 3)]
@@ -33,26 +33,6 @@ async def archive(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         yield opened
     finally:
         await opened.close()
-
-
-def with_players(entries: list[RawEnvelope], players: dict[int, str]) -> list[RawEnvelope]:
-    """The log with these verified players in its joins, its chain sealed again."""
-    out: list[RawEnvelope] = []
-    prev = entries[0].prev_hash
-    for entry in entries:
-        body = entry.body
-        try:
-            joined = msgspec.msgpack.decode(entry.body, type=SeatJoined)
-        except msgspec.ValidationError:
-            joined = None
-        if joined is not None and joined.seat in players:
-            body = msgspec.Raw(
-                _msgpack.encode(msgspec.structs.replace(joined, player_id=players[joined.seat]))
-            )
-        sealed = seal(msgspec.structs.replace(entry, body=body, prev_hash=prev, hash=""))
-        out.append(sealed)
-        prev = sealed.hash
-    return out
 
 
 @cache

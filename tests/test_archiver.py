@@ -33,6 +33,7 @@ from orrery_contracts.lobby import lobby_table_key
 from orrery_contracts.table import CreateTable, StartTable
 from services.replay import SPECTATOR, Viewer, frames
 from services.transfer import import_entries, read_any_log, read_stored_log
+from tests.support.logs import with_players
 from tests.support.postgres import PostgresServer
 from tests.support.service import PARTITIONS, REPO, LiveService, live_service
 
@@ -71,7 +72,8 @@ def stack(
 ) -> Iterator[Stack]:
     folder = tmp_path_factory.mktemp(f"archiver-{request.param}")
     url = archive_url_of(request.param, folder, request)
-    with live_service(folder / "service") as service:
+    # the projector recomputes ratings from the archived finishes too
+    with live_service(folder / "service", ORRERY_ARCHIVE_URL=url) as service:
         yield Stack(service, url)
 
 
@@ -305,6 +307,56 @@ def test_a_command_to_an_archived_table_is_game_over(stack: Stack) -> None:
     assert asyncio.run(play()) == ["game_over", "game_over", "game_over"]
     # and the rejections left nothing behind
     assert keys_of(stack.redis(), "over-1") == [keys.tombstone_key(partition("over-1"), "over-1")]
+
+
+def test_ratings_rebuilt_from_the_archive_equal_the_live_leaderboard(
+    stack: Stack, tmp_path: Path
+) -> None:
+    from services.replay import play_log
+
+    players = ["p-ann", "p-bob", "p-cyd"]
+    logs = [
+        with_players(
+            play_log("spacecraft", 2, 40 + i, table_id=f"rated-{i}")[0],
+            {0: players[i % 3], 1: players[(i + 1) % 3]},
+        )
+        for i in range(6)
+    ]
+    import_logs(stack.url, logs[:3])
+    r = stack.redis()
+    lb = keys.leaderboard_key("spacecraft")
+    wait_until(lambda: r.hlen(keys.FINISHED_TABLES) >= 3, what="3 tables rated")
+    archiver = start_archiver(stack.url, stack.archive_url)
+    try:
+        for entries in logs[:3]:
+            wait_until(lambda e=entries: archived(r, e[0].table_id), what="archiving")
+    finally:
+        stop_processes([archiver])
+    import_logs(stack.url, logs[3:])  # these stay live
+    wait_until(
+        lambda: all(r.hexists(keys.FINISHED_TABLES, e[0].table_id) for e in logs[3:]),
+        what="3 more rated",
+    )
+    live = r.zrange(lb, 0, -1, withscores=True)
+    live_ratings = r.hgetall(keys.ratings_key("spacecraft"))
+    games = [msgspec.json.decode(v)["games"] for v in live_ratings.values()]
+    assert len(live) == 3 and games == [4, 4, 4], (live, games)
+    options = ["--redis-url", stack.url, "--archive-url", stack.archive_url]
+    rebuilt = runner.invoke(app, ["ratings", "rebuild", "spacecraft", *options])
+    assert rebuilt.exit_code == 0 and "from 6 finished tables" in rebuilt.output, rebuilt.output
+    assert r.zrange(lb, 0, -1, withscores=True) == live
+    assert r.hgetall(keys.ratings_key("spacecraft")) == live_ratings
+    # a rebuild of every read model leaves the archived tables alone and keeps the ratings
+    env = {"ORRERY_ARCHIVE_URL": stack.archive_url}
+    projections = runner.invoke(
+        app, ["projections", "rebuild", "--redis-url", stack.url, "--data-dir", str(tmp_path)],
+        env=env,
+    )  # fmt: skip
+    assert projections.exit_code == 0, projections.output
+    assert r.zrange(lb, 0, -1, withscores=True) == live
+    for entries in logs[:3]:
+        table_id = entries[0].table_id
+        assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
 
 
 # ---------------------------------------------------------------- racing and crashing

@@ -223,9 +223,13 @@ def timekeeper(redis_url: RedisUrl = None, partitions: Partitions = None) -> Non
 def _run_role(
     role: str, redis_url: str | None, partitions: int | None, consumer: str | None
 ) -> None:
+    from archive import ARCHIVE_URL_ENV
+    from orrery.archiving import archive_url
     from orrery.runtime import run_role, server_for
 
     configure_logging()
+    # a projector's ratings recompute reads archived finishes (projections/scoreboard.py)
+    os.environ.setdefault(ARCHIVE_URL_ENV, archive_url(None, Path(DATA_DIR)))
     # without a URL: the data folder's server (the running `orrery serve`, or its own)
     with server_for(redis_url_from_env(redis_url), _data(Path(DATA_DIR))) as url:
         asyncio.run(run_role(role, url, partitions, consumer))
@@ -439,9 +443,11 @@ def schema(
 
 @projections_app.command("rebuild")
 def projections_rebuild(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR)) -> None:
-    """Delete and rebuild every read model from the logs."""
+    """Delete and rebuild every read model from the logs (archived tables are left alone;
+    the ratings count them, from the archive)."""
     import redis.asyncio as aioredis
 
+    from orrery.archiving import archive_url, opened_archive
     from orrery.config import ensure_partitions
     from orrery.runtime import server_for
     from projections.rebuild import rebuild
@@ -451,7 +457,8 @@ def projections_rebuild(redis_url: RedisUrl = None, data_dir: DataDir = Path(DAT
     async def run(url: str) -> int:
         redis = aioredis.Redis.from_url(url)
         try:
-            return await rebuild(redis, await ensure_partitions(redis))
+            async with opened_archive(archive_url(None, data_dir)) as archive:
+                return await rebuild(redis, await ensure_partitions(redis), archive)
         finally:
             await redis.aclose()
 

@@ -127,7 +127,41 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             events = asyncio.run(_restore(url, store, table))
         print(f"{table}: {events} events restored to Redis")
 
+    ratings_app = typer.Typer(no_args_is_help=True, help="Ratings of verified players.")
+    app.add_typer(ratings_app, name="ratings")
+
+    @ratings_app.command("rebuild")
+    def ratings_rebuild(
+        game: Annotated[str, typer.Argument(help="the game whose ratings are recomputed")],
+        redis_url: RedisUrl = None,
+        archive_url_option: ArchiveUrl = None,
+        data_dir: DataDir = Path(DATA_DIR),
+    ) -> None:
+        """Recompute every player's rating at GAME from the archive plus the live finished
+        tables, in finish order (the result equals the live leaderboard)."""
+        from games.registry import all_games
+        from orrery.arguments import check_game
+
+        configure_logging("warning")
+        check_game(game, list(all_games()))
+        store = archive_url(archive_url_option, data_dir)
+        with _server(redis_url, data_dir) as url:
+            tables = asyncio.run(_rebuild_ratings(url, store, game))
+        print(f"{game}: ratings recomputed from {tables} finished tables")
+
     del bench_app  # (the archive's benchmark lives with the others, orrery/cli/bench.py)
+
+
+async def _rebuild_ratings(url: str, store: str, game: str) -> int:
+    from orrery.server.cluster import open_redis
+    from projections.scoreboard import rebuild_ratings
+
+    redis = open_redis(url)
+    try:
+        async with opened_archive(store) as archive:
+            return await rebuild_ratings(redis, game, archive)
+    finally:
+        await redis.aclose()
 
 
 async def _run_once(url: str, store: str, older_than: float | None) -> tuple[int, int]:

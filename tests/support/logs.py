@@ -57,3 +57,20 @@ def rewrite(
     changed = list(entries)
     changed[index] = msgspec.structs.replace(entries[index], body=body)
     return reseal(changed, index)
+
+
+def with_players(entries: Sequence[RawEnvelope], players: dict[int, str]) -> Entries:
+    """The log with these verified players (seat → player id) in its joins, re-sealed."""
+    from orrery_contracts.table import SeatJoined
+
+    changed = list(entries)
+    for index, entry in enumerate(entries):
+        if msgspec.msgpack.decode(entry.body).get("type") != "table.seat_joined":
+            continue
+        joined = msgspec.msgpack.decode(entry.body, type=SeatJoined)
+        if joined.seat in players:
+            player = msgspec.structs.replace(joined, player_id=players[joined.seat])
+            changed[index] = msgspec.structs.replace(
+                entry, body=msgspec.Raw(msgpack_encoder.encode(player))
+            )
+    return reseal(changed)
