@@ -7,11 +7,13 @@ Per table, in this order (archive/hot.py says what each Redis step does):
 1. take the table's lease (``orrery:{p}:t:<id>:archiving``, ``ORRERY_ARCHIVE_LEASE_MS``,
    default 30 s, renewed before the delete): archivers side by side never work on one
    table at once; a crashed archiver's lease runs out and another resumes;
-2. read the log up to the head in the meta hash and verify its hash chain;
-3. write it to the archive in one transaction (idempotent: the same head again is a
-   no-op; another head is an :class:`~archive.store.ArchiveConflict`: the table is left
-   in Redis, logged at error level, counted, and skipped until the process restarts);
-4. read it back and compare every envelope byte for byte and the head hash;
+2. read the log up to the head in the meta hash;
+3. write it to the archive in one transaction (with up to 49 other tables of its
+   partition, each whole or not at all; idempotent: the same head again is a no-op;
+   another head is an :class:`~archive.store.ArchiveConflict`: the table is left in
+   Redis, logged at error level, counted, and skipped until the process restarts);
+4. read it back: the hash chain recomputed from the stored contents must give every
+   entry's hash as Redis holds it, up to the head (so the contents are the same);
 5. delete its hot keys behind a tombstone (one script, which first checks the table
    is still ended with the same head), then the lobby's and the finished-games
    records, and last take it out of the ended queue.
@@ -45,9 +47,9 @@ from redis.exceptions import RedisError
 
 from archive.databases import ArchiveUnavailable
 from archive.hot import ENDED_PHASES, HotKeys, HotTable
+from archive.model import TableSummary
 from archive.packing import NotFinished, summarize
-from archive.store import Archive, ArchiveConflict
-from orrery_contracts.envelope import GENESIS_HASH, chain_hash, encode_entry
+from archive.store import Archive
 
 log = structlog.get_logger("orrery.archiver")
 
@@ -61,6 +63,7 @@ FAULT_STEPS = ("write", "verify", "delete", "lobby")
 LEASE_ENV = "ORRERY_ARCHIVE_LEASE_MS"
 DEFAULT_LEASE_MS = 30_000
 BATCH = 200  # due tables read per partition and pass
+TRANSACTION = 50  # tables written per archive transaction
 FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
 
@@ -82,20 +85,6 @@ def now_ms() -> int:
 
 def archive_after_s() -> float:
     return float(os.environ.get(AFTER_ENV) or DEFAULT_AFTER_S)
-
-
-class BrokenChain(Exception):
-    """The Redis log does not chain up to its head: never archived as it is."""
-
-
-def verify_hot_chain(table: HotTable) -> None:
-    prev = GENESIS_HASH
-    for expected_seq, entry in enumerate(table.entries, start=1):
-        if entry.seq != expected_seq or entry.prev_hash != prev or chain_hash(entry) != entry.hash:
-            raise BrokenChain(f"{table.table_id}: the chain breaks at seq {expected_seq}")
-        prev = entry.hash
-    if len(table.entries) != table.seq or prev != table.head_hash:
-        raise BrokenChain(f"{table.table_id}: the log does not reach its head")
 
 
 @dataclass
@@ -150,23 +139,22 @@ class Archiver:
         """One pass over every partition's due tables; returns how many were archived."""
         cutoff = now_ms() - int(1000 * (self.after_s if after_s is None else after_s))
         limit = asyncio.Semaphore(max(1, self.concurrency))
-        moved = 0
 
-        async def one(table_id: str, finished_at: int) -> None:
-            nonlocal moved
+        async def one_batch(batch: list[str]) -> int:
             async with limit:
-                if await self.archive_table(table_id, finished_at):
-                    moved += 1
+                return await self.archive_batch(batch)
 
+        batches: list[list[str]] = []
         order = list(range(self.partitions))
         random.shuffle(order)  # archivers side by side start in different places
         for p in order:
-            due = [(t, f) for t, f in await self.hot.due(p, cutoff, BATCH) if t not in self.skipped]
-            results = await asyncio.gather(*(one(t, f) for t, f in due), return_exceptions=True)
-            for result in results:
-                if isinstance(result, BaseException):
-                    raise result
-        return moved
+            due = [t for t, _ in await self.hot.due(p, cutoff, BATCH) if t not in self.skipped]
+            batches += [due[i : i + TRANSACTION] for i in range(0, len(due), TRANSACTION)]
+        results = await asyncio.gather(*(one_batch(b) for b in batches), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return sum(r for r in results if isinstance(r, int))
 
     async def export_backlog(self) -> None:
         count, oldest = await self.hot.backlog()
@@ -175,77 +163,105 @@ class Archiver:
 
     # ------------------------------------------------------------ one table
 
-    async def archive_table(self, table_id: str, finished_at: int) -> bool:
+    async def archive_table(self, table_id: str) -> bool:
         """Moves one ended table; True when this call removed it from Redis."""
-        if not await self.hot.lease(table_id, self.name, self.lease_ms):
-            return False
-        with structlog.contextvars.bound_contextvars(table_id=table_id):
-            table = await self.hot.read(table_id)
-            if table is None:
-                tombstone = await self.hot.tombstone(table_id)
-                if tombstone:  # deleted by an archiver that stopped before the end
-                    summary = await self.archive.get_summary(table_id)
-                    if summary is not None and summary.head_hash == tombstone.get("head"):
-                        await self._forget(
-                            summary.table_id,
-                            summary.game,
-                            summary.created_at,
-                            {s.player_id for s in summary.seats if s.player_id},
-                        )
-                        log.info("archive_resumed")
-                        return False
-                log.warning("archive_nothing_to_archive")
-                await self.hot.done(table_id)
-                return False
-            if table.phase.encode() not in ENDED_PHASES:
-                log.warning("archive_not_ended", phase=table.phase)
-                await self.hot.done(table_id)
-                return False
-            try:
-                verify_hot_chain(table)
-                summary = summarize(table.entries, archived_at=now_ms())
-            except (BrokenChain, NotFinished) as error:
-                FAILURES.labels("bad_log").inc()
-                log.error("archive_bad_log", error=str(error))
-                self.skipped.add(table_id)
-                return False
-            try:
-                await self.archive.put_table(summary, table.entries)
-            except ArchiveConflict as error:
-                FAILURES.labels("conflict").inc()
-                log.error("archive_conflict", error=str(error))
-                self.skipped.add(table_id)
-                return False
-            self._fault("write")
-            stored = await self.archive.get_table(table_id)
+        return bool(await self.archive_batch([table_id]))
+
+    async def archive_batch(self, table_ids: list[str]) -> int:
+        """Moves ended tables of one partition, written in one archive transaction; how
+        many this call removed from Redis."""
+        ready: list[tuple[HotTable, TableSummary]] = []
+        for table_id in table_ids:
+            if not await self.hot.lease(table_id, self.name, self.lease_ms):
+                continue  # another archiver has it
+            found = await self._ready(table_id)
+            if found is not None:
+                ready.append(found)
+        if not ready:
+            return 0
+        written, conflicts = await self.archive.put_tables([(s, t.entries) for t, s in ready])
+        for conflict in conflicts:
+            self._give_up(conflict.table_id, "conflict", str(conflict))
+        self._fault("write")
+        stored = await self.archive.get_tables([t.table_id for t, _ in ready])
+        moved = 0
+        for table, summary in ready:
+            if table.table_id in self.skipped:
+                continue
+            copy = stored.get(table.table_id)
+            # the archived chain, recomputed from the stored contents, must give every
+            # entry's hash as Redis holds it (so every entry's contents are the same)
             if (
-                stored is None
-                or not stored.intact
-                or [encode_entry(e) for e in stored.entries]
-                != [encode_entry(e) for e in table.entries]
+                copy is None
+                or not copy.intact
+                or [e.hash for e in copy.entries] != [e.hash for e in table.entries]
             ):
-                FAILURES.labels("read_back").inc()
-                log.error("archive_read_back_differs")
-                self.skipped.add(table_id)
-                return False
+                self._give_up(table.table_id, "read_back", "the archived copy differs")
+                continue
             self._fault("verify")
-            await self.hot.lease(table_id, self.name, self.lease_ms)
-            outcome = await self.hot.delete(
-                table, summary.seat_count, summary.finished_at, summary.archived_at
-            )
-            if outcome == "changed":  # restored, or not what was archived: look again later
-                log.warning("archive_table_changed")
-                return False
-            self._fault("delete")
-            players = {s.player_id for s in summary.seats if s.player_id}
-            await self._forget(table_id, summary.game, summary.created_at, players)
-            if outcome == "deleted":
-                self.archived += 1
+            if await self._remove(table, summary):
+                moved += 1
                 ARCHIVED.inc()
                 ARCHIVED_EVENTS.inc(summary.event_count)
-                ARCHIVED_BYTES.inc(stored.summary.stored_bytes)
-                log.info("table_archived", events=summary.event_count)
-            return outcome == "deleted"
+                if table.table_id in written:
+                    ARCHIVED_BYTES.inc(copy.summary.stored_bytes)
+                log.info("table_archived", table_id=table.table_id, events=summary.event_count)
+        self.archived += moved
+        return moved
+
+    async def _ready(self, table_id: str) -> tuple[HotTable, TableSummary] | None:
+        """The ended table and its summary row, or None (and then why is handled)."""
+        table = await self.hot.read(table_id)
+        if table is None:
+            await self._resume(table_id)
+            return None
+        if table.phase.encode() not in ENDED_PHASES:
+            log.warning("archive_not_ended", table_id=table_id, phase=table.phase)
+            await self.hot.done(table_id)
+            return None
+        last = table.entries[-1] if table.entries else None
+        if last is None or last.seq != table.seq or last.hash != table.head_hash:
+            self._give_up(table_id, "bad_log", "the log does not reach the head in its meta")
+            return None
+        try:
+            return table, summarize(table.entries, archived_at=now_ms())
+        except NotFinished as error:
+            self._give_up(table_id, "bad_log", str(error))
+            return None
+
+    async def _resume(self, table_id: str) -> None:
+        """A queued table with no hot keys: deleted by an archiver that stopped before its
+        last steps (finish them), or gone some other way (forget it)."""
+        tombstone = await self.hot.tombstone(table_id)
+        summary = await self.archive.get_summary(table_id) if tombstone else None
+        if summary is not None and summary.head_hash == tombstone.get("head"):
+            players = {s.player_id for s in summary.seats if s.player_id}
+            await self._forget(table_id, summary.game, summary.created_at, players)
+            log.info("archive_resumed", table_id=table_id)
+            return
+        log.warning("archive_nothing_to_archive", table_id=table_id)
+        await self.hot.done(table_id)
+
+    async def _remove(self, table: HotTable, summary: TableSummary) -> bool:
+        """The hot keys behind a tombstone, then the lobby's and the finished-games
+        records, then the queue entry; True when this call deleted the table."""
+        await self.hot.lease(table.table_id, self.name, self.lease_ms)
+        outcome = await self.hot.delete(
+            table, summary.seat_count, summary.finished_at, summary.archived_at
+        )
+        if outcome == "changed":  # restored, or not what was archived: look again later
+            log.warning("archive_table_changed", table_id=table.table_id)
+            return False
+        self._fault("delete")
+        players = {s.player_id for s in summary.seats if s.player_id}
+        await self._forget(table.table_id, summary.game, summary.created_at, players)
+        return outcome == "deleted"
+
+    def _give_up(self, table_id: str, reason: str, detail: str) -> None:
+        """Leave the table in Redis, say so loudly, and skip it until a restart."""
+        FAILURES.labels(reason).inc()
+        log.error(f"archive_{reason}", table_id=table_id, error=detail)
+        self.skipped.add(table_id)
 
     async def _forget(self, table_id: str, game: str, created_at: int, players: set[str]) -> None:
         await self.hot.forget_elsewhere(table_id, game, created_at, players)

@@ -77,6 +77,26 @@ return 1
 """
 
 
+def table_keys(p: int, t: str, seats: int) -> list[str]:
+    """Every key of table ``t`` in partition ``p`` (its deadlines key included; the
+    tombstone and the lease are not the table's)."""
+    return [
+        keys.meta_hash(p, t),
+        keys.log_stream(p, t),
+        keys.outcomes_hash(p, t),
+        keys.snapshot_key(p, t),
+        keys.secret_key(p, t),
+        keys.updates_stream(p, t),
+        keys.score_key(p, t),
+        keys.notified_hash(p, t),
+        keys.table_deadlines_key(p, t),
+        keys.view_key(p, t, None),
+        *(keys.view_key(p, t, s) for s in range(seats)),
+        *(keys.notice_stream(p, t, s) for s in range(seats)),
+        *(keys.projection_seq_key(p, t, g) for g in (*keys.PROJECTIONS, keys.NOTICES)),
+    ]
+
+
 @dataclass(frozen=True)
 class HotTable:
     """An ended table as Redis holds it (its head from the meta hash, read first)."""
@@ -128,19 +148,8 @@ class HotKeys:
         tombstone) or ``changed`` (not ended, or another head: nothing deleted)."""
         p = self.partition(table.table_id)
         t = table.table_id
-        doomed = [
-            keys.log_stream(p, t),
-            keys.outcomes_hash(p, t),
-            keys.snapshot_key(p, t),
-            keys.secret_key(p, t),
-            keys.updates_stream(p, t),
-            keys.score_key(p, t),
-            keys.notified_hash(p, t),
-            keys.view_key(p, t, None),
-            *(keys.view_key(p, t, s) for s in range(seats)),
-            *(keys.notice_stream(p, t, s) for s in range(seats)),
-            *(keys.projection_seq_key(p, t, g) for g in (*keys.PROJECTIONS, keys.NOTICES)),
-        ]
+        named = {keys.meta_hash(p, t), keys.table_deadlines_key(p, t)}  # (KEYS 1 and 5)
+        doomed = [k for k in table_keys(p, t, seats) if k not in named]
         reply = await self._delete(
             keys=[
                 keys.meta_hash(p, t),

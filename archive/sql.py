@@ -36,16 +36,32 @@ INSERT_SEAT = (
     f"INSERT INTO archived_seats ({SEAT_COLUMNS}, game, finished_at) VALUES "
     "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
-HEAD_HASH = "SELECT head_hash FROM archived_tables WHERE table_id = %s"
-SUMMARY = f"SELECT {SUMMARY_COLUMNS} FROM archived_tables WHERE table_id = %s"
-LOG = "SELECT log_format, log FROM archived_tables WHERE table_id = %s"
+
+
+def _marks(count: int) -> str:
+    return ", ".join(["%s"] * count)
+
+
+def summaries_of(count: int) -> str:
+    return f"SELECT {SUMMARY_COLUMNS} FROM archived_tables WHERE table_id IN ({_marks(count)})"
+
+
+def logs_of(count: int) -> str:
+    return (
+        f"SELECT table_id, log_format, log FROM archived_tables WHERE table_id IN ({_marks(count)})"
+    )
+
+
+def heads_of(count: int) -> str:
+    return f"SELECT table_id, head_hash FROM archived_tables WHERE table_id IN ({_marks(count)})"
+
+
 REPLACE_LOG = "UPDATE archived_tables SET log = %s WHERE table_id = %s"
 
 
 def seats_of(count: int) -> str:
-    marks = ", ".join(["%s"] * count)
     return (
-        f"SELECT {SEAT_COLUMNS} FROM archived_seats WHERE table_id IN ({marks}) "
+        f"SELECT {SEAT_COLUMNS} FROM archived_seats WHERE table_id IN ({_marks(count)}) "
         "ORDER BY table_id, seat"
     )
 
@@ -99,6 +115,12 @@ STATS = (
     "COALESCE(SUM(raw_bytes), 0) FROM archived_tables"
 )
 PING = "SELECT 1"
+# what the archive takes on disk, tables and indexes
+DISK_BYTES = {
+    "postgresql": "SELECT pg_total_relation_size('archived_tables') "
+    "+ pg_total_relation_size('archived_seats')",
+    "sqlite": "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+}
 
 
 def migrations() -> list[tuple[int, str]]:

@@ -120,25 +120,47 @@ class Archive:
     async def put_table(self, summary: TableSummary, entries: Sequence[RawEnvelope]) -> bool:
         """Archives a table (its summary from :func:`archive.packing.summarize`); False
         when it was archived already with the same head."""
-        stored = pack(entries)
-        summary = msgspec.structs.replace(
-            summary,
-            archived_at=summary.archived_at or int(time.time() * 1000),
-            stored_bytes=len(stored),
-            raw_bytes=raw_size(entries),
-        )
-        async with self.db.transaction() as tx:
-            written = await tx.execute(
-                sql.INSERT_TABLE, (*_summary_row(summary), LOG_FORMAT, stored)
+        written, conflicts = await self.put_tables([(summary, entries)])
+        if conflicts:
+            raise conflicts[0]
+        return summary.table_id in written
+
+    async def put_tables(
+        self, tables: Sequence[tuple[TableSummary, Sequence[RawEnvelope]]]
+    ) -> tuple[set[str], list[ArchiveConflict]]:
+        """Archives several tables in one transaction (each whole or not at all): the ids
+        written now, and a conflict for each table archived before with another head
+        (not written). A table archived before with the same head is neither."""
+        rows: list[tuple[TableSummary, bytes]] = []
+        for summary, entries in tables:
+            stored = pack(entries)
+            complete = msgspec.structs.replace(
+                summary,
+                archived_at=summary.archived_at or int(time.time() * 1000),
+                stored_bytes=len(stored),
+                raw_bytes=raw_size(entries),
             )
-            if written:
-                for seat in summary.seats:
-                    await tx.execute(sql.INSERT_SEAT, _seat_row(summary, seat))
-                return True
-            rows = await tx.fetchall(sql.HEAD_HASH, (summary.table_id,))
-        if rows and rows[0][0] == summary.head_hash:
-            return False
-        raise ArchiveConflict(summary.table_id, rows[0][0] if rows else "", summary.head_hash)
+            rows.append((complete, stored))
+        written: set[str] = set()
+        present: list[TableSummary] = []
+        async with self.db.transaction() as tx:
+            for summary, stored in rows:
+                if await tx.execute(sql.INSERT_TABLE, (*_summary_row(summary), LOG_FORMAT, stored)):
+                    for seat in summary.seats:
+                        await tx.execute(sql.INSERT_SEAT, _seat_row(summary, seat))
+                    written.add(summary.table_id)
+                else:
+                    present.append(summary)
+            heads = {}
+            if present:
+                ids = [s.table_id for s in present]
+                heads = dict(await tx.fetchall(sql.heads_of(len(ids)), ids))
+        conflicts = [
+            ArchiveConflict(s.table_id, heads.get(s.table_id, ""), s.head_hash)
+            for s in present
+            if heads.get(s.table_id) != s.head_hash
+        ]
+        return written, conflicts
 
     async def replace_log(self, table_id: str, entries: Sequence[RawEnvelope]) -> None:
         """Overwrites a stored log without touching its head hash: for tests that tamper
@@ -150,22 +172,29 @@ class Archive:
 
     async def get_summary(self, table_id: str) -> TableSummary | None:
         async with self.db.transaction() as tx:
-            rows = await tx.fetchall(sql.SUMMARY, (table_id,))
+            rows = await tx.fetchall(sql.summaries_of(1), (table_id,))
             summaries = await self._with_seats(tx, rows)
         return summaries[0] if summaries else None
 
     async def get_table(self, table_id: str) -> ArchivedTable | None:
         """The table with its whole log (hashes recomputed; see ``ArchivedTable.intact``)."""
+        return (await self.get_tables([table_id])).get(table_id)
+
+    async def get_tables(self, table_ids: Sequence[str]) -> dict[str, ArchivedTable]:
+        """Several whole tables (those archived), by id, read in one transaction."""
+        if not table_ids:
+            return {}
+        ids = list(table_ids)
         async with self.db.transaction() as tx:
-            rows = await tx.fetchall(sql.SUMMARY, (table_id,))
+            rows = await tx.fetchall(sql.summaries_of(len(ids)), ids)
             summaries = await self._with_seats(tx, rows)
-            logs = await tx.fetchall(sql.LOG, (table_id,))
-        if not summaries or not logs:
-            return None
-        log_format, data = logs[0]
-        return ArchivedTable(
-            summary=summaries[0], entries=unpack(table_id, bytes(data), int(log_format))
-        )
+            logs = {row[0]: row[1:] for row in await tx.fetchall(sql.logs_of(len(ids)), ids)}
+        found = {}
+        for summary in summaries:
+            log_format, data = logs[summary.table_id]
+            entries = unpack(summary.table_id, bytes(data), int(log_format))
+            found[summary.table_id] = ArchivedTable(summary=summary, entries=entries)
+        return found
 
     async def finished_tables(
         self, game: str | None = None, cursor: str | None = None, limit: int = 20
@@ -216,6 +245,11 @@ class Archive:
             raw_bytes=int(raw),
             schema_version=self.schema_version,
         )
+
+    async def disk_bytes(self) -> int:
+        """What the archive's tables and indexes take on disk."""
+        async with self.db.transaction() as tx:
+            return int((await tx.fetchall(sql.DISK_BYTES[self.db.dialect]))[0][0])
 
     async def _page(self, query: str, params: list[Any], limit: int) -> Page:
         limit = _limit(limit)

@@ -149,7 +149,29 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             tables = asyncio.run(_rebuild_ratings(url, store, game))
         print(f"{game}: ratings recomputed from {tables} finished tables")
 
-    del bench_app  # (the archive's benchmark lives with the others, orrery/cli/bench.py)
+    @bench_app.command("archive")
+    def bench_archive(
+        games: Annotated[int, typer.Option("--games", min=3, help="finished games")] = 200,
+        archive_url_option: Annotated[
+            str | None,
+            typer.Option(
+                "--archive-url", help="the archive to write (default: a scratch SQLite file)"
+            ),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+        scratch: Annotated[Path, typer.Option(help="scratch folder")] = Path(DATA_DIR)
+        / "bench-archive",
+    ) -> None:
+        """Archive rate, bytes per event, Redis memory per game before and after, replay
+        latency from the archive vs Redis, with their targets."""
+        from orrery.bench.archive import as_dict, render, run_archive_bench
+
+        configure_logging("error")
+        figures = run_archive_bench(scratch, games, archive_url_option)
+        if as_json:
+            print(json.dumps(as_dict(figures), indent=2))
+        else:
+            render(figures)
 
 
 async def _rebuild_ratings(url: str, store: str, game: str) -> int:
