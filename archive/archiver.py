@@ -38,8 +38,9 @@ import random
 import signal
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
 from prometheus_client import Counter, Gauge
@@ -64,6 +65,10 @@ LEASE_ENV = "ORRERY_ARCHIVE_LEASE_MS"
 DEFAULT_LEASE_MS = 30_000
 BATCH = 200  # due tables read per partition and pass
 TRANSACTION = 50  # tables written per archive transaction
+REDIS_CONCURRENCY = 16  # tables read or removed at once (overlapping round trips)
+
+T = TypeVar("T")
+R = TypeVar("R")
 FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
 
@@ -105,6 +110,7 @@ class Archiver:
 
     def __post_init__(self) -> None:
         self.hot = HotKeys(self.redis, self.partitions)
+        self._redis_calls = asyncio.Semaphore(REDIS_CONCURRENCY)
 
     # ------------------------------------------------------------ the loop
 
@@ -170,13 +176,8 @@ class Archiver:
     async def archive_batch(self, table_ids: list[str]) -> int:
         """Moves ended tables of one partition, written in one archive transaction; how
         many this call removed from Redis."""
-        ready: list[tuple[HotTable, TableSummary]] = []
-        for table_id in table_ids:
-            if not await self.hot.lease(table_id, self.name, self.lease_ms):
-                continue  # another archiver has it
-            found = await self._ready(table_id)
-            if found is not None:
-                ready.append(found)
+        leased = await self._each(table_ids, self._leased)
+        ready = [found for found in await self._each(leased, self._ready) if found is not None]
         if not ready:
             return 0
         written, conflicts = await self.archive.put_tables([(s, t.entries) for t, s in ready])
@@ -184,7 +185,7 @@ class Archiver:
             self._give_up(conflict.table_id, "conflict", str(conflict))
         self._fault("write")
         stored = await self.archive.get_tables([t.table_id for t, _ in ready])
-        moved = 0
+        verified = []
         for table, summary in ready:
             if table.table_id in self.skipped:
                 continue
@@ -198,19 +199,40 @@ class Archiver:
             ):
                 self._give_up(table.table_id, "read_back", "the archived copy differs")
                 continue
+            verified.append((table, summary, copy.summary.stored_bytes))
+        if verified:
             self._fault("verify")
-            if await self._remove(table, summary):
-                moved += 1
-                ARCHIVED.inc()
-                ARCHIVED_EVENTS.inc(summary.event_count)
-                if table.table_id in written:
-                    ARCHIVED_BYTES.inc(copy.summary.stored_bytes)
-                log.info("table_archived", table_id=table.table_id, events=summary.event_count)
+        removed = await self._each(verified, self._remove)
+        for (table, summary, stored_bytes), deleted in zip(verified, removed, strict=True):
+            if not deleted:
+                continue
+            ARCHIVED.inc()
+            ARCHIVED_EVENTS.inc(summary.event_count)
+            if table.table_id in written:
+                ARCHIVED_BYTES.inc(stored_bytes)
+            log.info("table_archived", table_id=table.table_id, events=summary.event_count)
+        moved = sum(removed)
         self.archived += moved
         return moved
 
-    async def _ready(self, table_id: str) -> tuple[HotTable, TableSummary] | None:
+    async def _each(self, items: list[T], work: Callable[[T], Awaitable[R]]) -> list[R]:
+        """``work`` on every item, at most :data:`REDIS_CONCURRENCY` at once (their Redis
+        round trips overlap), results in order."""
+
+        async def one(item: T) -> R:
+            async with self._redis_calls:
+                return await work(item)
+
+        return list(await asyncio.gather(*(one(item) for item in items)))
+
+    async def _leased(self, table_id: str) -> str | None:
+        taken = await self.hot.lease(table_id, self.name, self.lease_ms)
+        return table_id if taken else None  # None: another archiver has it
+
+    async def _ready(self, table_id: str | None) -> tuple[HotTable, TableSummary] | None:
         """The ended table and its summary row, or None (and then why is handled)."""
+        if table_id is None:
+            return None
         table = await self.hot.read(table_id)
         if table is None:
             await self._resume(table_id)
@@ -242,9 +264,10 @@ class Archiver:
         log.warning("archive_nothing_to_archive", table_id=table_id)
         await self.hot.done(table_id)
 
-    async def _remove(self, table: HotTable, summary: TableSummary) -> bool:
+    async def _remove(self, verified: tuple[HotTable, TableSummary, int]) -> bool:
         """The hot keys behind a tombstone, then the lobby's and the finished-games
         records, then the queue entry; True when this call deleted the table."""
+        table, summary, _ = verified
         await self.hot.lease(table.table_id, self.name, self.lease_ms)
         outcome = await self.hot.delete(
             table, summary.seat_count, summary.finished_at, summary.archived_at

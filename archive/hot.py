@@ -60,6 +60,22 @@ redis.call('HSET', KEYS[2], 'head', ARGV[3], 'finished', ARGV[4], 'archived', AR
 return 'deleted'
 """
 
+# The meta hash's head and the log up to it in one reply: the entries concatenated, each
+# after its length (4 bytes, big-endian), so a long log is one bulk string, not a
+# thousand nested replies for the client to parse.
+# KEYS: 1 meta, 2 log
+_READ = """
+local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
+if not meta[1] then return false end
+local parts = {}
+for _, row in ipairs(redis.call('XRANGE', KEYS[2], '-', meta[1] .. '-0')) do
+  local entry = row[2][2]
+  parts[#parts + 1] = struct.pack('>I4', #entry)
+  parts[#parts + 1] = entry
+end
+return {meta[1], meta[2] or '', meta[3] or '', table.concat(parts)}
+"""
+
 # KEYS: 1 lobby applied hash, 2 lobby record, 3.. listings and players' indexes
 # ARGV: 1 table id, 2 listing member
 _LOBBY = """
@@ -114,6 +130,7 @@ class HotKeys:
     def __init__(self, redis: Any, partitions: int) -> None:
         self.redis = redis
         self.partitions = partitions
+        self._read = redis.register_script(_READ)
         self._delete = redis.register_script(_DELETE)
         self._lobby = redis.register_script(_LOBBY)
         self._done = redis.register_script(_DONE)
@@ -124,18 +141,22 @@ class HotKeys:
     async def read(self, table_id: str) -> HotTable | None:
         """The table's log up to the head its meta hash names (None: no meta hash)."""
         p = self.partition(table_id)
-        seq, head, phase = await self.redis.hmget(
-            keys.meta_hash(p, table_id), ["seq", "hash", "phase"]
-        )
-        if seq is None:
+        reply = await self._read(keys=[keys.meta_hash(p, table_id), keys.log_stream(p, table_id)])
+        if not reply:
             return None
-        rows = await self.redis.xrange(keys.log_stream(p, table_id), "-", f"{int(seq)}-0")
+        seq, head, phase, packed = reply
+        entries = []
+        view, at = memoryview(packed), 0
+        while at < len(view):
+            size = int.from_bytes(view[at : at + 4], "big")
+            entries.append(decode_entry(bytes(view[at + 4 : at + 4 + size])))
+            at += 4 + size
         return HotTable(
             table_id=table_id,
             seq=int(seq),
-            head_hash=(head or b"").decode(),
-            phase=(phase or b"").decode(),
-            entries=[decode_entry(fields[b"e"]) for _, fields in rows],
+            head_hash=bytes(head).decode(),
+            phase=bytes(phase).decode(),
+            entries=entries,
         )
 
     async def tombstone(self, table_id: str) -> dict[str, str]:
