@@ -13,6 +13,7 @@ from typing import Any
 
 import structlog
 
+from archive.hot import table_keys as hot_table_keys
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
@@ -231,18 +232,7 @@ async def _memory(url: str) -> tuple[int, int, float, float]:
                 if meta.get(b"phase") != b"finished":
                     continue
                 state = await read_table(redis, partitions, table_id, to_seq=1)
-                table_keys = [
-                    keys.log_stream(p, table_id),
-                    keys.meta_hash(p, table_id),
-                    keys.outcomes_hash(p, table_id),
-                    keys.snapshot_key(p, table_id),
-                    keys.secret_key(p, table_id),
-                    keys.updates_stream(p, table_id),
-                    keys.score_key(p, table_id),
-                    keys.view_key(p, table_id, None),
-                    *(keys.view_key(p, table_id, s) for s in range(state.seats)),
-                    *(keys.projection_seq_key(p, table_id, g) for g in keys.PROJECTIONS),
-                ]
+                table_keys = hot_table_keys(p, table_id, state.seats)
                 for key in table_keys:
                     used += int(await redis.memory_usage(key, samples=0) or 0)
                 events += int(meta[b"seq"])
