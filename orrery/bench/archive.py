@@ -205,7 +205,10 @@ async def _tombstone_bytes(redis: Any, logs: list[list[Any]]) -> int:
 
 
 async def _settled(redis: Any) -> None:
-    """Until used_memory stops moving (client buffers shrink a moment after a burst)."""
+    """The slow log emptied (it keeps up to 128 slow commands with their arguments, up to
+    ~0.5 MB that say nothing of the data), then until used_memory stops moving (client
+    buffers shrink a moment after a burst)."""
+    await redis.slowlog_reset()
     last = -1
     for _ in range(20):
         now = await _used(redis)
