@@ -79,6 +79,14 @@ class Replayer(Protocol):
     ) -> tuple[ReplayStep, bytes] | None: ...
 
 
+class ArchivedTables(Protocol):
+    """Tables that ended and left Redis for the archive (archive/): each as the lobby
+    showed it, with the time it finished; None when not archived. ``orrery gateway``
+    plugs this in (the archive's URL is the process's)."""
+
+    async def record(self, table_id: str) -> tuple[LobbyTable, int] | None: ...
+
+
 class _PublicStatus(msgspec.Struct):
     """What the table summary reads from the spectator's view."""
 
@@ -164,6 +172,7 @@ class TableService:
         *,
         command_timeout_s: float = 10.0,
         replayer: Replayer | None = None,
+        archived: ArchivedTables | None = None,
     ) -> None:
         self.client = client
         self.redis = client.redis
@@ -171,6 +180,7 @@ class TableService:
         self.key = secret_key
         self.timeout = command_timeout_s
         self.replayer = replayer
+        self.archived = archived
 
     # ------------------------------------------------------------ helpers
 
@@ -178,8 +188,23 @@ class TableService:
         check_table_id(table_id)
         record = await self.client.lobby_table(table_id)
         if record is None:
-            raise ApiError(404, "no_such_table", "no such table")
+            found = await self._archived(table_id)
+            if found is None:
+                raise ApiError(404, "no_such_table", "no such table")
+            record = found[0]
         return record
+
+    async def _archived(self, table_id: str) -> tuple[LobbyTable, int] | None:
+        """The archived table's record (its private flag from the gateway's own record,
+        which stays), and when it finished."""
+        if self.archived is None:
+            return None
+        found = await self.archived.record(table_id)
+        if found is None:
+            return None
+        record, finished_at = found
+        private = await self.redis.hget(gateway_table_key(table_id), "private") == b"1"
+        return msgspec.structs.replace(record, private=private), finished_at
 
     async def _send(self, table_id: str, body: Any, **kwargs: Any) -> Outcome:
         try:
@@ -355,6 +380,10 @@ class TableService:
     async def view(self, player_id: str, table_id: str) -> bytes:
         seat = await self.viewer(player_id, table_id)
         raw = await self.client.view_raw(table_id, seat)
+        if raw is None and self.replayer is not None:
+            # an archived table's views are gone from Redis: its final view, folded again
+            found = await self.replayer.replay(table_id, seat)
+            raw = found[1] if found is not None else None
         if raw is None:
             raise ApiError(404, "no_view", "this table has no view yet")
         return raw
@@ -401,6 +430,13 @@ class TableService:
             head = await self.redis.xrevrange(keys.log_stream(p, table_id), count=1)
             if head:
                 finished_at = decode_entry(head[0][1][b"e"]).recorded_at
+            elif (archived := await self._archived(table_id)) is not None:
+                finished_at = archived[1]
+                if raw is None and self.replayer is not None:
+                    found = await self.replayer.replay(table_id, None)
+                    raw = found[1] if found is not None else None
+                    if raw is not None:
+                        status = _public_status.decode(raw)
         return TableDetail(
             **msgspec.structs.asdict(summary(record)),
             private=record.private,

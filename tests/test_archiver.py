@@ -541,3 +541,58 @@ def test_redis_memory_is_flat_after_200_games_are_archived(tmp_path: Path) -> No
     assert archive_rows(archive_url) == games + 20
     assert after - before <= 0.05 * before, (before, after)
     assert (after - before) / games <= 1024, (before, after)
+
+
+# ---------------------------------------------------------------- the gateway
+
+
+def test_the_gateway_reads_an_archived_table_as_before(tmp_path: Path) -> None:
+    """``GET /v1/tables/{id}``, ``/view`` and ``/replay`` answer the same for a table
+    before and after it moved to the archive."""
+    import random
+
+    import httpx
+
+    from orrery_client.bot import play_seat
+    from tests.support.gateway import live_gateway, sign_up
+
+    archive_url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
+    with live_gateway(tmp_path / "gw", bots=False, ORRERY_ARCHIVE_URL=archive_url) as live:
+
+        async def play() -> str:
+            async with OrreryClient(live.redis_url) as client:
+                table_id = await client.create_table("tiny", 2, table_id="gw-archived")
+                seats = [await client.join(table_id, f"p{s}") for s in range(2)]
+                await client.start(seats[0])
+                await asyncio.gather(*(play_seat(client, s, random.Random(s.seat)) for s in seats))
+                return table_id
+
+        async def read(table_id: str) -> list[Any]:
+            async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+                player = await sign_up(http, f"reader{random.getrandbits(32):x}")
+                detail = await player.get(f"/v1/tables/{table_id}")
+                view = await player.get(f"/v1/tables/{table_id}/view")
+                replays = [
+                    await player.get(f"/v1/tables/{table_id}/replay", at=at) for at in (0, 5, 9)
+                ]
+                answers = [detail, view, *replays]
+                assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+                return [a.json() for a in answers]
+
+        table_id = asyncio.run(play())
+        r = redis.Redis.from_url(live.redis_url)
+        wait_until(
+            lambda: (
+                r.get(lobby_table_key(table_id)) is not None
+                and b'"finished"' in r.get(lobby_table_key(table_id))
+            )
+        )
+        before = asyncio.run(read(table_id))
+        archiver = start_archiver(live.redis_url, archive_url)
+        try:
+            wait_until(lambda: archived(r, table_id), what="archiving")
+        finally:
+            stop_processes([archiver])
+        after = asyncio.run(read(table_id))
+    assert after == before
+    assert before[0]["finished_at"] and before[0]["phase"] == "finished"

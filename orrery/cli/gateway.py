@@ -4,7 +4,9 @@ and ``orrery bench gateway``; see docs/gateway.md.
 This is where the gateway gets what it may not import itself: replays fold a table's
 log with the rules (``services.replay.fold`` + ``games.table.table_view``, the one view
 function) to the end of a command, plugged into the app as its
-:class:`gateway.tables.Replayer`.
+:class:`gateway.tables.Replayer`; a table that left Redis for the archive is read from
+the archive (``$ORRERY_ARCHIVE_URL``, else the data folder's), as its log and as its
+lobby record (:class:`gateway.tables.ArchivedTables`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
+import structlog
 import typer
 
+from orrery.archiving import archive_url
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.logs import configure_logging
 
@@ -30,6 +34,7 @@ if TYPE_CHECKING:
     from gateway.models import ReplayStep
 
 _json = msgspec.json.Encoder()
+_log = structlog.get_logger("orrery.gateway")
 
 
 class LogReplayer:
@@ -53,8 +58,9 @@ class LogReplayer:
     TABLES = 16  # a decoded log: up to ~1 MB (a 4-seat Federation game)
     VIEWS = 2048  # a rendered view: ~3-5 kB
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, archive: ArchiveRecords | None = None) -> None:
         self.client = client  # the gateway's wire client: .redis, .partitions once connected
+        self.archive = archive
         self.logs: OrderedDict[str, _Log] = OrderedDict()
         self.views: OrderedDict[tuple[str, int, str, int | None], bytes] = OrderedDict()
 
@@ -114,20 +120,26 @@ class LogReplayer:
         stream = keys.log_stream(keys.partition_of(table_id, self.client.partitions), table_id)
         cached = self.logs.get(table_id)
         entries: list[Any] | None = None
-        if cached is not None:
+        if cached is not None and cached.archived:
+            entries = cached.entries  # an archived log never changes
+        elif cached is not None:
             top = cached.entries[-1]
             tail = await self.client.redis.xrange(stream, f"{top.seq}-0", "+")
             head = decode_entry(tail[0][1][b"e"]) if tail else None
             if head is not None and head.seq == top.seq and head.hash == top.hash:
                 # a new list: a request still using the cached one keeps its own
                 entries = [*cached.entries, *(decode_entry(f[b"e"]) for _, f in tail[1:])]
+        archived = bool(cached and cached.archived)
         if entries is None:
             raw = await self.client.redis.xrange(stream)
             entries = [decode_entry(fields[b"e"]) for _, fields in raw]
+            if not entries and self.archive is not None:
+                entries = await self.archive.entries(table_id)
+                archived = True
         if not entries or entries[-1].seq != len(entries):
             self.logs.pop(table_id, None)
             return None
-        log = _Log(entries, command_ends(entries))
+        log = _Log(entries, command_ends(entries), archived)
         self.logs[table_id] = log
         self.logs.move_to_end(table_id)
         if len(self.logs) > self.TABLES:
@@ -139,6 +151,64 @@ class LogReplayer:
 class _Log:
     entries: list[Any]  # the table's RawEnvelopes, seq 1 first
     ends: list[int]  # the last seq of each command
+    archived: bool = False  # read from the archive (never changes)
+
+
+class ArchiveRecords:
+    """Archived tables for the gateway: lobby records and logs, from the archive at
+    ``url`` (opened on first use, kept open; unreachable: as if not archived, logged)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._archive: Any = None
+        self._opening = asyncio.Lock()
+
+    async def _open(self) -> Any:
+        from archive import open_archive
+
+        async with self._opening:
+            if self._archive is None:
+                self._archive = await open_archive(self.url)
+        return self._archive
+
+    async def record(self, table_id: str) -> Any:
+        from archive import ArchiveUnavailable
+        from orrery_contracts.lobby import LobbySeat, LobbyTable
+
+        try:
+            summary = await (await self._open()).get_summary(table_id)
+        except (ArchiveUnavailable, OSError) as error:
+            _log.warning("archive_unreachable", error=str(error)[:200])
+            return None
+        if summary is None:
+            return None
+        record = LobbyTable(
+            table_id=summary.table_id,
+            game=summary.game,
+            seats=summary.seat_count,
+            players=[
+                LobbySeat(seat=s.seat, name=s.name, player_id=s.player_id, bot=s.bot, left=s.left)
+                for s in summary.seats
+            ],
+            state=summary.final_state,
+            options=summary.options,
+            created_at=summary.created_at,
+            seq=summary.event_count,
+        )
+        return record, summary.finished_at
+
+    async def entries(self, table_id: str) -> list[Any]:
+        """The archived log (empty: not archived, or changed since it was archived)."""
+        from archive import ArchiveUnavailable
+
+        try:
+            stored = await (await self._open()).get_table(table_id)
+        except (ArchiveUnavailable, OSError) as error:
+            _log.warning("archive_unreachable", error=str(error)[:200])
+            return []
+        if stored is None or not stored.intact:
+            return []
+        return list(stored.entries)
 
 
 def command_ends(entries: Sequence[Any]) -> list[int]:
@@ -159,7 +229,9 @@ def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = Non
         settings = dataclasses.replace(settings, cors_origins=tuple(cors))
     app = create_app(settings)
     gateway = app.state.gateway
-    gateway.tables.replayer = LogReplayer(gateway.client)
+    archive = ArchiveRecords(archive_url(None, data_dir.parent if data_dir else None))
+    gateway.tables.replayer = LogReplayer(gateway.client, archive)
+    gateway.tables.archived = archive
     return app
 
 
