@@ -40,6 +40,7 @@ from gateway.routes import (
     leave_table,
     list_tables,
     me,
+    my_games,
     no_such_route,
     openapi_document,
     readyz,
@@ -90,6 +91,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         path="/v1",
         route_handlers=[
             me,
+            my_games,
             create_table,
             list_tables,
             join_table,

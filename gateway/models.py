@@ -111,6 +111,37 @@ class TableList(msgspec.Struct, frozen=True, kw_only=True):
     next: str | None
 
 
+class PastSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat of a finished table: who sat there and how it ended (``player_id``: the
+    verified player, none for bots and anonymous seats)."""
+
+    seat: int
+    name: str
+    player_id: str | None = None
+    bot: bool = False
+    rank: int | None = None
+    score: int | None = None
+
+
+class PastGame(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /v1/players/me/games``: one of my finished (or closed) tables, live or
+    archived; ``seat``, ``rank`` and ``score`` are mine, ``seats`` everyone's."""
+
+    table_id: str
+    game: str
+    state: str  # finished | closed
+    finished_at: int  # unix ms
+    seat: int
+    rank: int | None
+    score: int | None
+    seats: list[PastSeat]
+
+
+class PastGames(msgspec.Struct, frozen=True, kw_only=True):
+    games: list[PastGame]  # newest finish first
+    next: str | None  # the cursor of the next page
+
+
 class JoinIn(Struct, frozen=True, kw_only=True):
     seat: int | None = None
     invite: str | None = None

@@ -26,6 +26,7 @@ from gateway.models import (
     Me,
     NewPlayer,
     NewTable,
+    PastGames,
     PlayerCreated,
     SeatOut,
     Session,
@@ -145,6 +146,20 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[bytes]:
 async def me(player: str, request: Request[Any, Any, Any]) -> Me:
     """My account, ratings and the tables where I hold a seat."""
     return await gateway_of(request).tables.me(player)
+
+
+@get("/players/me/games", responses=_errors(422))
+async def my_games(
+    player: str,
+    request: Request[Any, Any, Any],
+    game: Annotated[str | None, Parameter(description="only this game's tables")] = None,
+    cursor: Annotated[str | None, Parameter(description="the `next` of the page before")] = None,
+    limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
+) -> PastGames:
+    """My finished (and closed) games, newest finish first, live and archived: game,
+    every seat with its name, rank and score, my seat, when it finished; a page at a
+    time."""
+    return await gateway_of(request).tables.my_games(player, game, cursor, limit)
 
 
 @post("/tables", status_code=201, responses=_errors(422))

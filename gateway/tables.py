@@ -31,6 +31,9 @@ from gateway.models import (
     LeaderboardEntry,
     Me,
     MyTable,
+    PastGame,
+    PastGames,
+    PastSeat,
     ReplayStep,
     TableDetail,
     TableList,
@@ -58,6 +61,8 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 GAME = re.compile(r"^[a-z0-9_]{1,40}\Z")
 CLIENT_COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 CURSOR = re.compile(r"^\d{15}:[A-Za-z0-9_.:-]{1,64}\Z")
+# my games' cursor: <finished_at ms>:<table id>
+GAMES_CURSOR = re.compile(r"^(\d{1,15}):([A-Za-z0-9_.:-]{1,64})\Z")
 GATEWAY_ONLY = {"table.create", "table.join"}
 JOIN_CONFLICTS = {"seat_taken", "table_full", "table_started"}
 MAX_LIST = 100
@@ -85,6 +90,13 @@ class ArchivedTables(Protocol):
     plugs this in (the archive's URL is the process's)."""
 
     async def record(self, table_id: str) -> tuple[LobbyTable, int] | None: ...
+
+    async def player_games(
+        self, player_id: str, game: str | None, cursor: tuple[int, str] | None, limit: int
+    ) -> tuple[list[PastGame], bool]:
+        """A page of the player's archived games before ``cursor`` (finished_at, table
+        id), newest first, and whether more follow."""
+        ...
 
 
 class _PublicStatus(msgspec.Struct):
@@ -497,6 +509,84 @@ class TableService:
             if raw:
                 ratings[game] = round(_rating.decode(raw).mu, 1)
         return Me(player_id=player_id, name=name, ratings=ratings, tables=tables)
+
+    async def my_games(
+        self, player_id: str, game: str | None, cursor: str | None, limit: int
+    ) -> PastGames:
+        """My finished and closed tables, newest finish first: the archived ones from the
+        archive, the others (ended less than ``ORRERY_ARCHIVE_AFTER_S`` ago) from the
+        lobby's index of my tables; a page at a time."""
+        if game is not None and not GAME.match(game):
+            raise ApiError(422, "unknown_game", "no such game")
+        after: tuple[int, str] | None = None
+        if cursor is not None:
+            matched = GAMES_CURSOR.match(cursor)
+            if matched is None:
+                raise ApiError(422, "bad_cursor", "the cursor is not one this API gave out")
+            after = (int(matched.group(1)), matched.group(2))
+        limit = max(1, min(limit, MAX_LIST))
+        games: list[PastGame] = []
+        more = False
+        if self.archived is not None:
+            games, more = await self.archived.player_games(player_id, game, after, limit)
+        seen = {g.table_id for g in games}
+        for past in await self._live_games(player_id, game):
+            key = (past.finished_at, past.table_id)
+            if past.table_id not in seen and (after is None or key < after):
+                games.append(past)
+        games.sort(key=lambda g: (g.finished_at, g.table_id), reverse=True)
+        more = more or len(games) > limit
+        games = games[:limit]
+        last = games[-1] if games else None
+        return PastGames(
+            games=games,
+            next=f"{last.finished_at}:{last.table_id}" if more and last else None,
+        )
+
+    async def _live_games(self, player_id: str, game: str | None) -> list[PastGame]:
+        """My ended tables still in Redis (the lobby's index of my tables)."""
+        members = await self.redis.zrevrange(player_tables_key(player_id), 0, -1)
+        records = await self._records([m.decode().split(":", 1)[1] for m in members])
+        found = []
+        for record in records:
+            seat = seat_of(record, player_id)
+            if record.state not in ("finished", "closed") or seat is None:
+                continue
+            if game is not None and record.game != game:
+                continue
+            p = self.client.partition(record.table_id)
+            head = await self.redis.xrevrange(keys.log_stream(p, record.table_id), count=1)
+            if not head:
+                continue  # being archived: the archive answers for it
+            raw = await self.client.redis.get(keys.score_key(p, record.table_id))
+            lines = (
+                {line["seat"]: line for line in msgspec.json.decode(raw)["lines"]} if raw else {}
+            )
+            seats = [
+                PastSeat(
+                    seat=s.seat,
+                    name=s.name,
+                    player_id=s.player_id,
+                    bot=s.bot,
+                    rank=lines.get(s.seat, {}).get("rank"),
+                    score=lines.get(s.seat, {}).get("points"),
+                )
+                for s in record.players
+            ]
+            mine = next(s for s in seats if s.seat == seat)
+            found.append(
+                PastGame(
+                    table_id=record.table_id,
+                    game=record.game,
+                    state=record.state,
+                    finished_at=decode_entry(head[0][1][b"e"]).recorded_at,
+                    seat=seat,
+                    rank=mine.rank,
+                    score=mine.score,
+                    seats=seats,
+                )
+            )
+        return found
 
     async def leaderboard(self, game: str, limit: int) -> Leaderboard:
         if not GAME.match(game):

@@ -557,7 +557,7 @@ def test_the_gateway_reads_an_archived_table_as_before(tmp_path: Path) -> None:
     from tests.support.gateway import live_gateway, sign_up
 
     archive_url = f"sqlite:///{tmp_path / 'archive.sqlite3'}"
-    with live_gateway(tmp_path / "gw", bots=False, ORRERY_ARCHIVE_URL=archive_url) as live:
+    with live_gateway(tmp_path / "gw", ORRERY_ARCHIVE_URL=archive_url) as live:
 
         async def play() -> str:
             async with OrreryClient(live.redis_url) as client:
@@ -594,5 +594,58 @@ def test_the_gateway_reads_an_archived_table_as_before(tmp_path: Path) -> None:
         finally:
             stop_processes([archiver])
         after = asyncio.run(read(table_id))
+        mine = asyncio.run(my_games_pages(live.url, live.redis_url, archive_url))
     assert after == before
     assert before[0]["finished_at"] and before[0]["phase"] == "finished"
+    first, second = mine
+    # newest first: the live table, then the archived ones, two per page
+    assert [g["table_id"] for g in first["games"] + second["games"]] == ["m-2", "m-1", "m-0"]
+    assert first["next"] and second["next"] is None
+    for game in first["games"] + second["games"]:
+        assert game["state"] == "finished" and game["rank"] in (1, 2)
+        assert any(s["bot"] for s in game["seats"]) and any(s["player_id"] for s in game["seats"])
+
+
+async def my_games_pages(url: str, redis_url: str, archive_url: str) -> list[dict[str, Any]]:
+    """A verified player plays three tables against a bot; the first two are archived;
+    then ``GET /v1/players/me/games`` two at a time."""
+    import httpx
+
+    from tests.support.gateway import play_to_end, sign_up
+
+    r = redis.Redis.from_url(redis_url)
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        player = await sign_up(http, f"me{os.getpid()}")
+        played = []
+        for i in range(3):
+            made = await player.create_table("tiny", 2)
+            table_id = made["table_id"]
+            await player.join(table_id)
+            await player.bot(table_id)
+            await player.start(table_id)
+            await play_to_end(player, table_id, via="http")
+            played.append(table_id)
+            if i == 1:
+                archiver = start_archiver(redis_url, archive_url)
+                try:
+                    for done in played:
+                        await asyncio.to_thread(
+                            wait_until, lambda d=done: archived(r, d), 90.0, "archiving"
+                        )
+                finally:
+                    stop_processes([archiver])
+        names = {table_id: f"m-{i}" for i, table_id in enumerate(played)}
+        pages = []
+        cursor = None
+        for _ in range(2):
+            params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+            response = await player.get("/v1/players/me/games", **params)
+            assert response.status_code == 200, response.text
+            page = response.json()
+            for game in page["games"]:
+                game["table_id"] = names[game["table_id"]]
+            pages.append(page)
+            cursor = page["next"]
+        bad = await player.get("/v1/players/me/games", cursor="nope")
+        assert bad.status_code == 422 and bad.json()["error"] == "bad_cursor"
+        return pages

@@ -197,6 +197,46 @@ class ArchiveRecords:
         )
         return record, summary.finished_at
 
+    async def player_games(
+        self, player_id: str, game: str | None, cursor: tuple[int, str] | None, limit: int
+    ) -> tuple[list[Any], bool]:
+        from archive import ArchiveUnavailable
+        from gateway.models import PastGame, PastSeat
+
+        after = f"{cursor[0]}:{cursor[1]}" if cursor else None
+        try:
+            page = await (await self._open()).player_games(player_id, game, after, limit)
+        except (ArchiveUnavailable, OSError) as error:
+            _log.warning("archive_unreachable", error=str(error)[:200])
+            return [], False
+        games = []
+        for summary in page.tables:
+            seats = [
+                PastSeat(
+                    seat=s.seat,
+                    name=s.name,
+                    player_id=s.player_id,
+                    bot=s.bot,
+                    rank=s.rank,
+                    score=s.score,
+                )
+                for s in summary.seats
+            ]
+            mine = next(s for s in seats if s.player_id == player_id)
+            games.append(
+                PastGame(
+                    table_id=summary.table_id,
+                    game=summary.game,
+                    state=summary.final_state,
+                    finished_at=summary.finished_at,
+                    seat=mine.seat,
+                    rank=mine.rank,
+                    score=mine.score,
+                    seats=seats,
+                )
+            )
+        return games, page.cursor is not None
+
     async def entries(self, table_id: str) -> list[Any]:
         """The archived log (empty: not archived, or changed since it was archived)."""
         from archive import ArchiveUnavailable
