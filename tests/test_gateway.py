@@ -150,6 +150,7 @@ async def test_health_openapi_and_static_files(http: httpx.AsyncClient) -> None:
         "/v1/players",
         "/v1/sessions",
         "/v1/players/me",
+        "/v1/players/me/games",
         "/v1/tables",
         "/v1/tables/{table_id}/join",
         "/v1/tables/{table_id}/bots",
