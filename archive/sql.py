@@ -66,11 +66,13 @@ def seats_of(count: int) -> str:
     )
 
 
-def finished_tables(game: bool, after: bool) -> str:
-    """A page of finished tables (of one game), newest first."""
+def finished_tables(game: bool, after: bool, final_state: bool = False) -> str:
+    """A page of finished tables (of one game; in one final state), newest first."""
     where = []
     if game:
         where.append("game = %s")
+    if final_state:
+        where.append("final_state = %s")
     if after:
         where.append("(finished_at, table_id) < (%s, %s)")
     clause = f" WHERE {' AND '.join(where)}" if where else ""

@@ -197,13 +197,21 @@ class Archive:
         return found
 
     async def finished_tables(
-        self, game: str | None = None, cursor: str | None = None, limit: int = 20
+        self,
+        game: str | None = None,
+        cursor: str | None = None,
+        limit: int = 20,
+        final_state: str | None = None,
     ) -> Page:
-        """Archived tables (of one game), newest finish first."""
+        """Archived tables (of one game; ``finished`` or ``closed`` only), newest finish
+        first."""
         params: list[Any] = [game] if game else []
+        if final_state:
+            params.append(final_state)
         if cursor:
             params += decode_cursor(cursor)
-        return await self._page(sql.finished_tables(bool(game), bool(cursor)), params, limit)
+        query = sql.finished_tables(bool(game), bool(cursor), bool(final_state))
+        return await self._page(query, params, limit)
 
     async def player_games(
         self, player_id: str, game: str | None = None, cursor: str | None = None, limit: int = 20

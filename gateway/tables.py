@@ -98,6 +98,13 @@ class ArchivedTables(Protocol):
         id), newest first, and whether more follow."""
         ...
 
+    async def ended(
+        self, game: str | None, state: str, cursor: tuple[int, str] | None, limit: int
+    ) -> tuple[list[tuple[LobbyTable, int]], bool]:
+        """A page of archived tables in ``state`` (finished or closed) before ``cursor``,
+        newest finish first (with their finish times), and whether more follow."""
+        ...
+
 
 class _PublicStatus(msgspec.Struct):
     """What the table summary reads from the spectator's view."""
@@ -472,6 +479,8 @@ class TableService:
         if cursor is not None and not CURSOR.match(cursor):
             raise ApiError(422, "bad_cursor", "the cursor is not one this API gave out")
         limit = max(1, min(limit, MAX_LIST))
+        if state in ("finished", "closed") and self.archived is not None:
+            return await self._ended_listing(game, state, limit, cursor)
         members = await self.redis.zrevrangebylex(
             lobby_list_key(state, game),
             f"({cursor}" if cursor else "+",
@@ -484,6 +493,42 @@ class TableService:
         return TableList(
             tables=[summary(r) for r in records],
             next=members[-1].decode() if more else None,
+        )
+
+    async def _ended_listing(
+        self, game: str | None, state: str, limit: int, cursor: str | None
+    ) -> TableList:
+        """Ended tables, newest finish first (cursor ``<finished_at:015d>:<table id>``):
+        the archived ones from the archive (the private ones left out, as the lobby
+        does), those ended less than ``ORRERY_ARCHIVE_AFTER_S`` ago from the lobby."""
+        assert self.archived is not None
+        after = None
+        if cursor is not None:
+            finished, _, table_id = cursor.partition(":")
+            after = (int(finished), table_id)
+        archived, more = await self.archived.ended(game, state, after, limit)
+        listed = [
+            (finished_at, record)
+            for record, finished_at in archived
+            if await self.redis.hget(gateway_table_key(record.table_id), "private") != b"1"
+        ]
+        seen = {record.table_id for _, record in listed}
+        members = await self.redis.zrange(lobby_list_key(state, game), 0, -1)
+        for record in await self._records([m.decode().split(":", 1)[1] for m in members]):
+            p = self.client.partition(record.table_id)
+            head = await self.redis.xrevrange(keys.log_stream(p, record.table_id), count=1)
+            if not head or record.table_id in seen:
+                continue  # being archived: the archive answers for it
+            finished_at = decode_entry(head[0][1][b"e"]).recorded_at
+            if after is None or (finished_at, record.table_id) < after:
+                listed.append((finished_at, record))
+        listed.sort(key=lambda item: (item[0], item[1].table_id), reverse=True)
+        more = more or len(listed) > limit
+        listed = listed[:limit]
+        last = listed[-1] if listed else None
+        return TableList(
+            tables=[summary(record) for _, record in listed],
+            next=f"{last[0]:015d}:{last[1].table_id}" if more and last else None,
         )
 
     async def _records(self, table_ids: list[str]) -> list[LobbyTable]:

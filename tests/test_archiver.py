@@ -648,4 +648,14 @@ async def my_games_pages(url: str, redis_url: str, archive_url: str) -> list[dic
             cursor = page["next"]
         bad = await player.get("/v1/players/me/games", cursor="nope")
         assert bad.status_code == 422 and bad.json()["error"] == "bad_cursor"
+        # the lobby's finished tables: the archive's and the live one, newest finish first
+        listed: list[str] = []
+        cursor = None
+        for _ in range(2):
+            params = {"state": "finished", "limit": 3, **({"cursor": cursor} if cursor else {})}
+            response = await player.get("/v1/tables", **params)
+            assert response.status_code == 200, response.text
+            listed += [names.get(t["table_id"], t["table_id"]) for t in response.json()["tables"]]
+            cursor = response.json()["next"]
+        assert listed == ["m-2", "m-1", "m-0", "gw-archived"] and cursor is None
         return pages

@@ -154,6 +154,25 @@ class _Log:
     archived: bool = False  # read from the archive (never changes)
 
 
+def lobby_record(summary: Any) -> Any:
+    """An archived table's summary as the lobby showed the table."""
+    from orrery_contracts.lobby import LobbySeat, LobbyTable
+
+    return LobbyTable(
+        table_id=summary.table_id,
+        game=summary.game,
+        seats=summary.seat_count,
+        players=[
+            LobbySeat(seat=s.seat, name=s.name, player_id=s.player_id, bot=s.bot, left=s.left)
+            for s in summary.seats
+        ],
+        state=summary.final_state,
+        options=summary.options,
+        created_at=summary.created_at,
+        seq=summary.event_count,
+    )
+
+
 class ArchiveRecords:
     """Archived tables for the gateway: lobby records and logs, from the archive at
     ``url`` (opened on first use, kept open; unreachable: as if not archived, logged)."""
@@ -173,7 +192,6 @@ class ArchiveRecords:
 
     async def record(self, table_id: str) -> Any:
         from archive import ArchiveUnavailable
-        from orrery_contracts.lobby import LobbySeat, LobbyTable
 
         try:
             summary = await (await self._open()).get_summary(table_id)
@@ -182,20 +200,20 @@ class ArchiveRecords:
             return None
         if summary is None:
             return None
-        record = LobbyTable(
-            table_id=summary.table_id,
-            game=summary.game,
-            seats=summary.seat_count,
-            players=[
-                LobbySeat(seat=s.seat, name=s.name, player_id=s.player_id, bot=s.bot, left=s.left)
-                for s in summary.seats
-            ],
-            state=summary.final_state,
-            options=summary.options,
-            created_at=summary.created_at,
-            seq=summary.event_count,
-        )
-        return record, summary.finished_at
+        return lobby_record(summary), summary.finished_at
+
+    async def ended(
+        self, game: str | None, state: str, cursor: tuple[int, str] | None, limit: int
+    ) -> tuple[list[Any], bool]:
+        from archive import ArchiveUnavailable
+
+        after = f"{cursor[0]}:{cursor[1]}" if cursor else None
+        try:
+            page = await (await self._open()).finished_tables(game, after, limit, state)
+        except (ArchiveUnavailable, OSError) as error:
+            _log.warning("archive_unreachable", error=str(error)[:200])
+            return [], False
+        return [(lobby_record(s), s.finished_at) for s in page.tables], page.cursor is not None
 
     async def player_games(
         self, player_id: str, game: str | None, cursor: tuple[int, str] | None, limit: int
