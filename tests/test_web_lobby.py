@@ -213,3 +213,39 @@ def test_phone_sized_pages_fit_and_every_control_is_named(
         assert dan.move_controls().count() > 0
     assert not dan.errors, dan.errors
     dan.context.close()
+
+
+def test_my_games_lists_a_finished_game_and_opens_its_replay(
+    stack: WebStack, browser: Browser
+) -> None:
+    import contextlib
+    import re
+    import time
+
+    import httpx
+
+    ann = new_person(stack, browser, "Ann")
+    ann.sign_up()
+    table = ann.post("/v1/tables", {"game": "tiny", "seats": 2})["table_id"]
+    ann.post(f"/v1/tables/{table}/join", {})
+    ann.post(f"/v1/tables/{table}/bots", {})
+    ann.post(f"/v1/tables/{table}/start")
+    deadline = time.monotonic() + 120
+    while (view := ann.api(f"/v1/tables/{table}/view"))["phase"] != "finished":
+        assert time.monotonic() < deadline, view
+        if view["viewer"] in view["to_move"]:  # Ann stands; the bot plays its own seat
+            body = {"command_id": f"a{view['seq']}", "body": {"type": "tiny.stand"}}
+            # (refused when decided on a view the bot had moved past: look again)
+            with contextlib.suppress(httpx.HTTPStatusError):
+                ann.post(f"/v1/tables/{table}/commands", body)
+        else:
+            time.sleep(0.1)
+    ann.page.get_by_test_id("nav-my-games").click()
+    row = ann.page.locator(f"[data-testid=my-games] li[data-table='{table}']")
+    row.wait_for()
+    expect(row).to_contain_text("(bot)")
+    row.get_by_role("link", name=re.compile("^Replay")).click()
+    ann.page.locator("[data-testid=table][data-replay]").wait_for()
+    assert not unnamed_controls(ann)
+    assert not ann.errors, ann.errors
+    ann.context.close()

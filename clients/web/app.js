@@ -1,10 +1,11 @@
-// The web client's entry point: a hash router over four pages (sign in, lobby, table,
-// replay), the header, and the session. Plain ES modules, no build step, nothing fetched
+// The web client's entry point: a hash router over five pages (sign in, lobby, table,
+// replay, my games), the header, and the session. Plain ES modules, no build step, nothing fetched
 // from elsewhere: every file is served by the gateway from clients/web/.
 
 import { clearSession, session } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
 import { mountAuth } from "./pages/auth.js";
+import { mountGames } from "./pages/games.js";
 import { mountLobby } from "./pages/lobby.js";
 import { mountReplay } from "./pages/replay.js";
 import { mountTable } from "./pages/table.js";
@@ -64,6 +65,7 @@ function route() {
   if (path === "/signin") unmount = mountAuth(main, { done: afterSignIn });
   else if (table && table[2]) unmount = mountReplay(main, { tableId: table[1], params });
   else if (table) unmount = mountTable(main, { tableId: table[1], params });
+  else if (path === "/games") unmount = mountGames(main);
   else unmount = mountLobby(main, { params });
   main.focus({ preventScroll: true });
 }

@@ -88,6 +88,12 @@ export const api = {
   signUp: (name, password) => request("POST", "/v1/players", { name, password }, { auth: false }),
   signIn: (name, password) => request("POST", "/v1/sessions", { name, password }, { auth: false }),
   me: () => request("GET", "/v1/players/me"),
+  // my finished games, newest first (live and archived); `cursor`: the previous page's next
+  myGames: (cursor) => {
+    const query = new URLSearchParams({ limit: "20" });
+    if (cursor) query.set("cursor", cursor);
+    return request("GET", `/v1/players/me/games?${query}`);
+  },
   tables: (state, game, cursor) => {
     const query = new URLSearchParams({ state, limit: "20" });
     if (game) query.set("game", game);
