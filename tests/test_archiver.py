@@ -308,6 +308,11 @@ def test_a_command_to_an_archived_table_is_game_over(stack: Stack) -> None:
                 )
             finally:
                 stop_processes([archiver])
+            tombstone = await client.archived(table_id)  # what the SDK says of it
+            assert tombstone is not None and len(tombstone["head"]) == 64
+            assert int(tombstone["finished"]) <= int(tombstone["archived"])
+            assert await client.archived("never-was") is None
+            assert await client.view(table_id) is None
             outcomes = [
                 await client.submit(table_id, StartTable(), seat=0, token=seats[0].token),
                 await client.submit(table_id, CreateTable(game="tiny", seats=2)),

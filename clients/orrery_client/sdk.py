@@ -395,6 +395,16 @@ class OrreryClient:
         raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)
 
+    async def archived(self, table_id: str) -> dict[str, str] | None:
+        """The tombstone of a table that ended and moved from Redis to the archive
+        (``head``: its last hash, ``finished`` and ``archived``: unix ms), or None. An
+        archived table has no views or score in Redis any more, and every command to it
+        is answered ``game_over``; its history is read through the gateway (``GET
+        /v1/tables/{id}/replay``) or ``orrery replay|export``."""
+        key = keys.tombstone_key(self.partition(table_id), table_id)
+        found = await self._retrying(lambda: self.redis.hgetall(key))
+        return {_text(k): _text(v) for k, v in found.items()} or None
+
     async def tables(
         self, state: str = "open", game: str | None = None, limit: int = 20
     ) -> list[LobbyTable]:
