@@ -176,6 +176,23 @@ def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[st
     return document
 
 
+def past_game(
+    table_id: str, game: str, state: str, finished_at: int, seat: int, seats: list[PastSeat]
+) -> PastGame:
+    """One of my ended games (``seat``: mine, its rank and score picked from ``seats``)."""
+    mine = next(s for s in seats if s.seat == seat)
+    return PastGame(
+        table_id=table_id,
+        game=game,
+        state=state,
+        finished_at=finished_at,
+        seat=seat,
+        rank=mine.rank,
+        score=mine.score,
+        seats=seats,
+    )
+
+
 def check_table_id(table_id: str) -> str:
     if not TABLE_ID.match(table_id):
         raise ApiError(404, "no_such_table", "no such table")
@@ -618,18 +635,9 @@ class TableService:
                 )
                 for s in record.players
             ]
-            mine = next(s for s in seats if s.seat == seat)
+            finished_at = decode_entry(head[0][1][b"e"]).recorded_at
             found.append(
-                PastGame(
-                    table_id=record.table_id,
-                    game=record.game,
-                    state=record.state,
-                    finished_at=decode_entry(head[0][1][b"e"]).recorded_at,
-                    seat=seat,
-                    rank=mine.rank,
-                    score=mine.score,
-                    seats=seats,
-                )
+                past_game(record.table_id, record.game, record.state, finished_at, seat, seats)
             )
         return found
 

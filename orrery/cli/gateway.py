@@ -219,7 +219,8 @@ class ArchiveRecords:
         self, player_id: str, game: str | None, cursor: tuple[int, str] | None, limit: int
     ) -> tuple[list[Any], bool]:
         from archive import ArchiveUnavailable
-        from gateway.models import PastGame, PastSeat
+        from gateway.models import PastSeat
+        from gateway.tables import past_game
 
         after = f"{cursor[0]}:{cursor[1]}" if cursor else None
         try:
@@ -240,17 +241,15 @@ class ArchiveRecords:
                 )
                 for s in summary.seats
             ]
-            mine = next(s for s in seats if s.player_id == player_id)
+            mine = next(s.seat for s in seats if s.player_id == player_id)
             games.append(
-                PastGame(
-                    table_id=summary.table_id,
-                    game=summary.game,
-                    state=summary.final_state,
-                    finished_at=summary.finished_at,
-                    seat=mine.seat,
-                    rank=mine.rank,
-                    score=mine.score,
-                    seats=seats,
+                past_game(
+                    summary.table_id,
+                    summary.game,
+                    summary.final_state,
+                    summary.finished_at,
+                    mine,
+                    seats,
                 )
             )
         return games, page.cursor is not None
