@@ -175,3 +175,20 @@ async def _get(url: str, key: str) -> bytes | None:
         return None if value is None else bytes(value)
     finally:
         await redis.aclose()
+
+
+def test_bench_archive_archives_every_game_and_prints_its_figures(tmp_path: Path) -> None:
+    out = orrery(
+        "bench", "archive", "--games", "3", "--json", "--scratch", str(tmp_path / "s"),
+        timeout=300,
+    )  # fmt: skip
+    figures: dict[str, Any] = json.loads(out)
+    assert figures["archive"] == "sqlite" and figures["games"] == 3 and figures["events"] > 0
+    assert 0 < figures["archive_bytes_per_event"] < figures["raw_bytes_per_event"]
+    assert figures["tombstone_bytes"] > 0 and figures["replay_events"] > 0
+    assert set(figures["targets"]) == {
+        "redis_bytes_per_archived_game", "archive_bytes_per_event", "games_per_s", "replay_ratio",
+    }  # fmt: skip
+    table = orrery("bench", "archive", "--games", "3", "--scratch", str(tmp_path / "t"))
+    for row in ("archive rate", "bytes/event", "tombstone", "replay of", "1,000,000"):
+        assert row in table, table
