@@ -14,7 +14,8 @@ says, so neither part can be changed on its own.
 A player-facing export (one seat or a spectator) holds no entries at all: one line per
 seq with that viewer's view (see :mod:`services.replay`).
 
-Import verifies the chain and folds the log before writing anything, refuses a table id
+Import verifies the chain and folds the log before writing anything (a log that ends
+inside a command is refused: its views would show a table nobody saw), refuses a table id
 that exists, then writes in one script: the entries with their ids (``<seq>-0``, field
 ``e``), the meta hash (seq, hash, phase), the partition's table set, a finished table's
 revealed seed, and a feed notification so the projectors build its views and scores.
@@ -35,7 +36,7 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from services.audit import Discrepancy, verify_chain
 from services.handling import TABLE_ID
-from services.replay import Viewer, frames
+from services.replay import Viewer, frames, mid_command_text, unfinished_command
 from services.store import FEED_MAXLEN, EventStore
 
 _json = msgspec.json.Encoder()
@@ -213,7 +214,8 @@ class Imported:
 async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvelope]) -> Imported:
     """Verify, then write a table's log into this store (see the module docstring).
 
-    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails, and
+    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails or the
+    log ends inside a command, and
     :class:`TableExists` when the table id is taken.
     """
     if not entries:
@@ -228,6 +230,9 @@ async def import_entries(redis: Any, partitions: int, entries: Sequence[RawEnvel
             state = apply_entry(state, entry)
         except Exception as error:
             raise Discrepancy(entry.seq, "fold", f"the event does not fold: {error!r}") from None
+    cut = unfinished_command(state)
+    if cut is not None:  # its views would show a table nobody saw
+        raise Discrepancy(entries[-1].seq, "end", mid_command_text(cut))
     p = keys.partition_of(table_id, partitions)
     script = redis.register_script(_IMPORT_LUA)
     seed = bytes.fromhex(state.seed) if state.seed else b""

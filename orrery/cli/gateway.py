@@ -16,7 +16,6 @@ import json
 import signal
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -110,6 +109,7 @@ class LogReplayer:
     async def _log(self, table_id: str) -> _Log | None:
         from orrery_contracts import keys
         from orrery_contracts.envelope import decode_entry
+        from services.replay import command_ends
 
         stream = keys.log_stream(keys.partition_of(table_id, self.client.partitions), table_id)
         cached = self.logs.get(table_id)
@@ -139,15 +139,6 @@ class LogReplayer:
 class _Log:
     entries: list[Any]  # the table's RawEnvelopes, seq 1 first
     ends: list[int]  # the last seq of each command
-
-
-def command_ends(entries: Sequence[Any]) -> list[int]:
-    """The last seq of each command in a log (its entries share one command id)."""
-    return [
-        entry.seq
-        for i, entry in enumerate(entries)
-        if i + 1 == len(entries) or entries[i + 1].command_id != entry.command_id
-    ]
 
 
 def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = None) -> Any:
