@@ -2,22 +2,42 @@
 
 * ``orrery status``: every cell of the printed partition table equals ``--json``, on a
   server with live, finished and dead-lettered tables;
+* a log that ends inside a command (the prefix ``orrery bench replay`` used to cut) is
+  never rendered: ``frames`` raises, ``audit``/``replay``/``import`` of such a file say so
+  in one line and exit non-zero; every command's end of real games still renders;
+* ``orrery replay`` draws the table with the terminal client's screen, ``--json`` is the
+  data it is drawn from;
 * ``orrery demo``: the summary keeps each table id whole at 80 columns.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import redis
+
+from games.table import TableState, apply_entry
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
+from orrery_contracts.envelope import RawEnvelope
+from services.replay import (
+    MidCommand,
+    command_ends,
+    frames,
+    play_log,
+    unfinished_command,
+)
+from services.transfer import export_lines
+from tests.support.logs import game_log
 from tests.support.tinygame import Stand
 
 REPO = Path(__file__).resolve().parents[1]
@@ -127,3 +147,132 @@ def test_status_of_a_server_never_initialised_says_so(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "never initialised" in done.stdout and "orrery repair --partitions P" in done.stdout
     assert "p   backlog" not in done.stdout
+
+
+# ---------------------------------------------------------------- logs cut inside a command
+
+
+def cut_federation_log() -> list[RawEnvelope]:
+    """The 1,000-event prefix ``orrery bench replay`` took by default: it ends half-way
+    through a Federation command (an automatic die step, whose options the rules do not
+    answer for: ``KeyError: 'fx_die'``)."""
+    entries = _federation_log()
+    assert 1000 not in command_ends(entries)
+    return list(entries[:1000])
+
+
+@functools.cache
+def _federation_log() -> tuple[RawEnvelope, ...]:
+    entries, _ = play_log("federation", 4, 3, table_id="bench-3")
+    return tuple(entries)
+
+
+def write_log(path: Path, entries: list[RawEnvelope]) -> Path:
+    path.write_bytes(b"".join(line + b"\n" for line in export_lines(entries)))
+    return path
+
+
+def test_frames_never_render_inside_a_command() -> None:
+    cut = cut_federation_log()
+    with pytest.raises(MidCommand) as raised:
+        list(frames(cut, 0))
+    assert raised.value.seq == 1000 and "ends inside a command" in str(raised.value)
+    with pytest.raises(MidCommand):
+        list(frames(cut, "spectator", 1000, 1000))
+    # every frame before the cut command was rendered first, and the admin's raw states
+    # (event by event) are not views
+    shown = []
+    with pytest.raises(MidCommand):
+        for frame in frames(cut, "spectator"):
+            shown.append(frame.last)
+    assert shown[-1] == max(end for end in command_ends(cut) if end < 1000)
+    assert sum(1 for _ in frames(cut, "admin")) == 1001
+
+
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [("fractured_sky", 1), ("fractured_sky", 3), ("spacecraft", 4), ("federation", 3), ("tiny", 2)],
+)
+def test_every_command_end_of_real_games_is_one(game: str, seats: int) -> None:
+    """The test for "inside a command" never refuses a state a command really ended in."""
+    for seed in (1, 2):
+        leaves = {1: 9} if seed == 2 and seats > 1 else None
+        entries, _ = play_log(game, seats, seed, leaves=leaves)
+        ends = set(command_ends(entries))
+        state = TableState(table_id=entries[0].table_id)
+        for entry in entries:
+            state = apply_entry(state, entry)
+            if entry.seq in ends:
+                assert unfinished_command(state) is None, (game, seed, entry.seq)
+
+
+def test_a_log_cut_inside_a_command_is_refused_in_one_line(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "cut.jsonl", cut_federation_log())
+    audit = orrery("audit", "--file", str(log))
+    assert audit.returncode == 1, audit.stdout + audit.stderr
+    said = [line for line in audit.stdout.splitlines() if "inside a command" in line]
+    assert said == [
+        "FAILED at seq 1000 (end): the log ends inside a command (the rules cannot say who "
+        "moves next); a log holds whole commands: export the table again"
+    ]
+    assert "Traceback" not in audit.stderr
+    for args in (("replay", "--file", str(log)), ("replay", "--file", str(log), "--json")):
+        replay = orrery(*args)
+        assert replay.returncode == 1 and "Traceback" not in replay.stderr
+        assert replay.stderr.strip().splitlines() == [
+            "orrery replay: the log ends inside a command after seq 1000 (the rules cannot "
+            "say who moves next); a log holds whole commands: export the table again"
+        ]
+    with EmbeddedServer(tmp_path / "server") as server:
+        imported = orrery("import", str(log), "--redis-url", server.url)
+        assert imported.returncode == 1 and "Traceback" not in imported.stderr
+        assert "not imported: seq 1000: end: the log ends inside a command" in imported.stderr
+        assert not redis.Redis.from_url(server.url).keys("orrery:{*}:t:bench-3:*")
+    # cut at the end of the command before, the same log audits and replays
+    cut = cut_federation_log()
+    whole = write_log(
+        tmp_path / "whole.jsonl", cut[: max(e for e in command_ends(cut) if e < 1000)]
+    )
+    assert orrery("audit", "--file", str(whole)).returncode == 0
+    assert orrery("replay", "--file", str(whole)).returncode == 0
+
+
+# ---------------------------------------------------------------- replay draws the table
+
+
+def drawn(tv: dict[str, object]) -> str:
+    """A view as the terminal client draws it, on an 80-column console."""
+    from io import StringIO
+
+    from clients.terminal.frame import screen
+    from clients.terminal.renderers import make_console, renderer_for
+
+    out = StringIO()
+    make_console(file=out, width=80).print(screen(tv, renderer_for(str(tv["game"]))))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game", ["fractured_sky", "spacecraft", "federation"])
+def test_replay_draws_the_table_as_the_terminal_client(tmp_path: Path, game: str) -> None:
+    entries, tokens = game_log(game, 2)
+    log = write_log(tmp_path / "log.jsonl", entries)
+    at = str(command_ends(entries)[len(command_ends(entries)) // 2])
+    for viewer in (["--as", "spectator"], ["--as", "1", "--token", tokens[1]]):
+        data = orrery("replay", "--file", str(log), "--at", at, "--json", *viewer)
+        text = orrery("replay", "--file", str(log), "--at", at, *viewer)
+        assert data.returncode == 0 and text.returncode == 0, data.stderr + text.stderr
+        tv = json.loads(data.stdout)
+        who = "spectator" if viewer[1] == "spectator" else "seat 1"
+        assert text.stdout == f"seq {at} of {len(entries)} · as {who}\n" + drawn(tv)
+        assert len(text.stdout.splitlines()) < 80  # not a key/value dump of the view
+    # a seq inside a command: the table after the whole command, and the output says so
+    inside = next(e.seq for e in entries if e.seq not in set(command_ends(entries)))
+    text = orrery("replay", "--file", str(log), "--at", str(inside))
+    assert text.returncode == 0 and f"seq {inside} was appended with seqs" in text.stdout
+    # stepping: one drawn table per command, under a rule naming its seqs
+    first, second = command_ends(entries)[5:7]
+    steps = orrery("replay", "--file", str(log), "--from", str(first), "--to", str(second))
+    assert steps.returncode == 0
+    rules = [line for line in steps.stdout.splitlines() if "change(s) in this view" in line]
+    assert len(rules) == 2
+    assert f"{first} (of {len(entries)})" in rules[0] and f"{second} (of" in rules[1]
