@@ -7,6 +7,8 @@
   in one line and exit non-zero; every command's end of real games still renders;
 * ``orrery replay`` draws the table with the terminal client's screen, ``--json`` is the
   data it is drawn from;
+* a port in use (``serve --http-port``, ``serve --port``, ``gateway --port``): one line
+  naming the port and the fix, exit 2, nothing left running;
 * ``orrery demo``: the summary keeps each table id whole at 80 columns.
 """
 
@@ -16,6 +18,7 @@ import asyncio
 import functools
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -276,3 +279,29 @@ def test_replay_draws_the_table_as_the_terminal_client(tmp_path: Path, game: str
     rules = [line for line in steps.stdout.splitlines() if "change(s) in this view" in line]
     assert len(rules) == 2
     assert f"{first} (of {len(entries)})" in rules[0] and f"{second} (of" in rules[1]
+
+
+# ---------------------------------------------------------------- a port in use
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [(("serve",), "--http-port"), (("serve",), "--port"), (("gateway",), "--port")],
+)
+def test_a_port_in_use_is_one_line(tmp_path: Path, command: tuple[str, ...], option: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        where = ["--data-dir", str(tmp_path)]
+        if command == ("gateway",):
+            where += ["--redis-url", "redis://127.0.0.1:1/0"]  # never reached
+        done = orrery(*command, option, str(port), *where, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"orrery: port {port} ({option}) is in use: stop what listens there, choose another "
+        f"port, or leave {option} out for a free one"
+    ]
+    assert done.stdout == ""
+    # nothing was started: no server record, and the data folder's lock is free
+    assert not (tmp_path / "data" / "server.json").exists()

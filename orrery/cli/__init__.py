@@ -140,8 +140,11 @@ def serve(
 ) -> None:
     """Run deciders, claimers, projectors, the gateway and the bot runner until
     SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
+    from orrery.arguments import check_port
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
 
+    if not no_gateway:  # before anything starts: one line naming the port and the fix
+        check_port(http_port, "--http-port")
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
     share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import dataclasses
+import errno
 import json
 import signal
 import sys
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 import typer
 
+from orrery.arguments import port_problem
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.errors import UserError
 from orrery.logs import configure_logging
 
 if TYPE_CHECKING:
@@ -200,7 +203,12 @@ def gateway_command(
     def ready(base: str) -> None:
         print(base, flush=True)
 
-    asyncio.run(serve(app, host, port, max_message_bytes=max_bytes, on_ready=ready))
+    try:
+        asyncio.run(serve(app, host, port, max_message_bytes=max_bytes, on_ready=ready))
+    except OSError as error:
+        if error.errno not in (errno.EADDRINUSE, errno.EACCES):
+            raise
+        raise UserError(port_problem(port, "--port", error)) from None
 
 
 def bots_command(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR)) -> None:
