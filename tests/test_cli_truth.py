@@ -305,3 +305,60 @@ def test_a_port_in_use_is_one_line(tmp_path: Path, command: tuple[str, ...], opt
     assert done.stdout == ""
     # nothing was started: no server record, and the data folder's lock is free
     assert not (tmp_path / "data" / "server.json").exists()
+
+
+# ---------------------------------------------------------------- the demo's board
+
+
+def test_demo_board_keeps_table_ids_whole_at_80_columns() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from orrery.cli import _board
+    from orrery.demo import BOT_NAMES, PlayedTable
+
+    tables = [
+        PlayedTable(
+            game="fractured_sky",
+            table_id="fractured_sky-3f0c9a51d2",
+            seats=BOT_NAMES[:5],
+            points=[104, 97, 88, 120, 61],
+            ranks=[2, 3, 4, 1, 5],
+            seq=1146,
+            done=True,
+        ),
+        PlayedTable(
+            game="fractured_sky",
+            table_id="fractured_sky-77aa01bc3e",
+            seats=BOT_NAMES[:1],
+            points=[40],
+            ranks=[3],
+            seq=290,
+            done=True,
+            ais=["black", "orange"],
+        ),
+        PlayedTable(game="spacecraft", table_id="spacecraft-5e0512eb8f", seats=BOT_NAMES[:4]),
+        PlayedTable(game="federation", table_id="", seats=[]),
+    ]
+    out = StringIO()
+    Console(file=out, width=80).print(_board(tables))
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for table in tables[:3]:  # each id whole, on one line
+        assert sum(table.table_id in line for line in lines) == 1, out.getvalue()
+    assert any("federation-…" in line for line in lines)
+    # the players' cell of each table, read from its column (it wraps between words)
+    start = next(line for line in lines if "players" in line).index("players")
+    cells: dict[str, str] = {}
+    current = ""
+    for line in lines:
+        ids = [t.table_id for t in tables[:3] if t.table_id in line]
+        current = ids[0] if ids else current
+        if current and line[start:].strip():
+            cells[current] = " ".join([cells.get(current, ""), line[start:].strip()]).strip()
+    assert cells["fractured_sky-3f0c9a51d2"] == (
+        "Ada 104 #2, Brahe 97 #3, Cassini 88 #4, Dyson 120 #1, Encke 61 #5"
+    )
+    assert cells["fractured_sky-77aa01bc3e"] == "Ada 40 #3, black (AI), orange (AI)"
+    assert cells["spacecraft-5e0512eb8f"] == "Ada, Brahe, Cassini, Dyson"
