@@ -12,12 +12,10 @@ from __future__ import annotations
 import importlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from orrery.cli import bench_app
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.cli import run_orrery
 
 # subcommand ("" is `orrery bench` itself) -> the test that runs it with small sizes
 SMOKE_RUNS = {
@@ -29,14 +27,8 @@ SMOKE_RUNS = {
 }
 
 
-def orrery(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "orrery.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def orrery(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_orrery(*args, timeout=300)
 
 
 def test_every_bench_subcommand_has_a_smoke_run() -> None:

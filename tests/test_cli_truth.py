@@ -17,17 +17,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import redis
 
 from games.table import TableState, apply_entry
-from orrery.runtime import prepare, spawn, stop_processes
+from orrery.runtime import stop_processes
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
@@ -40,30 +38,20 @@ from services.replay import (
     unfinished_command,
 )
 from services.transfer import export_lines
+from tests.support import tables
+from tests.support.cli import run_orrery
 from tests.support.logs import game_log
-from tests.support.tinygame import Stand
+from tests.support.service import PARTITIONS, live_service
 
-REPO = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": str(REPO), "ORRERY_LOG_LEVEL": "warning", "COLUMNS": "80"}
-PARTITIONS = 4
+COLUMNS = {"ORRERY_LOG_LEVEL": "warning", "COLUMNS": "80"}  # what a user's 80 columns show
 
 
 def orrery(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "orrery.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=ENV,
-        cwd=REPO,
-    )
+    return run_orrery(*args, timeout=timeout, env=COLUMNS)
 
 
 def table_in(partition: int, prefix: str) -> str:
-    for i in range(1000):
-        if keys.partition_of(f"{prefix}-{i}", PARTITIONS) == partition:
-            return f"{prefix}-{i}"
-    raise AssertionError("unreachable")
+    return tables.table_in(partition, prefix, PARTITIONS)
 
 
 # ---------------------------------------------------------------- status
@@ -74,13 +62,8 @@ async def _tables_of_every_kind(url: str) -> None:
     dead-lettered (its reply_to names no reply stream); 3: nothing."""
     async with OrreryClient(url) as client:
         finished = table_in(0, "done")
-        await client.create_table("tiny", 2, table_id=finished)
-        a = await client.join(finished, "Ann")
-        b = await client.join(finished, "Bob")
-        await client.start(a)
-        await client.accept(finished, Stand(), seat=a.seat, token=a.token)
-        last = await client.accept(finished, Stand(), seat=b.seat, token=b.token)
-        await client.wait_view(finished, None, last.last_seq, timeout=30)
+        last = await tables.play_tiny(client, finished)
+        await client.wait_view(finished, None, last, timeout=30)
         live = table_in(1, "live")
         await client.create_table("tiny", 2, table_id=live)
         await client.join(live, "Cy")
@@ -108,16 +91,11 @@ def printed_partitions(output: str) -> tuple[list[str], list[list[str]]]:
 
 
 def test_status_table_matches_json_cell_for_cell(tmp_path: Path) -> None:
-    env = {"ORRERY_LOG_LEVEL": "critical"}
-    with EmbeddedServer(tmp_path) as server:
-        asyncio.run(prepare(server.url, PARTITIONS))
-        processes = [spawn("worker", server.url, 0, env), spawn("projector", server.url, 1, env)]
-        try:
-            asyncio.run(_tables_of_every_kind(server.url))
-        finally:
-            stop_processes(processes)  # nothing moves between the two reads below
-        text = orrery("status", "--redis-url", server.url)
-        data = orrery("status", "--redis-url", server.url, "--json")
+    with live_service(tmp_path, ORRERY_LOG_LEVEL="critical") as live:
+        asyncio.run(_tables_of_every_kind(live.url))
+        stop_processes(live.processes)  # nothing moves between the two reads below
+        text = orrery("status", "--redis-url", live.url)
+        data = orrery("status", "--redis-url", live.url, "--json")
     assert text.returncode == 0 and data.returncode == 0, text.stderr + data.stderr
     doc = json.loads(data.stdout)
     header, rows = printed_partitions(text.stdout)
