@@ -217,56 +217,82 @@ def replay(
     spectators see exactly their view (the projectors' view function); admin sees the
     full state and the raw events.
     """
-    from clients.terminal.renderers import make_console
-    from services.replay import MidCommand, frames, view_changes
+    from services.replay import MidCommand
 
     viewer = _viewer(viewer_text)
     entries, _ = _load(table, file, redis_url, data_dir)
     _authorize(entries, viewer, token)
-    last = len(entries)
     if at is not None and (from_seq is not None or to_seq is not None):
         raise typer.BadParameter("give --at, or --from/--to, not both")
-    console = make_console()
-    who = f"seat {viewer}" if isinstance(viewer, int) else str(viewer)
     try:
         if from_seq is None and to_seq is None:
-            seq = last if at is None else at
-            if not 0 <= seq <= last:
-                raise _fail(f"the log has seqs 0 to {last}, not {seq}")
-            for frame in frames(entries, viewer, seq, seq):
-                if as_json:
-                    sys.stdout.buffer.write(frame.rendered + b"\n")
-                    continue
-                _at_header(entries, seq, last, who)
-                if viewer == "admin":
-                    _draw_admin(console, entries, _command_of(entries, seq)[1])
-                    typer.echo("(the full state, hidden facts included: --json)")
-                else:
-                    _draw(console, frame.rendered)
-            return
-        first = 1 if from_seq is None else from_seq
-        final = last if to_seq is None else min(to_seq, last)
-        if not 0 <= first <= final:
-            raise _fail(f"nothing to step through between {first} and {final} (log: 1 to {last})")
-        game = _game_name(entries) if entries else None
-        previous: Any = None
-        for frame in frames(entries, viewer, 0 if viewer != "admin" else first, final):
-            if viewer == "admin":
-                _print_events(frame.entries, game, as_json)
-                continue
-            doc = msgspec.json.decode(frame.rendered)
-            changes = [c for c in view_changes(previous, doc) if c[0] != "seq"]
-            previous = doc
-            if frame.last < first:  # folded only to count the first step's changes
-                continue
-            if as_json:
-                sys.stdout.buffer.write(frame.rendered + b"\n")
-                continue
-            span = _command_span(frame.first, frame.last)
-            console.rule(f"{span} (of {last}) · as {who} · {len(changes)} change(s) in this view")
-            _draw(console, frame.rendered)
+            _replay_at(entries, viewer, len(entries) if at is None else at, as_json)
+        else:
+            _replay_steps(entries, viewer, from_seq, to_seq, as_json)
     except MidCommand as error:
         raise _fail(f"orrery replay: {error}", EXIT_DISCREPANCY) from None
+
+
+def _who(viewer: Any) -> str:
+    return f"seat {viewer}" if isinstance(viewer, int) else str(viewer)
+
+
+def _replay_at(entries: Sequence[RawEnvelope], viewer: Any, seq: int, as_json: bool) -> None:
+    """The table at one seq: drawn (after the command holding it), or its JSON."""
+    from clients.terminal.renderers import make_console
+    from services.replay import frames
+
+    last = len(entries)
+    if not 0 <= seq <= last:
+        raise _fail(f"the log has seqs 0 to {last}, not {seq}")
+    for frame in frames(entries, viewer, seq, seq):
+        if as_json:
+            sys.stdout.buffer.write(frame.rendered + b"\n")
+            continue
+        _at_header(entries, seq, last, _who(viewer))
+        if viewer == "admin":
+            _draw_admin(make_console(), entries, _command_of(entries, seq)[1])
+            typer.echo("(the full state, hidden facts included: --json)")
+        else:
+            _draw(make_console(), frame.rendered)
+
+
+def _replay_steps(
+    entries: Sequence[RawEnvelope],
+    viewer: Any,
+    from_seq: int | None,
+    to_seq: int | None,
+    as_json: bool,
+) -> None:
+    """Every command from ``from_seq`` to ``to_seq``: drawn under a rule (seats and
+    spectators), or the events (admin); or their JSON."""
+    from clients.terminal.renderers import make_console
+    from services.replay import frames, view_changes
+
+    last = len(entries)
+    first = 1 if from_seq is None else from_seq
+    final = last if to_seq is None else min(to_seq, last)
+    if not 0 <= first <= final:
+        raise _fail(f"nothing to step through between {first} and {final} (log: 1 to {last})")
+    if viewer == "admin":
+        game = _game_name(entries) if entries else None
+        for frame in frames(entries, viewer, first, final):
+            _print_events(frame.entries, game, as_json)
+        return
+    console = make_console()
+    previous: Any = None
+    for frame in frames(entries, viewer, 0, final):
+        doc = msgspec.json.decode(frame.rendered)
+        changes = [c for c in view_changes(previous, doc) if c[0] != "seq"]
+        previous = doc
+        if frame.last < first:  # folded only to count the first step's changes
+            continue
+        if as_json:
+            sys.stdout.buffer.write(frame.rendered + b"\n")
+            continue
+        span = f"{_command_span(frame.first, frame.last)} (of {last}) · as {_who(viewer)}"
+        console.rule(f"{span} · {len(changes)} change(s) in this view")
+        _draw(console, frame.rendered)
 
 
 def _command_of(entries: Sequence[RawEnvelope], seq: int) -> tuple[int, int]:
