@@ -5,6 +5,9 @@
     python3 dev.py test                  # ruff, mypy and the whole test suite
     python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
 
+The exit code is the command's; Ctrl-C goes to the command (``orrery play`` says how to
+come back, naming ``python3 dev.py orrery`` as the way in: ``$ORRERY_PROG``).
+
 The first run creates ./.venv and installs the project with its dev extras; later
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
@@ -17,7 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import venv
@@ -99,8 +104,27 @@ def ensure_typescript() -> None:
     stamp.write_text(wanted)
 
 
-def run(*command: str) -> int:
-    return subprocess.run(command, cwd=ROOT).returncode
+def run(*command: str, env: dict[str, str] | None = None) -> int:
+    """Run ``command`` in the foreground; its exit code (128 + N when signal N ended it).
+
+    Ctrl-C reaches the child as well (one process group): the child decides what it
+    means (``orrery play`` says how to come back and exits 130), and this process waits
+    for it instead of raising KeyboardInterrupt over it, or killing it as
+    ``subprocess.run`` would. The handler is a function, not SIG_IGN: an ignored signal
+    stays ignored across exec, a handled one is reset to the default in the child."""
+    previous = signal.signal(signal.SIGINT, lambda *_: None)
+    try:
+        code = subprocess.Popen(command, cwd=ROOT, env=env).wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return 128 - code if code < 0 else code
+
+
+def invoked_as() -> str:
+    """How this file was run, up to its own name, plus ``orrery``: the command the user
+    typed (``python3 dev.py orrery``), for the lines that tell them what to type next."""
+    interpreter = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
+    return shlex.join([*interpreter, sys.argv[0], "orrery"])
 
 
 def test() -> int:
@@ -135,10 +159,14 @@ def main() -> int:
     what, rest = sys.argv[1], sys.argv[2:]
     if what == "test":
         return test()
+    env = {**os.environ, "ORRERY_PROG": invoked_as()}
     if what == "demo":
-        return run(str(BIN / "orrery"), "demo", *rest)
-    return run(str(BIN / "orrery"), *rest)
+        return run(str(BIN / "orrery"), "demo", *rest, env=env)
+    return run(str(BIN / "orrery"), *rest, env=env)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C while the .venv is set up: no traceback
+        sys.exit(130)

@@ -1,11 +1,14 @@
 """Checks of command-line arguments shared by ``demo`` and ``play``: game names (with a
-"did you mean"), ``--options`` (``key=value`` pairs or JSON objects) and player counts.
-Each problem is a :class:`~orrery.errors.UserError` naming the fix."""
+"did you mean"), ``--options`` (``key=value`` pairs or JSON objects) and player counts;
+and the ports ``serve`` and ``gateway`` listen on. Each problem is a
+:class:`~orrery.errors.UserError` naming the fix."""
 
 from __future__ import annotations
 
 import difflib
+import errno
 import json
+import socket
 from typing import Any
 
 from orrery.errors import UserError
@@ -54,3 +57,31 @@ def check_players(game: str, players: int | None, minimum: int, maximum: int) ->
         raise UserError(
             f"{game} seats {minimum}-{maximum} players, not {players}; give --players in that range"
         )
+
+
+def port_problem(port: int, option: str, error: OSError) -> str:
+    """One line saying why ``port`` (given as ``option``) cannot be listened on, and the fix."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} ({option}) is in use: stop what listens there, choose another "
+            f"port, or leave {option} out for a free one"
+        )
+    if error.errno == errno.EACCES:
+        return f"port {port} ({option}) needs privileges: choose a port above 1023"
+    return f"cannot listen on port {port} ({option}): {error.strerror or error}"
+
+
+def check_port(port: int | None, option: str, host: str = "127.0.0.1") -> None:
+    """Raise a :class:`UserError` when something listens on ``port`` already (before a
+    server is started there: the embedded server would die with only a log line, and a
+    Redis already on that port would answer in its place). Port 0 or None: a free one."""
+    if not port:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        # as the servers do: a port a stopped server left in TIME_WAIT is free to listen on
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as error:
+            raise UserError(port_problem(port, option, error)) from None

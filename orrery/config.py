@@ -1,4 +1,5 @@
-"""Shared settings: where Redis is, and the partition count recorded in ``orrery:config``.
+"""Shared settings: where Redis is, the partition count recorded in ``orrery:config``, and
+how the user runs orrery (``$ORRERY_PROG``, for the commands a line tells them to type).
 
 ``P`` is fixed when the data is first initialised: every table's keys carry its
 partition, so changing ``P`` later would move tables (it needs a migration).
@@ -21,7 +22,15 @@ ENV_URL = "ORRERY_REDIS_URL"
 ENV_USERNAME = "ORRERY_REDIS_USERNAME"
 ENV_PASSWORD = "ORRERY_REDIS_PASSWORD"
 DATA_DIR = ".orrery"
+# How the user runs the command line, when not as ``orrery``: dev.py sets it to what was
+# typed (``python3 dev.py orrery``), so "come back with …" names a command that works.
+ENV_PROG = "ORRERY_PROG"
 CONFIG_WAIT_S = 60.0
+
+
+def program() -> str:
+    """The command line as the user runs it: ``orrery``, or ``$ORRERY_PROG``."""
+    return os.environ.get(ENV_PROG) or "orrery"
 
 
 class PartitionMismatch(UserError):

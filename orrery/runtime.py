@@ -23,6 +23,7 @@ import structlog
 from faststream.redis import RedisBroker
 
 from orrery.config import ensure_partitions
+from orrery.errors import UserError
 from orrery.server.cluster import open_redis
 from orrery.server.folder import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
@@ -187,7 +188,8 @@ async def gateway_processes(
     line = await asyncio.to_thread(gateway.stdout.readline)
     if not line:
         stop_processes([gateway, bots])
-        raise RuntimeError("the gateway did not start (see its log above)")
+        # its own one line (a port taken since serve checked it, …) is printed above
+        raise UserError("the gateway did not start (its message is above)")
     return line.decode().strip(), [gateway, bots]
 
 

@@ -6,7 +6,8 @@
    it; every ``hash`` is :func:`orrery_contracts.envelope.chain_hash` of its entry;
 2. **fold** — every event decodes and folds with ``evolve`` (events are facts, so this
    never depends on today's ``decide``); nothing follows ``table.finished``; the first
-   event of each command carries the command body;
+   event of each command carries the command body; the log does not end inside a
+   command (``services.replay.unfinished_command``: a truncated file);
 3. **seed** — a finished table's revealed seed matches the commitment in its first event;
 4. **re-decide** — every accepted command (the body kept with its first event, the
    commanding seat from the envelope) goes through :func:`games.table.decide_table`
@@ -37,6 +38,7 @@ from games.rejection import Rejected
 from games.table import TableState, advance, decide_table, final_standing
 from orrery_contracts.envelope import GENESIS_HASH, RawEnvelope, chain_hash
 from orrery_contracts.table import TableClosed, TableFinished
+from services.replay import mid_command_text, unfinished_command
 
 
 class Discrepancy(Exception):
@@ -271,6 +273,9 @@ def _audit(
         )
     state = _fold_and_redecide(entries, report, seed if redecide else None)
     report.passed.append(f"fold of {len(entries)} events")
+    cut = unfinished_command(state)
+    if cut is not None:
+        raise Discrepancy(last.seq, "end", mid_command_text(cut))
     if redecide:
         report.passed.append(f"re-decided {report.commands_redecided} commands")
     if isinstance(final, TableFinished):

@@ -42,6 +42,24 @@ class AccessDenied(Exception):
     pass
 
 
+class MidCommand(ValueError):
+    """The log ends inside a command: a state no viewer ever saw, so nothing renders it."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(mid_command_text(reason, seq))
+        self.seq = seq
+        self.reason = reason
+
+
+def mid_command_text(reason: str, seq: int | None = None) -> str:
+    """One line saying that a log ends inside a command (``reason``: how it shows)."""
+    at = f" after seq {seq}" if seq is not None else ""
+    return (
+        f"the log ends inside a command{at} ({reason}); a log holds whole commands: "
+        "export the table again"
+    )
+
+
 def parse_viewer(text: str) -> Viewer:
     if text in (SPECTATOR, ADMIN):
         return SPECTATOR if text == SPECTATOR else ADMIN
@@ -90,10 +108,54 @@ def table_seat(viewer: Viewer) -> int | None:
     return None if viewer == SPECTATOR else int(viewer)
 
 
-def render(state: TableState, viewer: Viewer) -> bytes:
-    """The JSON a viewer sees of ``state``: a seat's or spectator's view, or (admin) all."""
+def unfinished_command(state: TableState) -> str | None:
+    """Why ``state`` cannot be where a command ended, or None when it can be.
+
+    A command's events are appended together, so every state a viewer, a projection or
+    the next command meets is a command's end, and there the table promises (games/table.py
+    and games/protocol.py): a game that is over has its ``table.finished`` (the same
+    command appends it); a game in play waits for at least one seat, none of them a seat
+    that left (the table moves for those inside the command), each with a legal command.
+    A state that breaks one of these lies inside a command: a log cut there (a truncated
+    file, a benchmark's prefix). The rules need not answer for such a state at all
+    (Federation half-way through an automatic step raises), so any error counts too,
+    and its text is not repeated (it could name game state). The converse does not
+    hold: a cut that happens to leave a state keeping every promise is not told from a
+    complete log without the seed (``orrery audit`` re-decides a finished table's)."""
+    if state.phase != "playing":
+        return None  # before the start and after the end every command is one event
+    game = get_game(state.game)
+    if game is None:
+        return None  # a game this server does not host: nothing to judge by
+    try:
+        status = game.status(state.game_state)
+        if status.finished:
+            return "the game is over but table.finished has not followed"
+        if not status.to_move:
+            return "nobody is to move"
+        for seat in status.to_move:
+            if state.left[seat]:
+                return f"seat {seat} is to move but has left (the table moves for it)"
+            if not game.legal_commands(state.game_state, seat):
+                return f"seat {seat} is to move but has no legal command"
+    except Exception:  # any failure of the rules here means "not a command end"
+        return "the rules cannot say who moves next"
+    return None
+
+
+def render(state: TableState, viewer: Viewer, *, ended: bool = False) -> bytes:
+    """The JSON a viewer sees of ``state``: a seat's or spectator's view, or (admin) all.
+
+    A seat's or spectator's view is only ever rendered at a command's end (they never
+    saw the table between two events of one command): inside one this raises
+    :class:`MidCommand`. ``ended``: the caller knows the command ended (the log goes on
+    with another command), which spares the check. The admin sees raw states, event by
+    event."""
     if viewer == ADMIN:
         return _json.encode(state)
+    reason = None if ended else unfinished_command(state)
+    if reason is not None:
+        raise MidCommand(state.seq, reason)
     return _json.encode(table_view(state, table_seat(viewer)))
 
 
@@ -134,7 +196,7 @@ def frames(
     table_id = entries[0].table_id if entries else ""
     state = TableState(table_id=table_id)
     if first <= 0:
-        yield Frame(0, 0, [], render(state, viewer))
+        yield Frame(0, 0, [], render(state, viewer, ended=True))
     index = 0
     while index < len(entries):
         start = entries[index]
@@ -148,8 +210,19 @@ def frames(
         for entry in group:
             state = apply_entry(state, entry)
         if group[-1].seq >= first:
-            yield Frame(start.seq, group[-1].seq, group, render(state, viewer))
+            # only the log's last command can be cut: the others end where the next begins
+            ended = end < len(entries)
+            yield Frame(start.seq, group[-1].seq, group, render(state, viewer, ended=ended))
         index = end
+
+
+def command_ends(entries: Sequence[RawEnvelope]) -> list[int]:
+    """The last seq of each command in a log (its entries share one command id)."""
+    return [
+        entry.seq
+        for i, entry in enumerate(entries)
+        if i + 1 == len(entries) or entries[i + 1].command_id != entry.command_id
+    ]
 
 
 def view_changes(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:

@@ -14,7 +14,8 @@ says, so neither part can be changed on its own.
 A player-facing export (one seat or a spectator) holds no entries at all: one line per
 seq with that viewer's view (see :mod:`services.replay`).
 
-Import verifies the chain and folds the log before writing anything, refuses a table id
+Import verifies the chain and folds the log before writing anything (a log that ends
+inside a command is refused: its views would show a table nobody saw), refuses a table id
 that exists, then writes in one script: the entries with their ids (``<seq>-0``, field
 ``e``), the meta hash (seq, hash, phase), the partition's table set, a finished table's
 revealed seed, and a feed notification so the projectors build its views and scores.
@@ -36,7 +37,7 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import RawEnvelope, decode_entry, encode_entry
 from services.audit import Discrepancy, verify_chain
 from services.handling import TABLE_ID
-from services.replay import Viewer, frames
+from services.replay import Viewer, frames, mid_command_text, unfinished_command
 from services.store import FEED_MAXLEN, EventStore
 
 _json = msgspec.json.Encoder()
@@ -246,7 +247,8 @@ class Imported:
 
 
 def verified_fold(entries: Sequence[RawEnvelope]) -> TableState:
-    """The table folded from a log whose chain and fold check out (else Discrepancy)."""
+    """The table folded from a log whose chain and fold check out and that ends at the end
+    of a command (else Discrepancy)."""
     if not entries:
         raise Discrepancy(0, "chain", "the log is empty")
     table_id = entries[0].table_id
@@ -259,6 +261,9 @@ def verified_fold(entries: Sequence[RawEnvelope]) -> TableState:
             state = apply_entry(state, entry)
         except Exception as error:
             raise Discrepancy(entry.seq, "fold", f"the event does not fold: {error!r}") from None
+    cut = unfinished_command(state)
+    if cut is not None:  # its views would show a table nobody saw
+        raise Discrepancy(entries[-1].seq, "end", mid_command_text(cut))
     return state
 
 
@@ -296,9 +301,9 @@ async def import_entries(
 ) -> Imported:
     """Verify, then write a table's log into this store (see the module docstring).
 
-    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails, and
-    :class:`TableExists` when the table id is taken (in Redis, or archived from it:
-    ``restore`` puts an archived table back, replacing its tombstone).
+    Raises :class:`Discrepancy` (with the seq) when the chain or the fold fails or the
+    log ends inside a command, and :class:`TableExists` when the table id is taken (in
+    Redis, or archived from it: ``restore`` puts an archived table back, replacing its tombstone).
     """
     state = verified_fold(entries)
     table_id = state.table_id

@@ -23,6 +23,8 @@ from orrery.server.embedded import EmbeddedServer, free_port
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted
+from tests.support import tables
+from tests.support.tables import play_tiny
 from tests.support.tinygame import Stand
 
 PARTITIONS = 4
@@ -30,20 +32,7 @@ runner = CliRunner()
 
 
 def table_in(partition: int, prefix: str) -> str:
-    for i in range(1000):
-        if keys.partition_of(f"{prefix}-{i}", PARTITIONS) == partition:
-            return f"{prefix}-{i}"
-    raise AssertionError("unreachable")
-
-
-async def play_tiny(client: OrreryClient, table_id: str) -> int:
-    await client.create_table("tiny", 2, table_id=table_id)
-    a = await client.join(table_id, "Ann")
-    b = await client.join(table_id, "Bob")
-    await client.start(a)
-    await client.accept(table_id, Stand(), seat=a.seat, token=a.token)
-    last = await client.accept(table_id, Stand(), seat=b.seat, token=b.token)
-    return last.last_seq
+    return tables.table_in(partition, prefix, PARTITIONS)
 
 
 def test_missing_group_status_repair_and_resume(tmp_path: Path) -> None:

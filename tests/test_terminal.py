@@ -15,12 +15,13 @@ import fcntl
 import os
 import re
 import select
+import shlex
 import struct
 import subprocess
 import sys
 import termios
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -34,17 +35,18 @@ ANSI = re.compile(
 )
 PROMPT = re.compile(r"(your choice|type yes to confirm[^\n]*|waiting for [^\n]*)> ")
 RESUME = re.compile(r"orrery play --table (\S+) --seat (\d+) --token (\S+)( --redis-url \S+)?")
+ORRERY = (sys.executable, "-m", "orrery.cli")  # how a Terminal runs the command line
 WAIT = 90.0  # seconds for anything to appear: generous on a shared 2-core machine
 
 
 class Terminal:
     """One ``orrery play`` process on a pty of 140×50."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, program: Sequence[str] = ORRERY) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "orrery.cli", "play", *args],
+            [*program, "play", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -184,6 +186,25 @@ def test_spacecraft_plays_on_through_its_simultaneous_phase_and_resumes(
     terminals.append(stranger)
     assert stranger.wait() == 2
     assert "does not take this token" in stranger.text
+
+
+def test_dev_py_passes_ctrl_c_through_and_names_the_command_typed(
+    live: LiveService, terminals: list[Terminal]
+) -> None:
+    """``python3 dev.py orrery play`` then Ctrl-C: the client's exit code and its "come
+    back with" line, naming the way the user came in; no traceback from dev.py."""
+    typed = [sys.executable, "dev.py", "orrery"]
+    me = Terminal("--game", "tiny", "--players", "2", "--redis-url", live.url, program=typed)
+    terminals.append(me)
+    back = rf"{re.escape(shlex.join(typed))} play --table (\S+) --seat 0 --token (\S+)"
+    table, token = me.expect(rf"Come back with:\n\s*{back}").groups()
+    me.expect(PROMPT)
+    me.interrupt()
+    assert me.wait() == 130
+    after = me.text[me.cursor :]
+    assert "interrupted: your seat stays at the table; come back with:" in after
+    assert re.search(back, after).groups() == (table, token)  # type: ignore[union-attr]
+    assert "Traceback" not in me.text and "KeyboardInterrupt" not in me.text
 
 
 def test_fractured_sky_shows_the_ai_groups_moves_and_confirms_a_concession(

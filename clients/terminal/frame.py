@@ -143,6 +143,21 @@ def menu_panel(menu: Menu) -> Panel:
     )
 
 
+def private_panel(tv: View, renderer: Renderer, title: str | None = None) -> Panel | None:
+    """What only the view's seat sees (its hand, chips, goals), framed; None for a
+    spectator's view or a game without private parts."""
+    mine = renderer.private(tv) if tv.get("viewer") is not None else None
+    if mine is None:
+        return None
+    who = seat_name(tv, tv["viewer"])
+    return Panel(
+        mine,
+        title=title or f"{who}: only you see this",
+        title_align="left",
+        border_style="green",
+    )
+
+
 def screen(
     tv: View,
     renderer: Renderer,
@@ -155,17 +170,9 @@ def screen(
     parts: list[RenderableType] = [header(tv, renderer, last_round), seats_table(tv, renderer)]
     if tv.get("view") is not None:
         parts.extend(renderer.board(tv))
-        mine = renderer.private(tv) if tv.get("viewer") is not None else None
+        mine = private_panel(tv, renderer)
         if mine is not None:
-            who = seat_name(tv, tv["viewer"])
-            parts.append(
-                Panel(
-                    mine,
-                    title=f"{who}: only you see this",
-                    title_align="left",
-                    border_style="green",
-                )
-            )
+            parts.append(mine)
     standing = standing_table(tv, renderer)
     if standing is not None:
         parts.append(standing)

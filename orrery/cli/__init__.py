@@ -154,8 +154,11 @@ def serve(
     SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
     from archive import ARCHIVE_URL_ENV
     from orrery.archiving import archive_url as chosen_archive
+    from orrery.arguments import check_port
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
 
+    if not no_gateway:  # before anything starts: one line naming the port and the fix
+        check_port(http_port, "--http-port")
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
     share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key
@@ -348,22 +351,37 @@ async def _with_live_board(client: Any, tables: list[Any], tasks: list[Any]) -> 
 
 
 def _board(tables: list[Any]) -> Any:
+    """The demo's board, live while the bots play and left on screen as the summary.
+
+    Table ids stay whole on one line (they are what ``orrery replay``/``audit`` take, and
+    each starts with its game's name, so no game column); only the players' cell wraps,
+    between players, which keeps the board readable at 80 columns."""
+    from rich import box
     from rich.table import Table
 
-    board = Table(title="Orrery demo")
-    for column in ("game", "table", "state", "events", "players", "points", "ranks"):
-        board.add_column(column, overflow="fold")
+    board = Table(title="Orrery demo", box=box.SIMPLE_HEAD)
+    board.add_column("table", no_wrap=True)
+    board.add_column("state", no_wrap=True)
+    board.add_column("events", justify="right", no_wrap=True)
+    board.add_column("players: points, rank")
     for t in tables:
         board.add_row(
-            t.game,
-            t.table_id or "…",
+            t.table_id or f"{t.game}-…",
             "finished" if t.done else "playing",
             str(t.seq),
-            ", ".join([*t.seats, *(f"{ai} (AI)" for ai in t.ais)]),
-            " ".join(map(str, t.points)),
-            " ".join(map(str, t.ranks)),
+            _players_cell(t),
         )
     return board
+
+
+def _players_cell(table: Any) -> str:
+    seats = list(table.seats)
+    if table.done and len(table.points) == len(seats) == len(table.ranks):
+        seats = [
+            f"{name} {points} #{rank}"
+            for name, points, rank in zip(seats, table.points, table.ranks, strict=True)
+        ]
+    return ", ".join([*seats, *(f"{ai} (AI)" for ai in table.ais)])
 
 
 def _print_final(tables: list[Any], seconds: float) -> None:

@@ -13,7 +13,7 @@ import datetime
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -136,45 +136,7 @@ def _is_finished(entries: Sequence[RawEnvelope]) -> bool:
     return fold(entries).phase == "finished"
 
 
-# ---------------------------------------------------------------- text rendering
-
-
-def _scalar(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, separators=(", ", ": "))
-
-
-def _tree(value: Any, indent: int = 0) -> Iterator[str]:
-    pad = "  " * indent
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if (isinstance(item, dict) and item) or _nested_list(item):
-                yield f"{pad}{key}:"
-                yield from _tree(item, indent + 1)
-            else:
-                yield f"{pad}{key}: {_scalar(item)}"
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            if isinstance(item, dict | list) and item:
-                yield f"{pad}[{i}]"
-                yield from _tree(item, indent + 1)
-            else:
-                yield f"{pad}[{i}] {_scalar(item)}"
-    else:
-        yield f"{pad}{_scalar(value)}"
-
-
-def _clip(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _nested_list(value: Any) -> bool:
-    return isinstance(value, list) and any(isinstance(x, dict | list) for x in value)
+# ---------------------------------------------------------------- drawing a table
 
 
 def _when(ms: int) -> str:
@@ -182,19 +144,58 @@ def _when(ms: int) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _print_view(rendered: bytes, viewer: Any) -> None:
-    doc = msgspec.json.decode(rendered)
-    if viewer == "admin":
-        header = f"{doc.get('table_id')} · {doc.get('game') or '-'} · seq {doc.get('seq')}"
-        typer.echo(f"{header} · {doc.get('phase')} · full state (admin)")
-    else:
-        who = "spectator" if doc.get("viewer") is None else f"seat {doc.get('viewer')}"
+def _draw(console: Any, rendered: bytes) -> None:
+    """A seat's or spectator's view drawn as the terminal client draws it (the same
+    screen and game renderers, without the menu: a replay takes no moves)."""
+    from clients.terminal.frame import screen
+    from clients.terminal.renderers import renderer_for
+
+    tv = msgspec.json.decode(rendered)
+    console.print(screen(tv, renderer_for(tv.get("game") or "")))
+
+
+def _draw_admin(console: Any, entries: Sequence[RawEnvelope], seq: int) -> None:
+    """The admin's picture of the table after the command holding ``seq``: the board as
+    a spectator sees it, then each seat's private panel (what only that seat sees)."""
+    from clients.terminal.frame import private_panel, screen
+    from clients.terminal.renderers import renderer_for, seat_name
+    from services.replay import SPECTATOR, fold, render
+
+    state = fold(entries, seq)
+    board = msgspec.json.decode(render(state, SPECTATOR))
+    renderer = renderer_for(board.get("game") or "")
+    console.print(screen(board, renderer))
+    if board.get("view") is None:
+        return
+    for seat in range(state.seats):
+        tv = msgspec.json.decode(render(state, seat))
+        title = f"{seat_name(board, seat)}: only seat {seat} sees this"
+        panel = private_panel(tv, renderer, title)
+        if panel is not None:
+            console.print(panel)
+
+
+def _print_events(entries: Sequence[RawEnvelope], game: str | None, as_json: bool) -> None:
+    """The admin's event list: each event with the command that produced it."""
+    from services.transfer import entry_record
+
+    for entry in entries:
+        record = entry_record(entry, game)
+        if as_json:
+            typer.echo(json.dumps(record))
+            continue
+        seat = "-" if entry.seat is None else entry.seat
         typer.echo(
-            f"{doc['table_id']} · {doc['game'] or '-'} · seq {doc['seq']} · {doc['phase']}"
-            f" · round {doc['round']} · as {who}"
+            f"seq {entry.seq} · {_when(entry.recorded_at)} · seat {seat} · "
+            f"command {entry.command_id}"
         )
-    for line in _tree(doc, 1):
-        typer.echo(line)
+        if record["command"] is not None:
+            typer.echo(f"  command: {json.dumps(record['command'])}")
+        typer.echo(f"  event:   {json.dumps(record['event'])}")
+
+
+def _command_span(first: int, last: int) -> str:
+    return f"seq {last}" if first == last else f"seqs {first}-{last}"
 
 
 # ---------------------------------------------------------------- replay
@@ -212,74 +213,108 @@ def replay(
     redis_url: RedisUrl = None,
     data_dir: DataDir = Path(DATA_DIR),
 ) -> None:
-    """The table as a viewer saw it at a seq, or every seq from --from to --to.
+    """The table as a viewer saw it at a seq, or every step from --from to --to.
 
-    Seats and spectators see exactly their view (the projectors' view function); admin
-    sees the full state and the raw events.
+    Drawn as the terminal client draws it; --json prints the data instead. Seats and
+    spectators see exactly their view (the projectors' view function); admin sees the
+    full state and the raw events.
     """
-    from services.replay import frames, view_changes
-    from services.transfer import entry_record
+    from services.replay import MidCommand
 
     viewer = _viewer(viewer_text)
     entries, _ = _load(table, file, redis_url, data_dir)
     _authorize(entries, viewer, token)
-    last = len(entries)
     if at is not None and (from_seq is not None or to_seq is not None):
         raise typer.BadParameter("give --at, or --from/--to, not both")
-    if from_seq is None and to_seq is None:
-        seq = last if at is None else at
-        if not 0 <= seq <= last:
-            raise _fail(f"the log has seqs 0 to {last}, not {seq}")
-        for frame in frames(entries, viewer, seq, seq):
-            if as_json:
-                sys.stdout.buffer.write(frame.rendered + b"\n")
-            else:
-                if frame.last != seq:
-                    typer.echo(
-                        f"(seq {seq} was appended with seqs {frame.first}-{frame.last} by one "
-                        "command; every viewer saw them together)"
-                    )
-                _print_view(frame.rendered, viewer)
-        return
+    try:
+        if from_seq is None and to_seq is None:
+            _replay_at(entries, viewer, len(entries) if at is None else at, as_json)
+        else:
+            _replay_steps(entries, viewer, from_seq, to_seq, as_json)
+    except MidCommand as error:
+        raise _fail(f"orrery replay: {error}", EXIT_DISCREPANCY) from None
+
+
+def _who(viewer: Any) -> str:
+    return f"seat {viewer}" if isinstance(viewer, int) else str(viewer)
+
+
+def _replay_at(entries: Sequence[RawEnvelope], viewer: Any, seq: int, as_json: bool) -> None:
+    """The table at one seq: drawn (after the command holding it), or its JSON."""
+    from clients.terminal.renderers import make_console
+    from services.replay import frames
+
+    last = len(entries)
+    if not 0 <= seq <= last:
+        raise _fail(f"the log has seqs 0 to {last}, not {seq}")
+    for frame in frames(entries, viewer, seq, seq):
+        if as_json:
+            sys.stdout.buffer.write(frame.rendered + b"\n")
+            continue
+        _at_header(entries, seq, last, _who(viewer))
+        if viewer == "admin":
+            _draw_admin(make_console(), entries, _command_of(entries, seq)[1])
+            typer.echo("(the full state, hidden facts included: --json)")
+        else:
+            _draw(make_console(), frame.rendered)
+
+
+def _replay_steps(
+    entries: Sequence[RawEnvelope],
+    viewer: Any,
+    from_seq: int | None,
+    to_seq: int | None,
+    as_json: bool,
+) -> None:
+    """Every command from ``from_seq`` to ``to_seq``: drawn under a rule (seats and
+    spectators), or the events (admin); or their JSON."""
+    from clients.terminal.renderers import make_console
+    from services.replay import frames, view_changes
+
+    last = len(entries)
     first = 1 if from_seq is None else from_seq
     final = last if to_seq is None else min(to_seq, last)
     if not 0 <= first <= final:
         raise _fail(f"nothing to step through between {first} and {final} (log: 1 to {last})")
-    game = _game_name(entries) if entries else None
+    if viewer == "admin":
+        game = _game_name(entries) if entries else None
+        for frame in frames(entries, viewer, first, final):
+            _print_events(frame.entries, game, as_json)
+        return
+    console = make_console()
     previous: Any = None
     for frame in frames(entries, viewer, 0, final):
-        if frame.last < first:
-            previous = msgspec.json.decode(frame.rendered)
-            continue
-        if viewer == "admin":
-            for entry in frame.entries:
-                record = entry_record(entry, game)
-                if as_json:
-                    typer.echo(json.dumps(record))
-                    continue
-                seat = "-" if entry.seat is None else entry.seat
-                typer.echo(
-                    f"seq {entry.seq} · {_when(entry.recorded_at)} · seat {seat} · "
-                    f"command {entry.command_id}"
-                )
-                if record["command"] is not None:
-                    typer.echo(f"  command: {json.dumps(record['command'])}")
-                typer.echo(f"  event:   {json.dumps(record['event'])}")
+        doc = msgspec.json.decode(frame.rendered)
+        changes = [c for c in view_changes(previous, doc) if c[0] != "seq"]
+        previous = doc
+        if frame.last < first:  # folded only to count the first step's changes
             continue
         if as_json:
             sys.stdout.buffer.write(frame.rendered + b"\n")
             continue
-        doc = msgspec.json.decode(frame.rendered)
-        changes = [c for c in view_changes(previous, doc) if c[0] != "seq"]
-        span = (
-            f"seq {frame.last}"
-            if frame.first == frame.last
-            else (f"seqs {frame.first}-{frame.last}")
+        span = f"{_command_span(frame.first, frame.last)} (of {last}) · as {_who(viewer)}"
+        console.rule(f"{span} · {len(changes)} change(s) in this view")
+        _draw(console, frame.rendered)
+
+
+def _command_of(entries: Sequence[RawEnvelope], seq: int) -> tuple[int, int]:
+    """The first and last seq of the command holding ``seq`` (seq 0: (0, 0))."""
+    if not seq:
+        return 0, 0
+    command = entries[seq - 1].command_id
+    span = [e.seq for e in entries if e.command_id == command]
+    return span[0], span[-1]
+
+
+def _at_header(entries: Sequence[RawEnvelope], seq: int, last: int, who: str) -> None:
+    """Where the picture stands in the log, and (inside a command) what is shown."""
+    typer.echo(f"seq {seq} of {last} · as {who}")
+    start, end = _command_of(entries, seq)
+    if end != seq:
+        typer.echo(
+            f"(seq {seq} was appended with {_command_span(start, end)} by one command; "
+            f"every viewer saw them together: shown is the table after seq {end})"
         )
-        typer.echo(f"{span}: {len(changes)} change(s) in this view")
-        for path, old, new in changes:
-            typer.echo(f"  {path}: {_clip(_scalar(old))} → {_clip(_scalar(new))}")
-        previous = doc
 
 
 def _game_name(entries: Sequence[RawEnvelope]) -> str | None:
@@ -430,7 +465,12 @@ def import_(
 
 
 def bench_replay(
-    events: Annotated[int, typer.Option(help="events in the loaded table")] = 1_000,
+    events: Annotated[
+        int,
+        typer.Option(
+            min=1, help="events in the loaded table (cut at a command's end at or before)"
+        ),
+    ] = 1_000,
     repeat: Annotated[int, typer.Option(help="runs per measure (the best counts)")] = 20,
     seed: Annotated[int, typer.Option(help="seed of the generated table")] = 3,
 ) -> None:
@@ -471,7 +511,7 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
     from orrery.server.embedded import EmbeddedServer
     from orrery_contracts.envelope import decode_entry, encode_entry
     from services.audit import audit_entries
-    from services.replay import frames, play_log
+    from services.replay import command_ends, frames, play_log
     from services.transfer import import_entries, read_stored_log
 
     game = "federation"
@@ -480,7 +520,9 @@ def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
     while len(entries) < events:
         entries, _ = play_log(game, 4, attempt, table_id=f"bench-{attempt}")
         attempt += 1000
-    prefix = entries[:events]
+    # cut at the end of a command: a log never ends inside one (its events are appended
+    # together), and a viewer never saw the table there
+    prefix = entries[: max(end for end in command_ends(entries) if end <= max(events, 1))]
     encoded = [encode_entry(e) for e in prefix]
     generic = msgspec.msgpack.Decoder()
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import asyncio
 import bisect
 import dataclasses
+import errno
 import json
 import signal
 import sys
 from collections import OrderedDict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,7 +27,9 @@ import structlog
 import typer
 
 from orrery.archiving import archive_url
+from orrery.arguments import port_problem
 from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.errors import UserError
 from orrery.logs import configure_logging
 
 if TYPE_CHECKING:
@@ -116,6 +118,7 @@ class LogReplayer:
     async def _log(self, table_id: str) -> _Log | None:
         from orrery_contracts import keys
         from orrery_contracts.envelope import decode_entry
+        from services.replay import command_ends
 
         stream = keys.log_stream(keys.partition_of(table_id, self.client.partitions), table_id)
         cached = self.logs.get(table_id)
@@ -268,15 +271,6 @@ class ArchiveRecords:
         return list(stored.entries)
 
 
-def command_ends(entries: Sequence[Any]) -> list[int]:
-    """The last seq of each command in a log (its entries share one command id)."""
-    return [
-        entry.seq
-        for i, entry in enumerate(entries)
-        if i + 1 == len(entries) or entries[i + 1].command_id != entry.command_id
-    ]
-
-
 def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = None) -> Any:
     from gateway.app import create_app
     from gateway.settings import Settings, load_secret_key
@@ -338,7 +332,12 @@ def gateway_command(
     def ready(base: str) -> None:
         print(base, flush=True)
 
-    asyncio.run(serve(app, host, port, max_message_bytes=max_bytes, on_ready=ready))
+    try:
+        asyncio.run(serve(app, host, port, max_message_bytes=max_bytes, on_ready=ready))
+    except OSError as error:
+        if error.errno not in (errno.EADDRINUSE, errno.EACCES):
+            raise
+        raise UserError(port_problem(port, "--port", error)) from None
 
 
 def bots_command(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR)) -> None:

@@ -5,7 +5,8 @@ open seat of an existing table (``--table ID``), or back to a seat (``--table ID
 N --token T``). At the join it prints the table id, the seat and its secret, and the
 command that comes back. Bad arguments end with one line naming the problem and the
 fix (exit 2) before any server starts. ``q`` leaves (exit 0) and Ctrl-C ends the program
-at once (exit 130); both say how to come back.
+at once (exit 130); both say how to come back, in the command the user typed
+(``$ORRERY_PROG``: ``python3 dev.py orrery`` when run through dev.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from orrery import arguments
-from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.config import DATA_DIR, program, redis_url_from_env
 from orrery.errors import UserError
 
 if TYPE_CHECKING:
@@ -284,7 +285,8 @@ async def _session(
         console.print(Text("keep the secret: it is the only way back. Come back with:"))
         console.print(Text(f"  {_come_back(seating, again)}"))
         if plan.open_seats:
-            console.print(Text(f"others join with: orrery play --table {me.table_id}{again}"))
+            others = f"{program()} play --table {me.table_id}{again}"
+            console.print(Text(f"others join with: {others}"))
         bots = Bots(client, seating.bots, seed)
         result = await play_terminal(client, me, StdinLines(), console)
     except SeatingError as error:
@@ -330,7 +332,7 @@ async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
 
 def _come_back(seating: Seating, again: str) -> str:
     me = seating.me
-    return f"orrery play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
+    return f"{program()} play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
 
 
 def _say(message: str) -> None:

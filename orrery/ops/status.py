@@ -245,16 +245,61 @@ async def collect_status(url: str, tables: bool = True, archive_url: str | None 
         await redis.aclose()
 
 
+def group_cell(group: GroupStatus | None) -> str:
+    """A consumer group's figures as one cell: ``pending/lag`` (``?``: lag unknown)."""
+    if group is None or not group.exists:
+        return "MISSING"
+    return f"{group.pending}/{'?' if group.lag is None else group.lag}"
+
+
+def group_names(status: Status) -> list[str]:
+    """The consumer groups the rows report on, in their order (deciders first)."""
+    names: list[str] = []
+    for row in status.rows:
+        names += [g.group for g in row.groups if g.group not in names]
+    return names
+
+
+def partition_table(status: Status) -> tuple[list[str], list[list[str]]]:
+    """The partitions as a table: column names and one row of cells per partition.
+
+    Derived from the same records ``--json`` prints (one source), and every group column
+    is named after the group its cells come from (looked up by name, never by position),
+    so a header cannot drift from its values when the groups change. Names are single
+    words, so the printed table splits on white space."""
+    groups = group_names(status)
+    columns = ["p", "backlog", *groups, *(["master"] if status.cluster else [])]
+    columns += ["dead", "live", "finished", "unarchived"]
+    rows = []
+    for row in status.rows:
+        by_name = {g.group: g for g in row.groups}
+        rows.append(
+            [
+                str(row.partition),
+                str(row.backlog),
+                *(group_cell(by_name.get(name)) for name in groups),
+                *([row.node] if status.cluster else []),
+                str(row.dead_letters),
+                str(row.tables_live),
+                str(row.tables_finished),
+                str(row.unarchived),
+            ]
+        )
+    return columns, rows
+
+
 def print_status(status: Status) -> None:
+    from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    console = Console()
+    console = Console(highlight=False)
     mode = "cluster" if status.cluster else "standalone"
-    console.print(f"{status.url} ({mode}), {status.partitions} partitions")
-    nodes = Table(title="nodes")
+    console.print(f"{status.url} ({mode}), {status.partitions} partitions", markup=False)
+    nodes = Table(title="nodes", box=box.SIMPLE_HEAD)
     for column in ("node", "role", "version", "aof", "memory", "keys"):
-        nodes.add_column(column)
+        nodes.add_column(column, no_wrap=True)
     for n in status.nodes:
         nodes.add_row(
             str(n["node"]),
@@ -265,31 +310,25 @@ def print_status(status: Status) -> None:
             str(n["keys"]),
         )
     console.print(nodes)
-    table = Table(title="partitions")
-    for column in ("p", "backlog", "deciders p/lag", "views p/lag", "scoreboard p/lag"):
-        table.add_column(column)
-    if status.cluster:
-        table.add_column("master")
-    for column in ("dead", "live", "finished", "unarchived"):
-        table.add_column(column)
-
-    def cell(g: GroupStatus) -> str:
-        if not g.exists:
-            return "[red]MISSING[/red]"
-        return f"{g.pending}/{'?' if g.lag is None else g.lag}"
-
-    for row in status.rows:
-        table.add_row(
-            str(row.partition),
-            str(row.backlog),
-            *(cell(g) for g in row.groups),
-            *([row.node] if status.cluster else []),
-            str(row.dead_letters),
-            str(row.tables_live),
-            str(row.tables_finished),
-            str(row.unarchived),
+    if not status.partitions:
+        console.print(
+            "never initialised: `orrery serve` or `orrery repair --partitions P` sets it up",
+            markup=False,
         )
+        return
+    columns, rows = partition_table(status)
+    table = Table(title="partitions", box=box.SIMPLE_HEAD)
+    for column in columns:
+        table.add_column(column, no_wrap=True, justify="left" if column == "master" else "right")
+    for cells in rows:
+        table.add_row(*(Text(c, style="red" if c == "MISSING" else "") for c in cells))
     console.print(table)
+    console.print(
+        f"{', '.join(group_names(status))}: pending/lag of each consumer group · backlog: "
+        "commands not yet answered · dead: dead letters · live, finished: tables · "
+        "unarchived: ended, not yet in the archive",
+        markup=False,
+    )
     if status.archive is not None:
         print_archive_status(status.archive)
     if status.missing:

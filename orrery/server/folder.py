@@ -25,6 +25,7 @@ from typing import Any
 
 import redis
 
+from orrery.arguments import check_port
 from orrery.errors import UserError
 from orrery.server.cluster import process_alive
 from orrery.server.embedded import EmbeddedServer
@@ -48,6 +49,7 @@ def folder_server(
             yield _running_url(data_dir)
             return
         _stop_stale_server(data_dir)
+        check_port(port, "--port")
         with EmbeddedServer(data_dir, port, appendfsync=appendfsync) as server:
             record = data_dir / RECORD
             assert server.process is not None
