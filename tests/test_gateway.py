@@ -27,6 +27,7 @@ from orrery_contracts.lobby import lobby_table_key
 from tests.support.gateway import (
     LiveGateway,
     Player,
+    auth_frame,
     frame_at,
     live_gateway,
     next_frame,
@@ -130,8 +131,9 @@ async def test_missing_forged_and_expired_sessions_are_401(
         error_of(await http.get("/v1/players/me", headers={"Authorization": f"Bearer {expired}"}))
         == "session_expired"
     )
-    url = f"{player.ws_base}/v1/tables/t1/live?token={forged}"
+    url = f"{player.ws_base}/v1/tables/t1/live"
     async with websockets.connect(url) as socket:
+        await socket.send(auth_frame(forged))
         frame = await next_frame(socket)
         assert frame["type"] == "error" and frame["error"] == "unauthorized"
         with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -535,8 +537,7 @@ async def test_player_notices_are_pushed_to_that_player_only(
         for who, seq in ((ben, 1), (ann, 2)):
             stream = keys.player_notice_stream(who.player_id)
             await redis.xadd(stream, {"__data__": json.dumps({**notice, "seq": seq})})
-        url = f"{ann.ws_base}/v1/players/me/live?token={ann.token}&after=0-0"
-        async with websockets.connect(url) as socket:
+        async with ann.notices(after="0-0") as socket:
             assert await next_frame(socket) == {**notice, "seq": 2}
             stream = keys.player_notice_stream(ann.player_id)
             await redis.xadd(stream, {"__data__": json.dumps({**notice, "seq": 3})})

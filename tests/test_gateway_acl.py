@@ -14,7 +14,6 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-import websockets
 from typer.testing import CliRunner
 
 from orrery.cli import app
@@ -94,8 +93,7 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         notices = redis.Redis.from_url(gateway.redis_url)
         notices.xadd(keys.player_notice_stream(ann.player_id), {"__data__": json.dumps({"n": 1})})
         notices.close()
-        live_url = f"{ann.ws_base}/v1/players/me/live?token={ann.token}&after=0-0"
-        async with websockets.connect(live_url) as socket:
+        async with ann.notices(after="0-0") as socket:
             # the projectors' own "your turn" notices of Ann's table come first, then ours
             first = await next_frame(socket)
             assert first["type"] == "your_turn" and first["table_id"] == table, first

@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 import websockets
 
+from gateway.sockets import auth_frame
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
@@ -127,8 +128,9 @@ async def _gateway_phase(base: str, commands: int, kind: str, tables: int) -> di
                 )
                 table = made.json()["table_id"]
                 await http.post(f"/v1/tables/{table}/join", json={}, headers=headers)
-                url = f"{ws_base}/v1/tables/{table}/live?token={token}"
+                url = f"{ws_base}/v1/tables/{table}/live"
                 async with websockets.connect(url, max_size=2**24) as socket:
+                    await socket.send(auth_frame(token))
                     started = await http.post(f"/v1/tables/{table}/start", headers=headers)
                     seq = started.json()["last_seq"]
                     view: dict[str, Any] | None = None
@@ -186,12 +188,13 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
         while (await http.get(f"/v1/tables/{table}", headers=auth)).status_code != 200:
             await asyncio.sleep(0.05)
         done = asyncio.Event()
-        live = f"{ws_base}/v1/tables/{table}/live?token={token}"
+        live = f"{ws_base}/v1/tables/{table}/live"
         gate = asyncio.Semaphore(10)
 
         async def connect() -> Any:
             async with gate:
                 socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
+                await socket.send(auth_frame(token))
                 await socket.recv()  # the current view
                 return socket
 

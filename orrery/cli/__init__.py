@@ -57,6 +57,7 @@ EXTENSIONS = (
     "orrery.cli.play",
     "orrery.cli.ops",
     "orrery.cli.gateway",
+    "orrery.cli.accounts",
 )
 
 RedisUrl = Annotated[
@@ -141,6 +142,7 @@ def serve(
     """Run deciders, claimers, projectors, the gateway and the bot runner until
     SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
+    from orrery.server.credentials import shown_url
 
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
@@ -159,7 +161,7 @@ def serve(
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
-        print(url, flush=True)
+        print(shown_url(url), flush=True)  # the password stays in the folder (README)
         asyncio.run(run(url))
 
 

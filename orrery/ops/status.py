@@ -19,6 +19,7 @@ from orrery.server.cluster import (
     is_cluster,
     open_redis,
 )
+from orrery.server.credentials import shown_url
 from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.status")
@@ -190,7 +191,7 @@ async def collect_status(url: str, tables: bool = True) -> Status:
             for row in rows:
                 row.node = redis.get_node_from_key(keys.command_stream(row.partition)).name
         nodes = await server_nodes(redis, cluster)
-        return Status(url, cluster, partitions, nodes, rows)
+        return Status(shown_url(url), cluster, partitions, nodes, rows)
     finally:
         await redis.aclose()
 
