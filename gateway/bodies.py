@@ -12,6 +12,10 @@ any parameter is parsed, checks every request body:
 * not the handler's declared ``data`` type, decoded strictly (no string → number or
   number → string coercion, unknown fields refused) → 422 ``malformed`` naming where.
 
+A route that needs a session checks its signature first (no Redis: the bucket is taken
+later, by the ``player`` dependency), so a caller without one still gets 401, whatever
+the body.
+
 The handlers keep their typed ``data`` parameters, so the OpenAPI document is unchanged;
 Litestar's own lax conversion then only ever sees bodies that already fit.
 """
@@ -24,6 +28,7 @@ import msgspec
 from litestar import Request
 
 from gateway.errors import ApiError
+from gateway.sessions import Sessions, bearer
 
 MAX_DEPTH = 32
 _OPEN = frozenset(b"[{")
@@ -63,16 +68,19 @@ def too_deep_error() -> ApiError:
     return ApiError(400, "malformed", f"JSON nested deeper than {MAX_DEPTH} levels")
 
 
-_decoders: dict[int, msgspec.json.Decoder[Any] | None] = {}
+# per route handler: (the strict decoder of its ``data``, whether it needs a session)
+_handlers: dict[int, tuple[msgspec.json.Decoder[Any] | None, bool]] = {}
 
 
-def _decoder_for(request: Request[Any, Any, Any]) -> msgspec.json.Decoder[Any] | None:
+def _handler_of(request: Request[Any, Any, Any]) -> tuple[msgspec.json.Decoder[Any] | None, bool]:
     handler = request.route_handler
     key = id(handler)
-    if key not in _decoders:
-        data = handler.parsed_fn_signature.parameters.get("data")
-        _decoders[key] = msgspec.json.Decoder(data.annotation) if data is not None else None
-    return _decoders[key]
+    if key not in _handlers:
+        parameters = handler.parsed_fn_signature.parameters
+        data = parameters.get("data")
+        decoder = msgspec.json.Decoder(data.annotation) if data is not None else None
+        _handlers[key] = (decoder, "player" in parameters)
+    return _handlers[key]
 
 
 async def strict_body(request: Request[Any, Any, Any]) -> None:
@@ -83,9 +91,12 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     body = await request.body()
     if not body:
         return None
+    decoder, needs_session = _handler_of(request)
+    if needs_session:
+        sessions: Sessions = request.app.state.gateway.sessions
+        sessions.player(bearer(request.headers.get("authorization")))
     if too_deep(body):
         raise too_deep_error()
-    decoder = _decoder_for(request)
     try:
         if decoder is None:
             msgspec.json.decode(body)

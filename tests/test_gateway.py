@@ -66,21 +66,23 @@ async def seated_table(a: Player, b: Player, seats: int = 2) -> str:
 
 # ---------------------------------------------------------------- accounts and sessions
 
+GOOD = "a good password"
+
 
 async def test_accounts_and_sessions(http: httpx.AsyncClient, live: LiveGateway) -> None:
     name = unique("Ann")
-    created = await http.post("/v1/players", json={"name": f"  {name} ", "password": "12345678"})
+    created = await http.post("/v1/players", json={"name": f"  {name} ", "password": GOOD})
     assert created.status_code == 201
     assert created.json()["name"] == name and created.json()["player_id"].startswith("p")
-    again = await http.post("/v1/players", json={"name": name.upper(), "password": "12345678"})
+    again = await http.post("/v1/players", json={"name": name.upper(), "password": GOOD})
     assert again.status_code == 409 and error_of(again) == "name_taken"
     for body, code in [
-        ({"name": "", "password": "12345678"}, "bad_name"),
-        ({"name": "\x1b[31mred", "password": "12345678"}, "bad_name"),
-        ({"name": "x" * 41, "password": "12345678"}, "bad_name"),
+        ({"name": "", "password": GOOD}, "bad_name"),
+        ({"name": "\x1b[31mred", "password": GOOD}, "bad_name"),
+        ({"name": "x" * 41, "password": GOOD}, "bad_name"),
         ({"name": unique("Short"), "password": "1234567"}, "bad_password"),
         ({"name": unique("Nopass")}, "malformed"),
-        ({"name": unique("Extra"), "password": "12345678", "admin": True}, "malformed"),
+        ({"name": unique("Extra"), "password": GOOD, "admin": True}, "malformed"),
     ]:
         refused = await http.post("/v1/players", json=body)
         assert refused.status_code == 422 and error_of(refused) == code, (body, refused.text)
@@ -88,11 +90,11 @@ async def test_accounts_and_sessions(http: httpx.AsyncClient, live: LiveGateway)
         "/v1/players", content=b"{not json", headers={"content-type": "application/json"}
     )
     assert garbage.status_code in (400, 422) and "Traceback" not in garbage.text
-    wrong = await http.post("/v1/sessions", json={"name": name, "password": "87654321"})
+    wrong = await http.post("/v1/sessions", json={"name": name, "password": "not " + GOOD})
     assert wrong.status_code == 401 and error_of(wrong) == "bad_credentials"
     nobody = await http.post("/v1/sessions", json={"name": unique("Ghost"), "password": "x" * 8})
     assert nobody.status_code == 401 and error_of(nobody) == "bad_credentials"
-    session = await http.post("/v1/sessions", json={"name": name.lower(), "password": "12345678"})
+    session = await http.post("/v1/sessions", json={"name": name.lower(), "password": GOOD})
     assert session.status_code == 200
     body = session.json()
     assert set(body) == {"token", "player_id", "expires_at"} and body["expires_at"].endswith("Z")

@@ -245,6 +245,22 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
     }
 
 
+def sign_in_cost() -> dict[str, Any]:
+    """The measured CPU cost of one sign-in's password check, with the parameters in
+    force and, for scale, argon2-cffi's defaults (what the gateway used before)."""
+    from argon2 import PasswordHasher
+
+    from gateway import passwords
+
+    return {
+        "memory_kib": passwords.ARGON2_MEMORY_KIB,
+        "time_cost": passwords.ARGON2_TIME_COST,
+        "parallelism": passwords.ARGON2_PARALLELISM,
+        "ms": round(passwords.cost_per_sign_in() * 1000, 1),
+        "library_default_ms": round(passwords.cost_per_sign_in(PasswordHasher()) * 1000, 1),
+    }
+
+
 def run_bench(
     commands: int = 400, spectators: int = 100, updates: int = 60, tables: int = TABLES
 ) -> dict[str, Any]:
@@ -272,7 +288,13 @@ def run_bench(
                     push = await _push_phase(base, url, spectators, updates)
             finally:
                 stop_processes(started)
-        return {"game": GAME, "tables": tables, "phases": phases, "push": push}
+        return {
+            "game": GAME,
+            "tables": tables,
+            "phases": phases,
+            "push": push,
+            "sign_in": sign_in_cost(),
+        }
 
     with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
         return asyncio.run(run(server.url))
@@ -294,5 +316,12 @@ def render(result: dict[str, Any]) -> str:
     lines.append(
         f"append → push to {push['spectators']} spectators: {push['frames']} frames for "
         f"{push['updates']} updates, p50 {push['p50_ms']} ms, p99 {push['p99_ms']} ms"
+    )
+    cost = result["sign_in"]
+    ratio = cost["ms"] / cost["library_default_ms"] if cost["library_default_ms"] else 0
+    lines.append(
+        f"sign-in: argon2id m={cost['memory_kib']} KiB t={cost['time_cost']} "
+        f"p={cost['parallelism']}: {cost['ms']} ms of CPU per sign-in "
+        f"(argon2-cffi's defaults: {cost['library_default_ms']} ms, ×{ratio:.2f})"
     )
     return "\n".join(lines)
