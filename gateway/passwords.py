@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from zxcvbn import zxcvbn
 
 from gateway.errors import ApiError
+from gateway.ratelimit import wait_error
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
@@ -120,12 +121,10 @@ class Backoff:
     async def check(self, folded_name: str) -> None:
         allowed, wait_ms = await self.check_script(keys=[failures_key(folded_name)])
         if not int(allowed):
-            seconds = max(1, -(-int(wait_ms) // 1000))
-            raise ApiError(
-                429,
+            raise wait_error(
                 "too_many_attempts",
                 "too many failed sign-ins for this name; wait and try again",
-                headers={"Retry-After": str(seconds)},
+                int(wait_ms),
             )
 
     async def failed(self, folded_name: str) -> None:

@@ -28,6 +28,7 @@ from tests.support.gateway import (
     LiveGateway,
     Player,
     auth_frame,
+    error_of,
     frame_at,
     live_gateway,
     next_frame,
@@ -47,14 +48,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
 async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
         yield client
-
-
-def error_of(response: httpx.Response) -> str:
-    body = response.json()
-    assert set(body) >= {"error", "message"}, body
-    assert "Traceback" not in response.text
-    code: str = body["error"]
-    return code
 
 
 async def seated_table(a: Player, b: Player, seats: int = 2) -> str:

@@ -22,6 +22,7 @@ from gateway.accounts import name_key, player_key
 from tests.support.gateway import (
     LiveGateway,
     auth_frame,
+    error_of,
     live_gateway,
     next_frame,
     sign_up,
@@ -42,12 +43,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
 async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
         yield client
-
-
-def error_of(response: httpx.Response) -> str:
-    assert "Traceback" not in response.text
-    code: str = response.json()["error"]
-    return code
 
 
 # ---------------------------------------------------------------- 1. look-alike names

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from orrery.cli import DataDir, RedisUrl
 from orrery.config import DATA_DIR, redis_url_from_env
 
 accounts_app = typer.Typer(no_args_is_help=True, help="Player accounts (the gateway's).")
@@ -23,15 +24,8 @@ accounts_app = typer.Typer(no_args_is_help=True, help="Player accounts (the gate
 
 @accounts_app.command("check")
 def accounts_check(
-    redis_url: Annotated[
-        str | None,
-        typer.Option(
-            "--redis-url", help="Redis/Valkey URL (default: $ORRERY_REDIS_URL, else embedded)"
-        ),
-    ] = None,
-    data_dir: Annotated[
-        Path, typer.Option("--data-dir", help="embedded server's data folder")
-    ] = Path(DATA_DIR),
+    redis_url: RedisUrl = None,
+    data_dir: DataDir = Path(DATA_DIR),
     as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
 ) -> None:
     """Report accounts whose names look the same (UTS #39 skeleton); register the

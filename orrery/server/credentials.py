@@ -53,11 +53,12 @@ def _write_private(path: Path, text: str) -> None:
 
 
 def acl_text(credentials: Credentials) -> str:
+    """The ACL file. The default user is off (nobody can be it), yet keeps every right:
+    Valkey replays the AOF as the default user and checks a transaction's commands
+    again at its EXEC, so a default user without rights would drop every MULTI/EXEC
+    (every script's effects) when the server restarts."""
     digest = hashlib.sha256(credentials.password.encode()).hexdigest()
-    return (
-        "user default off resetkeys resetchannels -@all\n"
-        f"user {credentials.username} on #{digest} ~* &* +@all\n"
-    )
+    return f"user default off ~* &* +@all\nuser {credentials.username} on #{digest} ~* &* +@all\n"
 
 
 def load_credentials(data_dir: Path) -> Credentials | None:

@@ -238,6 +238,15 @@ async def sign_up(http: httpx.AsyncClient, name: str, password: str = "a good pa
     return Player(http=http, name=name, player_id=body["player_id"], token=body["token"])
 
 
+def error_of(response: httpx.Response) -> str:
+    """The stable error code of a refusal (which carries a message and no stack trace)."""
+    body = response.json()
+    assert set(body) >= {"error", "message"}, body
+    assert "Traceback" not in response.text
+    code: str = body["error"]
+    return code
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:8]}"
 
