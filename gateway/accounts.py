@@ -101,10 +101,13 @@ class Accounts:
         return Account(player_id, name)
 
     async def verify(self, raw_name: str, password: str) -> Account:
-        name = lookup_name(raw_name)[: MAX_NAME * 4]
-        folded = name.casefold()
+        # today's form of the name first, then as an older, laxer rule stored it
+        forms = [form for form in (normalise_name(raw_name), lookup_name(raw_name)) if form]
+        forms = list(dict.fromkeys(form[: MAX_NAME * 4] for form in forms))
+        folded = forms[0].casefold() if forms else ""
         await self.backoff.check(folded)
-        player_id = await self.redis.get(name_key(name)) if name else None
+        found = await self.redis.mget([name_key(form) for form in forms]) if forms else []
+        player_id = next((p for p in found if p), None)
         stored = (
             await self.redis.hmget(player_key(player_id.decode()), "name", "hash")
             if player_id

@@ -95,9 +95,11 @@ if till > now then return {0, till - now} end
 return {1, 0}
 """
 
-# Counts a failure; past the free ones, backs off for 2^(n - free - 1) s (capped).
+# Counts a failure; past the free ones, backs off for 2^(n - free - 1) s (capped). (Only
+# commands the gateway's ACL user has: HGET, HSET, PEXPIRE, TIME.)
 _FAIL = """
-local n = redis.call('HINCRBY', KEYS[1], 'count', 1)
+local n = tonumber(redis.call('HGET', KEYS[1], 'count') or '0') + 1
+redis.call('HSET', KEYS[1], 'count', n)
 local free = tonumber(ARGV[1])
 if n > free then
   local t = redis.call('TIME')
@@ -105,7 +107,7 @@ if n > free then
   local wait = math.min(tonumber(ARGV[2]), 2 ^ math.min(n - free - 1, 30)) * 1000
   redis.call('HSET', KEYS[1], 'until', now + wait)
 end
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 1000)
 return n
 """
 

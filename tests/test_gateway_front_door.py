@@ -77,6 +77,10 @@ async def test_a_name_cannot_be_taken_again_by_a_look_alike(http: httpx.AsyncCli
         "/v1/players", json={"name": spaced.replace(" ", "\u00a0"), "password": GOOD}
     )
     assert nbsp.status_code == 409 and error_of(nbsp) == "name_taken"
+    signed = await http.post(
+        "/v1/sessions", json={"name": spaced.replace(" ", "\u00a0 "), "password": GOOD}
+    )
+    assert signed.status_code == 200, signed.text
     # an emoji sequence keeps its joiner (woman technologist), and a different name is free
     for name in (f"👩\u200d💻{tail}", f"Alicia{tail}"):
         made = await http.post("/v1/players", json={"name": name, "password": GOOD})
