@@ -1,11 +1,18 @@
 """Player accounts in Redis: ``orrery:{acct}:player:<id>`` (hash: name, argon2id hash,
-created_at) and ``orrery:{acct}:name:<folded name>`` → id, both written by one script,
-so a name is taken exactly once (compared case-insensitively, after the same
-normalisation ``table.join`` applies).
+created_at), ``orrery:{acct}:name:<folded name>`` → id (sign-in looks names up there)
+and ``orrery:{acct}:look:<skeleton>`` → id for each look-alike key of the name
+(:mod:`gateway.names`), all written by one script: a name is taken exactly once, and
+so is every name a reader could mistake for it (``Аlice`` with a Cyrillic А is
+``Alice``).
 
-Passwords are hashed with argon2id (argon2-cffi's defaults) in a thread, so a sign-in
-does not stall the event loop; an unknown name is checked against a dummy hash, so a
-sign-in takes as long whether or not the name exists.
+Accounts made before the look-alike keys existed get theirs at their next sign-in (or
+from ``orrery accounts check``, which also reports look-alike pairs among them); their
+names keep signing in even if today's name rule would refuse them.
+
+Passwords (:mod:`gateway.passwords`): strength checked at sign-up, argon2id hashed in a
+thread (a sign-in does not stall the event loop), an unknown name checked against a
+dummy hash (a sign-in takes as long whether or not the name exists), and a back-off
+per name after repeated failures.
 """
 
 from __future__ import annotations
@@ -16,20 +23,22 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from gateway.errors import ApiError
-from orrery_contracts.inputs import MAX_NAME, normalise_name
+from gateway.names import lookalike_keys
+from gateway.passwords import MAX_PASSWORD, Backoff, check_password, hasher
+from orrery_contracts.inputs import MAX_NAME, lookup_name, normalise_name
 
-MIN_PASSWORD = 8
-MAX_PASSWORD = 256
-_hasher = PasswordHasher()
-_DUMMY = _hasher.hash(secrets.token_urlsafe(16))
+_DUMMY = hasher.hash(secrets.token_urlsafe(16))
 
+# KEYS: the name key, the player key, then the look-alike keys. Taken if any is.
 _CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+for i = 1, #KEYS do
+  if i ~= 2 and redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
+end
 redis.call('SET', KEYS[1], ARGV[1])
+for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[1]) end
 redis.call('HSET', KEYS[2], 'name', ARGV[2], 'hash', ARGV[3], 'created_at', ARGV[4])
 return 1
 """
@@ -41,6 +50,14 @@ def player_key(player_id: str) -> str:
 
 def name_key(name: str) -> str:
     return f"orrery:{{acct}}:name:{name.casefold()}"
+
+
+def lookalike_key(skeleton: str) -> str:
+    return f"orrery:{{acct}}:look:{skeleton}"
+
+
+def lookalike_keys_of(name: str) -> list[str]:
+    return [lookalike_key(s) for s in lookalike_keys(name)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,44 +72,42 @@ def valid_name(raw: str) -> str:
         raise ApiError(
             422,
             "bad_name",
-            f"a name has 1 to {MAX_NAME} printable characters, no control characters",
+            f"a name has 1 to {MAX_NAME} printable characters, no control or invisible "
+            "characters (but inside emoji)",
         )
     return name
-
-
-def valid_password(password: str) -> str:
-    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise ApiError(
-            422,
-            "bad_password",
-            f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
-        )
-    return password
 
 
 class Accounts:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self.create_script = redis.register_script(_CREATE)
+        self.backoff = Backoff(redis)
 
     async def create(self, raw_name: str, password: str) -> Account:
         name = valid_name(raw_name)
-        valid_password(password)
-        if await self.redis.exists(name_key(name)):
-            raise ApiError(409, "name_taken", "this name is taken")
-        hashed = await asyncio.to_thread(_hasher.hash, password)
+        check_password(password, name)
+        taken_keys = [name_key(name), *lookalike_keys_of(name)]
+        if any(await self.redis.mget(taken_keys)):
+            raise _taken()
+        hashed = await asyncio.to_thread(hasher.hash, password)
         player_id = "p" + secrets.token_hex(10)
         created = await self.create_script(
-            keys=[name_key(name), player_key(player_id)],
+            keys=[taken_keys[0], player_key(player_id), *taken_keys[1:]],
             args=[player_id, name, hashed, int(time.time() * 1000)],
         )
         if not created:
-            raise ApiError(409, "name_taken", "this name is taken")
+            raise _taken()
         return Account(player_id, name)
 
     async def verify(self, raw_name: str, password: str) -> Account:
-        name = normalise_name(raw_name) or ""
-        player_id = await self.redis.get(name_key(name)) if name else None
+        # today's form of the name first, then as an older, laxer rule stored it
+        forms = [form for form in (normalise_name(raw_name), lookup_name(raw_name)) if form]
+        forms = list(dict.fromkeys(form[: MAX_NAME * 4] for form in forms))
+        folded = forms[0].casefold() if forms else ""
+        await self.backoff.check(folded)
+        found = await self.redis.mget([name_key(form) for form in forms]) if forms else []
+        player_id = next((p for p in found if p), None)
         stored = (
             await self.redis.hmget(player_key(player_id.decode()), "name", "hash")
             if player_id
@@ -101,11 +116,26 @@ class Accounts:
         hashed = stored[1].decode() if stored[1] else _DUMMY
         ok = await asyncio.to_thread(_verify, hashed, password[:MAX_PASSWORD])
         if not ok or player_id is None or stored[0] is None:
+            await self.backoff.failed(folded)
             raise ApiError(401, "bad_credentials", "wrong name or password")
-        if _hasher.check_needs_rehash(hashed):
-            rehashed = await asyncio.to_thread(_hasher.hash, password)
-            await self.redis.hset(player_key(player_id.decode()), "hash", rehashed)
-        return Account(player_id.decode(), stored[0].decode())
+        await self.backoff.succeeded(folded)
+        account = Account(player_id.decode(), stored[0].decode())
+        if hasher.check_needs_rehash(hashed):
+            rehashed = await asyncio.to_thread(hasher.hash, password)
+            await self.redis.hset(player_key(account.player_id), "hash", rehashed)
+        await self.claim_lookalikes(account)
+        return account
+
+    async def claim_lookalikes(self, account: Account) -> list[str]:
+        """Give an account made before look-alike keys the ones still free (SET NX);
+        the player ids already holding the others (a look-alike made earlier)."""
+        others = []
+        for key in lookalike_keys_of(account.name):
+            if not await self.redis.set(key, account.player_id, nx=True):
+                holder = await self.redis.get(key)
+                if holder is not None and holder.decode() != account.player_id:
+                    others.append(holder.decode())
+        return others
 
     async def name_of(self, player_id: str) -> str | None:
         name = await self.redis.hget(player_key(player_id), "name")
@@ -121,8 +151,43 @@ class Accounts:
         return {p: n.decode() for p, n in zip(player_ids, names, strict=True) if n}
 
 
+def _taken() -> ApiError:
+    return ApiError(409, "name_taken", "this name (or one that looks the same) is taken")
+
+
 def _verify(hashed: str, password: str) -> bool:
     try:
-        return _hasher.verify(hashed, password)
+        return hasher.verify(hashed, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class LookalikeReport:
+    accounts: int
+    # groups of accounts whose names a reader could mistake for one another
+    collisions: list[list[Account]]
+
+
+async def check_lookalikes(redis: Any) -> LookalikeReport:
+    """Every account's look-alike keys, claimed where still free (accounts made before
+    they existed), and the groups of accounts that share one: names that look the same."""
+    accounts = Accounts(redis)
+    by_key: dict[str, list[Account]] = {}
+    count = 0
+    async for raw_key in redis.scan_iter(match=player_key("*"), count=500):
+        key = raw_key.decode() if isinstance(raw_key, bytes) else str(raw_key)
+        name = await redis.hget(key, "name")
+        if name is None:
+            continue
+        account = Account(key.rsplit(":", 1)[1], name.decode())
+        count += 1
+        await accounts.claim_lookalikes(account)
+        for skeleton_key in lookalike_keys_of(account.name):
+            by_key.setdefault(skeleton_key, []).append(account)
+    groups: dict[frozenset[str], list[Account]] = {}
+    for group in by_key.values():
+        if len(group) > 1:
+            members = sorted(group, key=lambda a: a.player_id)
+            groups[frozenset(a.player_id for a in members)] = members
+    return LookalikeReport(count, sorted(groups.values(), key=lambda g: g[0].name))

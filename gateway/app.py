@@ -1,8 +1,10 @@
 """The gateway's ASGI application (Litestar): routes, auth, limits, errors, OpenAPI.
 
 Every route under ``/v1`` but sign-up, sign-in and the OpenAPI document needs a
-session (``Authorization: Bearer <token>``; WebSockets: ``?token=``) and takes a token
-from the player's bucket. Bodies are capped (413), errors are
+session (``Authorization: Bearer <token>``; WebSockets: an ``auth`` first frame, never
+the URL) and takes a token from the player's bucket. Bodies are capped (413), decoded
+strictly and bounded in depth (gateway/bodies.py), every response carries the security
+headers (gateway/headers.py), errors are
 ``{"error", "message"}`` with no stack trace, the OpenAPI 3.1 document is generated
 from the msgspec models at ``/v1/openapi.json``, and ``/`` serves the static web client
 from ``clients/web/``.
@@ -19,7 +21,6 @@ from typing import Any
 from litestar import Litestar, Router, head
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
-from litestar.file_system import BaseLocalFileSystem
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -27,8 +28,10 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response.file import ASGIFileResponse
 from litestar.static_files import StaticFiles, create_static_files_router
 
+from gateway.bodies import strict_body
 from gateway.core import Gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
+from gateway.headers import security_headers
 from gateway.routes import (
     add_bot,
     create_player,
@@ -52,6 +55,7 @@ from gateway.routes import (
 )
 from gateway.settings import Settings
 from gateway.sockets import player_live, table_live
+from gateway.static import WebFileSystem
 from gateway.tables import Replayer
 
 # ---------------------------------------------------------------- the app
@@ -60,7 +64,7 @@ from gateway.tables import Replayer
 def index_head(web_dir: Path) -> HTTPRouteHandler:
     """``HEAD /`` like ``GET /`` without the body (Litestar's static router answers HEAD
     on files, without their type, but not on its index: a 405)."""
-    files = StaticFiles(is_html_mode=True, directories=[web_dir], file_system=BaseLocalFileSystem())
+    files = StaticFiles(is_html_mode=True, directories=[web_dir], file_system=WebFileSystem())
 
     @head("/", include_in_schema=False, name="static/index-head")
     async def handler() -> ASGIFileResponse:
@@ -115,7 +119,11 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
     if settings.web_dir is not None and settings.web_dir.is_dir():
         handlers.append(
             create_static_files_router(
-                path="/", directories=[settings.web_dir], html_mode=True, include_in_schema=False
+                path="/",
+                directories=[settings.web_dir],
+                html_mode=True,
+                include_in_schema=False,
+                file_system=WebFileSystem(),
             )
         )
         handlers.append(index_head(settings.web_dir))
@@ -133,6 +141,8 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         route_handlers=handlers,
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=strict_body,
+        before_send=[security_headers],
         request_max_body_size=settings.max_body_bytes,
         cors_config=cors,
         logging_config=None,

@@ -33,6 +33,12 @@ return {allowed, wait}
 """
 
 
+def wait_error(code: str, message: str, wait_ms: int) -> ApiError:
+    """A 429 telling the client how long to wait (``Retry-After``, whole seconds, ≥ 1)."""
+    seconds = max(1, -(-wait_ms // 1000))
+    return ApiError(429, code, message, headers={"Retry-After": str(seconds)})
+
+
 def bucket_key(who: str) -> str:
     return f"orrery:gw:rate:{who}"
 
@@ -49,10 +55,4 @@ class RateLimiter:
             keys=[bucket_key(who)], args=[rate_per_s, max(1, burst)]
         )
         if not int(allowed):
-            seconds = max(1, -(-int(wait_ms) // 1000))
-            raise ApiError(
-                429,
-                "rate_limited",
-                "too many requests; slow down",
-                headers={"Retry-After": str(seconds)},
-            )
+            raise wait_error("rate_limited", "too many requests; slow down", int(wait_ms))

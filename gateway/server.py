@@ -1,14 +1,38 @@
 """Running the gateway under uvicorn on a socket bound here, so the URL printed is the
-one really listened on (``--port 0``: a free port)."""
+one really listened on (``--port 0``: a free port).
+
+uvicorn logs some client faults with a traceback (a WebSocket text frame that is not
+UTF-8: it closes the socket with 1007 and logs ``exception``). Its error log goes
+through :class:`OneLine` instead: one structured line with the message and the error's
+type, never a traceback (which could carry the frame's bytes)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from collections.abc import Callable
 from typing import Any
 
+import structlog
 import uvicorn
+
+log = structlog.get_logger("orrery.gateway")
+
+
+class OneLine(logging.Filter):
+    """Turns a uvicorn log record carrying an exception into one structured line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.exc_info:
+            return True
+        error = record.exc_info[1]
+        log.warning(
+            "server_refused",
+            message=record.getMessage()[:200],
+            error=type(error).__name__ if error is not None else "",
+        )
+        return False
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -51,6 +75,7 @@ async def serve(
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,
     )
+    logging.getLogger("uvicorn.error").addFilter(OneLine())
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:

@@ -1,6 +1,12 @@
 """The WebSocket routes: a table's live views (with commands sent back over the same
-socket) and a player's notices. A socket authenticates with ``?token=``; a refusal is an
-error frame and a close code 4000 + the HTTP status it stands for.
+socket) and a player's notices.
+
+A socket authenticates with its first frame, ``{"type": "auth", "token": "<session>"}``,
+sent within :data:`AUTH_WAIT_S` of opening: never in the URL, which proxies, browser
+history and monitoring keep. A URL carrying ``?token=`` is refused (``token_in_url``)
+without the token being looked at. A refusal is an error frame and a close code 4000 +
+the HTTP status it stands for. Every frame is bounded in depth like an HTTP body
+(gateway/bodies.py).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from typing import Any
 import msgspec
 import structlog
 from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
 
+from gateway.bodies import MAX_DEPTH, too_deep
 from gateway.core import Gateway, gateway_of
 from gateway.errors import ApiError
 from gateway.tables import seat_of
@@ -30,6 +38,7 @@ WS_NOT_FOUND = 4404
 WS_RATE_LIMITED = 4429
 WS_UNAVAILABLE = 4503
 RECORD_WAIT_S = 2.0
+AUTH_WAIT_S = 10.0
 
 
 # ---------------------------------------------------------------- WebSockets
@@ -42,6 +51,42 @@ class _Frame(msgspec.Struct):
 
 
 _frame = msgspec.json.Decoder(_Frame)
+
+
+class _Auth(msgspec.Struct, forbid_unknown_fields=True):
+    type: str
+    token: str
+
+
+_auth = msgspec.json.Decoder(_Auth)
+
+
+def auth_frame(token: str) -> str:
+    """The first frame a client sends on a socket: its session."""
+    return json.dumps({"type": "auth", "token": token})
+
+
+async def _authenticate(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> tuple[str, int]:
+    """The player and session expiry from the socket's first frame (``auth``)."""
+    if "token" in socket.query_params:
+        raise ApiError(
+            401,
+            "token_in_url",
+            'a session never goes in a URL: send {"type": "auth", "token"} as the first frame',
+        )
+    try:
+        text = await asyncio.wait_for(socket.receive_text(), AUTH_WAIT_S)
+    except (TimeoutError, WebSocketDisconnect):
+        raise ApiError(401, "unauthorized", "no auth frame: sign in first") from None
+    try:
+        frame = _auth.decode(text) if len(text) < 4096 and not too_deep(text) else None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        frame = None
+    if frame is None or frame.type != "auth":
+        raise ApiError(
+            401, "unauthorized", 'the first frame is {"type": "auth", "token": "<session>"}'
+        )
+    return await gateway.player(frame.token)
 
 
 class _Phase(msgspec.Struct):
@@ -113,6 +158,17 @@ class _Connection:
             text = await self.socket.receive_text()
             if self.expired():
                 raise ApiError(401, "session_expired", "the session has expired; sign in again")
+            if too_deep(text):
+                await self.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "error": "malformed",
+                            "message": f"JSON nested deeper than {MAX_DEPTH} levels",
+                        }
+                    )
+                )
+                continue
             try:
                 frame = _frame.decode(text)
             except (msgspec.DecodeError, msgspec.ValidationError):
@@ -172,12 +228,13 @@ async def _record_at(gateway: Gateway, table_id: str, seq: int) -> LobbyTable:
 
 @websocket("/tables/{table_id:str}/live")
 async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
-    """Views pushed as ``{"type": "view", "seq", "view"}`` after ``after``; send
-    ``{"type": "command", "command_id", "body"}`` to act (answer: ``{"type": "outcome"}``)."""
+    """First send ``{"type": "auth", "token"}``; then views are pushed as ``{"type":
+    "view", "seq", "view"}`` after ``after``; send ``{"type": "command", "command_id",
+    "body"}`` to act (answer: ``{"type": "outcome"}``)."""
     gateway = gateway_of(socket)
     await socket.accept()
     try:
-        player, expires = await gateway.player(socket.query_params.get("token"))
+        player, expires = await _authenticate(socket, gateway)
         record = await gateway.tables.record(table_id)
     except ApiError as error:
         await _refuse(socket, error)
@@ -208,11 +265,12 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
 
 @websocket("/players/me/live")
 async def player_live(socket: WebSocket[Any, Any, Any]) -> None:
-    """My notices ("your turn" at any of my tables), one JSON frame per entry."""
+    """First send ``{"type": "auth", "token"}``; then my notices ("your turn" at any of
+    my tables), one JSON frame per entry."""
     gateway = gateway_of(socket)
     await socket.accept()
     try:
-        player, expires = await gateway.player(socket.query_params.get("token"))
+        player, expires = await _authenticate(socket, gateway)
     except ApiError as error:
         await _refuse(socket, error)
         return

@@ -25,6 +25,7 @@ from faststream.redis import RedisBroker
 from orrery.config import ensure_partitions
 from orrery.errors import UserError
 from orrery.server.cluster import open_redis
+from orrery.server.credentials import with_folder_password
 from orrery.server.folder import folder_server
 from projections.runner import build_projector_app, ensure_feed_groups
 from services.assignment import Assignment
@@ -200,7 +201,7 @@ def server_for(
     """The given server, else the data folder's embedded one: the running one (another
     orrery process's), or one started for the duration of the block."""
     if url:
-        yield url
+        yield with_folder_password(url, data_dir)
         return
     with folder_server(data_dir, port, appendfsync) as folder_url:
         yield folder_url

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import redis
 
 from games.registry import BUILTIN
+from orrery.server.credentials import ACL_FILE, CREDENTIALS_FILE, with_folder_password
 
 
 def orrery(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -36,9 +39,27 @@ def test_serve_prints_its_url_first_and_stops_on_sigterm(tmp_path: Path) -> None
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
-        assert url.startswith("redis://127.0.0.1:") and url.endswith("/0")
-        assert redis.Redis.from_url(url).ping()
-        assert (tmp_path / "data" / "appendonlydir").exists()
+        # the operator user, never its password, is printed
+        assert url.startswith("redis://orrery-admin@127.0.0.1:") and url.endswith("/0")
+        data = tmp_path / "data"
+        port = int(url.rsplit(":", 1)[1].split("/")[0])
+        # nobody connects without the folder's credentials: the default user is off
+        for anonymous in (
+            redis.Redis.from_url(url),
+            redis.Redis(port=port),
+            redis.Redis(port=port, username="default", password=""),
+            redis.Redis(port=port, username="orrery-admin", password="guess"),
+        ):
+            with pytest.raises(redis.exceptions.AuthenticationError):
+                anonymous.get("orrery:config")
+            anonymous.close()
+        for private in (CREDENTIALS_FILE, ACL_FILE):
+            assert stat.S_IMODE((data / private).stat().st_mode) == 0o600
+        assert "password" not in (data / ACL_FILE).read_text().lower()
+        operator = redis.Redis.from_url(with_folder_password(url, data))
+        assert operator.ping() and operator.acl_whoami() == "orrery-admin"
+        operator.close()
+        assert (data / "appendonlydir").exists()
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0

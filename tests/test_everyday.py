@@ -17,6 +17,7 @@ import redis
 
 from orrery.arguments import parse_options
 from orrery.errors import UserError
+from orrery.server.credentials import with_folder_password
 from orrery.server.folder import RECORD
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,7 +65,7 @@ def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
                 "--data-dir", str(tmp_path),
             )  # fmt: skip
             assert demo.returncode == 0, demo.stderr[-2000:]
-        assert len(_tables(url)) == 2
+        assert len(_tables(with_folder_password(url, tmp_path / "data"))) == 2
         # status, repair and trim without a URL: the folder's running server too
         status = orrery("status", "--json", "--data-dir", str(tmp_path))
         assert status.returncode == 0, status.stderr[-2000:]

@@ -27,6 +27,8 @@ from orrery_contracts.lobby import lobby_table_key
 from tests.support.gateway import (
     LiveGateway,
     Player,
+    auth_frame,
+    error_of,
     frame_at,
     live_gateway,
     next_frame,
@@ -48,14 +50,6 @@ async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-def error_of(response: httpx.Response) -> str:
-    body = response.json()
-    assert set(body) >= {"error", "message"}, body
-    assert "Traceback" not in response.text
-    code: str = body["error"]
-    return code
-
-
 async def seated_table(a: Player, b: Player, seats: int = 2) -> str:
     table: str = (await a.create_table("tiny", seats))["table_id"]
     await a.join(table)
@@ -65,21 +59,23 @@ async def seated_table(a: Player, b: Player, seats: int = 2) -> str:
 
 # ---------------------------------------------------------------- accounts and sessions
 
+GOOD = "a good password"
+
 
 async def test_accounts_and_sessions(http: httpx.AsyncClient, live: LiveGateway) -> None:
     name = unique("Ann")
-    created = await http.post("/v1/players", json={"name": f"  {name} ", "password": "12345678"})
+    created = await http.post("/v1/players", json={"name": f"  {name} ", "password": GOOD})
     assert created.status_code == 201
     assert created.json()["name"] == name and created.json()["player_id"].startswith("p")
-    again = await http.post("/v1/players", json={"name": name.upper(), "password": "12345678"})
+    again = await http.post("/v1/players", json={"name": name.upper(), "password": GOOD})
     assert again.status_code == 409 and error_of(again) == "name_taken"
     for body, code in [
-        ({"name": "", "password": "12345678"}, "bad_name"),
-        ({"name": "\x1b[31mred", "password": "12345678"}, "bad_name"),
-        ({"name": "x" * 41, "password": "12345678"}, "bad_name"),
+        ({"name": "", "password": GOOD}, "bad_name"),
+        ({"name": "\x1b[31mred", "password": GOOD}, "bad_name"),
+        ({"name": "x" * 41, "password": GOOD}, "bad_name"),
         ({"name": unique("Short"), "password": "1234567"}, "bad_password"),
         ({"name": unique("Nopass")}, "malformed"),
-        ({"name": unique("Extra"), "password": "12345678", "admin": True}, "malformed"),
+        ({"name": unique("Extra"), "password": GOOD, "admin": True}, "malformed"),
     ]:
         refused = await http.post("/v1/players", json=body)
         assert refused.status_code == 422 and error_of(refused) == code, (body, refused.text)
@@ -87,11 +83,11 @@ async def test_accounts_and_sessions(http: httpx.AsyncClient, live: LiveGateway)
         "/v1/players", content=b"{not json", headers={"content-type": "application/json"}
     )
     assert garbage.status_code in (400, 422) and "Traceback" not in garbage.text
-    wrong = await http.post("/v1/sessions", json={"name": name, "password": "87654321"})
+    wrong = await http.post("/v1/sessions", json={"name": name, "password": "not " + GOOD})
     assert wrong.status_code == 401 and error_of(wrong) == "bad_credentials"
     nobody = await http.post("/v1/sessions", json={"name": unique("Ghost"), "password": "x" * 8})
     assert nobody.status_code == 401 and error_of(nobody) == "bad_credentials"
-    session = await http.post("/v1/sessions", json={"name": name.lower(), "password": "12345678"})
+    session = await http.post("/v1/sessions", json={"name": name.lower(), "password": GOOD})
     assert session.status_code == 200
     body = session.json()
     assert set(body) == {"token", "player_id", "expires_at"} and body["expires_at"].endswith("Z")
@@ -130,8 +126,9 @@ async def test_missing_forged_and_expired_sessions_are_401(
         error_of(await http.get("/v1/players/me", headers={"Authorization": f"Bearer {expired}"}))
         == "session_expired"
     )
-    url = f"{player.ws_base}/v1/tables/t1/live?token={forged}"
+    url = f"{player.ws_base}/v1/tables/t1/live"
     async with websockets.connect(url) as socket:
+        await socket.send(auth_frame(forged))
         frame = await next_frame(socket)
         assert frame["type"] == "error" and frame["error"] == "unauthorized"
         with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -536,8 +533,7 @@ async def test_player_notices_are_pushed_to_that_player_only(
         for who, seq in ((ben, 1), (ann, 2)):
             stream = keys.player_notice_stream(who.player_id)
             await redis.xadd(stream, {"__data__": json.dumps({**notice, "seq": seq})})
-        url = f"{ann.ws_base}/v1/players/me/live?token={ann.token}&after=0-0"
-        async with websockets.connect(url) as socket:
+        async with ann.notices(after="0-0") as socket:
             assert await next_frame(socket) == {**notice, "seq": 2}
             stream = keys.player_notice_stream(ann.player_id)
             await redis.xadd(stream, {"__data__": json.dumps({**notice, "seq": 3})})

@@ -14,7 +14,6 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-import websockets
 from typer.testing import CliRunner
 
 from orrery.cli import app
@@ -57,6 +56,13 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         assert (await http.get("/readyz")).status_code == 200
         ann = await sign_up(http, unique("Ann"))
         ben = await sign_up(http, unique("Ben"))
+        # look-alike keys, the back-off after failed sign-ins: within the ACL too
+        look_alike = {"name": ann.name.replace("A", "\u0410", 1), "password": "a good password"}
+        assert (await http.post("/v1/players", json=look_alike)).status_code == 409
+        wrong = {"name": ben.name, "password": "not the password"}
+        for _ in range(6):
+            assert (await http.post("/v1/sessions", json=wrong)).status_code == 401
+        assert (await http.post("/v1/sessions", json=wrong)).status_code == 429
         table = (await ann.create_table("tiny", 3))["table_id"]
         private = await ann.create_table("tiny", 2, private=True)
         assert await ben.join(private["table_id"], invite=private["invite"]) == 0
@@ -94,8 +100,7 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         notices = redis.Redis.from_url(gateway.redis_url)
         notices.xadd(keys.player_notice_stream(ann.player_id), {"__data__": json.dumps({"n": 1})})
         notices.close()
-        live_url = f"{ann.ws_base}/v1/players/me/live?token={ann.token}&after=0-0"
-        async with websockets.connect(live_url) as socket:
+        async with ann.notices(after="0-0") as socket:
             # the projectors' own "your turn" notices of Ann's table come first, then ours
             first = await next_frame(socket)
             assert first["type"] == "your_turn" and first["table_id"] == table, first

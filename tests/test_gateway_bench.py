@@ -26,3 +26,7 @@ def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
         assert phase["p99_ms"] >= phase["p50_ms"] > 0
     push = result["push"]
     assert push["spectators"] == 3 and push["frames"] >= push["updates"] > 0
+    # the measured cost of a sign-in, with OWASP's argon2id parameters
+    cost = result["sign_in"]
+    assert (cost["memory_kib"], cost["time_cost"], cost["parallelism"]) == (19456, 2, 1)
+    assert cost["ms"] > 0 and cost["library_default_ms"] > 0

@@ -28,7 +28,7 @@ def test_serve_prints_the_gateway_url_second(tmp_path: Path) -> None:
     )
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().startswith("redis://127.0.0.1:")
+        assert process.stdout.readline().startswith("redis://orrery-admin@127.0.0.1:")
         base = process.stdout.readline().strip()
         assert base.startswith("http://127.0.0.1:")
         assert httpx.get(f"{base}/healthz", timeout=10).json() == {"status": "ok"}

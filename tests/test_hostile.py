@@ -20,6 +20,7 @@ from orrery.cli import app
 from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient, SeatCredentials, new_seat_token
 from orrery_contracts import keys
+from services.assignment import LIVE_KEY
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Stand
 
@@ -236,6 +237,10 @@ def _corpus(victim: str, seat0_join_id: str, p: int) -> list[Case]:
             "bad_name", table=lobby, token=new_seat_token())  # fmt: skip
     command("41-character name", {"type": "table.join", "name": "n" * 41}, "bad_name",
             table=lobby, token=new_seat_token())  # fmt: skip
+    for invisible in ("Eve\u200d", "\u200dEve", "E\u200dve", "E\u2060ve", "\u2066Eve"):
+        command(f"format character in a name {invisible!r}",
+                {"type": "table.join", "name": invisible}, "bad_name", table=lobby,
+                token=new_seat_token())  # fmt: skip
     command("join without a secret", {"type": "table.join", "name": "Eve"}, "weak_token",
             table=lobby)  # fmt: skip
     command("join with a weak secret", {"type": "table.join", "name": "Eve"}, "weak_token",
@@ -362,6 +367,9 @@ async def test_hostile_corpus(live: LiveService) -> None:
             for name in (keys.dead_letter_stream(q), keys.command_stream(q)):
                 before.pop(name, None)
                 after.pop(name, None)
+        # the workers' liveness beats change with time, corpus or not
+        before.pop(LIVE_KEY, None)
+        after.pop(LIVE_KEY, None)
         assert after.keys() == before.keys()
         for key, value in before.items():
             assert after[key] == value, f"{key} was changed by the corpus"

@@ -4,9 +4,13 @@ sanitised excerpts of bad input for rejection messages.
 These are pure functions (no I/O) so the table decider, the gateway and clients apply
 the same checks. Choices:
 
-* a name is NFC-normalised, stripped, 1-40 characters, with no control, format (but
-  the emoji joiner U+200D), surrogate, private-use or unassigned characters: so a name
-  cannot carry terminal escapes, bidi overrides or invisible look-alikes into every view;
+* a name is NFC-normalised, stripped, 1-40 characters, with no control, surrogate,
+  private-use or unassigned characters, and no format character (Cf) but where an
+  emoji sequence needs one: a zero-width joiner between two emoji (👩‍💻), tag characters
+  closing a flag (🏴 + tags + cancel tag). So a name cannot carry terminal escapes, bidi
+  overrides or an invisible character that makes a second "Alice" (``Alice\u200d``).
+  Emoji are told by their category (So, other symbol): no Unicode property table is
+  needed on a client, and a joiner between two symbols draws nothing worse than a symbol;
 * a message quotes at most :data:`EXCERPT` characters of what the client sent, with
   anything unprintable replaced, so a rejection never echoes a megabyte back.
 """
@@ -18,19 +22,72 @@ from typing import Any
 
 MAX_NAME = 40
 EXCERPT = 40
-_ALLOWED_FORMAT = {"\u200d"}  # zero-width joiner: part of many emoji
+ZWJ = "\u200d"
+_FLAG = "\U0001f3f4"  # waving black flag: the base of the tag sequences (subdivision flags)
+_TAGS = range(0xE0020, 0xE007F)  # tag characters; U+E007F cancel tag ends the sequence
+_CANCEL_TAG = "\U000e007f"
+# What may stand between an emoji and its joiner: variation selector-16, skin tones.
+_EMOJI_MODIFIERS = {"\ufe0f", *(chr(c) for c in range(0x1F3FB, 0x1F400))}
+
+
+def _emoji(char: str) -> bool:
+    return unicodedata.category(char) == "So"
+
+
+def _emoji_before(name: str, i: int) -> bool:
+    """An emoji ends just before position ``i`` (modifiers skipped)."""
+    while i > 0 and name[i - 1] in _EMOJI_MODIFIERS:
+        i -= 1
+    return i > 0 and _emoji(name[i - 1])
+
+
+def _format_allowed(name: str, i: int) -> bool:
+    """Whether the format character at ``i`` is part of an emoji sequence."""
+    char = name[i]
+    if char == ZWJ:  # between two emoji: never at an edge, never twice in a row
+        return _emoji_before(name, i) and i + 1 < len(name) and _emoji(name[i + 1])
+    if ord(char) in _TAGS or char == _CANCEL_TAG:
+        start = i
+        while start > 0 and ord(name[start - 1]) in _TAGS:
+            start -= 1
+        end = i
+        while end < len(name) and ord(name[end]) in _TAGS:
+            end += 1
+        # 🏴 tags… cancel-tag, with at least one tag, wherever in it this character is
+        return (
+            start > 0
+            and name[start - 1] == _FLAG
+            and end > start
+            and end < len(name)
+            and name[end] == _CANCEL_TAG
+            and (char != _CANCEL_TAG or i == end)
+        )
+    return False
 
 
 def normalise_name(raw: str) -> str | None:
-    """The name as it is stored and shown, or None when it is not acceptable."""
-    name = unicodedata.normalize("NFC", raw).strip()
+    """The name as it is stored and shown, or None when it is not acceptable. Every
+    space (no-break, thin, ideographic…) becomes one plain space: runs of them too."""
+    spaced = "".join(
+        " " if unicodedata.category(c) == "Zs" else c for c in unicodedata.normalize("NFC", raw)
+    )
+    name = " ".join(part for part in spaced.split(" ") if part).strip()
     if not 1 <= len(name) <= MAX_NAME:
         return None
-    for char in name:
+    for i, char in enumerate(name):
         category = unicodedata.category(char)
-        if category[0] == "C" and char not in _ALLOWED_FORMAT:
+        if category == "Cf":
+            if not _format_allowed(name, i):
+                return None
+        elif category[0] == "C":
             return None
     return name
+
+
+def lookup_name(raw: str) -> str:
+    """The form a name is looked up by (sign-in): NFC and stripped, nothing refused, so
+    an account whose name an older, laxer rule let in can still sign in."""
+    return unicodedata.normalize("NFC", raw).strip()
 
 
 def excerpt(value: Any, limit: int = EXCERPT) -> str:

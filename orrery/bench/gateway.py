@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 import websockets
 
+from gateway.sockets import auth_frame
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
@@ -127,8 +128,9 @@ async def _gateway_phase(base: str, commands: int, kind: str, tables: int) -> di
                 )
                 table = made.json()["table_id"]
                 await http.post(f"/v1/tables/{table}/join", json={}, headers=headers)
-                url = f"{ws_base}/v1/tables/{table}/live?token={token}"
+                url = f"{ws_base}/v1/tables/{table}/live"
                 async with websockets.connect(url, max_size=2**24) as socket:
+                    await socket.send(auth_frame(token))
                     started = await http.post(f"/v1/tables/{table}/start", headers=headers)
                     seq = started.json()["last_seq"]
                     view: dict[str, Any] | None = None
@@ -186,12 +188,13 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
         while (await http.get(f"/v1/tables/{table}", headers=auth)).status_code != 200:
             await asyncio.sleep(0.05)
         done = asyncio.Event()
-        live = f"{ws_base}/v1/tables/{table}/live?token={token}"
+        live = f"{ws_base}/v1/tables/{table}/live"
         gate = asyncio.Semaphore(10)
 
         async def connect() -> Any:
             async with gate:
                 socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
+                await socket.send(auth_frame(token))
                 await socket.recv()  # the current view
                 return socket
 
@@ -242,6 +245,22 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
     }
 
 
+def sign_in_cost() -> dict[str, Any]:
+    """The measured CPU cost of one sign-in's password check, with the parameters in
+    force and, for scale, argon2-cffi's defaults (what the gateway used before)."""
+    from argon2 import PasswordHasher
+
+    from gateway import passwords
+
+    return {
+        "memory_kib": passwords.ARGON2_MEMORY_KIB,
+        "time_cost": passwords.ARGON2_TIME_COST,
+        "parallelism": passwords.ARGON2_PARALLELISM,
+        "ms": round(passwords.cost_per_sign_in() * 1000, 1),
+        "library_default_ms": round(passwords.cost_per_sign_in(PasswordHasher()) * 1000, 1),
+    }
+
+
 def run_bench(
     commands: int = 400, spectators: int = 100, updates: int = 60, tables: int = TABLES
 ) -> dict[str, Any]:
@@ -269,7 +288,13 @@ def run_bench(
                     push = await _push_phase(base, url, spectators, updates)
             finally:
                 stop_processes(started)
-        return {"game": GAME, "tables": tables, "phases": phases, "push": push}
+        return {
+            "game": GAME,
+            "tables": tables,
+            "phases": phases,
+            "push": push,
+            "sign_in": sign_in_cost(),
+        }
 
     with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
         return asyncio.run(run(server.url))
@@ -291,5 +316,12 @@ def render(result: dict[str, Any]) -> str:
     lines.append(
         f"append → push to {push['spectators']} spectators: {push['frames']} frames for "
         f"{push['updates']} updates, p50 {push['p50_ms']} ms, p99 {push['p99_ms']} ms"
+    )
+    cost = result["sign_in"]
+    ratio = cost["ms"] / cost["library_default_ms"] if cost["library_default_ms"] else 0
+    lines.append(
+        f"sign-in: argon2id m={cost['memory_kib']} KiB t={cost['time_cost']} "
+        f"p={cost['parallelism']}: {cost['ms']} ms of CPU per sign-in "
+        f"(argon2-cffi's defaults: {cost['library_default_ms']} ms, ×{ratio:.2f})"
     )
     return "\n".join(lines)

