@@ -29,8 +29,11 @@ from litestar.static_files import StaticFiles, create_static_files_router
 
 from gateway.core import Gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
+from gateway.hosted import HostedGames
+from gateway.methods import check_request
 from gateway.routes import (
     add_bot,
+    asyncapi_document,
     create_player,
     create_session,
     create_table,
@@ -71,8 +74,10 @@ def index_head(web_dir: Path) -> HTTPRouteHandler:
     return handler
 
 
-def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar:
-    gateway = Gateway.create(settings, replayer)
+def create_app(
+    settings: Settings, replayer: Replayer | None = None, games: HostedGames = ()
+) -> Litestar:
+    gateway = Gateway.create(settings, replayer, games)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -109,7 +114,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         path="/v1",
         route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
     )
-    handlers: list[Any] = [healthz, readyz, openapi_document, public, protected]
+    handlers: list[Any] = [healthz, readyz, openapi_document, asyncapi_document, public, protected]
     if settings.web_dir is not None and settings.web_dir.is_dir():
         handlers.append(
             create_static_files_router(
@@ -131,6 +136,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         route_handlers=handlers,
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=check_request,
         request_max_body_size=settings.max_body_bytes,
         cors_config=cors,
         logging_config=None,
@@ -139,6 +145,8 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
             title="Orrery gateway",
             version="1",
             description="Accounts, sessions, a lobby, tables, bots, views and live pushes.",
+            # short ids from the handlers (createTable, getView): gateway/routes.py
+            use_handler_docstrings=True,
             # Swagger UI at /v1/docs; the document itself at /v1/openapi.json (below: the
             # plugin's own router would answer every unknown /v1 path with an HTML 404).
             path="/v1/docs",
@@ -151,4 +159,5 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         ),
     )
     app.state.gateway = gateway
+    app.state.games = tuple(games)
     return app

@@ -150,6 +150,26 @@ def command_ends(entries: Sequence[Any]) -> list[int]:
     ]
 
 
+def hosted_games() -> list[Any]:
+    """The registry's games as the gateway describes them (gateway.hosted: its documents
+    and its lobby's ``unknown_game``): the contract's types, the options, the seats."""
+    from games.registry import all_games
+    from gateway.hosted import HostedGame
+
+    return [
+        HostedGame(
+            name=game.name,
+            title=game.title,
+            min_seats=game.min_seats,
+            max_seats=game.max_seats,
+            options_type=game.options_type,
+            view_type=game.view_type,
+            command_types=game.command_types,
+        )
+        for game in all_games().values()
+    ]
+
+
 def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = None) -> Any:
     from gateway.app import create_app
     from gateway.settings import Settings, load_secret_key
@@ -157,7 +177,7 @@ def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = Non
     settings = Settings.from_env(redis_url, load_secret_key(data_dir))
     if cors:
         settings = dataclasses.replace(settings, cors_origins=tuple(cors))
-    app = create_app(settings)
+    app = create_app(settings, games=hosted_games())
     gateway = app.state.gateway
     gateway.tables.replayer = LogReplayer(gateway.client)
     return app
