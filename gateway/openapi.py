@@ -221,12 +221,15 @@ class Schemas:
         start = len(MODELS) + 1
         for name, schema in zip(unions, schemas[start : start + len(unions)], strict=True):
             components[name] = schema
-        components["CommandIn"]["properties"]["body"] = self.ref("Command")
+        # (inline: generators make models of objects only, and a union is none)
+        components["CommandIn"]["properties"]["body"] = components["Command"]
         live = {n: v for n, v in views.items() if n}
         components["TableView"] = _by_game(live) if live else components.pop("TableView", {})
         components["ReplayView"] = _by_game(replays)
         if new_tables:
             components["NewTable"] = _by_game(new_tables)
+        # generators name classes after titles: two games' ``Build`` must not collide
+        components = {k: {**v, "title": k} if "title" in v else v for k, v in components.items()}
         self.components: dict[str, Any] = _renamed(_one_of(components), names)
         self.games = [g.name for g in games]
 

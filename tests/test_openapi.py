@@ -219,4 +219,3 @@ def test_every_rejection_code_the_source_can_raise_is_listed() -> None:
             )
     assert len(codes) > 50  # the scan still finds them
     assert codes <= set(REJECTION_CODES), sorted(codes - set(REJECTION_CODES))
-
