@@ -1,8 +1,11 @@
-"""JSON Schema (2020-12) for the whole wire contract, one file per game plus a common one.
+"""JSON Schema (2020-12) for the whole wire contract, one file per game plus a common one,
+and one for the gateway's HTTP API.
 
 A client in another language needs only these files: the command envelope with every
 command body the table accepts, outcomes, the log's event envelope with every event,
-the per-seat view, the feed entry and the scoreboard records.
+the per-seat view, the feed entry and the scoreboard records. ``gateway.schema.json``
+holds the HTTP API's bodies, the very components of ``/v1/openapi.json``
+(:class:`gateway.openapi.Schemas`) under ``$defs``.
 """
 
 from __future__ import annotations
@@ -70,6 +73,41 @@ def _renamed_refs(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
+def _local_refs(value: Any, prefix: str) -> Any:
+    """References (``$ref`` and discriminator mappings) moved under ``#/$defs/``."""
+    if isinstance(value, dict):
+        return {k: _local_refs(v, prefix) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_local_refs(v, prefix) for v in value]
+    if isinstance(value, str) and value.startswith(prefix):
+        return "#/$defs/" + value.removeprefix(prefix)
+    return value
+
+
+def gateway_schema() -> dict[str, Any]:
+    """The gateway's HTTP bodies (the OpenAPI document's components) as one JSON Schema."""
+    from gateway.openapi import REF, Schemas
+    from orrery.cli.gateway import hosted_games
+
+    components = Schemas(hosted_games()).components
+    roots = {
+        "view": "TableView",
+        "replay": "ReplayView",
+        "new_table": "NewTable",
+        "command": "CommandIn",
+        "outcome": "CommandOutcome",
+        "error": "ErrorBody",
+    }
+    document = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Orrery gateway HTTP API",
+        "properties": {key: {"$ref": REF.format(name=name)} for key, name in roots.items()},
+        "$defs": components,
+    }
+    local: dict[str, Any] = _local_refs(document, REF.format(name=""))
+    return local
+
+
 def write_schemas(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -102,4 +140,7 @@ def write_schemas(out: Path) -> list[Path]:
         path = out / f"{name}.schema.json"
         path.write_text(json.dumps(doc, indent=2))
         written.append(path)
+    path = out / "gateway.schema.json"
+    path.write_text(json.dumps(gateway_schema(), indent=2))
+    written.append(path)
     return written
