@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from litestar import Litestar, Router, head
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
@@ -27,13 +28,14 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response.file import ASGIFileResponse
 from litestar.static_files import StaticFiles, create_static_files_router
 
+from gateway.asyncapi import asyncapi_document
 from gateway.core import Gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
+from gateway.openapi import openapi_document
 from gateway.routes import (
     add_bot,
-    asyncapi_document,
     create_player,
     create_session,
     create_table,
@@ -44,9 +46,10 @@ from gateway.routes import (
     list_tables,
     me,
     no_such_route,
-    openapi_document,
     readyz,
     send_command,
+    serve_asyncapi,
+    serve_openapi,
     start_table,
     table_detail,
     table_replay,
@@ -55,6 +58,8 @@ from gateway.routes import (
 from gateway.settings import Settings
 from gateway.sockets import player_live, table_live
 from gateway.tables import Replayer
+
+_json = msgspec.json.Encoder()
 
 # ---------------------------------------------------------------- the app
 
@@ -114,7 +119,7 @@ def create_app(
         path="/v1",
         route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
     )
-    handlers: list[Any] = [healthz, readyz, openapi_document, asyncapi_document, public, protected]
+    handlers: list[Any] = [healthz, readyz, serve_openapi, serve_asyncapi, public, protected]
     if settings.web_dir is not None and settings.web_dir.is_dir():
         handlers.append(
             create_static_files_router(
@@ -159,5 +164,16 @@ def create_app(
         ),
     )
     app.state.gateway = gateway
-    app.state.games = tuple(games)
+    app.state.documents = documents(app, games)
     return app
+
+
+def documents(app: Litestar, games: HostedGames) -> tuple[bytes, bytes]:
+    """The OpenAPI document (Litestar's, finished by gateway.openapi) and the AsyncAPI
+    one, encoded once. Swagger UI at /v1/docs shows the same document: the OpenAPI
+    plugin serves the schema it keeps, so it keeps this one."""
+    plugin: Any = app.plugins.get("OpenAPIPlugin")  # (its class is not public)
+    litestar = msgspec.json.decode(_json.encode(plugin.provide_openapi_schema()))
+    openapi = openapi_document(litestar, games)
+    plugin._openapi_schema = openapi
+    return _json.encode(openapi), _json.encode(asyncapi_document(openapi))

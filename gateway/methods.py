@@ -36,7 +36,7 @@ async def check_request(request: Request[Any, Any, Any]) -> Response[None] | Non
             status_code=HTTP_204_NO_CONTENT,
             headers={"Allow": ", ".join(allowed_methods(request))},
         )
-    items = request.query_params.multi_items()
+    items = list(request.query_params.multi_items())
     names = [name for name, _ in items]
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:

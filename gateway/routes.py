@@ -18,7 +18,6 @@ from litestar import Litestar, Request, Response, get, post, route
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
-from gateway.asyncapi import asyncapi_document as build_asyncapi
 from gateway.core import address_of, document, gateway_of, raw_json
 from gateway.errors import ApiError
 from gateway.models import (
@@ -41,7 +40,6 @@ from gateway.models import (
     TableMade,
 )
 from gateway.openapi import ASYNCAPI_PATH
-from gateway.openapi import openapi_document as build_openapi
 from gateway.tables import MAX_LIST
 from orrery_contracts import keys
 from orrery_contracts.lobby import LISTED_STATES
@@ -119,25 +117,19 @@ async def create_session(data: Credentials, request: Request[Any, Any, Any]) -> 
 
 
 def _documents(app: Litestar) -> tuple[bytes, bytes]:
-    """The OpenAPI and AsyncAPI documents, built on first use and kept."""
-    built: tuple[bytes, bytes] | None = getattr(app.state, "documents", None)
-    if built is None:
-        games = app.state.games
-        litestar = msgspec.json.decode(_json.encode(app.openapi_schema.to_schema()))
-        openapi = build_openapi(litestar, games)
-        built = (_json.encode(openapi), _json.encode(build_asyncapi(openapi)))
-        app.state.documents = built
-    return built
+    """The OpenAPI and AsyncAPI documents (built with the app: gateway.app)."""
+    documents: tuple[bytes, bytes] = app.state.documents
+    return documents
 
 
 @get("/v1/openapi.json", include_in_schema=False)
-async def openapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
+async def serve_openapi(request: Request[Any, Any, Any]) -> Response[bytes]:
     """The OpenAPI 3.1 document of this API."""
     return raw_json(_documents(request.app)[0])
 
 
 @get(ASYNCAPI_PATH, include_in_schema=False)
-async def asyncapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
+async def serve_asyncapi(request: Request[Any, Any, Any]) -> Response[bytes]:
     """The AsyncAPI 3 document of the WebSockets (their frames)."""
     return raw_json(_documents(request.app)[1])
 
