@@ -293,6 +293,8 @@ def _one_of(value: Any) -> Any:
 
 # ---------------------------------------------------------------- the OpenAPI document
 
+# Operations whose body may be left out (the handler's ``data: … | None = None``).
+_OPTIONAL_BODIES = {"joinTable", "addBot"}
 _PLAY_BODIES = {
     "getView": "TableView",
     "getReplay": "ReplayView",
@@ -351,6 +353,8 @@ def _finish_operation(operation: dict[str, Any], schemas: Schemas) -> None:
             responses[status] = _error(response.get("description", "error"), int(status))
         if not response.get("headers"):
             response.pop("headers", None)
+    if operation["operationId"] in _OPTIONAL_BODIES:
+        operation["requestBody"]["required"] = False
     body = _PLAY_BODIES.get(operation["operationId"])
     if body is not None:
         responses["200"]["content"] = {"application/json": {"schema": Schemas.ref(body)}}
