@@ -218,6 +218,12 @@ class Schemas:
         schemas, components = msgspec.json.schema_components(types, ref_template=REF)
         names = _short_names(components)
         components = {names[k]: v for k, v in components.items()}
+        for game in games:
+            # the rules refuse an option they do not know (bad_options)
+            options = game.options_type
+            for name in (options.__name__, f"{options.__module__}.{options.__qualname__}"):
+                if name in names:
+                    components[names[name]]["additionalProperties"] = False
         start = len(MODELS) + 1
         for name, schema in zip(unions, schemas[start : start + len(unions)], strict=True):
             components[name] = schema

@@ -170,6 +170,7 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
     assert schemas["Session"]["properties"]["expires_at"]["format"] == "date-time"
     new_sc = schemas["NewSpacecraftTable"]["properties"]
     assert new_sc["game"] == {"enum": ["spacecraft"]} and new_sc["seats"]["minimum"] >= 1
+    assert schemas["SpacecraftOptions"]["additionalProperties"] is False
     game = next(p for p in operations["listTables"]["parameters"] if p["name"] == "game")
     assert "spacecraft" in game["schema"]["enum"]
     assert (await http.get("/readyz")).json() == {"status": "ready"}
