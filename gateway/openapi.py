@@ -236,7 +236,8 @@ class Schemas:
             components["NewTable"] = _by_game(new_tables)
         # generators name classes after titles: two games' ``Build`` must not collide
         components = {k: {**v, "title": k} if "title" in v else v for k, v in components.items()}
-        self.components: dict[str, Any] = _renamed(_one_of(components), names)
+        prefix = REF.format(name="")
+        self.components: dict[str, Any] = moved_refs(_one_of(components), prefix, prefix, names)
         self.games = [g.name for g in games]
 
     @staticmethod
@@ -269,19 +270,16 @@ def _short_names(components: dict[str, Any]) -> dict[str, str]:
     return names
 
 
-def _renamed(value: Any, names: dict[str, str]) -> Any:
-    prefix = REF.format(name="")
+def moved_refs(value: Any, old: str, new: str, names: dict[str, str] | None = None) -> Any:
+    """Every reference under ``old`` (``$ref`` values and discriminator mappings alike)
+    moved under ``new``, its name renamed by ``names``."""
     if isinstance(value, dict):
-        return {
-            k: (
-                prefix + names.get(v.removeprefix(prefix), v.removeprefix(prefix))
-                if k == "$ref" and isinstance(v, str)
-                else _renamed(v, names)
-            )
-            for k, v in value.items()
-        }
+        return {k: moved_refs(v, old, new, names) for k, v in value.items()}
     if isinstance(value, list):
-        return [_renamed(v, names) for v in value]
+        return [moved_refs(v, old, new, names) for v in value]
+    if isinstance(value, str) and value.startswith(old):
+        name = value.removeprefix(old)
+        return new + (names or {}).get(name, name)
     return value
 
 

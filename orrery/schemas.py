@@ -18,6 +18,7 @@ import msgspec
 
 from games.codec import client_command_union, event_union
 from games.registry import all_games
+from gateway.openapi import moved_refs
 from orrery_contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
 from orrery_contracts.feed import FeedEntry
 from orrery_contracts.views import RatingLine, TableScore, TableView
@@ -39,7 +40,7 @@ def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
         "properties": dict(zip(types, schemas, strict=True)),
         "$defs": {names[name]: _titled(schema, names[name]) for name, schema in components.items()},
     }
-    return _renamed_refs(document, names)
+    return moved_refs(document, "#/$defs/", "#/$defs/", names)
 
 
 def _short_names(components: dict[str, Any]) -> dict[str, str]:
@@ -56,32 +57,6 @@ def _titled(schema: dict[str, Any], name: str) -> dict[str, Any]:
     """A generic's title names its parameters too (``CommandEnvelope[typing.Union[…]]``),
     and code generators name types after titles: give it the definition's short name."""
     return {**schema, "title": name} if "title" in schema else schema
-
-
-def _renamed_refs(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: (
-                "#/$defs/" + names[v.removeprefix("#/$defs/")]
-                if k == "$ref" and isinstance(v, str)
-                else _renamed_refs(v, names)
-            )
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_renamed_refs(v, names) for v in value]
-    return value
-
-
-def _local_refs(value: Any, prefix: str) -> Any:
-    """References (``$ref`` and discriminator mappings) moved under ``#/$defs/``."""
-    if isinstance(value, dict):
-        return {k: _local_refs(v, prefix) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_local_refs(v, prefix) for v in value]
-    if isinstance(value, str) and value.startswith(prefix):
-        return "#/$defs/" + value.removeprefix(prefix)
-    return value
 
 
 def gateway_schema() -> dict[str, Any]:
@@ -104,7 +79,7 @@ def gateway_schema() -> dict[str, Any]:
         "properties": {key: {"$ref": REF.format(name=name)} for key, name in roots.items()},
         "$defs": components,
     }
-    local: dict[str, Any] = _local_refs(document, REF.format(name=""))
+    local: dict[str, Any] = moved_refs(document, REF.format(name=""), "#/$defs/")
     return local
 
 

@@ -154,6 +154,9 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
         if "requestBody" in op:
             assert "413" in op["responses"], op_id
     assert "status_code" not in str(document)
+    # every reference resolves: $refs and discriminator mappings alike
+    refs = set(re.findall(r'"#/components/schemas/([^"]+)"', json.dumps(document)))
+    assert refs and refs <= set(schemas), sorted(refs - set(schemas))
     # play: one TableView per game, told apart by "game"; commands tagged by "type"
     view = schemas["TableView"]
     assert view["discriminator"]["propertyName"] == "game"
