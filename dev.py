@@ -12,8 +12,9 @@ The first run creates ./.venv and installs the project with its dev extras; late
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
 PostgreSQL (the archive's tests) when missing,
-curl and jq (the README's walk-through) when missing, and the npm packages of the
-TypeScript check (clients/typescript/, Node.js if missing).
+curl and jq (the README's walk-through) when missing, the npm packages of the
+TypeScript check (clients/typescript/, Node.js if missing) and the OpenAPI client
+generator (in a virtual environment of its own).
 """
 
 from __future__ import annotations
@@ -104,6 +105,27 @@ def ensure_typescript() -> None:
     stamp.write_text(wanted)
 
 
+# tests/test_openapi_client.py generates a Python client from the served OpenAPI document
+# with this tool. It pins an older typer than the project's CLI needs, so it lives in a
+# virtual environment of its own (inside .venv, so git and the linters skip it).
+CLIENT_GENERATOR = "openapi-python-client==0.29.1"
+CLIENT_GENERATOR_VENV = VENV / "tools" / "openapi-python-client"
+
+
+def ensure_client_generator() -> Path:
+    """The ``openapi-python-client`` executable (installed on first use)."""
+    folder = CLIENT_GENERATOR_VENV
+    tool_bin = folder / ("Scripts" if os.name == "nt" else "bin")
+    stamp = folder / ".orrery-installed"
+    if not (stamp.exists() and stamp.read_text() == CLIENT_GENERATOR):
+        print(f"installing {CLIENT_GENERATOR} into {folder} ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(folder)
+        pip = [str(tool_bin / "python"), "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip, "--disable-pip-version-check", CLIENT_GENERATOR], check=True)
+        stamp.write_text(CLIENT_GENERATOR)
+    return tool_bin / "openapi-python-client"
+
+
 def run(*command: str, env: dict[str, str] | None = None) -> int:
     """Run ``command`` in the foreground; its exit code (128 + N when signal N ended it).
 
@@ -132,6 +154,7 @@ def test() -> int:
     ensure_postgresql()
     ensure_shell_tools()
     ensure_typescript()
+    ensure_client_generator()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

@@ -18,7 +18,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from litestar import Litestar, Router, head
+import msgspec
+from litestar import Litestar, Request, Response, Router, head
 from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.handlers import HTTPRouteHandler
@@ -28,10 +29,14 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response.file import ASGIFileResponse
 from litestar.static_files import StaticFiles, create_static_files_router
 
+from gateway.asyncapi import asyncapi_document
 from gateway.bodies import strict_body
 from gateway.core import Gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.headers import security_headers
+from gateway.hosted import HostedGames
+from gateway.methods import check_request
+from gateway.openapi import openapi_document
 from gateway.routes import (
     add_bot,
     create_player,
@@ -45,9 +50,10 @@ from gateway.routes import (
     me,
     my_games,
     no_such_route,
-    openapi_document,
     readyz,
     send_command,
+    serve_asyncapi,
+    serve_openapi,
     start_table,
     table_detail,
     table_replay,
@@ -57,6 +63,8 @@ from gateway.settings import Settings
 from gateway.sockets import player_live, table_live
 from gateway.static import WebFileSystem
 from gateway.tables import Replayer
+
+_json = msgspec.json.Encoder()
 
 # ---------------------------------------------------------------- the app
 
@@ -76,8 +84,19 @@ def index_head(web_dir: Path) -> HTTPRouteHandler:
     return handler
 
 
-def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar:
-    gateway = Gateway.create(settings, replayer)
+async def before_request(request: Request[Any, Any, Any]) -> Response[None] | None:
+    """Every HTTP request, before its handler: the method and query checks
+    (gateway.methods), then the body's (gateway.bodies)."""
+    answer = await check_request(request)
+    if answer is None:
+        await strict_body(request)
+    return answer
+
+
+def create_app(
+    settings: Settings, replayer: Replayer | None = None, games: HostedGames = ()
+) -> Litestar:
+    gateway = Gateway.create(settings, replayer, games)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -115,7 +134,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         path="/v1",
         route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
     )
-    handlers: list[Any] = [healthz, readyz, openapi_document, public, protected]
+    handlers: list[Any] = [healthz, readyz, serve_openapi, serve_asyncapi, public, protected]
     if settings.web_dir is not None and settings.web_dir.is_dir():
         handlers.append(
             create_static_files_router(
@@ -141,7 +160,7 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         route_handlers=handlers,
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
-        before_request=strict_body,
+        before_request=before_request,
         before_send=[security_headers],
         request_max_body_size=settings.max_body_bytes,
         cors_config=cors,
@@ -151,6 +170,8 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
             title="Orrery gateway",
             version="1",
             description="Accounts, sessions, a lobby, tables, bots, views and live pushes.",
+            # short ids from the handlers (createTable, getView): gateway/routes.py
+            use_handler_docstrings=True,
             # Swagger UI at /v1/docs; the document itself at /v1/openapi.json (below: the
             # plugin's own router would answer every unknown /v1 path with an HTML 404).
             path="/v1/docs",
@@ -163,4 +184,16 @@ def create_app(settings: Settings, replayer: Replayer | None = None) -> Litestar
         ),
     )
     app.state.gateway = gateway
+    app.state.documents = documents(app, games)
     return app
+
+
+def documents(app: Litestar, games: HostedGames) -> tuple[bytes, bytes]:
+    """The OpenAPI document (Litestar's, finished by gateway.openapi) and the AsyncAPI
+    one, encoded once. Swagger UI at /v1/docs shows the same document: the OpenAPI
+    plugin serves the schema it keeps, so it keeps this one."""
+    plugin: Any = app.plugins.get("OpenAPIPlugin")  # (its class is not public)
+    litestar = msgspec.json.decode(_json.encode(plugin.provide_openapi_schema()))
+    openapi = openapi_document(litestar, games)
+    plugin._openapi_schema = openapi
+    return _json.encode(openapi), _json.encode(asyncapi_document(openapi))

@@ -15,6 +15,7 @@ from litestar import Request, Response, WebSocket
 
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
+from gateway.hosted import HostedGames
 from gateway.live import LiveHub
 from gateway.ratelimit import RateLimiter
 from gateway.sessions import Sessions, bearer
@@ -42,7 +43,9 @@ class Gateway:
     connected: bool = False
 
     @classmethod
-    def create(cls, settings: Settings, replayer: Replayer | None = None) -> Gateway:
+    def create(
+        cls, settings: Settings, replayer: Replayer | None = None, games: HostedGames = ()
+    ) -> Gateway:
         client = GatewayClient(settings.redis_url)
         accounts = Accounts(client.redis)
         return cls(
@@ -57,6 +60,7 @@ class Gateway:
                 settings.secret_key,
                 command_timeout_s=settings.command_timeout_s,
                 replayer=replayer,
+                games=frozenset(game.name for game in games),
             ),
             hub=LiveHub(client),
         )

@@ -89,7 +89,9 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
         413: "the request body is too large",
         405: "this method is not allowed here",
     }.get(status, str(error.detail)[:200] if status < 500 else "internal error")
-    return error_response(status, code, message)
+    # 405 says which methods the path has (Litestar's routing puts them in ``allow``).
+    allow = (error.headers or {}).get("allow") if status == 405 else None
+    return error_response(status, code, message, headers={"Allow": allow} if allow else None)
 
 
 def on_redis_error(request: Request[Any, Any, Any], error: RedisError) -> Response[bytes]:

@@ -1,16 +1,46 @@
-"""The HTTP API's request and response bodies: msgspec Structs, which Litestar decodes,
-validates and documents (OpenAPI 3.1) with no second schema layer. Lobby entries and
-outcomes are the wire contract's own types (``orrery_contracts.lobby``,
+"""The HTTP API's request and response bodies: msgspec Structs, which Litestar decodes
+and validates, and from which :mod:`gateway.openapi` writes the OpenAPI document
+(``msgspec.json.schema_components``: what is documented is what is decoded). Lobby
+entries and outcomes are the wire contract's own types (``orrery_contracts.lobby``,
 ``orrery_contracts.envelope``).
+
+Rules the handlers check themselves, with their own codes (a name's characters,
+a password's length, a command id's alphabet), are documented here with
+``extra_json_schema`` so they are stated next to the field they constrain, without
+turning those codes into a generic ``malformed``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
+from gateway.passwords import MAX_PASSWORD, MIN_PASSWORD
+from orrery_contracts.inputs import MAX_NAME
 from orrery_contracts.lobby import LobbySeat, LobbyState
+from orrery_contracts.rejections import REJECTION_CODES
+
+# What the handlers check (gateway/tables.py uses the same patterns).
+COMMAND_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+TABLE_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
+CURSOR_PATTERN = r"^[0-9]{15}:[A-Za-z0-9_.:-]{1,64}$"
+# A name's first and last characters are neither blank nor control characters (the
+# whole rule, orrery_contracts.inputs.normalise_name, goes beyond a pattern: bad_name).
+NAME_PATTERN = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+
+PlayerName = Annotated[
+    str,
+    msgspec.Meta(
+        extra_json_schema={"minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN}
+    ),
+]
+Password = Annotated[
+    str, msgspec.Meta(extra_json_schema={"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD})
+]
+DateTime = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
+CommandId = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": COMMAND_ID_PATTERN})]
+SeatNumber = Annotated[int, msgspec.Meta(ge=0)]
 
 
 class Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -18,8 +48,8 @@ class Struct(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 
 class NewPlayer(Struct, frozen=True, kw_only=True):
-    name: str
-    password: str
+    name: PlayerName
+    password: Password
 
 
 class PlayerCreated(Struct, frozen=True, kw_only=True):
@@ -35,7 +65,7 @@ class Credentials(Struct, frozen=True, kw_only=True):
 class Session(Struct, frozen=True, kw_only=True):
     token: str
     player_id: str
-    expires_at: str  # ISO 8601, UTC
+    expires_at: DateTime  # ISO 8601, UTC
 
 
 class TableSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,12 +173,12 @@ class PastGames(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinIn(Struct, frozen=True, kw_only=True):
-    seat: int | None = None
+    seat: SeatNumber | None = None
     invite: str | None = None
 
 
 class BotIn(Struct, frozen=True, kw_only=True):
-    seat: int | None = None
+    seat: SeatNumber | None = None
 
 
 class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -156,7 +186,10 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CommandIn(Struct, frozen=True, kw_only=True):
-    command_id: str
+    """A command for my seat. ``body`` is decoded by the workers (the rules' own tagged
+    union); the document shows it as that union (:mod:`gateway.openapi`)."""
+
+    command_id: CommandId
     body: dict[str, Any]
 
 
@@ -171,11 +204,26 @@ class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
     entries: list[LeaderboardEntry]
 
 
+RejectionCode = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(REJECTION_CODES)})]
+
+
 class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
+    """Every non-2xx answer: a stable code and a short human message. A command the
+    rules refused (422) also carries its outcome's members (``outcome``, ``code``, …);
+    a table the worker refused to create carries ``detail``."""
+
     error: str
     message: str
+    outcome: Literal["rejected"] | msgspec.UnsetType = msgspec.UNSET
+    command_id: str | msgspec.UnsetType = msgspec.UNSET
+    table_id: str | msgspec.UnsetType = msgspec.UNSET
+    code: RejectionCode | msgspec.UnsetType = msgspec.UNSET
+    detail: dict[str, Any] | msgspec.UnsetType | None = msgspec.UNSET
 
 
-class Health(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    status: str
-    detail: str | None = None
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    status: Literal["ok"]
+
+
+class Readiness(msgspec.Struct, frozen=True, kw_only=True):
+    status: Literal["ready"]

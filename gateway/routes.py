@@ -1,6 +1,11 @@
 """The HTTP routes under ``/v1`` (and the health checks): thin handlers over
 :class:`gateway.tables.TableService`, documented in the OpenAPI document by their
 msgspec models and the error bodies each may answer with.
+
+Each operation has a short ``operationId`` and one tag (its resource), so a generated
+client gets one module per resource and functions named ``get_view``, ``send_command``.
+The statuses listed here are the operation's own; :mod:`gateway.openapi` adds those
+every operation may answer (400, 401, 413, 422, 429, 503) and the typed play bodies.
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ from typing import Annotated, Any
 
 import msgspec
 import structlog
-from litestar import Request, Response, get, post, route
+from litestar import Litestar, Request, Response, get, post, route
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
@@ -28,12 +33,15 @@ from gateway.models import (
     NewTable,
     PastGames,
     PlayerCreated,
+    Readiness,
     SeatOut,
     Session,
     TableDetail,
     TableList,
     TableMade,
 )
+from gateway.openapi import ASYNCAPI_PATH
+from gateway.tables import MAX_LIST
 from orrery_contracts import keys
 from orrery_contracts.lobby import LISTED_STATES
 from orrery_contracts.table import LeaveTable, StartTable
@@ -41,23 +49,18 @@ from orrery_contracts.table import LeaveTable, StartTable
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()
 
-# WebSocket close codes (4000 + the HTTP status they stand for)
-
-ERRORS = {
-    401: ResponseSpec(ErrorBody, description="no valid session", generate_examples=False),
-    429: ResponseSpec(ErrorBody, description="rate limited", generate_examples=False),
-}
-
 
 def _errors(*statuses: int) -> dict[int, ResponseSpec]:
+    """The error answers particular to an operation (the common ones: gateway.openapi)."""
     described = {
+        401: "wrong name or password",
         403: "not allowed",
-        404: "no such table",
+        404: "no such table (or seq, step, view)",
         409: "conflict (taken, full, started, exists)",
-        413: "body too large",
-        422: "refused input, or the command's rejection",
+        501: "this gateway serves no replays",
+        504: "no outcome in time: send the same command id again",
     }
-    specs = dict(ERRORS)
+    specs = {}
     for status in statuses:
         specs[status] = ResponseSpec(
             ErrorBody, description=described.get(status, "error"), generate_examples=False
@@ -65,22 +68,30 @@ def _errors(*statuses: int) -> dict[int, ResponseSpec]:
     return specs
 
 
-OUTCOME = ResponseSpec(dict[str, Any], description="the outcome document", generate_examples=False)
-VIEW = ResponseSpec(
-    dict[str, Any], description="the stored TableView JSON", generate_examples=False
+# Placeholders: gateway.openapi puts the contract's types here (by operationId).
+OUTCOME = ResponseSpec(
+    dict[str, Any], description="the outcome: accepted or duplicate", generate_examples=False
 )
+VIEW = ResponseSpec(dict[str, Any], description="the table's view", generate_examples=False)
 REPLAY = ResponseSpec(
     dict[str, Any],
-    description="the TableView JSON after one command, with a `replay` member (ReplayStep)",
+    description="the view after one command, with a `replay` member (ReplayStep)",
     generate_examples=False,
 )
 
 STATE_HELP = "one of: " + ", ".join(LISTED_STATES)
+Limit = Annotated[int, Parameter(ge=1, le=MAX_LIST, description=f"1 to {MAX_LIST}")]
 
 # ---------------------------------------------------------------- public routes
 
 
-@post("/players", status_code=201, responses=_errors(409, 422))
+@post(
+    "/players",
+    status_code=201,
+    responses=_errors(409),
+    operation_id="createPlayer",
+    tags=["players"],
+)
 async def create_player(data: NewPlayer, request: Request[Any, Any, Any]) -> PlayerCreated:
     """Create an account."""
     gateway = gateway_of(request)
@@ -90,7 +101,13 @@ async def create_player(data: NewPlayer, request: Request[Any, Any, Any]) -> Pla
     return PlayerCreated(player_id=account.player_id, name=account.name)
 
 
-@post("/sessions", status_code=200, responses=_errors())
+@post(
+    "/sessions",
+    status_code=200,
+    responses=_errors(401),
+    operation_id="createSession",
+    tags=["sessions"],
+)
 async def create_session(data: Credentials, request: Request[Any, Any, Any]) -> Session:
     """Sign in: a bearer token for the other endpoints."""
     gateway = gateway_of(request)
@@ -100,20 +117,37 @@ async def create_session(data: Credentials, request: Request[Any, Any, Any]) -> 
     return Session(token=token, player_id=account.player_id, expires_at=expires_at)
 
 
+def _documents(app: Litestar) -> tuple[bytes, bytes]:
+    """The OpenAPI and AsyncAPI documents (built with the app: gateway.app)."""
+    documents: tuple[bytes, bytes] = app.state.documents
+    return documents
+
+
 @get("/v1/openapi.json", include_in_schema=False)
-async def openapi_document(request: Request[Any, Any, Any]) -> Response[bytes]:
+async def serve_openapi(request: Request[Any, Any, Any]) -> Response[bytes]:
     """The OpenAPI 3.1 document of this API."""
-    return raw_json(_json.encode(request.app.openapi_schema.to_schema()))
+    return raw_json(_documents(request.app)[0])
 
 
-@get("/healthz", include_in_schema=True)
+@get(ASYNCAPI_PATH, include_in_schema=False)
+async def serve_asyncapi(request: Request[Any, Any, Any]) -> Response[bytes]:
+    """The AsyncAPI 3 document of the WebSockets (their frames)."""
+    return raw_json(_documents(request.app)[1])
+
+
+@get("/healthz", operation_id="getHealth", tags=["health"])
 async def healthz() -> Health:
     """The process is up."""
     return Health(status="ok")
 
 
-@get("/readyz", responses={503: ResponseSpec(ErrorBody, description="not ready")})
-async def readyz(request: Request[Any, Any, Any]) -> Response[bytes]:
+@get(
+    "/readyz",
+    responses={503: ResponseSpec(ErrorBody, description="not ready", generate_examples=False)},
+    operation_id="getReadiness",
+    tags=["health"],
+)
+async def readyz(request: Request[Any, Any, Any]) -> Readiness:
     """Redis is reachable and the consumer groups the service needs exist."""
     gateway = gateway_of(request)
     redis = gateway.client.redis
@@ -136,19 +170,24 @@ async def readyz(request: Request[Any, Any, Any]) -> Response[bytes]:
         raise
     except Exception as error:
         raise ApiError(503, "not_ready", f"Redis: {type(error).__name__}") from None
-    return document(200, Health(status="ready"))
+    return Readiness(status="ready")
 
 
 # ---------------------------------------------------------------- with a session
 
 
-@get("/players/me", responses=_errors())
+@get("/players/me", operation_id="getMe", tags=["players"])
 async def me(player: str, request: Request[Any, Any, Any]) -> Me:
     """My account, ratings and the tables where I hold a seat."""
     return await gateway_of(request).tables.me(player)
 
 
-@get("/players/me/games", responses=_errors(422))
+@get(
+    "/players/me/games",
+    responses=_errors(422),
+    operation_id="myGames",
+    tags=["players"],
+)
 async def my_games(
     player: str,
     request: Request[Any, Any, Any],
@@ -162,7 +201,9 @@ async def my_games(
     return await gateway_of(request).tables.my_games(player, game, cursor, limit)
 
 
-@post("/tables", status_code=201, responses=_errors(422))
+@post(
+    "/tables", status_code=201, responses=_errors(504), operation_id="createTable", tags=["tables"]
+)
 async def create_table(data: NewTable, player: str, request: Request[Any, Any, Any]) -> TableMade:
     """Create a table (a private one gets an invite and is never listed)."""
     return await gateway_of(request).tables.create(
@@ -170,20 +211,26 @@ async def create_table(data: NewTable, player: str, request: Request[Any, Any, A
     )
 
 
-@get("/tables", responses=_errors(422))
+@get("/tables", operation_id="listTables", tags=["tables"])
 async def list_tables(
     player: str,
     request: Request[Any, Any, Any],
     game: str | None = None,
     table_state: Annotated[str, Parameter(query="state", description=STATE_HELP)] = "open",
-    limit: int = 20,
+    limit: Limit = 20,
     cursor: str | None = None,
 ) -> TableList:
     """The lobby: public tables by state (newest first), a page at a time."""
     return await gateway_of(request).tables.listing(game, table_state, limit, cursor)
 
 
-@post("/tables/{table_id:str}/join", status_code=200, responses=_errors(403, 404, 409, 422))
+@post(
+    "/tables/{table_id:str}/join",
+    status_code=200,
+    responses=_errors(403, 404, 409, 504),
+    operation_id="joinTable",
+    tags=["tables"],
+)
 async def join_table(
     table_id: str, player: str, request: Request[Any, Any, Any], data: JoinIn | None = None
 ) -> SeatOut:
@@ -193,7 +240,13 @@ async def join_table(
     return SeatOut(seat=seat)
 
 
-@post("/tables/{table_id:str}/bots", status_code=200, responses=_errors(403, 404, 409, 422))
+@post(
+    "/tables/{table_id:str}/bots",
+    status_code=200,
+    responses=_errors(403, 404, 409, 504),
+    operation_id="addBot",
+    tags=["tables"],
+)
 async def add_bot(
     table_id: str, player: str, request: Request[Any, Any, Any], data: BotIn | None = None
 ) -> SeatOut:
@@ -206,7 +259,9 @@ async def add_bot(
 @post(
     "/tables/{table_id:str}/start",
     status_code=200,
-    responses={**_errors(403, 404, 422), 200: OUTCOME},
+    responses={**_errors(403, 404, 504), 200: OUTCOME},
+    operation_id="startTable",
+    tags=["tables"],
 )
 async def start_table(
     table_id: str, player: str, request: Request[Any, Any, Any]
@@ -219,7 +274,9 @@ async def start_table(
 @post(
     "/tables/{table_id:str}/leave",
     status_code=200,
-    responses={**_errors(403, 404, 422), 200: OUTCOME},
+    responses={**_errors(403, 404, 504), 200: OUTCOME},
+    operation_id="leaveTable",
+    tags=["tables"],
 )
 async def leave_table(
     table_id: str, player: str, request: Request[Any, Any, Any]
@@ -232,7 +289,9 @@ async def leave_table(
 @post(
     "/tables/{table_id:str}/commands",
     status_code=200,
-    responses={**_errors(403, 404, 422), 200: OUTCOME},
+    responses={**_errors(403, 404, 504), 200: OUTCOME},
+    operation_id="sendCommand",
+    tags=["play"],
 )
 async def send_command(
     table_id: str, data: CommandIn, player: str, request: Request[Any, Any, Any]
@@ -244,7 +303,12 @@ async def send_command(
     return document(status, body)
 
 
-@get("/tables/{table_id:str}/view", responses={**_errors(404), 200: VIEW})
+@get(
+    "/tables/{table_id:str}/view",
+    responses={**_errors(404), 200: VIEW},
+    operation_id="getView",
+    tags=["play"],
+)
 async def table_view(
     table_id: str, player: str, request: Request[Any, Any, Any]
 ) -> Response[bytes]:
@@ -252,14 +316,19 @@ async def table_view(
     return raw_json(await gateway_of(request).tables.view(player, table_id))
 
 
-@get("/tables/{table_id:str}", responses=_errors(404))
+@get("/tables/{table_id:str}", responses=_errors(404), operation_id="getTable", tags=["tables"])
 async def table_detail(table_id: str, player: str, request: Request[Any, Any, Any]) -> TableDetail:
     """One table: game, options, seats and players as the lobby shows them, bots, open
     seats, phase, whose turn, its last seq, when it was created and finished."""
     return await gateway_of(request).tables.detail(table_id)
 
 
-@get("/tables/{table_id:str}/replay", responses={**_errors(404, 422), 200: REPLAY})
+@get(
+    "/tables/{table_id:str}/replay",
+    responses={**_errors(404, 501), 200: REPLAY},
+    operation_id="getReplay",
+    tags=["replay"],
+)
 async def table_replay(
     table_id: str,
     player: str,
@@ -280,9 +349,9 @@ async def table_replay(
     return raw_json(await gateway_of(request).tables.replay(player, table_id, at, step, viewer))
 
 
-@get("/leaderboard/{game:str}", responses=_errors(404))
+@get("/leaderboard/{game:str}", operation_id="getLeaderboard", tags=["leaderboard"])
 async def leaderboard(
-    game: str, player: str, request: Request[Any, Any, Any], limit: int = 20
+    game: str, player: str, request: Request[Any, Any, Any], limit: Limit = 20
 ) -> Leaderboard:
     """The top rated players of a game (verified players only)."""
     return await gateway_of(request).tables.leaderboard(game, limit)

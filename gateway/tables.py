@@ -27,6 +27,9 @@ from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
 from gateway.models import (
+    COMMAND_ID_PATTERN,
+    CURSOR_PATTERN,
+    TABLE_ID_PATTERN,
     Leaderboard,
     LeaderboardEntry,
     Me,
@@ -57,12 +60,19 @@ from orrery_contracts.lobby import (
 )
 from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 
-TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+
+def _whole(pattern: str) -> re.Pattern[str]:
+    """A documented pattern (``^…$``) matched against the whole string (``$`` would
+    also match before a final newline)."""
+    return re.compile(pattern.removesuffix("$") + r"\Z")
+
+
+TABLE_ID = _whole(TABLE_ID_PATTERN)
 GAME = re.compile(r"^[a-z0-9_]{1,40}\Z")
-CLIENT_COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
-CURSOR = re.compile(r"^\d{15}:[A-Za-z0-9_.:-]{1,64}\Z")
-# my games' cursor: <finished_at ms>:<table id>
-GAMES_CURSOR = re.compile(r"^(\d{1,15}):([A-Za-z0-9_.:-]{1,64})\Z")
+CLIENT_COMMAND_ID = _whole(COMMAND_ID_PATTERN)
+CURSOR = _whole(CURSOR_PATTERN)
+# my games' cursor: <finished_at ms, 15 digits>:<table id> (the lobby's CURSOR_PATTERN)
+GAMES_CURSOR = re.compile(r"^(\d{15}):([A-Za-z0-9_.:-]{1,64})\Z")
 GATEWAY_ONLY = {"table.create", "table.join"}
 JOIN_CONFLICTS = {"seat_taken", "table_full", "table_started"}
 MAX_LIST = 100
@@ -209,6 +219,7 @@ class TableService:
         command_timeout_s: float = 10.0,
         replayer: Replayer | None = None,
         archived: ArchivedTables | None = None,
+        games: frozenset[str] = frozenset(),
     ) -> None:
         self.client = client
         self.redis = client.redis
@@ -217,6 +228,14 @@ class TableService:
         self.timeout = command_timeout_s
         self.replayer = replayer
         self.archived = archived
+        # The games this gateway hosts (empty: not told; any well-formed name passes).
+        self.games = games
+
+    def check_game(self, game: str) -> str:
+        """``game`` if this gateway hosts it, else 422 ``unknown_game``."""
+        if not GAME.match(game) or (self.games and game not in self.games):
+            raise ApiError(422, "unknown_game", "no such game")
+        return game
 
     # ------------------------------------------------------------ helpers
 
@@ -491,8 +510,8 @@ class TableService:
     ) -> TableList:
         if state not in LISTED_STATES:
             raise ApiError(422, "bad_state", "state is one of: " + ", ".join(LISTED_STATES))
-        if game is not None and not GAME.match(game):
-            raise ApiError(422, "unknown_game", "no such game")
+        if game is not None:
+            self.check_game(game)
         if cursor is not None and not CURSOR.match(cursor):
             raise ApiError(422, "bad_cursor", "the cursor is not one this API gave out")
         limit = max(1, min(limit, MAX_LIST))
@@ -578,8 +597,8 @@ class TableService:
         """My finished and closed tables, newest finish first: the archived ones from the
         archive, the others (ended less than ``ORRERY_ARCHIVE_AFTER_S`` ago) from the
         lobby's index of my tables; a page at a time."""
-        if game is not None and not GAME.match(game):
-            raise ApiError(422, "unknown_game", "no such game")
+        if game is not None:
+            self.check_game(game)
         after: tuple[int, str] | None = None
         if cursor is not None:
             matched = GAMES_CURSOR.match(cursor)
@@ -602,7 +621,7 @@ class TableService:
         last = games[-1] if games else None
         return PastGames(
             games=games,
-            next=f"{last.finished_at}:{last.table_id}" if more and last else None,
+            next=f"{last.finished_at:015d}:{last.table_id}" if more and last else None,
         )
 
     async def _live_games(self, player_id: str, game: str | None) -> list[PastGame]:
@@ -642,8 +661,7 @@ class TableService:
         return found
 
     async def leaderboard(self, game: str, limit: int) -> Leaderboard:
-        if not GAME.match(game):
-            raise ApiError(404, "unknown_game", "no such game")
+        self.check_game(game)
         limit = max(1, min(limit, MAX_LIST))
         players = [
             p.decode() for p in await self.redis.zrevrange(keys.leaderboard_key(game), 0, limit - 1)

@@ -1,8 +1,11 @@
-"""JSON Schema (2020-12) for the whole wire contract, one file per game plus a common one.
+"""JSON Schema (2020-12) for the whole wire contract, one file per game plus a common one,
+and one for the gateway's HTTP API.
 
 A client in another language needs only these files: the command envelope with every
 command body the table accepts, outcomes, the log's event envelope with every event,
-the per-seat view, the feed entry and the scoreboard records.
+the per-seat view, the feed entry and the scoreboard records. ``gateway.schema.json``
+holds the HTTP API's bodies, the very components of ``/v1/openapi.json``
+(:class:`gateway.openapi.Schemas`) under ``$defs``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import msgspec
 
 from games.codec import client_command_union, event_union
 from games.registry import all_games
+from gateway.openapi import moved_refs
 from orrery_contracts.envelope import CommandEnvelope, EventEnvelope, Outcome
 from orrery_contracts.feed import FeedEntry
 from orrery_contracts.views import RatingLine, TableScore, TableView
@@ -36,7 +40,7 @@ def _document(title: str, types: dict[str, Any]) -> dict[str, Any]:
         "properties": dict(zip(types, schemas, strict=True)),
         "$defs": {names[name]: _titled(schema, names[name]) for name, schema in components.items()},
     }
-    return _renamed_refs(document, names)
+    return moved_refs(document, "#/$defs/", "#/$defs/", names)
 
 
 def _short_names(components: dict[str, Any]) -> dict[str, str]:
@@ -55,19 +59,28 @@ def _titled(schema: dict[str, Any], name: str) -> dict[str, Any]:
     return {**schema, "title": name} if "title" in schema else schema
 
 
-def _renamed_refs(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: (
-                "#/$defs/" + names[v.removeprefix("#/$defs/")]
-                if k == "$ref" and isinstance(v, str)
-                else _renamed_refs(v, names)
-            )
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_renamed_refs(v, names) for v in value]
-    return value
+def gateway_schema() -> dict[str, Any]:
+    """The gateway's HTTP bodies (the OpenAPI document's components) as one JSON Schema."""
+    from gateway.openapi import REF, Schemas
+    from orrery.cli.gateway import hosted_games
+
+    components = Schemas(hosted_games()).components
+    roots = {
+        "view": "TableView",
+        "replay": "ReplayView",
+        "new_table": "NewTable",
+        "command": "CommandIn",
+        "outcome": "CommandOutcome",
+        "error": "ErrorBody",
+    }
+    document = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Orrery gateway HTTP API",
+        "properties": {key: {"$ref": REF.format(name=name)} for key, name in roots.items()},
+        "$defs": components,
+    }
+    local: dict[str, Any] = moved_refs(document, REF.format(name=""), "#/$defs/")
+    return local
 
 
 def write_schemas(out: Path) -> list[Path]:
@@ -102,4 +115,7 @@ def write_schemas(out: Path) -> list[Path]:
         path = out / f"{name}.schema.json"
         path.write_text(json.dumps(doc, indent=2))
         written.append(path)
+    path = out / "gateway.schema.json"
+    path.write_text(json.dumps(gateway_schema(), indent=2))
+    written.append(path)
     return written

@@ -30,6 +30,7 @@ import msgspec
 
 from games.table import TableState, seat_deadline, settle_turns
 from orrery_contracts import keys
+from orrery_contracts.notices import YourTurn
 from orrery_contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
 
 NOTICES_MAXLEN = 1_000
@@ -37,16 +38,6 @@ NOTICE_TTL_ENV = "ORRERY_NOTICE_TTL_S"
 DEFAULT_NOTICE_TTL_S = 7 * 86_400
 _SCRIPT = (Path(__file__).parent / "notices.lua").read_text()
 _json = msgspec.json.Encoder()
-
-
-class YourTurn(msgspec.Struct, frozen=True, kw_only=True, tag="your_turn"):
-    """A notice entry's ``__data__``: seat ``seat`` of ``table_id`` is to move since seq
-    ``seq`` (``deadline_ms``: when its clock runs out; null without a clock)."""
-
-    table_id: str
-    seat: int
-    seq: int
-    deadline_ms: int | None
 
 
 def deadline_members(state: TableState, lobby_ttl_ms: int) -> list[tuple[str, int]]:

@@ -1,7 +1,10 @@
 """A TypeScript client generated from the JSON Schema (issue 16): json-schema-to-typescript
 (pinned in clients/typescript/package.json, installed by ``python3 dev.py test``) turns
 ``orrery schema``'s files into types whose names are the schema's short definition
-names, and the example app type-checks against them while a typo does not."""
+names, and the example app type-checks against them while a typo does not. The files
+include the gateway's HTTP bodies (``gateway.schema.json``, the OpenAPI document's
+components): a view as ``GET …/view`` answers it, a command as ``POST …/commands`` takes
+it, the error body."""
 
 from __future__ import annotations
 
@@ -51,8 +54,11 @@ def test_every_generated_name_is_a_short_definition_name(generated: Path) -> Non
 
 def test_an_app_type_checks_and_a_typo_does_not(generated: Path) -> None:
     example = (generated / "example.ts").read_text()
-    broken = example.replace("region: 7, chip: 7", "region: 7, chp: 7").replace(
-        "outcome.code", "outcome.cod"
+    broken = (
+        example.replace("region: 7, chip: 7", "region: 7, chp: 7")
+        .replace("outcome.code", "outcome.cod")
+        .replace("error.code !==", "error.cdoe !==")  # the gateway's ErrorBody
+        .replace('!== "spacecraft"', '!== "spacecrafts"')  # not one of the games
     )
     (generated / "broken.ts").write_text(broken)
     config = json.loads((generated / "tsconfig.json").read_text())
@@ -66,3 +72,5 @@ def test_an_app_type_checks_and_a_typo_does_not(generated: Path) -> None:
     assert run.returncode != 0 and errors, run.stdout
     assert all(line.startswith("broken.ts(") for line in errors), errors  # example.ts is clean
     assert "'chp' does not exist" in run.stdout and "'cod' does not exist" in run.stdout
+    assert "'cdoe' does not exist" in run.stdout and '"spacecrafts"\' have no overlap' in run.stdout
+    assert (generated / "types" / "gateway.d.ts").exists()

@@ -271,6 +271,26 @@ class ArchiveRecords:
         return list(stored.entries)
 
 
+def hosted_games() -> list[Any]:
+    """The registry's games as the gateway describes them (gateway.hosted: its documents
+    and its lobby's ``unknown_game``): the contract's types, the options, the seats."""
+    from games.registry import all_games
+    from gateway.hosted import HostedGame
+
+    return [
+        HostedGame(
+            name=game.name,
+            title=game.title,
+            min_seats=game.min_seats,
+            max_seats=game.max_seats,
+            options_type=game.options_type,
+            view_type=game.view_type,
+            command_types=game.command_types,
+        )
+        for game in all_games().values()
+    ]
+
+
 def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = None) -> Any:
     from gateway.app import create_app
     from gateway.settings import Settings, load_secret_key
@@ -278,7 +298,7 @@ def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = Non
     settings = Settings.from_env(redis_url, load_secret_key(data_dir))
     if cors:
         settings = dataclasses.replace(settings, cors_origins=tuple(cors))
-    app = create_app(settings)
+    app = create_app(settings, games=hosted_games())
     gateway = app.state.gateway
     archive = ArchiveRecords(archive_url(None, data_dir.parent if data_dir else None))
     gateway.tables.replayer = LogReplayer(gateway.client, archive)
