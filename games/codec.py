@@ -27,6 +27,8 @@ from orrery_contracts.table import (
     TableCreated,
     TableFinished,
     TableStarted,
+    TableUndone,
+    UndoTable,
 )
 
 TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
@@ -36,6 +38,7 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveTable,
     ExpireClock,
     CloseTable,
+    UndoTable,
 )
 # what a client may send (the schema's union): the join without service-filled fields
 CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
@@ -45,6 +48,7 @@ CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveTable,
     ExpireClock,
     CloseTable,
+    UndoTable,
 )
 TABLE_EVENTS: tuple[type, ...] = (
     TableCreated,
@@ -54,6 +58,7 @@ TABLE_EVENTS: tuple[type, ...] = (
     TableFinished,
     ClockExpired,
     TableClosed,
+    TableUndone,
 )
 
 
