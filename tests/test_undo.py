@@ -28,6 +28,7 @@ from games.table import (
     token_hash,
 )
 from orrery_contracts.envelope import RawEnvelope
+from orrery_contracts.fractured_sky import commands as fs
 from orrery_contracts.table import (
     ClockOption,
     CreateTable,
@@ -36,7 +37,6 @@ from orrery_contracts.table import (
     TableUndone,
     UndoTable,
 )
-from orrery_contracts.fractured_sky import commands as fs
 from services.audit import audit_entries
 from services.replay import SPECTATOR, Viewer, frames, play_log
 from services.transfer import export_lines, read_log_lines
