@@ -1,8 +1,8 @@
 """Rules for untrusted text that every entry point shares: player names and short,
 sanitised excerpts of bad input for rejection messages.
 
-These are pure functions (no I/O) so the table decider, the gateway and clients apply
-the same checks. Choices:
+These are pure functions (no I/O) so the table decider, the chat, the gateway and clients
+apply the same checks. Choices:
 
 * a name is NFC-normalised, stripped, 1-40 characters, with no control, format (but
   the emoji joiner U+200D), surrogate, private-use or unassigned characters: so a name
@@ -23,14 +23,20 @@ _ALLOWED_FORMAT = {"\u200d"}  # zero-width joiner: part of many emoji
 
 def normalise_name(raw: str) -> str | None:
     """The name as it is stored and shown, or None when it is not acceptable."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not 1 <= len(name) <= MAX_NAME:
+    return normalise_text(raw, MAX_NAME)
+
+
+def normalise_text(raw: str, longest: int) -> str | None:
+    """Untrusted text as it is stored and shown (a name, a chat line: NFC, stripped,
+    1 to ``longest`` characters, nothing invisible or controlling), or None."""
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(text) <= longest:
         return None
-    for char in name:
+    for char in text:
         category = unicodedata.category(char)
         if category[0] == "C" and char not in _ALLOWED_FORMAT:
             return None
-    return name
+    return text
 
 
 def excerpt(value: Any, limit: int = EXCERPT) -> str:
