@@ -14,6 +14,7 @@ import structlog
 from litestar import Request, Response, WebSocket
 
 from gateway.accounts import Accounts
+from gateway.chat import TableChat
 from gateway.errors import ApiError
 from gateway.live import LiveHub
 from gateway.ratelimit import RateLimiter
@@ -39,26 +40,29 @@ class Gateway:
     limiter: RateLimiter
     tables: TableService
     hub: LiveHub
+    chat: TableChat
     connected: bool = False
 
     @classmethod
     def create(cls, settings: Settings, replayer: Replayer | None = None) -> Gateway:
         client = GatewayClient(settings.redis_url)
         accounts = Accounts(client.redis)
+        tables = TableService(
+            client,
+            accounts,
+            settings.secret_key,
+            command_timeout_s=settings.command_timeout_s,
+            replayer=replayer,
+        )
         return cls(
             settings=settings,
             client=client,
             accounts=accounts,
             sessions=Sessions(settings.secret_key, settings.session_ttl_s),
             limiter=RateLimiter(client.redis),
-            tables=TableService(
-                client,
-                accounts,
-                settings.secret_key,
-                command_timeout_s=settings.command_timeout_s,
-                replayer=replayer,
-            ),
+            tables=tables,
             hub=LiveHub(client),
+            chat=TableChat(client, accounts, tables),
         )
 
     async def connect(self) -> None:

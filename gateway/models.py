@@ -124,6 +124,10 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
 
 
+class ChatIn(Struct, frozen=True, kw_only=True):
+    text: str
+
+
 class CommandIn(Struct, frozen=True, kw_only=True):
     command_id: str
     body: dict[str, Any]

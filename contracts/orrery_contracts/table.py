@@ -129,6 +129,11 @@ class UndoTable(CommandBody, frozen=True, tag="table.undo"):
     to_seq: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
+# Entries of a view's ``legal`` that are not moves of the game: bots (and the tests'
+# random players) never choose them — a bot never undoes, starts or concedes by chance.
+NOT_MOVES = frozenset({"table.start", "table.leave", "table.undo"})
+
+
 TableCommand = (
     CreateTable | JoinSeat | StartTable | LeaveTable | ExpireClock | CloseTable | UndoTable
 )
