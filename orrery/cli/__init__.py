@@ -57,6 +57,7 @@ EXTENSIONS = (
     "orrery.cli.play",
     "orrery.cli.ops",
     "orrery.cli.gateway",
+    "orrery.cli.chat",
 )
 
 RedisUrl = Annotated[
