@@ -12,6 +12,7 @@ from typing import Any, Union
 import msgspec
 
 from games.registry import get_game
+from orrery_contracts.chat import SayChat
 from orrery_contracts.table import (
     ClockExpired,
     CloseTable,
@@ -40,7 +41,8 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     CloseTable,
     UndoTable,
 )
-# what a client may send (the schema's union): the join without service-filled fields
+# what a client may send (the schema's union): the join without service-filled fields,
+# and table.say (a chat message: the worker posts it to the chat, it is never decided)
 CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     CreateTable,
     JoinRequest,
@@ -49,6 +51,7 @@ CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     ExpireClock,
     CloseTable,
     UndoTable,
+    SayChat,
 )
 TABLE_EVENTS: tuple[type, ...] = (
     TableCreated,
