@@ -23,6 +23,8 @@ from games.table import (
     advance,
     apply_entry,
     decide_table,
+    decode_snapshot,
+    encode_snapshot,
     settle_turns,
     table_view,
     token_hash,
@@ -302,3 +304,22 @@ def test_the_clock_keeps_running_and_gives_no_time_back() -> None:
     since = table.state.since_ms[seat]
     table.play(seat, "sc.reserve")
     assert table.state.remaining_ms[seat] == earned - 10_000 - (table.now - since) + 10_000
+
+
+@pytest.mark.parametrize(("game", "seats"), [("spacecraft", 3), ("federation", 2)])
+def test_snapshots_keep_what_an_undo_restores(game: str, seats: int) -> None:
+    """A worker folding from a snapshot (taken anywhere, mid-turn too) gets the same
+    table as a fold of the whole log, undos included."""
+    entries, _ = play_log(game, seats, 8, undo_chance=0.35)
+    assert undos(entries, game)
+    whole = TableState(table_id=entries[0].table_id)
+    for entry in entries:
+        whole = apply_entry(whole, entry)
+    resumed = TableState(table_id=entries[0].table_id)
+    for index, entry in enumerate(entries):
+        resumed = apply_entry(resumed, entry)
+        if index % 7 == 3:
+            again = decode_snapshot(encode_snapshot(resumed))
+            assert again is not None
+            resumed = again
+    assert msgspec.msgpack.encode(resumed) == msgspec.msgpack.encode(whole)
