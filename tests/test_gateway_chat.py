@@ -16,7 +16,9 @@ from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
 
+from orrery_contracts import keys
 from orrery_contracts.chat import CHAT_RATE
 from tests.support.gateway import (
     LiveGateway,
@@ -27,7 +29,7 @@ from tests.support.gateway import (
     sign_up,
     unique,
 )
-from tests.support.service import REPO
+from tests.support.service import PARTITIONS, REPO
 
 XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
@@ -160,7 +162,7 @@ async def to_build_step(players: dict[int, Player], table: str) -> int:
             return seat
 
 
-async def test_undo_over_http_and_the_socket(http: httpx.AsyncClient) -> None:
+async def test_undo_over_http_and_the_socket(http: httpx.AsyncClient, live: LiveGateway) -> None:
     ann = await sign_up(http, unique("Ann"))
     ben = await sign_up(http, unique("Ben"))
     table = (await ann.create_table("spacecraft", 2))["table_id"]
@@ -174,6 +176,9 @@ async def test_undo_over_http_and_the_socket(http: httpx.AsyncClient) -> None:
     assert refused.status_code == 422
     assert refused.json()["error"] == "undo_blocked"
     assert refused.json()["detail"] == {"reason": "turn_ended"}
+    redis = aioredis.Redis.from_url(live.redis_url)
+    notices = keys.notice_stream(keys.partition_of(table, PARTITIONS), table, seat)
+    notified = await redis.xlen(notices)
     reserve = next(c for c in at_leave["legal"] if c["type"] == "sc.reserve")
     assert (await me.command(table, reserve)).status_code == 200
     async with me.live(table) as socket:
@@ -193,3 +198,6 @@ async def test_undo_over_http_and_the_socket(http: httpx.AsyncClient) -> None:
     assert undo.status_code == 200, undo.text  # back over the leave too
     nothing = await me.command(table, {"type": "table.undo"})
     assert nothing.json()["detail"] == {"reason": "nothing_to_undo"}
+    # an undo is not a new turn: no "your turn" notice came of it
+    assert await redis.xlen(notices) == notified
+    await redis.aclose()
