@@ -681,6 +681,7 @@ def _open_undo_point(state: TableState, first: EventBody) -> None:
         to_move=_moving(state),
         turn_seq=state.turn_seq,
         game_state=lambda: msgspec.msgpack.encode(game_state),
+        blocked=_undo_blocker(state, first),
     )
 
 

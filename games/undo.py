@@ -146,8 +146,11 @@ def open_command(
     to_move: Sequence[int],
     turn_seq: Sequence[int],
     game_state: Callable[[], bytes],
+    blocked: str | None = None,
 ) -> None:
-    """A command's first event is about to be folded at table seq ``seq`` (settled)."""
+    """A command's first event is about to be folded at table seq ``seq`` (settled);
+    ``blocked``: why that event already makes the command one nobody can take back (then
+    the game state is not kept: no encoding for nothing)."""
     points = chain.points
     over = len(points) + 1 - MAX_POINTS  # the oldest go when the chain is full
     dead = max((i for i, p in enumerate(points) if _dead(p, turn_seq)), default=over - 1)
@@ -156,8 +159,9 @@ def open_command(
         last = points[dead]
         marker = UndoPoint(seq=last.seq, seat=last.seat, blocked=last.blocked or "turn_ended")
         points[: dead + 1] = [marker]
-    if actor is None or actor not in to_move:
-        points.append(UndoPoint(seq=seq, seat=actor, to_move=list(to_move), blocked="turn_ended"))
+    if actor is None or actor not in to_move or blocked:
+        reason = blocked if actor is not None and actor in to_move and blocked else "turn_ended"
+        points.append(UndoPoint(seq=seq, seat=actor, to_move=list(to_move), blocked=reason))
     else:
         points.append(UndoPoint(seq=seq, seat=actor, to_move=list(to_move), state=game_state()))
     chain.open = True
