@@ -176,11 +176,10 @@ class _Connection:
                 _json.encode({"type": "error", "error": error.code, "message": error.message})
             )
 
-    async def push_chat(self, table_id: str) -> None:
-        async with self.gateway.chat.hub.subscribe(table_id) as queue:
-            while True:
-                message = await queue.get()
-                await self.send(_chat_frame(message))
+    async def push_chat(self, queue: asyncio.Queue[ChatMessage]) -> None:
+        while True:
+            message = await queue.get()
+            await self.send(_chat_frame(message))
 
 
 def _chat_frame(message: ChatMessage) -> bytes:
@@ -217,7 +216,12 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     after = _int_param(socket.query_params.get("after"), -1)
     connection = _Connection(socket, gateway, player, expires)
     viewer = seat_of(record, player)
-    async with gateway.hub.subscribe(table_id, viewer, after) as subscriber:
+    # Chat first: its watcher knows where the stream ends before the first view is sent,
+    # so a message said after the client saw its first frame always comes live.
+    async with (
+        gateway.chat.hub.subscribe(table_id) as chat,
+        gateway.hub.subscribe(table_id, viewer, after) as subscriber,
+    ):
 
         async def push() -> None:
             while True:
@@ -236,7 +240,7 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
                 await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
 
         await _until_one_ends(
-            socket, push(), connection.receive_commands(table_id), connection.push_chat(table_id)
+            socket, push(), connection.receive_commands(table_id), connection.push_chat(chat)
         )
 
 
