@@ -57,6 +57,7 @@ export class LiveTable {
       this.attempt = 0;
       this.onStatus("live");
       this.onOpen();
+      this.opened = true; // and again at the first frame: the chat is subscribed by then
     };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => {
@@ -90,6 +91,10 @@ export class LiveTable {
       frame = JSON.parse(text);
     } catch {
       return;
+    }
+    if (this.opened) {
+      this.opened = false;
+      this.onOpen();
     }
     if (frame.type === "view") {
       if (frame.seq > this.seq) {
