@@ -10,6 +10,7 @@ keep it. Then each refusal reason, and clocks.
 from __future__ import annotations
 
 from collections.abc import Callable
+from random import Random
 from typing import Any
 
 import msgspec
@@ -29,6 +30,7 @@ from games.table import (
     table_view,
     token_hash,
 )
+from orrery_client.bot import choose
 from orrery_contracts.envelope import RawEnvelope
 from orrery_contracts.fractured_sky import commands as fs
 from orrery_contracts.table import (
@@ -323,3 +325,10 @@ def test_snapshots_keep_what_an_undo_restores(game: str, seats: int) -> None:
             assert again is not None
             resumed = again
     assert msgspec.msgpack.encode(resumed) == msgspec.msgpack.encode(whole)
+
+
+def test_bots_never_undo() -> None:
+    view = {"legal": [UNDO, {"type": "table.leave"}]}
+    assert choose(view, Random(1)) is None
+    view = {"legal": [UNDO, {"type": "sc.end_turn"}, {"type": "table.leave"}]}
+    assert all(choose(view, Random(n)) == {"type": "sc.end_turn"} for n in range(20))
