@@ -12,6 +12,7 @@ from typing import Any, Union
 import msgspec
 
 from games.registry import get_game
+from orrery_contracts.chat import SayChat
 from orrery_contracts.table import (
     ClockExpired,
     CloseTable,
@@ -27,6 +28,8 @@ from orrery_contracts.table import (
     TableCreated,
     TableFinished,
     TableStarted,
+    TableUndone,
+    UndoTable,
 )
 
 TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
@@ -36,8 +39,10 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveTable,
     ExpireClock,
     CloseTable,
+    UndoTable,
 )
-# what a client may send (the schema's union): the join without service-filled fields
+# what a client may send (the schema's union): the join without service-filled fields,
+# and table.say (a chat message: the worker posts it to the chat, it is never decided)
 CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     CreateTable,
     JoinRequest,
@@ -45,6 +50,8 @@ CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveTable,
     ExpireClock,
     CloseTable,
+    UndoTable,
+    SayChat,
 )
 TABLE_EVENTS: tuple[type, ...] = (
     TableCreated,
@@ -54,6 +61,7 @@ TABLE_EVENTS: tuple[type, ...] = (
     TableFinished,
     ClockExpired,
     TableClosed,
+    TableUndone,
 )
 
 

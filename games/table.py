@@ -28,6 +28,10 @@ worker will write on the append (the audit passes the recorded one), so re-decid
 move decided before an expiry wins the race (the expiry then finds the clock
 restarted: ``not_expired``); a move decided after it finds the turn played.
 
+Undo (``table.undo``): the table keeps, per command of the turns now running, the game
+state before it, and ``table.undone`` puts one back; when an undo is accepted, what the
+fold keeps and why the clocks are not given back: ``games/undo.py``.
+
 Seat authentication (the token) is the service's job and happens before this;
 ``table.expire`` and ``table.close`` carry no seat: the log's times decide them.
 """
@@ -40,10 +44,12 @@ from typing import Any
 
 import msgspec
 
+from games import undo
 from games.protocol import Game, Standing, Status
 from games.registry import get_game
 from games.rejection import Rejected
 from games.rng import derive_rng, seed_commitment
+from games.undo import UndoChain
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.envelope import GENESIS_HASH
 from orrery_contracts.inputs import MAX_NAME, excerpt, normalise_name
@@ -63,6 +69,8 @@ from orrery_contracts.table import (
     TableCreated,
     TableFinished,
     TableStarted,
+    TableUndone,
+    UndoTable,
 )
 from orrery_contracts.views import ClockView, SeatInfo, TablePhase, TableView
 
@@ -96,6 +104,8 @@ class TableState(msgspec.Struct, kw_only=True):
     at_ms: int = 0  # recorded-at time of the last folded entry
     actor: int | None = None  # the seat that sent the last folded command
     settled_seq: int = 0
+    # what an undo can restore: the game state before each command of the running turns
+    undo: UndoChain = msgspec.field(default_factory=UndoChain)
 
 
 def game_of(state: TableState) -> Game[Any]:
@@ -138,6 +148,7 @@ _LIFECYCLE_EVENTS = (
     TableFinished,
     ClockExpired,
     TableClosed,
+    TableUndone,
 )
 
 
@@ -188,7 +199,21 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
     elif isinstance(event, TableClosed):
         state.phase = "closed"
         state.seed = event.seed
+    elif isinstance(event, TableUndone):
+        _undone(state, event)
     return state
+
+
+def _undone(state: TableState, event: TableUndone) -> None:
+    """Put back the game state kept at ``to_seq``. Time used stays used: the undo is no
+    move (no per-move time starts), and the per-move time each undone command earned is
+    withdrawn."""
+    kept, undone = undo.restore(state.undo, event.to_seq)
+    state.game_state = msgspec.msgpack.decode(kept, type=game_of(state).state_type)
+    state.actor = None
+    if state.clock is not None and state.remaining_ms:
+        withdrawn = undone * _ms(state.clock.per_move_s)
+        state.remaining_ms[event.seat] = max(0, state.remaining_ms[event.seat] - withdrawn)
 
 
 def clone_game_state(game: Game[Any], game_state: Any) -> Any:
@@ -302,6 +327,8 @@ def decide_table(
         return _start(state, seed, rng)
     if isinstance(command, LeaveTable):
         return _leave(state, seat, seed, rng)
+    if isinstance(command, UndoTable):
+        return _undo(state, command, seat)
     return _play(state, command, seat, seed, rng)
 
 
@@ -423,6 +450,29 @@ def _expire(
     return events + move + _after_game_events(state, game, game_state, state.left, seed, rng)
 
 
+def _undo(state: TableState, command: UndoTable, seat: int) -> list[EventBody]:
+    _check_playing(state, seat)
+    to_seq = undo_check(state, seat, command.to_seq)
+    return [TableUndone(seat=seat, from_seq=state.seq, to_seq=to_seq)]
+
+
+def undo_check(state: TableState, seat: int, to_seq: int | None) -> int:
+    """The seq ``table.undo`` by ``seat`` returns to, or raise ``undo_blocked`` (a
+    settled, playing table)."""
+    return undo.check(
+        state.undo,
+        seat=seat,
+        to_seq=to_seq,
+        seq=state.seq,
+        to_move=_moving(state),
+        turn_seq=state.turn_seq,
+    )
+
+
+def _moving(state: TableState) -> tuple[int, ...]:
+    return tuple(s for s in table_status(state).to_move if not state.left[s])
+
+
 def _close(state: TableState, command: CloseTable, seed: bytes, now_ms: int) -> list[EventBody]:
     if state.phase != "lobby":
         raise Rejected("table_started", "only a table that has not started can be closed")
@@ -435,12 +485,7 @@ def _close(state: TableState, command: CloseTable, seed: bytes, now_ms: int) -> 
 def _play(
     state: TableState, command: CommandBody, seat: int, seed: bytes, rng: Random
 ) -> list[EventBody]:
-    if state.phase == "lobby":
-        raise Rejected("not_started", "the game has not started yet")
-    if state.phase == "finished":
-        raise Rejected("game_over", "the game is over")
-    if state.left[seat]:
-        raise Rejected("seat_left", "this seat has left the game")
+    _check_playing(state, seat)
     game = game_of(state)
     if not isinstance(command, game.command_types):
         raise Rejected("unknown_command", f"{type(command).__name__} is not a {game.title} move")
@@ -449,6 +494,15 @@ def _play(
     for event in events:
         game_state = game.evolve(game_state, event)
     return events + _after_game_events(state, game, game_state, state.left, seed, rng)
+
+
+def _check_playing(state: TableState, seat: int) -> None:
+    if state.phase == "lobby":
+        raise Rejected("not_started", "the game has not started yet")
+    if state.phase == "finished":
+        raise Rejected("game_over", "the game is over")
+    if state.left[seat]:
+        raise Rejected("seat_left", "this seat has left the game")
 
 
 def _after_game_events(
@@ -517,6 +571,15 @@ def table_status(state: TableState) -> Status:
     return game_of(state).status(state.game_state)
 
 
+def _undo_legal(state: TableState, seat: int) -> list[UndoTable]:
+    settle_turns(state)
+    try:
+        undo_check(state, seat, None)
+    except Rejected:
+        return []
+    return [UndoTable()]
+
+
 def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
     """What ``seat`` (None: a spectator) may know of the table, with its legal commands."""
     game = get_game(state.game) if state.game else None
@@ -526,7 +589,8 @@ def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
     if game is not None and state.game_state is not None:
         game_view = game.view(state.game_state, seat)
         if seat is not None and state.phase == "playing" and not state.left[seat]:
-            legal = [*game.legal_commands(state.game_state, seat), LeaveTable()]
+            legal = [*game.legal_commands(state.game_state, seat), *_undo_legal(state, seat)]
+            legal.append(LeaveTable())
     if seat is not None and state.phase == "lobby":
         full = all(name is not None for name in state.names)
         legal = [StartTable(), LeaveTable()] if full else [LeaveTable()]
@@ -591,7 +655,10 @@ def advance(
     if opens_command:
         settle_turns(state)
         state.actor = actor
+        _open_undo_point(state, event)
     state = evolve_table(state, event)
+    if state.undo.open:
+        undo.note_event(state.undo, _undo_blocker(state, event))
     state.seq = seq
     state.head_hash = entry_hash
     state.at_ms = recorded_at
@@ -600,6 +667,28 @@ def advance(
     elif isinstance(event, TableCreated):
         state.created_at = recorded_at
     return state
+
+
+def _open_undo_point(state: TableState, first: EventBody) -> None:
+    if state.phase != "playing" or isinstance(first, TableUndone):
+        state.undo.open = False
+        return
+    game_state = state.game_state
+    undo.open_command(
+        state.undo,
+        seq=state.seq,
+        actor=state.actor,
+        to_move=_moving(state),
+        turn_seq=state.turn_seq,
+        game_state=lambda: msgspec.msgpack.encode(game_state),
+        blocked=_undo_blocker(state, first),
+    )
+
+
+def _undo_blocker(state: TableState, event: EventBody) -> str | None:
+    if isinstance(event, _LIFECYCLE_EVENTS):
+        return "turn_ended"
+    return undo.rules_of(game_of(state)).blocker(event, state.actor)
 
 
 class Snapshot(msgspec.Struct, kw_only=True):

@@ -14,6 +14,7 @@ import structlog
 from litestar import Request, Response, WebSocket
 
 from gateway.accounts import Accounts
+from gateway.chat import TableChat
 from gateway.errors import ApiError
 from gateway.hosted import HostedGames
 from gateway.live import LiveHub
@@ -40,6 +41,7 @@ class Gateway:
     limiter: RateLimiter
     tables: TableService
     hub: LiveHub
+    chat: TableChat
     connected: bool = False
 
     @classmethod
@@ -48,21 +50,23 @@ class Gateway:
     ) -> Gateway:
         client = GatewayClient(settings.redis_url)
         accounts = Accounts(client.redis)
+        tables = TableService(
+            client,
+            accounts,
+            settings.secret_key,
+            command_timeout_s=settings.command_timeout_s,
+            replayer=replayer,
+            games=frozenset(game.name for game in games),
+        )
         return cls(
             settings=settings,
             client=client,
             accounts=accounts,
             sessions=Sessions(settings.secret_key, settings.session_ttl_s),
             limiter=RateLimiter(client.redis),
-            tables=TableService(
-                client,
-                accounts,
-                settings.secret_key,
-                command_timeout_s=settings.command_timeout_s,
-                replayer=replayer,
-                games=frozenset(game.name for game in games),
-            ),
+            tables=tables,
             hub=LiveHub(client),
+            chat=TableChat(client, accounts, tables),
         )
 
     async def connect(self) -> None:

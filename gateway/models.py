@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from gateway.passwords import MAX_PASSWORD, MIN_PASSWORD
+from orrery_contracts.chat import MAX_CHAT_TEXT
 from orrery_contracts.inputs import MAX_NAME
 from orrery_contracts.lobby import LobbySeat, LobbyState
 from orrery_contracts.rejections import REJECTION_CODES
@@ -183,6 +184,13 @@ class BotIn(Struct, frozen=True, kw_only=True):
 
 class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
+
+
+class ChatIn(Struct, frozen=True, kw_only=True):
+    """A chat line: 1 to 500 characters once NFC-normalised and stripped (the rules'
+    ``bad_text`` refuses control characters, which no schema can say)."""
+
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_TEXT)]
 
 
 class CommandIn(Struct, frozen=True, kw_only=True):

@@ -25,11 +25,13 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from gateway.chat import ChatHistory
 from gateway.hosted import HostedGame, HostedGames, camel
 from gateway.models import (
     CURSOR_PATTERN,
     TABLE_ID_PATTERN,
     BotIn,
+    ChatIn,
     CommandId,
     Credentials,
     ErrorBody,
@@ -51,6 +53,7 @@ from gateway.models import (
 )
 from gateway.tables import REPLAY_AS
 from orrery_contracts.base import ViewBody
+from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Duplicate
 from orrery_contracts.lobby import LISTED_STATES
 from orrery_contracts.table import (
@@ -82,6 +85,9 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     Health,
     Readiness,
     ReplayStep,
+    ChatIn,
+    ChatMessage,
+    ChatHistory,
 )
 
 TAGS = [
@@ -90,6 +96,7 @@ TAGS = [
     {"name": "tables", "description": "the lobby: create, list, join, bots, start, leave"},
     {"name": "play", "description": "my seat's view and my commands"},
     {"name": "replay", "description": "a table's views after each command"},
+    {"name": "chat", "description": "a table's chat: say something, read it"},
     {"name": "leaderboard", "description": "ratings by game"},
     {"name": "health", "description": "liveness and readiness"},
 ]

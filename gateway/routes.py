@@ -18,10 +18,12 @@ from litestar import Litestar, Request, Response, get, post, route
 from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
+from gateway.chat import ChatHistory
 from gateway.core import address_of, document, gateway_of, raw_json
 from gateway.errors import ApiError
 from gateway.models import (
     BotIn,
+    ChatIn,
     CommandIn,
     Credentials,
     ErrorBody,
@@ -43,6 +45,7 @@ from gateway.models import (
 from gateway.openapi import ASYNCAPI_PATH
 from gateway.tables import MAX_LIST
 from orrery_contracts import keys
+from orrery_contracts.chat import ChatMessage
 from orrery_contracts.lobby import LISTED_STATES
 from orrery_contracts.table import LeaveTable, StartTable
 
@@ -301,6 +304,43 @@ async def send_command(
         player, table_id, data.command_id, data.body
     )
     return document(status, body)
+
+
+@post(
+    "/tables/{table_id:str}/chat",
+    status_code=201,
+    responses=_errors(403, 404, 422),
+    operation_id="postChat",
+    tags=["chat"],
+)
+async def post_chat(
+    table_id: str, data: ChatIn, player: str, request: Request[Any, Any, Any]
+) -> ChatMessage:
+    """Say something in the table's chat (as my seat, or as a spectator): the message.
+    1-500 characters, no control characters; 429 ``rate_limited`` when I say too much."""
+    return await gateway_of(request).chat.post(player, table_id, data.text)
+
+
+@get(
+    "/tables/{table_id:str}/chat",
+    responses=_errors(404, 422),
+    operation_id="readChat",
+    tags=["chat"],
+)
+async def read_chat(
+    table_id: str,
+    player: str,
+    request: Request[Any, Any, Any],
+    after: Annotated[
+        str | None,
+        Parameter(
+            description="a message id: only newer ones", pattern=r"^[0-9]{1,20}(-[0-9]{1,20})?$"
+        ),
+    ] = None,
+    limit: Annotated[int, Parameter(ge=1, le=1000, description="messages per page")] = 100,
+) -> ChatHistory:
+    """The table's chat, oldest first (a deleted message is a marker: ``deleted``)."""
+    return await gateway_of(request).chat.read(table_id, after, limit)
 
 
 @get(

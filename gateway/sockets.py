@@ -27,6 +27,7 @@ from gateway.core import Gateway, gateway_of
 from gateway.errors import ApiError
 from gateway.tables import seat_of
 from orrery_contracts import keys
+from orrery_contracts.chat import ChatMessage
 from orrery_contracts.lobby import LobbyTable
 
 log = structlog.get_logger("orrery.gateway")
@@ -48,9 +49,11 @@ class _Frame(msgspec.Struct):
     type: str
     command_id: str | None = None
     body: dict[str, Any] | None = None
+    text: str | None = None  # a "say" frame's chat message
 
 
 _frame = msgspec.json.Decoder(_Frame)
+FRAMES_HELP = 'a frame is {"type": "command", "command_id", "body"} or {"type": "say", "text"}'
 
 
 class _Auth(msgspec.Struct, forbid_unknown_fields=True):
@@ -177,10 +180,13 @@ class _Connection:
                         {
                             "type": "error",
                             "error": "malformed",
-                            "message": 'a frame is JSON: {"type": "command", "command_id", "body"}',
+                            "message": FRAMES_HELP,
                         }
                     )
                 )
+                continue
+            if frame.type == "say" and frame.text is not None:
+                await self.say(table_id, frame.text)
                 continue
             if frame.type != "command" or frame.command_id is None or frame.body is None:
                 await self.send(
@@ -188,7 +194,7 @@ class _Connection:
                         {
                             "type": "error",
                             "error": "malformed",
-                            "message": 'a frame is {"type": "command", "command_id", "body"}',
+                            "message": FRAMES_HELP,
                         }
                     )
                 )
@@ -213,6 +219,28 @@ class _Connection:
                     )
                 )
 
+    async def say(self, table_id: str, text: str) -> None:
+        """A chat message: it comes back to every socket as a ``chat`` frame; only a
+        refusal is answered here."""
+        try:
+            await self.gateway.limiter.take(
+                self.player, self.gateway.settings.rate_per_s, self.gateway.settings.burst
+            )
+            await self.gateway.chat.post(self.player, table_id, text)
+        except ApiError as error:
+            await self.send(
+                _json.encode({"type": "error", "error": error.code, "message": error.message})
+            )
+
+    async def push_chat(self, queue: asyncio.Queue[ChatMessage]) -> None:
+        while True:
+            message = await queue.get()
+            await self.send(_chat_frame(message))
+
+
+def _chat_frame(message: ChatMessage) -> bytes:
+    return _json.encode({"type": "chat", **msgspec.to_builtins(message)})
+
 
 async def _record_at(gateway: Gateway, table_id: str, seq: int) -> LobbyTable:
     """The table's lobby record once it is as new as a view at ``seq``: views and the
@@ -230,7 +258,10 @@ async def _record_at(gateway: Gateway, table_id: str, seq: int) -> LobbyTable:
 async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     """First send ``{"type": "auth", "token"}``; then views are pushed as ``{"type":
     "view", "seq", "view"}`` after ``after``; send ``{"type": "command", "command_id",
-    "body"}`` to act (answer: ``{"type": "outcome"}``)."""
+    "body"}`` to act (answer: ``{"type": "outcome"}``).
+    Chat: messages posted from now on arrive as ``{"type": "chat", "id", "seat" |
+    "spectator", "name", "text", "at"}`` (an operator's deletion: ``{"type": "chat", "id",
+    "deleted": true}``); send ``{"type": "say", "text"}`` to post."""
     gateway = gateway_of(socket)
     await socket.accept()
     try:
@@ -242,7 +273,12 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     after = _int_param(socket.query_params.get("after"), -1)
     connection = _Connection(socket, gateway, player, expires)
     viewer = seat_of(record, player)
-    async with gateway.hub.subscribe(table_id, viewer, after) as subscriber:
+    # Chat first: its watcher knows where the stream ends before the first view is sent,
+    # so a message said after the client saw its first frame always comes live.
+    async with (
+        gateway.chat.hub.subscribe(table_id) as chat,
+        gateway.hub.subscribe(table_id, viewer, after) as subscriber,
+    ):
 
         async def push() -> None:
             while True:
@@ -260,7 +296,9 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
                         subscriber.sent = max(subscriber.sent, seq)
                 await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
 
-        await _until_one_ends(socket, push(), connection.receive_commands(table_id))
+        await _until_one_ends(
+            socket, push(), connection.receive_commands(table_id), connection.push_chat(chat)
+        )
 
 
 @websocket("/players/me/live")

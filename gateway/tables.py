@@ -178,8 +178,9 @@ def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[st
             outcome = msgspec.structs.replace(outcome, command_id=command_id)
     document: dict[str, Any] = msgspec.to_builtins(outcome)
     for part in (document, document.get("original") or {}):
-        if part.get("seat", 0) is None:
-            del part["seat"]
+        for optional in ("seat", "chat_id"):  # only a join's / a chat message's outcome
+            if part.get(optional, 0) is None:
+                del part[optional]
     if isinstance(outcome, Rejection):
         document.setdefault("detail", None)
         document = {"error": outcome.code, **document}

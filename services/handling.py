@@ -48,6 +48,7 @@ from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
 from games.rng import new_seed
 from games.table import TableState, advance, decide_table, token_hash
+from orrery_contracts.chat import SAY_TAG
 from orrery_contracts.envelope import (
     REPLY_TO,
     SEAT_TOKEN,
@@ -70,6 +71,7 @@ from orrery_contracts.table import (
     ExpireClock,
     JoinSeat,
 )
+from services.chat import ChatDesk
 from services.store import EventStore, PendingAppend
 
 log = structlog.get_logger("orrery.decider")
@@ -174,6 +176,8 @@ class CommandHandler:
         self.busy = asyncio.Semaphore(CONCURRENCY)
         # A table's seed never changes: one GET per table and process.
         self.seeds: OrderedDict[str, bytes] = OrderedDict()
+        # table.say: chat messages, written to the table's chat stream, never to its log
+        self.chat = ChatDesk(store.redis, store.partitions)
 
     # ------------------------------------------------------------ entry point
 
@@ -265,7 +269,10 @@ class CommandHandler:
         # (returning its outcome), and a rejection looks for one before it is given.
         # A system command's outcome is nobody's: its digest ignores seat and token, and
         # its rejections are never stored (a seat must not pre-empt its own expiry's id).
-        system = _tag_of(envelope.body, as_json) in _SYSTEM_TAGS
+        tag = _tag_of(envelope.body, as_json)
+        if tag == SAY_TAG:
+            return await self._say(envelope, as_json)
+        system = tag in _SYSTEM_TAGS
         credentials = "" if system else f"|{envelope.seat}|{envelope.token}"
         digest = hashlib.sha256(bytes(envelope.body) + credentials.encode()).hexdigest()
         for _ in range(MAX_CONFLICT_RETRIES):
@@ -330,6 +337,21 @@ class CommandHandler:
             code="busy",
             message="the table is changing too fast; retry with the same command id",
         )
+
+    async def _say(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
+        """A chat message (services/chat.py): not decided, not logged."""
+        state = await self._state(envelope.table_id)
+        try:
+            return await self.chat.say(state, envelope, as_json, self.identity_key)
+        except Rejected as rejected:
+            log.info("chat_rejected", code=rejected.code)
+            return Rejection(
+                command_id=envelope.command_id,
+                table_id=envelope.table_id,
+                code=rejected.code,
+                message=rejected.message,
+                detail=rejected.detail,
+            )
 
     async def _decide(
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool

@@ -25,9 +25,19 @@ import msgspec
 
 from games.codec import msgpack_encoder
 from games.registry import get_game
-from games.table import TableState, advance, apply_entry, decide_table, table_view, token_hash
+from games.rejection import Rejected
+from games.table import (
+    TableState,
+    advance,
+    apply_entry,
+    decide_table,
+    settle_turns,
+    table_view,
+    token_hash,
+    undo_check,
+)
 from orrery_contracts.envelope import EventEnvelope, RawEnvelope, seal
-from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
+from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable, UndoTable
 
 ADMIN_TOKEN_ENV = "ORRERY_ADMIN_TOKEN"
 SPECTATOR: Final = "spectator"
@@ -258,12 +268,15 @@ def play_log(
     options: dict[str, Any] | None = None,
     leaves: dict[int, int] | None = None,
     max_commands: int = 50_000,
+    undo_chance: float = 0.0,
 ) -> tuple[list[RawEnvelope], list[str]]:
     """A complete table log as the worker would write it, with random legal moves.
 
     Returns the entries and each seat's token. The table's secret seed and the moves
     both come from ``seed``. ``leaves`` maps a seat to the move number after which it
     leaves (concedes; the table then plays it at random, or ends when all have left).
+    ``undo_chance``: how often a seat whose view offers ``table.undo`` takes it (to a
+    random seq of its turn that the view's check accepts).
     """
     game = get_game(game_name)
     if game is None:
@@ -321,5 +334,22 @@ def play_log(
             continue
         to_move = game.status(state.game_state).to_move
         seat = chooser.choice(to_move)
+        if undo_chance and chooser.random() < undo_chance:
+            back = _undo_targets(state, seat)
+            if back:
+                command(UndoTable(to_seq=chooser.choice([*back, None])), seat)
+                continue
         command(chooser.choice(game.legal_commands(state.game_state, seat)), seat)
     raise RuntimeError(f"{game_name}: no end after {max_commands} commands")
+
+
+def _undo_targets(state: TableState, seat: int) -> list[int]:
+    """The seqs an undo by ``seat`` may return to now."""
+    settle_turns(state)
+    targets = []
+    for point in state.undo.points:
+        try:
+            targets.append(undo_check(state, seat, point.seq))
+        except Rejected:
+            continue
+    return targets

@@ -1,6 +1,7 @@
 """The shipped ACL file on the embedded server: each role runs with its own Redis user,
-a trusted app plays a table through the wire contract, and may read nothing it should
-not (logs, seeds, snapshots, stored outcomes, command streams, other apps' replies)."""
+a trusted app plays a table (and chats as its seats) through the wire contract, and may
+read nothing it should not (logs, seeds, snapshots, stored outcomes, command streams,
+other apps' replies)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from redis.exceptions import AuthenticationError, NoPermissionError, ResponseErr
 from orrery.runtime import prepare, spawn, stop_processes
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.bot import play_seat
-from orrery_client.sdk import OrreryClient
+from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"
@@ -108,6 +110,16 @@ async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
             assert [t.table_id for t in listed] == [table]
             assert [s.name for s in listed[0].players] == ["Ann", "Bob"]
             assert await app.leaderboard("tiny") == []  # anonymous seats are not rated
+            # the table's chat: post as a seat (its secret, like any command), read it
+            said = await app.say(a, "well played <b>Bob</b>")
+            assert isinstance(said, Accepted) and said.chat_id
+            messages = await app.chat(table)
+            assert [(m.id, m.seat, m.name, m.text) for m in messages] == [
+                (said.chat_id, a.seat, "Ann", "well played <b>Bob</b>")
+            ]
+            stolen = SeatCredentials(table, b.seat, a.token)  # another seat's secret
+            refused_say = await app.say(stolen, "I am Bob")
+            assert isinstance(refused_say, Rejection) and refused_say.code == "unauthorized"
 
             p = app.partition(table)
             r = app.redis
@@ -124,6 +136,9 @@ async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
                 "another app's replies": r.xrange("orrery:reply:other:1"),
                 "a view, written": r.set(keys.view_key(p, table, 0), b"{}"),
                 "a log, written": r.xadd(keys.log_stream(p, table), {"e": b"x"}),
+                "a chat, written past the worker": r.xadd(
+                    keys.chat_stream(p, table), {"__data__": b'{"seat": 1, "text": "x"}'}
+                ),
                 "scan": r.scan(0),
                 "flushall": r.flushall(),
             }

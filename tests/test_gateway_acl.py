@@ -81,6 +81,16 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         assert by_step.status_code == 200, by_step.text
         summary = await ben.get(f"/v1/tables/{table}")
         assert summary.status_code == 200 and summary.json()["finished_at"], summary.text
+        # the table's chat: posted through the worker, read and pushed live by the gateway
+        async with ben.live(table) as socket:
+            await next_frame(socket)
+            said = await ann.post(f"/v1/tables/{table}/chat", {"text": "gg"})
+            assert said.status_code == 201, said.text
+            while (frame := await next_frame(socket))["type"] != "chat":
+                pass
+            assert frame["text"] == "gg" and frame["seat"] == 0
+        history = await ben.get(f"/v1/tables/{table}/chat")
+        assert [m["text"] for m in history.json()["messages"]] == ["gg"]
         me = await ann.get("/v1/players/me")
         assert me.status_code == 200, me.text
         board = await ann.get("/v1/leaderboard/tiny")

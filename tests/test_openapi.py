@@ -33,7 +33,8 @@ BUDGET_S = 50
 # say: a name's Unicode categories after normalisation (bad_name), the rules' refusal
 # of a command for the table's state (seats_open, not_your_turn, …), a game's options
 # that do not fit its number of seats (bad_options), a seat number past the table's
-# seats (no_such_seat), both ``at`` and ``step`` (bad_seq).
+# seats (no_such_seat), both ``at`` and ``step`` (bad_seq), a chat line with a control
+# character or, once stripped, empty (bad_text).
 RULES_DECIDE = [
     "createPlayer",
     "createTable",
@@ -42,6 +43,7 @@ RULES_DECIDE = [
     "startTable",
     "leaveTable",
     "sendCommand",
+    "postChat",
 ]
 ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
 CONFIG = """
@@ -132,7 +134,16 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
     }
     assert {"getView", "sendCommand", "getReplay", "createTable", "listTables"} <= set(operations)
     tags = {t["name"] for t in document["tags"]}
-    assert tags == {"players", "sessions", "tables", "play", "replay", "leaderboard", "health"}
+    assert tags == {
+        "players",
+        "sessions",
+        "tables",
+        "play",
+        "chat",
+        "replay",
+        "leaderboard",
+        "health",
+    }
     for op_id, op in operations.items():
         assert len(op["tags"]) == 1 and op["tags"][0] in tags, op_id
         for status, response in op["responses"].items():

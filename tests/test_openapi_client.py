@@ -28,7 +28,9 @@ from tests.support.gateway import LiveGateway, live_gateway, unique
 from tests.support.service import REPO
 
 PACKAGE = "orrery_api_client"
-NOT_MOVES = ("StartTable", "LeaveTable", "JoinRequest", "CreateTable")
+# not moves forward: an undo may go back for ever (and a bot at the other seat may
+# make it stale: undo_blocked)
+NOT_MOVES = ("StartTable", "LeaveTable", "JoinRequest", "CreateTable", "UndoTable")
 
 
 def _generator() -> Path:

@@ -149,6 +149,9 @@ def test_the_gateway_curl_walk_through(tmp_path: Path) -> None:
     assert answer("/join") == {"seat": 0} and answer("/bots") == {"seat": 1}
     assert answer("/start")["outcome"] == "accepted"
     assert answer("/commands")["outcome"] == "accepted"
+    said = answer("/chat -H")
+    assert said["seat"] == 0 and said["text"] == "good luck!"
+    assert answer("/chat?limit")["messages"] == [said]
     view = answer("jq '{seq, to_move, legal}'")
     assert set(view) == {"seq", "to_move", "legal"} and view["legal"]
     for fragment in ("replay?", "/players/me", "/leaderboard/", "state=open", "$TABLE -H"):

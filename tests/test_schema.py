@@ -23,7 +23,7 @@ def test_the_schema_lists_only_what_a_client_sends(tmp_path: Path) -> None:
         assert set(join["properties"]) == {"type", "name", "seat"}, path.name
         assert "JoinSeat" not in defs  # the logged form is the service's, not the client's
         assert set(defs["Accepted"]["properties"]) == {
-            "outcome", "command_id", "table_id", "first_seq", "last_seq", "seat",
+            "outcome", "command_id", "table_id", "first_seq", "last_seq", "seat", "chat_id",
         }  # fmt: skip
         envelope = defs["CommandEnvelope"]
         assert {"token", "reply_to", "identity"} <= set(envelope["properties"])

@@ -22,7 +22,9 @@ import pytest
 from clients.terminal import Session
 from clients.terminal.renderers import make_console
 from orrery_client.bot import play_seat
-from orrery_client.sdk import OrreryClient
+from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts.chat import ChatMessage
+from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import LiveService, live_service
 
 
@@ -87,3 +89,75 @@ async def test_a_move_waits_for_its_own_view_and_a_rejection_refreshes(live: Liv
     text = out.getvalue()
     assert "final standing" in text and "Me (you)" in text
     assert len(set(re.findall(r"rejected [^\n]*", text))) == 1
+
+
+async def leave_junkyard(
+    client: OrreryClient, seats: list[SeatCredentials], seq: int
+) -> SeatCredentials:
+    """Play a SPACEcraft table through the SDK until a seat may leave the junkyard."""
+    view = await client.wait_view(seats[0].table_id, None, seq)
+    while True:
+        seat = seats[view["to_move"][0]]
+        view = await client.wait_view(seat.table_id, seat.seat, view["seq"])
+        kinds = {c["type"]: c for c in view["legal"]}
+        if "sc.leave" in kinds:
+            return seat
+        kind = next(k for k in ("sc.choose_goal", "sc.visit", "sc.search") if k in kinds)
+        played = await client.play_and_view(seat, kinds[kind])
+        assert isinstance(played.outcome, Accepted), played.outcome
+        view = played.view
+
+
+async def test_undo_through_the_sdk_and_the_u_key_and_chat_with_c(live: LiveService) -> None:
+    out = io.StringIO()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    async with OrreryClient(live.url) as client:
+        table = await client.create_table("spacecraft", 2, table_id="term-undo")
+        seats = [await client.join(table, "Ann"), await client.join(table, "Ben")]
+        started = await client.start(seats[0])
+        me = await leave_junkyard(client, seats, started.last_seq)
+        before = await client.view(table, me.seat)
+        assert before is not None
+        # the SDK: leave, undo (the view is the one before), then nothing is left to undo
+        left = await client.play_and_view(me, {"type": "sc.leave"})
+        assert {"type": "table.undo", "to_seq": None} in left.view["legal"]
+        undone = await client.undo(me)
+        assert isinstance(undone, Accepted)
+        after = await client.wait_view(table, me.seat, undone.last_seq)
+        assert {k: v for k, v in after.items() if k != "seq"} == {
+            k: v for k, v in before.items() if k != "seq"
+        }
+        refused = await client.undo(me)
+        assert isinstance(refused, Rejection) and refused.code == "undo_blocked"
+        assert refused.detail == {"reason": "nothing_to_undo"}
+
+        # the terminal: u takes the move back, c says something, the chat shows as text
+        session = Session(client, me, make_console(file=out, width=100))
+        running = asyncio.create_task(session.run(lines))
+        await until(lambda: session.may_choose())
+        await lines.put('j {"type": "sc.leave"}')
+        await until(lambda: session.moves == 1 and not session.waiting_for_own_move)
+        await lines.put("u")
+        await until(lambda: "take back your last move" in out.getvalue())
+        await until(lambda: session.moves == 2 and not session.waiting_for_own_move)
+        assert session.view is not None and {"type": "sc.leave"} in session.view["legal"]
+        await lines.put("c [bold]gg[/bold] <b>all</b>")
+        await until(lambda: len(session.chat) == 1)
+        other = seats[1 - me.seat]
+        await client.say(other, "thanks Ann")
+        await until(lambda: len(session.chat) == 2)
+        await lines.put("r")
+        await until(lambda: "thanks Ann" in out.getvalue())
+        assert "[bold]gg[/bold] <b>all</b>" in out.getvalue()  # as typed, never markup
+        await lines.put("u")  # nothing left to take back this turn: the answer says why
+        await until(lambda: "rejected undo_blocked" in out.getvalue())
+        await lines.put("q")
+        result = await running
+    assert result.reason == "quit"
+    messages = await client_chat(live, table)
+    assert [m.text for m in messages] == ["[bold]gg[/bold] <b>all</b>", "thanks Ann"]
+
+
+async def client_chat(live: LiveService, table: str) -> list[ChatMessage]:
+    async with OrreryClient(live.url) as client:
+        return await client.chat(table)

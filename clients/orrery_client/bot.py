@@ -6,8 +6,7 @@ import random
 from typing import Any
 
 from orrery_client.sdk import OrreryClient, SeatCredentials
-
-NOT_MOVES = {"table.start", "table.leave"}
+from orrery_contracts.table import NOT_MOVES
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:

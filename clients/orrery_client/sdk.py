@@ -32,6 +32,7 @@ from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from orrery_contracts import keys
+from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history
 from orrery_contracts.envelope import (
     REPLY_PREFIX,
     Accepted,
@@ -41,7 +42,7 @@ from orrery_contracts.envelope import (
     Rejection,
 )
 from orrery_contracts.lobby import LobbyTable, lobby_list_key, lobby_table_decoder, lobby_table_key
-from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
+from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable, UndoTable
 from orrery_contracts.views import TableView
 
 _json = msgspec.json.Encoder()
@@ -354,6 +355,26 @@ class OrreryClient:
         """Send a game command for ``seat``; returns its outcome (never raises on a
         rejection: a rejection is an answer)."""
         return await self.submit(seat.table_id, body, seat=seat.seat, token=seat.token)
+
+    async def undo(self, seat: SeatCredentials, to_seq: int | None = None) -> Accepted | Rejection:
+        """Take back the seat's own moves of its current turn (``table.undo``): back to
+        ``to_seq``, or (None) to before its last command. A refusal is ``undo_blocked``
+        with ``detail["reason"]``; offered in a view's ``legal`` exactly when accepted."""
+        return await self.play(seat, UndoTable(to_seq=to_seq))
+
+    async def say(self, seat: SeatCredentials, text: str) -> Accepted | Rejection:
+        """Post ``text`` to the table's chat as the seat (``accepted.chat_id`` is the
+        message's id; ``rate_limited``, ``bad_text`` are answers, not errors)."""
+        return await self.play(seat, SayChat(text=text))
+
+    async def chat(
+        self, table_id: str, after: str | None = None, limit: int = 100
+    ) -> list[ChatMessage]:
+        """The table's chat, oldest first, after message id ``after``; a message an
+        operator deleted is its marker (``deleted``)."""
+        key = keys.chat_stream(self.partition(table_id), table_id)
+        entries = await self._retrying(lambda: self.redis.xrange(key, count=MAX_HISTORY * 2))
+        return history(entries, after, limit)
 
     async def play_and_view(
         self, seat: SeatCredentials, body: Any, timeout: float = 30.0

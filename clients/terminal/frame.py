@@ -17,6 +17,7 @@ from rich.text import Text
 
 from clients.terminal.menu import Entry
 from clients.terminal.renderers import Renderer, View, compact_table, seat_name
+from orrery_contracts.chat import ChatMessage
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,9 @@ def screen(
     menu: Menu | None = None,
     messages: Sequence[str] = (),
     last_round: int = 0,
+    chat: Sequence[Text] = (),
 ) -> Group:
-    """Everything one redraw shows, top to bottom."""
+    """Everything one redraw shows, top to bottom (``chat``: the table's last lines)."""
     parts: list[RenderableType] = [header(tv, renderer, last_round), seats_table(tv, renderer)]
     if tv.get("view") is not None:
         parts.extend(renderer.board(tv))
@@ -176,8 +178,23 @@ def screen(
     standing = standing_table(tv, renderer)
     if standing is not None:
         parts.append(standing)
+    if chat:
+        parts.append(Panel(Text("\n").join(chat), title="chat (c TEXT to say)", title_align="left"))
     if messages:
         parts.append(Text("\n".join(messages), style="dim"))
     if menu is not None and menu.entries:
         parts.append(menu_panel(menu))
     return Group(*parts)
+
+
+def chat_line(message: ChatMessage, tv: View) -> Text:
+    """One chat message as plain text (never markup: a message cannot style the screen)."""
+    if message.deleted:
+        return Text("(a message was deleted)", style="dim italic")
+    if message.seat is not None:
+        who = message.name or seat_name(tv, message.seat)
+    else:
+        who = f"{message.name} (spectator)"
+    line = Text(f"{who}: ", style="bold")
+    line.append(message.text)
+    return line

@@ -8,9 +8,12 @@ move is accepted the session waits for the view that includes it (the outcome's
 an update from another seat can arrive first, and its view still lists the old
 choices. After a rejection it reads the current view at once and shows that.
 
-Keys: a number (or several, ``3 2``) walks the menu; ``b`` goes back, ``r`` refreshes,
-``v`` prints the raw view, ``j {json}`` sends any command body, ``h`` helps, ``q`` leaves
-the client (the seat stays at the table). Leaving the table (conceding) asks first.
+Keys: a number (or several, ``3 2``) walks the menu; ``b`` goes back, ``u`` takes back
+your last move of this turn (``table.undo``: the answer says why not, when not), ``c
+TEXT`` says TEXT in the table's chat (its last lines show under the board, as plain
+text), ``r`` refreshes, ``v`` prints the raw view, ``j {json}`` sends any command body,
+``h`` helps, ``q`` leaves the client (the seat stays at the table). Leaving the table
+(conceding) asks first. A third source feeds the queue: the table's chat.
 """
 
 from __future__ import annotations
@@ -27,16 +30,20 @@ from rich.text import Text
 
 from clients.terminal import frame, menu
 from clients.terminal.renderers import Command, View, renderer_for, seat_name
-from clients.terminal.watch import ViewWatch
+from clients.terminal.watch import ChatWatch, ViewWatch
 from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Rejection
 
 HELP = (
     "keys: a number chooses (several, like '3 2', walk the menu at once) · b back · "
+    "u undo your last move of this turn · c TEXT say TEXT in the table's chat · "
     "r refresh · v raw view · j {json} send a command body · q leave the client "
     "(your seat stays; come back with --table/--seat/--token) · Ctrl-C exits at once"
 )
 LEAVE = "table.leave"
+UNDO = "table.undo"
+CHAT_LINES = 5
 
 
 class LineSource(Protocol):
@@ -55,6 +62,8 @@ def lifecycle_path(command: Command, tv: View) -> list[str] | None:
     kind = command.get("type")
     if kind == "table.start":
         return ["start the game"]
+    if kind == UNDO:
+        return ["take back your last move"]
     if kind == LEAVE:
         if tv.get("phase") == "lobby":
             return ["leave the table (your seat opens again)"]
@@ -81,6 +90,7 @@ class Session:
         self.messages: deque[str] = deque(maxlen=max_messages)
         self.last_round = 0
         self.moves = 0  # accepted in this session
+        self.chat: deque[ChatMessage] = deque(maxlen=CHAT_LINES)
         self._events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
     # ------------------------------------------------------------ the loop
@@ -88,6 +98,8 @@ class Session:
     async def run(self, lines: LineSource) -> Result:
         watch = ViewWatch(self.client, self.seat.table_id, self.seat.seat)
         watcher = asyncio.create_task(self._watch(watch))
+        chat = ChatWatch(self.client, self.seat.table_id, CHAT_LINES)
+        chatter = asyncio.create_task(self._listen(chat))
         reader = asyncio.create_task(self._read(lines))
         try:
             first = await self.client.view(self.seat.table_id, self.seat.seat)
@@ -100,7 +112,10 @@ class Session:
                 kind, item = await self._events.get()
                 if kind == "error":
                     raise item
-                if kind == "view":
+                if kind == "chat":
+                    self._hear(item)
+                    self.draw(update=True)
+                elif kind == "view":
                     pending_lines = self._coalesce(item)
                     self.draw(update=True)
                     for line in pending_lines:
@@ -113,11 +128,14 @@ class Session:
                         return result
         finally:
             watch.stop()  # the watcher ends at its next poll: never cancel it mid-read
+            chat.stop()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await watcher
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await chatter
 
     async def _watch(self, watch: ViewWatch) -> None:
         try:
@@ -125,6 +143,21 @@ class Session:
                 await self._events.put(("view", view))
         except Exception as error:  # the loop raises it: a dead watcher must not go unseen
             await self._events.put(("error", error))
+
+    async def _listen(self, chat: ChatWatch) -> None:
+        try:
+            async for message in chat.messages():
+                await self._events.put(("chat", message))
+        except Exception as error:
+            await self._events.put(("error", error))
+
+    def _hear(self, message: ChatMessage) -> None:
+        """A chat message (an operator's deletion replaces the line it deletes)."""
+        for i, line in enumerate(self.chat):
+            if line.id == message.id:
+                self.chat[i] = message
+                return
+        self.chat.append(message)
 
     async def _read(self, lines: LineSource) -> None:
         while True:
@@ -144,6 +177,8 @@ class Session:
                     newest = item
             elif kind == "error":
                 raise item
+            elif kind == "chat":
+                self._hear(item)
             else:
                 lines.append(item)
         self._adopt(newest)
@@ -191,7 +226,7 @@ class Session:
         def path(command: Command) -> list[str]:
             return lifecycle_path(command, view) or renderer.path(command, view)
 
-        moves = [c for c in view["legal"] if c.get("type") != LEAVE]
+        moves = [c for c in view["legal"] if c.get("type") not in (LEAVE, UNDO)]
         leave = [c for c in view["legal"] if c.get("type") == LEAVE]
         return menu.build(moves + leave, path)
 
@@ -247,6 +282,7 @@ class Session:
                     menu=self._menu(),
                     messages=list(self.messages),
                     last_round=self.last_round,
+                    chat=[frame.chat_line(m, view) for m in self.chat],
                 )
             )
         prompt = self.prompt()
@@ -283,6 +319,11 @@ class Session:
         elif text == "b":
             if self.crumbs:
                 self.crumbs.pop()
+        elif text == "u":
+            self.crumbs = []
+            await self._send({"type": UNDO})
+        elif text == "c" or text.startswith("c "):
+            await self._say(text[2:])
         elif text.startswith("j "):
             body = self._body_from_json(text[2:])
             if body is not None and body["type"] == LEAVE:
@@ -358,6 +399,18 @@ class Session:
         self.awaiting = max(self.awaiting, outcome.last_seq)
         self.moves += 1
         self.messages.append(f"✓ move {self.moves}: {label}")
+
+    async def _say(self, text: str) -> None:
+        if not text.strip():
+            self.messages.append("c TEXT says TEXT in the table's chat")
+            return
+        try:
+            outcome = await self.client.say(self.seat, text)
+        except TimeoutError:
+            self.messages.append("no answer from the service: nothing was said (try again)")
+            return
+        if isinstance(outcome, Rejection):
+            self.messages.append(f"not said ({outcome.code}): {outcome.message}")
 
     async def _refresh(self) -> None:
         current = await self.client.view(self.seat.table_id, self.seat.seat)

@@ -18,6 +18,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
+from orrery_contracts.chat import ChatMessage, read_entry
 
 POLL_MS = 250
 _PAUSE = 0.25
@@ -58,3 +59,39 @@ class ViewWatch:
             if view is not None and view["seq"] > seen and not self._stopping:
                 seen = view["seq"]
                 yield view
+
+
+class ChatWatch:
+    """A table's chat as it grows (the last ``backlog`` messages first), with the same
+    stop flag as :class:`ViewWatch`."""
+
+    def __init__(self, client: OrreryClient, table_id: str, backlog: int = 5) -> None:
+        self.client = client
+        self.table_id = table_id
+        self.backlog = backlog
+        self._stopping = False
+
+    def stop(self) -> None:
+        self._stopping = True
+
+    async def messages(self) -> AsyncIterator[ChatMessage]:
+        client = self.client
+        stream = keys.chat_stream(client.partition(self.table_id), self.table_id)
+        last: Any = None
+        while not self._stopping:
+            try:
+                if last is None:  # the backlog first, then what follows it
+                    rows = list(reversed(await client.redis.xrevrange(stream, count=self.backlog)))
+                    last = rows[-1][0] if rows else "0-0"
+                else:
+                    found = await client.redis.xread({stream: last}, block=POLL_MS, count=50)
+                    rows = found[0][1] if found else []
+                    last = rows[-1][0] if rows else last
+            except (RedisConnectionError, RedisTimeoutError, AttributeError):
+                await asyncio.sleep(_PAUSE)
+                continue
+            for entry_id, fields in rows:
+                data = fields.get(b"__data__")
+                message = read_entry(entry_id.decode(), data) if data else None
+                if message is not None and not self._stopping:
+                    yield message

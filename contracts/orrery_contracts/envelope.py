@@ -49,6 +49,9 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
     # Only a join's outcome carries this: the seat taken. (Never the seat's secret: the
     # client chose it, and no outcome, stored or sent, carries one.)
     seat: int | None = None
+    # Only a ``table.say``'s outcome carries this: the chat message's id (its seq range
+    # is empty: first_seq = last_seq + 1; chat never enters the log).
+    chat_id: str | None = None
 
 
 class Rejection(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="outcome"):

@@ -1,8 +1,8 @@
 """Rules for untrusted text that every entry point shares: player names and short,
 sanitised excerpts of bad input for rejection messages.
 
-These are pure functions (no I/O) so the table decider, the gateway and clients apply
-the same checks. Choices:
+These are pure functions (no I/O) so the table decider, the chat, the gateway and clients
+apply the same checks. Choices:
 
 * a name is NFC-normalised, stripped, 1-40 characters, with no control, surrogate,
   private-use or unassigned characters, and no format character (Cf) but where an
@@ -66,22 +66,28 @@ def _format_allowed(name: str, i: int) -> bool:
 
 
 def normalise_name(raw: str) -> str | None:
-    """The name as it is stored and shown, or None when it is not acceptable. Every
+    """The name as it is stored and shown, or None when it is not acceptable."""
+    return normalise_text(raw, MAX_NAME)
+
+
+def normalise_text(raw: str, longest: int) -> str | None:
+    """Untrusted text as it is stored and shown (a name, a chat line: NFC, stripped,
+    1 to ``longest`` characters, nothing invisible or controlling), or None. Every
     space (no-break, thin, ideographic…) becomes one plain space: runs of them too."""
     spaced = "".join(
         " " if unicodedata.category(c) == "Zs" else c for c in unicodedata.normalize("NFC", raw)
     )
-    name = " ".join(part for part in spaced.split(" ") if part).strip()
-    if not 1 <= len(name) <= MAX_NAME:
+    text = " ".join(part for part in spaced.split(" ") if part).strip()
+    if not 1 <= len(text) <= longest:
         return None
-    for i, char in enumerate(name):
+    for i, char in enumerate(text):
         category = unicodedata.category(char)
         if category == "Cf":
-            if not _format_allowed(name, i):
+            if not _format_allowed(text, i):
                 return None
         elif category[0] == "C":
             return None
-    return name
+    return text
 
 
 def lookup_name(raw: str) -> str:

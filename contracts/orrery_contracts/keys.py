@@ -172,3 +172,29 @@ def table_deadlines_key(p: int, table_id: str) -> str:
 def notified_hash(p: int, table_id: str) -> str:
     """Seat → the last turn (seq) a "your turn" notice was written for."""
     return _table(p, table_id, "notified")
+
+
+# ---------------------------------------------------------------- table chat (not game state)
+
+
+def chat_stream(p: int, table_id: str) -> str:
+    """The table's chat: a stream capped at ``chat.CHAT_CAP`` entries (field ``__data__``:
+    a message as JSON, or an operator's deletion). The one chat key that lasts: the
+    key a finished table's chat moves from (``chat_keys``)."""
+    return _table(p, table_id, "chat")
+
+
+def chat_rate_key(p: int, table_id: str, author: str) -> str:
+    """An author's message count in the current rate window (expires with it)."""
+    return _table(p, table_id, f"chat:rate:{author}")
+
+
+def chat_said_key(p: int, table_id: str, command_id: str) -> str:
+    """A ``table.say`` command id → the message it posted (dedupe of retries; expires)."""
+    return _table(p, table_id, f"chat:said:{command_id}")
+
+
+def chat_keys(p: int, table_id: str) -> list[str]:
+    """Every lasting chat key of a table (what an archiver moves with a finished table;
+    the rate and dedupe keys expire on their own)."""
+    return [chat_stream(p, table_id)]

@@ -109,10 +109,37 @@ class CloseTable(CloseRequest, frozen=True, tag="table.close"):
     lobby_ttl_ms: int = 0
 
 
-TableCommand = CreateTable | JoinSeat | StartTable | LeaveTable | ExpireClock | CloseTable
+# Why an undo is refused: ``Rejected("undo_blocked", …, detail={"reason": …})``.
+UndoReason = Literal["other_player", "revealed", "random", "turn_ended", "nothing_to_undo"]
+UNDO_REASONS: tuple[UndoReason, ...] = (
+    "other_player",
+    "revealed",
+    "random",
+    "turn_ended",
+    "nothing_to_undo",
+)
+
+
+class UndoTable(CommandBody, frozen=True, tag="table.undo"):
+    """Take back the seat's own commands of its current turn, back to seq ``to_seq``
+    (absent: to just before the seat's last command). Accepted only when every command
+    after ``to_seq`` is the seat's own, in its current turn, and none of them revealed
+    hidden information or used chance (``games/undo.py``); else ``undo_blocked``."""
+
+    to_seq: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
+# Entries of a view's ``legal`` that are not moves of the game: bots (and the tests'
+# random players) never choose them — a bot never undoes, starts or concedes by chance.
+NOT_MOVES = frozenset({"table.start", "table.leave", "table.undo"})
+
+
+TableCommand = (
+    CreateTable | JoinSeat | StartTable | LeaveTable | ExpireClock | CloseTable | UndoTable
+)
 # what a client may send (the schema's command union): the join without service fields
 ClientTableCommand = (
-    CreateTable | JoinRequest | StartTable | LeaveTable | ExpireClock | CloseRequest
+    CreateTable | JoinRequest | StartTable | LeaveTable | ExpireClock | CloseRequest | UndoTable
 )
 
 
@@ -168,6 +195,23 @@ class TableClosed(EventBody, frozen=True, tag="table.closed"):
     seed: str
 
 
+class TableUndone(EventBody, frozen=True, tag="table.undone"):
+    """Seat ``seat`` took back its commands whose events are seqs ``to_seq + 1`` ..
+    ``from_seq``: the game is again as it was at ``to_seq`` (clocks are not: time used
+    stays used). Nothing is deleted; the fold restores from what it kept (games/undo.py)."""
+
+    seat: int
+    from_seq: int
+    to_seq: int
+
+
 TableEvent = (
-    TableCreated | SeatJoined | SeatLeft | TableStarted | TableFinished | ClockExpired | TableClosed
+    TableCreated
+    | SeatJoined
+    | SeatLeft
+    | TableStarted
+    | TableFinished
+    | ClockExpired
+    | TableClosed
+    | TableUndone
 )

@@ -94,6 +94,7 @@ from games.federation.engine import decide as _decide
 from games.federation.legal import legal_commands
 from games.federation.setup import set_up
 from games.federation.state import State, evolve, initial_state
+from games.federation.undo import UNDO
 from games.federation.views import view as _view
 from games.protocol import Standing, Status
 from games.rejection import BAD_OPTIONS, Rejected
@@ -118,6 +119,7 @@ class FederationGame:
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
     view_type = FederationView
+    undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
     def validate_options(self, options: Any, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:

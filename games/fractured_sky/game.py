@@ -16,6 +16,7 @@ from games.fractured_sky.state import (
     PHASE_START,
     FsState,
 )
+from games.fractured_sky.undo import UNDO
 from games.protocol import Standing, Status
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
 from orrery_contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
@@ -33,6 +34,7 @@ class FracturedSky:
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
     view_type: type[ViewBody] = FracturedSkyView
+    undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
     def validate_options(self, options: Any, seats: int) -> None:
         setup.validate_options(options, seats)

@@ -12,6 +12,7 @@ from games.rejection import BAD_OPTIONS, Rejected
 from games.spacecraft import actions, legal, scoring, setup, views
 from games.spacecraft.evolve import evolve
 from games.spacecraft.state import NO_CARD, SpacecraftState
+from games.spacecraft.undo import UNDO
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
 from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
 from orrery_contracts.spacecraft.views import SpacecraftView
@@ -32,6 +33,7 @@ class SpacecraftGame:
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
     view_type: type[ViewBody] = SpacecraftView
+    undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
     def validate_options(self, options: Any, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:

@@ -37,10 +37,10 @@ from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import Rejection, decode_entry
+from orrery_contracts.table import NOT_MOVES
 
 GAME = "fractured_sky"
 TABLES = 8
-NOT_MOVES = {"table.start", "table.leave"}
 PHASE_TIMEOUT_S = 600
 
 

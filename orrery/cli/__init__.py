@@ -59,6 +59,7 @@ EXTENSIONS = (
     "orrery.cli.gateway",
     "orrery.cli.archive",
     "orrery.cli.accounts",
+    "orrery.cli.chat",
 )
 
 RedisUrl = Annotated[

@@ -29,11 +29,10 @@ from gateway.wire import GatewayClient
 from orrery.runtime import stop_processes
 from orrery_client.sdk import SeatCredentials, new_seat_token
 from orrery_contracts.envelope import Accepted
-from orrery_contracts.table import JoinRequest
+from orrery_contracts.table import NOT_MOVES, JoinRequest
 from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")
-NOT_MOVES = {"table.start", "table.leave"}
 TIMEOUT = 30.0
 
 

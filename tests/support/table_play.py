@@ -14,7 +14,7 @@ import msgspec
 
 from games.codec import codec_for, json_encoder, msgpack_encoder
 from games.table import TableState, decide_table, evolve_table, table_view
-from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
+from orrery_contracts.table import NOT_MOVES, CreateTable, JoinSeat, LeaveTable, StartTable
 
 SEED = bytes(range(32))
 
@@ -46,7 +46,7 @@ def play_through_views(
         seat = chooser.choice(to_move)
         legal = msgspec.json.decode(json_encoder.encode(table_view(state, seat)))["legal"]
         assert legal
-        choice = chooser.choice([c for c in legal if c["type"] != "table.leave"])
+        choice = chooser.choice([c for c in legal if c["type"] not in NOT_MOVES])
         command = codec.decode_command(msgspec.json.encode(choice), True)
         if moves == concede_at and players > 2:
             command = LeaveTable()  # this seat concedes; the table moves for it from now on

@@ -15,6 +15,7 @@ import msgspec
 
 from games.protocol import Standing, Status
 from games.rejection import NOT_YOUR_TURN, Rejected
+from games.undo import UndoDeclaration
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
 
 LIMIT = 15
@@ -90,6 +91,7 @@ class TinyGame:
     command_types: tuple[type[CommandBody], ...] = (Draw, Stand)
     event_types: tuple[type[EventBody], ...] = (Dealt, Stood, TurnPassed, Ended)
     view_type = TinyView
+    undo = UndoDeclaration(random=(Dealt,))  # a draw is chance; standing can be taken back
 
     def validate_options(self, options: Any, seats: int) -> None:
         if not 1 <= options.max_cards <= 8:

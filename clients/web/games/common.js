@@ -12,7 +12,13 @@
 
 import { h } from "../lib/dom.js";
 
-export const LIFECYCLE = new Set(["table.start", "table.leave", "table.join", "table.create"]);
+export const LIFECYCLE = new Set([
+  "table.start",
+  "table.leave",
+  "table.join",
+  "table.create",
+  "table.undo", // the page's own Undo button, beside the board
+]);
 
 export function makeContext({ view, cat, ui, busy, send, rerender }) {
   const me = view.viewer;

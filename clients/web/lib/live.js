@@ -7,6 +7,9 @@
 // {"type":"error","command_id",...}. On a dropped connection it reconnects with
 // after=<last seq shown>, so nothing already shown is sent again and nothing is missed
 // (the gateway sends the current view first). Close codes 4401/4404 are final.
+// Chat: {"type":"chat"} frames go to onChat, a refused "say" (an error frame without a
+// command id) to onChatError, and onOpen runs at each (re)connection (chat.js reads the
+// history then).
 
 import { api, newCommandId, session } from "./api.js";
 
@@ -17,9 +20,12 @@ const FINAL_CLOSES = new Map([
 const OUTCOME_TIMEOUT_MS = 30000;
 
 export class LiveTable {
-  constructor(tableId, { onView, onStatus, onFatal }) {
+  constructor(tableId, { onView, onStatus, onFatal, onChat, onChatError, onOpen }) {
     this.tableId = tableId;
     this.onView = onView;
+    this.onChat = onChat || (() => {});
+    this.onChatError = onChatError || (() => {});
+    this.onOpen = onOpen || (() => {});
     this.onStatus = onStatus || (() => {});
     this.onFatal = onFatal || (() => {});
     this.seq = -1;
@@ -52,6 +58,8 @@ export class LiveTable {
       socket.send(JSON.stringify({ type: "auth", token: current.token }));
       this.attempt = 0;
       this.onStatus("live");
+      this.onOpen();
+      this.opened = true; // and again at the first frame: the chat is subscribed by then
     };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => {
@@ -86,11 +94,19 @@ export class LiveTable {
     } catch {
       return;
     }
+    if (this.opened) {
+      this.opened = false;
+      this.onOpen();
+    }
     if (frame.type === "view") {
       if (frame.seq > this.seq) {
         this.seq = frame.seq;
         this.onView(frame.view);
       }
+    } else if (frame.type === "chat") {
+      this.onChat(frame);
+    } else if (frame.type === "error" && !frame.command_id) {
+      this.onChatError(frame.message || frame.error);
     } else if (frame.type === "outcome" || (frame.type === "error" && frame.command_id)) {
       const waiter = this.pending.get(frame.command_id);
       if (waiter) {

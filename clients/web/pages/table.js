@@ -4,7 +4,10 @@
 //
 // The root carries data-testid="table", data-seq and data-phase of the view shown, and
 // data-busy while a command of mine waits for its outcome and for the view showing it.
+// Beside the board: an Undo button (data-testid="undo") when my view's legal offers
+// table.undo, and the table's chat (../chat.js), kept outside the re-rendered page.
 
+import { TableChat } from "../chat.js";
 import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, plural, replaceChildren } from "../lib/dom.js";
@@ -39,13 +42,18 @@ export function mountTable(root, { tableId, params }) {
     "data-table": tableId,
     "aria-labelledby": "table-title",
   });
-  replaceChildren(root, page);
+  const chat = new TableChat(tableId);
+  replaceChildren(root, h("div", { class: "table-layout" }, page, chat.node));
 
   const live = new LiveTable(tableId, {
+    onChat: (message) => chat.receive(message),
+    onChatError: (message) => chat.refused(message),
+    onOpen: () => chat.refresh(),
     onView: (view) => {
       const first = st.view === null;
       const seatsChanged = st.view && JSON.stringify(st.view.seats) !== JSON.stringify(view.seats);
       st.view = view;
+      chat.setViewer(view.viewer);
       if (st.busy && st.waitSeq !== null && view.seq >= st.waitSeq) settle();
       if (first) prepare(view).then(render);
       else render();
@@ -60,6 +68,7 @@ export function mountTable(root, { tableId, params }) {
       render();
     },
   });
+  chat.attach(live);
   live.start();
 
   async function prepare(view) {
@@ -208,6 +217,7 @@ export function mountTable(root, { tableId, params }) {
       view.phase === "lobby" ? lobbyPanel(view) : null,
       view.phase === "finished" ? standings(view, ctx) : null,
       leftovers.length ? otherMoves(leftovers, ctx) : null,
+      undoBar(view),
       board,
       footer(view),
     );
@@ -416,6 +426,27 @@ export function mountTable(root, { tableId, params }) {
         },
         "Stay",
       ),
+    );
+  }
+
+  function undoBar(view) {
+    if (!(view.legal || []).some((body) => body.type === "table.undo")) return null;
+    return h(
+      "div",
+      { class: "undo-bar row" },
+      h(
+        "button",
+        {
+          type: "button",
+          "data-testid": "undo",
+          "data-key": "undo",
+          "data-lifecycle": "table.undo",
+          disabled: st.busy,
+          onclick: () => send({ type: "table.undo" }),
+        },
+        "Undo my last move",
+      ),
+      h("span", { class: "meta" }, " (only within your turn, before anything hidden is shown)"),
     );
   }
 

@@ -1,0 +1,185 @@
+"""Table chat at the gateway: post (``POST /v1/tables/{id}/chat``, the WebSocket's
+``say`` frame), history (``GET …/chat?after=&limit=``) and live ``chat`` frames.
+
+A post becomes a ``table.say`` command (``orrery_contracts/chat.py``): a seated player's
+with their seat's secret, like any command; anyone else's as a spectator, the gateway
+signing their player id into the envelope and naming them. The worker writes the
+message to the table's chat stream (never its log) and answers with its id; the 201
+answer is the stored message, read back. Whoever may watch a table (any signed-in player
+who knows its id, as for its spectator view) may read and write its chat.
+
+Live: one watcher per table and gateway process blocks on the chat stream and hands
+every new entry to each subscribed socket's queue (bounded: a socket that does not read
+loses its oldest frames, never blocks the others). A socket gets what is posted after
+it subscribed; a client reads the history after opening its socket and merges by id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+import structlog
+
+from gateway import crypto
+from gateway.accounts import Accounts
+from gateway.errors import ApiError
+from gateway.tables import TableService, seat_of
+from gateway.wire import GatewayClient, OutcomeTimeout
+from orrery_contracts import keys
+from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history, read_entry
+from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
+
+log = structlog.get_logger("orrery.gateway.chat")
+BLOCK_MS = 1_000
+QUEUE = 200
+_STATUS = {"rate_limited": 429, "unauthorized": 403, "no_such_table": 404}
+
+
+class ChatHistory(msgspec.Struct, frozen=True, kw_only=True):
+    messages: list[ChatMessage]
+
+
+class TableChat:
+    def __init__(self, client: GatewayClient, accounts: Accounts, tables: TableService) -> None:
+        self.client = client
+        self.redis = client.redis
+        self.accounts = accounts
+        self.tables = tables
+        self.hub = ChatHub(client)
+
+    async def post(self, player_id: str, table_id: str, text: str) -> ChatMessage:
+        record = await self.tables.record(table_id)
+        seat = seat_of(record, player_id)
+        command_id = "chat." + uuid.uuid4().hex
+        if seat is not None:
+            outcome = await self._send(
+                table_id,
+                SayChat(text=text),
+                command_id=command_id,
+                seat=seat,
+                token=crypto.seat_secret(self.tables.key, table_id, seat, player_id),
+            )
+        else:
+            name = await self.accounts.name_of(player_id)
+            if name is None:
+                raise ApiError(401, "unauthorized", "this account no longer exists")
+            outcome = await self._send(
+                table_id,
+                SayChat(text=text, name=name),
+                command_id=command_id,
+                identity=crypto.identity(self.tables.key, table_id, command_id, player_id),
+            )
+        if isinstance(outcome, Duplicate):
+            outcome = outcome.original
+        if isinstance(outcome, Rejection):
+            status = _STATUS.get(outcome.code, 422)
+            headers = {}
+            if status == 429:  # as every 429 of the API: how long to wait, whole seconds
+                wait_ms = int((outcome.detail or {}).get("retry_after_ms", 1000))
+                headers["Retry-After"] = str(max(1, -(-wait_ms // 1000)))
+            raise ApiError(
+                status,
+                outcome.code,
+                outcome.message,
+                extra={"detail": outcome.detail},
+                headers=headers,
+            )
+        assert isinstance(outcome, Accepted) and outcome.chat_id is not None
+        stream = keys.chat_stream(self.client.partition(table_id), table_id)
+        stored = await self.redis.xrange(stream, outcome.chat_id, outcome.chat_id)
+        messages = history(stored)
+        if not messages:  # deleted (or trimmed) already
+            return ChatMessage(id=outcome.chat_id, deleted=True)
+        return messages[0]
+
+    async def _send(self, table_id: str, body: SayChat, **kwargs: Any) -> Outcome:
+        try:
+            return await self.client.send(table_id, body, timeout=self.tables.timeout, **kwargs)
+        except OutcomeTimeout:
+            raise ApiError(504, "outcome_timeout", "no answer in time; try again") from None
+
+    async def read(self, table_id: str, after: str | None, limit: int) -> ChatHistory:
+        await self.tables.record(table_id)
+        if after is not None and not _is_stream_id(after):
+            raise ApiError(422, "bad_after", "after is a message id (as chat messages carry)")
+        stream = keys.chat_stream(self.client.partition(table_id), table_id)
+        entries = await self.redis.xrange(stream, count=MAX_HISTORY * 2)
+        return ChatHistory(messages=history(entries, after, max(1, min(limit, MAX_HISTORY))))
+
+
+def _is_stream_id(value: str) -> bool:
+    head, _, tail = value.partition("-")
+    return head.isdigit() and (tail == "" or tail.isdigit()) and len(value) <= 41
+
+
+class ChatWatch:
+    def __init__(self, client: GatewayClient, table_id: str) -> None:
+        self.client = client
+        self.table_id = table_id
+        self.queues: set[asyncio.Queue[ChatMessage]] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.started = asyncio.Event()
+
+    async def run(self) -> None:
+        stream = keys.chat_stream(self.client.partition(self.table_id), self.table_id)
+        redis = self.client.redis
+        newest = await redis.xrevrange(stream, count=1)
+        last: Any = newest[0][0] if newest else "0-0"
+        self.started.set()
+        while self.queues:
+            try:
+                found = await redis.xread({stream: last}, block=BLOCK_MS, count=100)
+            except Exception as error:  # Redis restarting: keep the sockets, retry
+                log.warning("chat_watch_failed", table_id=self.table_id, error=type(error).__name__)
+                await asyncio.sleep(0.5)
+                continue
+            for _, rows in found:
+                for entry_id, fields in rows:
+                    last = entry_id
+                    data = fields.get(b"__data__")
+                    message = read_entry(entry_id.decode(), data) if data else None
+                    if message is not None:
+                        self.offer(message)
+
+    def offer(self, message: ChatMessage) -> None:
+        for queue in list(self.queues):
+            if queue.full():
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(message)
+
+
+class ChatHub:
+    def __init__(self, client: GatewayClient) -> None:
+        self.client = client
+        self.tables: dict[str, ChatWatch] = {}
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, table_id: str) -> AsyncIterator[asyncio.Queue[ChatMessage]]:
+        queue: asyncio.Queue[ChatMessage] = asyncio.Queue(QUEUE)
+        watch = self.tables.get(table_id)
+        if watch is None:
+            watch = self.tables[table_id] = ChatWatch(self.client, table_id)
+        watch.queues.add(queue)
+        if watch.task is None or watch.task.done():
+            watch.task = asyncio.create_task(self._run(watch))
+        try:
+            await watch.started.wait()
+            yield queue
+        finally:
+            watch.queues.discard(queue)
+
+    async def _run(self, watch: ChatWatch) -> None:
+        try:
+            await watch.run()
+        except Exception as error:
+            log.warning("chat_watch_ended", table_id=watch.table_id, error=type(error).__name__)
+        finally:
+            watch.started.set()
+            if self.tables.get(watch.table_id) is watch and not watch.queues:
+                del self.tables[watch.table_id]
