@@ -193,11 +193,8 @@ def players(tv: View) -> Players:
             design,
             str(s["goal"]) if s.get("goal") is not None else "?",
         ]
+    # points and ranks: the seat list's own columns, from the view's standings
     columns = ["pawn", "board", "beside", "rocket", "designs", "goal"]
-    if g.get("points"):
-        columns.append("points")
-        for seat, points in enumerate(g["points"]):
-            cells.setdefault(seat, []).append(str(points))
     return Players(columns=columns, cells=cells)
 
 
