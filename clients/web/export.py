@@ -11,8 +11,9 @@ catalogue. Deterministic: keys in a fixed order, lists in catalogue order, no ti
 
 Besides the raw data, every card, tile and effect gets a short English ``text`` made
 here, so the client shows what a thing means without knowing the rules. The seats and
-options of each game are stated here (the client side may not import ``games``); the
-test checks them against the game registry.
+options of each game are stated here (the client side may not import ``games``), each
+option and each of its values with the words a person reads (``label``,
+``value_labels``); the test checks them against the game registry.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ GAMES: list[dict[str, Any]] = [
                 "key": "difficulty",
                 "label": "Automated opponents (1-2 players)",
                 "values": list(fs.DIFFICULTIES),
+                "value_labels": {d: d.capitalize() for d in fs.DIFFICULTIES},
                 "default": "easy",
             }
         ],
@@ -60,6 +62,10 @@ GAMES: list[dict[str, Any]] = [
                 "key": "variant",
                 "label": "Design cards",
                 "values": list(sc.TRIGGER_BONUS),
+                "value_labels": {
+                    "basic": "Basic (design card rows)",
+                    "advanced": "Advanced (cards marked with markers)",
+                },
                 "default": "basic",
             }
         ],
@@ -76,18 +82,24 @@ GAMES: list[dict[str, Any]] = [
                 "key": "law_effect",
                 "label": "Laws score",
                 "values": ["all", "majority"],
+                "value_labels": {
+                    "all": "Every player with influence scores",
+                    "majority": "Only the most influence scores",
+                },
                 "default": "all",
             },
             {
                 "key": "project_prizes",
                 "label": "Project prizes",
                 "values": ["seed", "en"],
+                "value_labels": {"seed": "16 / 8 / 4 PP", "en": "12 / 8 / 4 PP"},
                 "default": "seed",
             },
             {
                 "key": "president_medal",
                 "label": "President's medal",
                 "values": ["any", "intrigue"],
+                "value_labels": {"any": "Any medal", "intrigue": "The intrigue medal only"},
                 "default": "any",
             },
         ],

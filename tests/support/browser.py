@@ -22,6 +22,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -75,10 +76,17 @@ def chromium_executable() -> str:
     return found
 
 
-def screenshot_dir(fallback: Path) -> Path:
+# Where the web tests keep their screenshots as artefacts when not told otherwise (kept
+# after the run, unlike pytest's tmp_path): <temp>/orrery-web-artefacts.
+ARTEFACTS = Path(tempfile.gettempdir()) / "orrery-web-artefacts"
+
+
+def screenshot_dir(fallback: Path | None = None) -> Path:
     wanted = os.environ.get(SCREENSHOTS_ENV)
     target = (
-        (REPO / wanted) if wanted and not Path(wanted).is_absolute() else Path(wanted or fallback)
+        (REPO / wanted)
+        if wanted and not Path(wanted).is_absolute()
+        else Path(wanted or fallback or ARTEFACTS)
     )
     target.mkdir(parents=True, exist_ok=True)
     return target
@@ -206,6 +214,7 @@ class Person:
     errors: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     replays: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    board_clicks: int = 0
 
     # ------------------------------------------------------------ pages and forms
 
@@ -222,8 +231,15 @@ class Person:
         self.token = json.loads(session)["token"]
 
     def create_table(
-        self, game: str, seats: int, options: dict[str, str] | None = None, private: bool = False
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, str] | None = None,
+        private: bool = False,
+        sit: bool = True,
     ) -> str:
+        """Create a table through the lobby's form; the creator takes a seat at once
+        unless ``sit`` is False (the form's "Take a seat at it" box unticked)."""
         page = self.page
         self.open("/")
         page.get_by_test_id("create-game").select_option(game)
@@ -232,9 +248,13 @@ class Person:
             page.get_by_test_id(f"create-option-{key}").select_option(value)
         if private:
             page.get_by_label("Private").check()
+        if not sit:
+            page.get_by_test_id("create-sit").uncheck()
         page.get_by_test_id("create-submit").click()
         page.wait_for_url("**/#/table/*")
         self.table().wait_for()
+        if sit:
+            page.locator("[data-testid=table]:not([data-viewer=spectator])").wait_for()
         return page.url.rsplit("/", 1)[1].split("?")[0]
 
     def table(self) -> Any:
@@ -339,14 +359,20 @@ class Person:
         )
 
     def move_controls(self) -> Any:
-        # Legal-move controls the page offers (composed orders and lifecycle buttons aside).
+        # Legal-move controls the page offers (composed orders and lifecycle buttons aside):
+        # buttons, and the drawn board's elements that make a move.
         return self.table().locator(
-            "button[data-command]:not([disabled]):not([data-composed]):not([data-lifecycle])"
+            "button[data-command]:not([disabled]):not([data-composed]):not([data-lifecycle]),"
+            " [data-testid=board] [data-command]:not([aria-disabled=true])"
         )
 
+    def board_controls(self) -> Any:
+        return self.table().locator("[data-testid=board] [data-command]:not([aria-disabled=true])")
+
     def click_a_move(self) -> bool:
-        """Click one legal-move control at random; wait until the page shows its outcome.
-        False when there was nothing to click."""
+        """Click one legal-move control at random, on the drawn board when it offers one
+        (mostly); wait until the page shows its outcome. False when there was nothing to
+        click."""
         page = self.page
         radios = self.table().locator("[data-testid=placement] input[type=radio]:not(:checked)")
         if radios.count() and self.rng.random() < 0.3:
@@ -355,7 +381,17 @@ class Person:
             key = radio.get_attribute("data-key")
             radio.click()
             self.table().locator(f"[data-key='{key}']:checked").wait_for()
-        controls = self.move_controls()
+        chips = self.table().locator("button.chip[aria-pressed=false]")
+        if chips.count() and self.rng.random() < 0.3:
+            # Another chip to place (Fractured Sky: the hand's chip, then a region).
+            chip = chips.nth(self.rng.randrange(chips.count()))
+            key = chip.get_attribute("data-key")
+            chip.click()
+            self.table().locator(f"[data-key='{key}'][aria-pressed=true]").wait_for()
+        on_board = self.board_controls()
+        controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
+        if controls is None:
+            controls = self.move_controls()
         count = controls.count()
         if not count:
             return False
@@ -364,6 +400,8 @@ class Person:
         body = json.loads(control.get_attribute("data-command") or "{}")
         assert body.get("type") and not body["type"].startswith("table."), body
         assert control.get_attribute("aria-label"), "a move control without an accessible name"
+        if control.evaluate("e => !!e.closest('[data-testid=board]')"):
+            self.board_clicks += 1
         control.click()
         page.wait_for_function(
             """seq => {

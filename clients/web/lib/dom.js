@@ -1,6 +1,8 @@
 // Building DOM nodes without a framework: h(tag, attrs, ...children).
 //
-// attrs: "class", "text", "on<event>" (listeners), "data-*" / "aria-*" / other attributes
+// attrs: "class", "text", "style" (an object of CSS properties, set through the CSSOM:
+// a strict Content-Security-Policy refuses style attributes), "on<event>" (listeners),
+// "data-*" / "aria-*" / other attributes
 // (set with setAttribute; false/null/undefined leave them out; true sets them empty),
 // and a few properties set directly (value, checked, selected, disabled, hidden).
 // children: nodes, strings, numbers, arrays of them, null/undefined/false (skipped).
@@ -13,6 +15,9 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = String(value);
+    else if (key === "style") {
+      for (const [property, css] of Object.entries(value)) node.style.setProperty(property, css);
+    }
     else if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (PROPERTIES.has(key)) node[key] = value;

@@ -12,6 +12,10 @@ const STATES = [
   ["finished", "Finished"],
 ];
 
+function valueLabel(option, value) {
+  return (option.value_labels && option.value_labels[value]) || value;
+}
+
 export function mountLobby(root) {
   let games = [];
   let stopped = false;
@@ -49,6 +53,8 @@ export function mountLobby(root) {
       "data-testid": "create-seats",
     });
     const privateBox = h("input", { id: "create-private", type: "checkbox" });
+    // As on Board Game Arena the creator sits down at once, unless told not to.
+    const sitBox = h("input", { id: "create-sit", type: "checkbox", checked: true, "data-testid": "create-sit" });
     const optionsBox = h("div", { class: "options" });
     const blurb = h("p", { class: "hint" });
 
@@ -74,7 +80,7 @@ export function mountLobby(root) {
                 "data-testid": `create-option-${option.key}`,
               },
               option.values.map((value) =>
-                h("option", { value, selected: value === option.default }, value),
+                h("option", { value, selected: value === option.default }, valueLabel(option, value)),
               ),
             ),
           ),
@@ -103,6 +109,10 @@ export function mountLobby(root) {
               privateBox.checked,
             );
             rememberCreated(made.table_id, made.invite);
+            if (sitBox.checked) {
+              const joined = await api.join(made.table_id, made.invite);
+              if (joined && joined.outcome === "rejected") throw new Error(joined.message);
+            }
             location.hash = `/table/${made.table_id}`;
           } catch (error) {
             message.textContent = error.message;
@@ -119,6 +129,12 @@ export function mountLobby(root) {
         { class: "field check" },
         privateBox,
         h("label", { for: "create-private" }, "Private (only people with the invite link can join)"),
+      ),
+      h(
+        "div",
+        { class: "field check" },
+        sitBox,
+        h("label", { for: "create-sit" }, "Take a seat at it (untick to create it for others)"),
       ),
       h("button", { type: "submit", class: "primary", "data-testid": "create-submit" }, "Create table"),
       message,
@@ -214,9 +230,17 @@ export function mountLobby(root) {
     return open > 0 ? `${seated} · ${plural(open, "seat")} open` : seated;
   }
 
-  function optionsText(options) {
+  // "Laws score: only the most influence scores", in the catalogue's words.
+  function optionsText(game, options) {
+    const known = (games.find((g) => g.name === game) || { options: [] }).options;
     const entries = Object.entries(options || {});
-    return entries.length ? entries.map(([k, v]) => `${k}: ${v}`).join(", ") : "default options";
+    if (!entries.length) return "default options";
+    return entries
+      .map(([key, value]) => {
+        const option = known.find((o) => o.key === key);
+        return option ? `${option.label}: ${valueLabel(option, value)}` : `${key}: ${value}`;
+      })
+      .join(", ");
   }
 
   function tableRow(table) {
@@ -234,7 +258,7 @@ export function mountLobby(root) {
       h("strong", {}, titleOf(table.game)),
       h("span", { class: "meta" }, ` · ${table.players.length}/${table.seats} seats taken · `),
       h("span", {}, seatsText(table)),
-      h("span", { class: "meta" }, ` · ${optionsText(table.options)}`),
+      h("span", { class: "meta" }, ` · ${optionsText(table.game, table.options)}`),
       " ",
       h(
         "a",
@@ -332,7 +356,12 @@ export function mountLobby(root) {
               ),
             ),
           )
-        : h("p", { class: "hint" }, "Nobody is rated yet: finish a game to be listed.");
+        : h(
+            "p",
+            { class: "hint", "data-testid": "leaderboard-empty" },
+            "Nobody is rated yet. Only games between two or more signed-in players are rated " +
+              "(games against bots alone are not): finish one to be listed.",
+          );
     } catch (error) {
       body = h("p", { class: "message" }, error.message);
     }

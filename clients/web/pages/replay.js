@@ -11,7 +11,8 @@ import { h, replaceChildren } from "../lib/dom.js";
 import { makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { describeTable } from "../games/describe.js";
-import { drawGame } from "./table.js";
+import { gameParts } from "../components/game.js";
+import { standingsPanel } from "../components/standings.js";
 
 const DEBOUNCE_MS = 120;
 
@@ -182,30 +183,15 @@ export function mountReplay(root, { tableId, params }) {
     board.dataset.step = String(step);
     board.dataset.phase = view.phase;
     board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
+    const parts = view.view ? gameParts(st.mod, ctx) : null;
     replaceChildren(
       board,
-      view.view ? drawGame(st.mod, ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
-      view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
+      parts ? [parts.board, parts.hand, parts.details] : h("p", { class: "hint" }, "The game has not started at this step."),
+      view.phase === "finished" ? standingsPanel(view, ctx.name, tableId) : null,
     );
     const url = `#/table/${tableId}/replay?at=${view.seq}`;
     if (location.hash !== url) history.replaceState(null, "", url);
     message.textContent = st.note;
-  }
-
-  function finalLine(view, ctx) {
-    const order = view.seats.map((s) => s.seat).sort((a, b) => view.standing.ranks[a] - view.standing.ranks[b]);
-    return h(
-      "section",
-      { class: "panel standings", "data-testid": "standings" },
-      h("h2", {}, "Final standings"),
-      h(
-        "ol",
-        {},
-        order.map((seat) =>
-          h("li", {}, `${ctx.name(seat)}: ${view.standing.points[seat]} points (rank ${view.standing.ranks[seat]})`),
-        ),
-      ),
-    );
   }
 
   (async () => {
