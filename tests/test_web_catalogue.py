@@ -32,6 +32,9 @@ HOOKS = [
     "start",
     "standings",
     "table",
+    "board",
+    "move-log",
+    "create-sit",
 ]
 
 
@@ -98,7 +101,8 @@ def test_the_exporter_imports_contracts_only() -> None:
 def test_every_module_import_resolves_and_nothing_comes_from_elsewhere() -> None:
     assert (WEB / "index.html").exists() and (WEB / "app.js").exists()
     for path in SOURCES:
-        text = path.read_text()
+        # the SVG namespace is a name (createElementNS), never fetched
+        text = path.read_text().replace('"http://www.w3.org/2000/svg"', "")
         assert not re.search(r"https?://", text), f"{path.name} names an outside URL"
         assert "cdn" not in text.lower(), path.name
         if path.suffix != ".js":

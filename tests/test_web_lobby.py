@@ -102,8 +102,10 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     ann, bob = new_person(stack, browser, "Ann"), new_person(stack, browser, "Bob")
     for person in (ann, bob):
         person.sign_up()
-    public = ann.create_table("spacecraft", 3, {"variant": "advanced"})
-    secret = ann.create_table("federation", 2, {"president_medal": "intrigue"}, private=True)
+    public = ann.create_table("spacecraft", 3, {"variant": "advanced"}, sit=False)
+    secret = ann.create_table(
+        "federation", 2, {"president_medal": "intrigue"}, private=True, sit=False
+    )
     invite = ann.page.get_by_test_id("invite-link").input_value()
     assert f"/table/{secret}?invite=" in invite
     # The creator adds a bot before taking a seat; then sits down.
@@ -114,7 +116,9 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     bob.open("/")
     listed = bob.page.get_by_test_id("table-list").locator(f"[data-table='{public}']")
     listed.wait_for()
-    assert "0/3 seats" in listed.inner_text() and "variant: advanced" in listed.inner_text()
+    # options in the catalogue's words, not their keys
+    assert "0/3 seats" in listed.inner_text()
+    assert "Design cards: Advanced" in listed.inner_text() and "variant" not in listed.inner_text()
     assert not bob.page.locator(f"[data-table='{secret}']").count()
     shoot(bob, "lobby")
     bob.page.get_by_test_id("create-game").select_option("federation")  # the form follows
@@ -200,9 +204,11 @@ def test_phone_sized_pages_fit_and_every_control_is_named(
     dan.sign_up()
     assert sideways(dan) <= 1
     assert not unnamed_controls(dan)
+    # an empty leaderboard says which games are rated
+    empty = dan.page.get_by_test_id("leaderboard-empty")
+    assert "two or more signed-in players" in empty.inner_text()
     for game, seats in (("fractured_sky", 1), ("spacecraft", 2), ("federation", 2)):
-        dan.create_table(game, seats)
-        dan.page.get_by_test_id("join").click()
+        dan.create_table(game, seats)  # the creator sits down at once
         for _ in range(seats - 1):
             dan.page.get_by_test_id("add-bot").click()
         dan.page.get_by_test_id("start").click()
