@@ -84,6 +84,13 @@ def test_sign_up_with_the_keyboard_then_sign_in_again(stack: WebStack, browser: 
     page.get_by_test_id("signup-password").fill(PASSWORD)
     page.get_by_test_id("signup-submit").click()
     expect(page.get_by_test_id("auth-message")).to_contain_text("taken", ignore_case=True)
+    # A name over the limit is told, not cut short.
+    page.get_by_test_id("signup-name").fill("x" * 45)
+    expect(page.get_by_test_id("auth-message")).to_contain_text("at most 40 characters")
+    assert page.get_by_test_id("signup-name").input_value() == "x" * 45
+    page.get_by_test_id("signup-submit").click()
+    expect(page.get_by_test_id("auth-message")).to_contain_text("this one has 45")
+    page.get_by_test_id("signup-name").fill(ann.name.upper())
     page.get_by_test_id("signup-password").fill("not the password")
     page.get_by_test_id("signin-submit").click()
     expect(page.get_by_test_id("auth-message")).to_contain_text(
@@ -219,3 +226,30 @@ def test_phone_sized_pages_fit_and_every_control_is_named(
         assert dan.move_controls().count() > 0
     assert not dan.errors, dan.errors
     dan.context.close()
+
+
+def test_a_second_tab_signing_in_as_someone_else_is_noticed(
+    stack: WebStack, browser: Browser
+) -> None:
+    """Two tabs share the browser's session: when the second signs in as another account,
+    the first follows at once (and says so) instead of showing the old seat."""
+    ann = new_person(stack, browser, "Ann")
+    ann.sign_up()
+    table = ann.create_table("spacecraft", 2)
+    assert ann.attr("data-viewer") == "0"
+    other = ann.context.new_page()
+    other.goto(stack.url + "/#/")
+    other.get_by_test_id("sign-out").click()
+    bob_name = "Bob" + ann.name[3:]
+    other.get_by_test_id("signup-name").fill(bob_name)
+    other.get_by_test_id("signup-password").fill(PASSWORD)
+    other.get_by_test_id("signup-submit").click()
+    other.get_by_test_id("lobby").wait_for()
+    # the first tab now shows Bob, on the same table page, as a spectator of Ann's seat
+    expect(ann.page.get_by_test_id("signed-in-as")).to_have_text(bob_name)
+    expect(ann.page.get_by_test_id("account-notice")).to_contain_text(f"Signed in as {bob_name}")
+    ann.page.locator(f"[data-testid=table][data-table='{table}'][data-viewer=spectator]").wait_for()
+    other.get_by_test_id("sign-out").click()
+    expect(ann.page.get_by_test_id("account-notice")).to_contain_text("Signed out")
+    assert not ann.errors, ann.errors
+    ann.context.close()

@@ -38,8 +38,12 @@ GAMES: list[dict[str, Any]] = [
         "min_seats": 1,
         "max_seats": 5,
         "default_seats": 3,
-        "blurb": "Hidden-power area control: airships with secret chips over ten floating "
-        "regions. 1-2 players face automated opponents.",
+        # the region count as the board has it: two regions leave small tables
+        "blurb": "Hidden-power area control: airships with secret chips over floating "
+        f"regions ({fs.REGION_COUNT} with 4-5 players, "
+        f"{fs.REGION_COUNT - sum(r.removed_small for r in fs.REGIONS)} with "
+        f"{fs.SMALL_TABLE_MAX} or fewer participants). 1-2 players face two automated "
+        "opponents.",
         "options": [
             {
                 "key": "difficulty",
