@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clients.wording import CRYSTALS, cost_text, effect_text, plural
 from orrery_contracts.federation import catalogue as fed
 from orrery_contracts.fractured_sky import catalogue as fs
 from orrery_contracts.spacecraft import catalogue as sc
@@ -191,12 +192,6 @@ GOAL_TEXT = {
 }
 
 
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
-
-
 def part_name(part_kind: str) -> str:
     """``fin.WB`` -> ``white-blue fin``; ``body.K`` -> ``grey body``."""
     shape, colours = part_kind.split(".", 1)
@@ -204,8 +199,8 @@ def part_name(part_kind: str) -> str:
 
 
 def _design_text(card: sc.DesignCard) -> str:
-    parts = [_plural(n, s) for s, n in card.shapes.items()]
-    parts += [_plural(n, f"{sc.COLOUR_NAMES[c]} part") for c, n in card.colours.items()]
+    parts = [plural(n, s) for s, n in card.shapes.items()]
+    parts += [plural(n, f"{sc.COLOUR_NAMES[c]} part") for c, n in card.colours.items()]
     if card.width:
         parts.append(f"width {card.width}")
     if card.height:
@@ -246,7 +241,7 @@ def spacecraft() -> dict[str, Any]:
             {
                 "id": b.id,
                 "needs": dict(b.needs),
-                "text": ", ".join(_plural(n, s) for s, n in b.needs.items()),
+                "text": ", ".join(plural(n, s) for s, n in b.needs.items()),
             }
             for b in sc.BLUEPRINTS
         ],
@@ -290,63 +285,6 @@ def spacecraft() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- Federation
-
-CRYSTALS = ("coppernium", "lavandium", "oceanium")
-
-EFFECT_WORDS: dict[str, tuple[str, str]] = {
-    # key: (singular, plural) of what n of them gives
-    "c": ("coppernium", "coppernium"),
-    "l": ("lavandium", "lavandium"),
-    "o": ("oceanium", "oceanium"),
-    "d": ("diamond", "diamonds"),
-    "pp": ("PP", "PP"),
-    "ship": ("spaceship", "spaceships"),
-    "auth": ("authority step", "authority steps"),
-    "die": ("on the assistant die", "on the assistant die"),
-    "crystal": ("crystal of your choice", "crystals of your choice"),
-    "token": ("alteration token", "alteration tokens"),
-    "token_l1": ("alteration token from blue level 1", "alteration tokens from blue level 1"),
-    "project": ("project step of your choice", "project steps of your choice"),
-    "influence": ("influence on a planet of your choice", "influence on planets of your choice"),
-}
-EFFECT_PHRASES = {
-    "die_min": "the assistant die at {n} or more",
-    "check_any": "a check on any mission",
-    "check_l2": "a check on a level-2 mission",
-    "erudite1": "a level-1 erudite tile",
-    "free_mission": "a mission without its check",
-    "orange": "the orange planet's action",
-    "blue": "the blue planet's action",
-    "funding": "the matching mission's check",
-    "retrigger": "fire one of your production structures",
-    "pp_per_medal": "{n} PP per medal (at most 10)",
-    "pp_per_upper": "{n} PP per upper stall pawn",
-}
-
-
-def effect_text(effect: fed.Effect) -> str:
-    """``(("c", 1), ("l", 1))`` -> ``+1 coppernium, +1 lavandium``."""
-    out = []
-    for key, n in effect:
-        if key in EFFECT_PHRASES:
-            out.append(EFFECT_PHRASES[key].format(n=n))
-        elif key in EFFECT_WORDS:
-            one, many = EFFECT_WORDS[key]
-            word = one if abs(n) == 1 else many
-            out.append(f"{'+' if n > 0 else '-'}{abs(n)} {word}")
-        else:  # a key this exporter does not know yet: still say something true
-            out.append(f"{key} {n}")
-    return ", ".join(out) if out else "nothing"
-
-
-def cost_text(cost: fed.Cost) -> str:
-    copp, lav, ocean, any_crystal, diamond = cost
-    parts = [f"{n} {name}" for n, name in zip((copp, lav, ocean), CRYSTALS, strict=True) if n]
-    if any_crystal:
-        parts.append(_plural(any_crystal, "crystal"))
-    if diamond:
-        parts.append(_plural(diamond, "diamond"))
-    return " + ".join(parts) if parts else "free"
 
 
 def _effect(effect: fed.Effect) -> dict[str, Any]:

@@ -10,13 +10,13 @@ import msgspec
 from games.fractured_sky import actions, legal, setup, views
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.round_end import standings
-from games.fractured_sky.views import ai_title
 from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_REWARDS,
     PHASE_START,
     FsState,
 )
+from games.fractured_sky.views import ai_title
 from games.protocol import OtherStanding, Standing, Status
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
 from orrery_contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES

@@ -31,9 +31,11 @@ export class MoveLog {
     if (!previous || previous.seq >= view.seq) return;
     const lines = describeTable(previous, view, ctx, mod);
     if (!lines.length) return;
-    const follow = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
-    this.list.append(h("li", { "data-seq": view.seq }, lines.join(" ")));
-    while (this.list.children.length > KEEP) this.list.firstElementChild.remove();
-    if (follow) this.list.scrollTop = this.list.scrollHeight;
+    const list = this.list;
+    const follow = !list.isConnected || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+    list.append(h("li", { "data-seq": view.seq }, lines.join(" ")));
+    while (list.children.length > KEEP) list.firstElementChild.remove();
+    // after the page has placed the list (it may be re-attached by this update's render)
+    if (follow) requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
   }
 }

@@ -42,11 +42,12 @@ function crystals(cat, body) {
   );
 }
 
+// An alteration token by what it does, never by its number in the catalogue.
 function alteration(cat, id) {
   const token = cat.alterations[id];
-  if (!token) return `token ${id}`;
+  if (!token) return "an alteration token";
   const side = token.votes ? `${plural(token.votes, "vote")}` : "funding side";
-  return `token ${id} (power ${token.power}, ${side}; ${token.text})`;
+  return `“${token.text}” (power ${token.power}, ${side})`;
 }
 
 function structure(cat, game, index) {
@@ -116,7 +117,7 @@ export function label(body, ctx) {
       return `Take a dead asteroid: ${cat.dead_rewards[body.reward] ? cat.dead_rewards[body.reward].text : body.reward}`;
     case "fed.take_token": {
       const id = game.blue_tokens[body.level - 1] ? game.blue_tokens[body.level - 1][body.spot] : -1;
-      return `Take alteration ${id >= 0 ? alteration(cat, id) : "token"} from blue level ${body.level}`;
+      return `Take the alteration token ${id >= 0 ? alteration(cat, id) : "lying face down"} from blue level ${body.level}`;
     }
     case "fed.stall": {
       const stall = cat.stalls[body.stall];
@@ -288,7 +289,7 @@ function senateDrawing(ctx) {
     if (space.seat >= 0) who = `${ctx.name(space.seat)}, ${plural(space.votes, "vote")}${space.funding ? ", funding side" : ""}`;
     else if (space.seat === -2) who = "blocked this round";
     else if (space.seat === -3) who = `a neutral vote (${space.votes})`;
-    const words = `${capitalise(spaceName(cat, i))}: ${who}${space.token >= 0 ? `, alteration token ${space.token}` : ""}`;
+    const words = `${capitalise(spaceName(cat, i))}: ${who}${space.token >= 0 ? `, alteration token ${alteration(cat, space.token)}` : ""}`;
     out.push(
       thing(
         words,
@@ -516,7 +517,7 @@ function senatePanel(ctx, who) {
           },
           h("strong", {}, capitalise(iconName(cat, space.icon))),
           occupant,
-          space.token >= 0 ? h("div", { class: "meta" }, `token ${space.token}`) : null,
+          space.token >= 0 ? h("div", { class: "meta" }, `alteration ${alteration(cat, space.token)}`) : null,
           spaceButton(i),
         );
       }),
@@ -623,7 +624,7 @@ function tracksPanel(ctx, who) {
       "li",
       {},
       `Level ${i + 1} (power ${cat.blue_power[i]}): `,
-      row.map((t) => (t === -2 ? "face down" : t === -1 ? "taken" : `#${t}`)).join(", "),
+      listing(row.map((t) => (t === -2 ? "a face-down token" : t === -1 ? null : alteration(cat, t)))) || "all taken",
       at("blue", i + 1) ? h("strong", {}, ` · ${at("blue", i + 1)}`) : "",
     ),
   );

@@ -231,8 +231,8 @@ function workshopDrawing(ctx) {
             `${capitalise(slot.name)}: weight ${slot.weight}, ${left} left`,
             { class: "ws-slot" + (left ? "" : " empty"), "data-slot": slot.index },
             partShape(cat, slot.kind, x + 4, y + 4, 22),
-            text(x + 30, y + 14, [...colours].map((c) => (cat.colours[c] || c).slice(0, 5)).join("-"), { class: "tiny" }),
-            text(x + 30, y + 27, shape, { class: "tiny" }),
+            text(x + 30, y + 14, [...colours].map((c) => cat.colours[c] || c).join("-"), { class: "micro", textLength: colours.length > 1 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
+            text(x + 30, y + 27, shape, { class: "tiny", textLength: shape.length > 6 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
             text(x + 4, y + 45, `w${slot.weight} · ${left} left`, { class: "tiny" }),
           ),
         );
@@ -416,6 +416,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
       const part = at.get(`${x},${y}`);
       const key = `${x},${y}`;
       const text = part ? partName(cat, part.kind) : "";
+      const where = `column ${x - minX + 1}, row ${maxY - y + 1}`;
       const cls = "cell" + (part ? " part" : "") + (selected === key ? " selected" : "") + (extra && part === extra ? " new" : "");
       cells.push(
         onCell
@@ -425,7 +426,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
                 type: "button",
                 class: cls,
                 "data-key": `cell:${key}`,
-                "aria-label": cellLabel(x, y, part),
+                "aria-label": cellLabel(x, y, part, where),
                 "aria-pressed": String(selected === key),
                 onclick: () => onCell(x, y, part),
               },
@@ -518,12 +519,27 @@ function privatePanel(ctx) {
     choose.length
       ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx), `Keep: ${goalText(cat, body.goal)}`)))
       : null,
+    everyoneChose && !(game.variant === "basic" && mine.reserved) ? h("p", { class: "hint" }, "Nothing secret right now: your goal is public since everyone chose.") : null,
   );
 }
 
 function movesPanel(ctx) {
   if (!ctx.legal.length) return null;
-  const simple = [...ctx.of("sc.leave"), ...ctx.of("sc.arrange"), ...ctx.of("sc.end_turn")];
+  const simple = [
+    ...ctx.of("sc.leave"),
+    ...ctx.of("sc.fulfil"),
+    ...ctx.of("sc.reserve"),
+    ...ctx.of("sc.mark"),
+    ...ctx.of("sc.arrange"),
+    ...ctx.of("sc.end_turn"),
+  ];
+  const text = (body) =>
+    ({
+      "sc.arrange": "Rearrange automatically",
+      "sc.fulfil": `Fulfil card ${body.card}`,
+      "sc.reserve": `Reserve card ${body.card}`,
+      "sc.mark": `Mark card ${body.card}`,
+    })[body.type] || label(body, ctx);
   const hints = [];
   if (ctx.of("sc.visit").length || ctx.of("sc.search").length) hints.push("take a pile in the junkyard");
   if (ctx.of("sc.build").length) hints.push("build a part in the workshop (or choose the payment and place in the workshop order)");
@@ -538,7 +554,7 @@ function movesPanel(ctx) {
       ? h(
           "div",
           { class: "move-list" },
-          simple.map((body) => ctx.button(body, label(body, ctx), body.type === "sc.arrange" ? "Rearrange automatically" : label(body, ctx))),
+          simple.map((body) => ctx.button(body, label(body, ctx), text(body))),
         )
       : null,
   );
@@ -622,7 +638,7 @@ function assemblyPanel(ctx) {
             { class: "hint" },
             slot
               ? `Paying ${paid} of ${slot.weight} weight${pay.includes(token) ? "" : `; the payment must include a ${token}`}. ` +
-                  (order.cell ? `New part at column ${order.cell[0]}, row ${order.cell[1]}.` : "Pick a free cell below, or leave it to be attached automatically.")
+                  (order.cell ? "The new part goes in the cell you chose (click it again to let it be attached automatically)." : "Pick a free cell below, or leave it to be attached automatically.")
               : "Choose a part first.",
           ),
           slot
@@ -635,8 +651,8 @@ function assemblyPanel(ctx) {
                   order.cell = order.cell && order.cell[0] === x && order.cell[1] === y ? null : [x, y];
                   ctx.rerender();
                 },
-                cellLabel: (x, y, part) =>
-                  part ? `${partName(cat, part.kind)} at ${x}, ${y}` : `Put the new ${slot.name} at ${x}, ${y}`,
+                cellLabel: (x, y, part, where) =>
+                  part ? `${capitalise(partName(cat, part.kind))} at ${where}` : `Put the new ${slot.name} at ${where}`,
               })
             : null,
           buildBody
@@ -665,12 +681,12 @@ function assemblyPanel(ctx) {
               }
               ctx.rerender();
             },
-            cellLabel: (x, y, part) =>
+            cellLabel: (x, y, part, where) =>
               part
-                ? `Pick up the ${partName(cat, part.kind)} at ${x}, ${y}`
+                ? `Pick up the ${partName(cat, part.kind)} at ${where}`
                 : order.moving
-                  ? `Move the picked part to ${x}, ${y}`
-                  : `Free cell ${x}, ${y}`,
+                  ? `Move the picked part to ${where}`
+                  : `Free cell at ${where}`,
           }),
           h(
             "div",
