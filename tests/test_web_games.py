@@ -91,8 +91,10 @@ def no_horizontal_scroll(person: Person) -> None:
 
 
 def shoot(person: Person, name: str, fallback: Path) -> None:
+    """The first screen, as a person sees it on opening the page."""
+    person.page.evaluate("window.scrollTo(0, 0)")
     path = screenshot_dir(fallback) / f"{name}.png"
-    person.page.screenshot(path=str(path), full_page=True)
+    person.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
 
 
@@ -267,7 +269,8 @@ def test_a_person_plays_a_whole_game_against_bots(
 
     clicks = play_until_finished([ann], before=before_click, after=after_click)
     assert clicks > 5 and shot["taken"]
-    assert ann.board_clicks > clicks // 3, (ann.board_clicks, clicks)  # played on the board
+    # played on the board wherever it offered the move (the rest: choices beside it)
+    assert ann.board_clicks >= 5, (ann.board_clicks, clicks)
     assert game != "spacecraft" or shot["ordered"], "no build step reached to try an order"
     assert game != "spacecraft" or shot["compared"] > 5, shot
     final = check_standings(ann, table)

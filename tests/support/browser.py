@@ -369,25 +369,24 @@ class Person:
     def board_controls(self) -> Any:
         return self.table().locator("[data-testid=board] [data-command]:not([aria-disabled=true])")
 
+    def choose_other(self, controls: str, chosen: str) -> None:
+        """Now and then pick another of these choices, and wait until the page shows it."""
+        others = self.table().locator(f"{controls}:not({chosen})")
+        if others.count() and self.rng.random() < 0.3:
+            other = others.nth(self.rng.randrange(others.count()))
+            key = other.get_attribute("data-key")
+            other.click()
+            self.table().locator(f"[data-key='{key}']{chosen}").wait_for()
+
     def click_a_move(self) -> bool:
         """Click one legal-move control at random, on the drawn board when it offers one
         (mostly); wait until the page shows its outcome. False when there was nothing to
         click."""
         page = self.page
-        radios = self.table().locator("[data-testid=placement] input[type=radio]:not(:checked)")
-        if radios.count() and self.rng.random() < 0.3:
-            # Another ambassador, side, die or token first (the placement in steps).
-            radio = radios.nth(self.rng.randrange(radios.count()))
-            key = radio.get_attribute("data-key")
-            radio.click()
-            self.table().locator(f"[data-key='{key}']:checked").wait_for()
-        chips = self.table().locator("button.chip[aria-pressed=false]")
-        if chips.count() and self.rng.random() < 0.3:
-            # Another chip to place (Fractured Sky: the hand's chip, then a region).
-            chip = chips.nth(self.rng.randrange(chips.count()))
-            key = chip.get_attribute("data-key")
-            chip.click()
-            self.table().locator(f"[data-key='{key}'][aria-pressed=true]").wait_for()
+        # Sometimes another choice first: an ambassador, side, die or token (Federation's
+        # placement in steps), or the chip a click on a region places (Fractured Sky).
+        self.choose_other("[data-testid=placement] input[type=radio]", ":checked")
+        self.choose_other("button.chip[aria-pressed]", "[aria-pressed=true]")
         on_board = self.board_controls()
         controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
         if controls is None:

@@ -433,55 +433,35 @@ function placementChooser(ctx) {
   const { game, cat } = ctx;
   const placing = placementState(ctx);
   if (!placing) return null;
+  const choice = (legend, name, values, field, text) =>
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, legend),
+      values.map((value) =>
+        h(
+          "label",
+          { class: "radio" },
+          h("input", {
+            type: "radio",
+            name,
+            value: String(value),
+            checked: value === placing.ui[field],
+            "data-key": `${name}-${value}`,
+            onchange: () => {
+              placing.ui[field] = value;
+              ctx.rerender();
+            },
+          }),
+          ` ${capitalise(text(value))} `,
+        ),
+      ),
+    );
   return h(
     "section",
     { class: "panel placement", "data-testid": "placement", "aria-label": "Placing an ambassador" },
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, "1. Ambassador"),
-      placing.ambassadors.map((a) =>
-        h(
-          "label",
-          { class: "radio" },
-          h("input", {
-            type: "radio",
-            name: "fed-amb",
-            value: String(a),
-            checked: a === placing.ui.ambassador,
-            "data-key": `fed-amb-${a}`,
-            onchange: () => {
-              placing.ui.ambassador = a;
-              ctx.rerender();
-            },
-          }),
-          ` ${capitalise(ambassadorName(cat, a))} `,
-        ),
-      ),
-    ),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, "2. How"),
-      placing.modes.map((m) =>
-        h(
-          "label",
-          { class: "radio" },
-          h("input", {
-            type: "radio",
-            name: "fed-mode",
-            value: m,
-            checked: m === placing.ui.mode,
-            "data-key": `fed-mode-${m}`,
-            onchange: () => {
-              placing.ui.mode = m;
-              ctx.rerender();
-            },
-          }),
-          ` ${capitalise(modeText(cat, game, ctx.me, m, placing.ui.ambassador))} `,
-        ),
-      ),
-    ),
+    choice("1. Ambassador", "fed-amb", placing.ambassadors, "ambassador", (a) => ambassadorName(cat, a)),
+    choice("2. How", "fed-mode", placing.modes, "mode", (m) => modeText(cat, game, ctx.me, m, placing.ui.ambassador)),
     h("p", { class: "hint" }, "3. Click a free space of the senate on the board (or “Place here” in the senate below)."),
   );
 }

@@ -83,29 +83,3 @@ export function hot(ctx, body, label, attrs, ...children) {
     ...children,
   );
 }
-
-// A drawn control that changes a choice on the page (no command): a chip to place, a
-// part to move. aria-pressed tells whether it is the chosen one.
-export function toggle(label, pressed, onchoose, attrs, ...children) {
-  const { class: cls, ...rest } = attrs || {};
-  return s(
-    "g",
-    {
-      class: "hot toggle" + (pressed ? " pressed" : "") + (cls ? " " + cls : ""),
-      role: "button",
-      tabindex: "0",
-      "aria-label": label,
-      "aria-pressed": pressed ? "true" : "false",
-      onclick: onchoose,
-      onkeydown: (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          onchoose();
-        }
-      },
-      ...rest,
-    },
-    s("title", {}, label),
-    ...children,
-  );
-}

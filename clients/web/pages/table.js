@@ -254,7 +254,8 @@ export function mountTable(root, { tableId, params }) {
       h(
         "div",
         { class: "table-layout" + (playing ? "" : " no-board") },
-        h("div", { class: "board-column" }, parts.board, parts.under),
+        // On a phone the board keeps a legible size and pans inside its frame.
+        h("div", { class: "board-column" }, parts.board ? h("div", { class: "board-wrap" }, parts.board) : null, parts.under),
         h(
           "aside",
           { class: "side-column", "aria-label": "Your moves, your hand and the move log", "data-testid": "side" },
