@@ -281,6 +281,9 @@ def test_a_person_plays_a_whole_game_against_bots(
     log = ann.page.get_by_test_id("move-log").locator(":scope > *")
     assert log.count() > clicks // 2
     assert "The game is over." in log.last.inner_text()
+    assert ann.page.get_by_test_id("move-log").evaluate(
+        "e => e.scrollHeight - e.scrollTop - e.clientHeight < 30"
+    ), "the move log does not show its newest entry"
     assert final["standings"][0]["rank"] == 1
     if game == "fractured_sky":  # the final standings rank the AIs too
         rows = ann.page.get_by_test_id("standings").locator("tbody tr")

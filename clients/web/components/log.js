@@ -3,8 +3,8 @@
 // narration as the replay page, games/describe.js), so it never says more than the
 // viewer may know. One <li> per update received (a move, with what it set off).
 //
-// The element is made once and updated in place, so its scroll position survives the
-// page's re-renders; it follows the newest entry unless the reader scrolled up.
+// The element is made once and updated in place; restore() after each render puts it back
+// at the newest entry, or where the reader scrolled to.
 
 import { h } from "../lib/dom.js";
 import { describeTable } from "../games/describe.js";
@@ -22,6 +22,20 @@ export class MoveLog {
       h("p", { class: "meta" }, h("a", { href: `#/table/${tableId}/replay` }, "Step through the whole game")),
     );
     this.previous = null;
+    // Where the reader left the list: following the newest entry, or scrolled up to a
+    // place. (The page re-attaches the list on each render, which resets its scroll.)
+    this.following = true;
+    this.saved = 0;
+    this.list.addEventListener("scroll", () => {
+      if (!this.list.isConnected || !this.list.clientHeight) return;
+      this.saved = this.list.scrollTop;
+      this.following = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 24;
+    });
+  }
+
+  // After the page placed the list again: back where the reader was (or at the newest).
+  restore() {
+    this.list.scrollTop = this.following ? this.list.scrollHeight : this.saved;
   }
 
   // A new view arrived: tell what changed since the last one (nothing for the first).
@@ -32,10 +46,7 @@ export class MoveLog {
     const lines = describeTable(previous, view, ctx, mod);
     if (!lines.length) return;
     const list = this.list;
-    const follow = !list.isConnected || list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     list.append(h("li", { "data-seq": view.seq }, lines.join(" ")));
     while (list.children.length > KEEP) list.firstElementChild.remove();
-    // after the page has placed the list (it may be re-attached by this update's render)
-    if (follow) requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
   }
 }

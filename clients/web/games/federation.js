@@ -262,7 +262,7 @@ function board(ctx) {
   const { game, cat } = ctx;
   const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${PENDING[game.pending] || game.pending}` : "";
   return svgBoard(
-    "0 0 1000 540",
+    "0 0 1000 600",
     `Federation board, round ${game.round} of ${cat.rounds}${now}`,
     "fed-board",
     text(10, 24, "Senate", { class: "name" }),
@@ -270,8 +270,38 @@ function board(ctx) {
     text(spaceX(3), 254, "right wing", { class: "tiny" }),
     senateDrawing(ctx),
     tracksDrawing(ctx),
+    planetsDrawing(ctx),
     playersDrawing(ctx),
   );
+}
+
+// The five planets' own rows: what the orange, blue, yellow, purple and green actions
+// find there now (and who holds what), one box each.
+function planetsDrawing(ctx) {
+  const { game, cat } = ctx;
+  const holders = (has) => game.players.map((p, seat) => (has(p) ? seat : null)).filter((seat) => seat !== null);
+  const faceUp = game.blue_tokens.flat().filter((t) => t >= 0).length;
+  const built = (index) => holders((p) => p.built.includes(index));
+  const rows = [
+    [`asteroids: ${game.orange_tokens.filter((t) => t !== -1).length} on the track`, `dead asteroids left: ${game.dead_asteroids}`, []],
+    [`alteration tokens face up: ${faceUp}`, `levels 1-${cat.blue_max}`, []],
+    [`stalls: ${cat.stalls.length}`, "stall pawns:", holders((p) => p.stalls.some((n) => n))],
+    [`erudite tiles left: ${game.erudite_stock.reduce((a, b) => a + b, 0)}`, "", []],
+    [`structures built: ${game.players.reduce((n, p) => n + p.built.length, 0)}`, "builders:", [...new Set(game.production.flatMap((_, i) => built(i)))]],
+  ];
+  return rows.map(([line1, line2, seats], i) => {
+    const x = 10 + i * 196;
+    const y = 282;
+    return thing(
+      `The ${cat.planets[i]} planet: ${line1}${line2 ? `, ${line2}` : ""}${seats.length ? ` ${listing(seats.map((seat) => ctx.name(seat)))}` : ""}`,
+      { class: "fed-planet" },
+      s("rect", { class: "room", x, y, width: 190, height: 56, rx: 8 }),
+      s("rect", { x, y, width: 190, height: 6, rx: 3, fill: PLANET_COLOUR[i] }),
+      text(x + 8, y + 24, `${capitalise(cat.planets[i])}: ${line1}`, { class: "tiny" }),
+      text(x + 8, y + 44, line2, { class: "tiny" }),
+      seats.map((seat, k) => s("circle", { class: `p${seat % 6} piece`, cx: x + 84 + k * 14, cy: y + 40, r: 5 })),
+    );
+  });
 }
 
 function senateDrawing(ctx) {
@@ -371,9 +401,9 @@ function tracksDrawing(ctx) {
         const category = cat.project_category[i];
         const x = 730 + i * 37;
         return [
-          s("rect", { class: "step", x, y: 238, width: 33, height: 6 + level * 4 }),
+          s("rect", { class: "step", x, y: 238, width: 33, height: 6 + level * 2 }),
           s("rect", { x, y: 238, width: 33, height: 4, fill: category >= 0 ? PLANET_COLOUR[category] : "#777" }),
-          text(x + 16, 256 + level * 4, String(level), { class: "micro", "text-anchor": "middle" }),
+          text(x + 16, 254 + level * 2, String(level), { class: "micro", "text-anchor": "middle" }),
         ];
       }),
     ),
@@ -384,7 +414,7 @@ function playersDrawing(ctx) {
   const { game, cat } = ctx;
   const n = game.players.length;
   const boxW = 980 / n;
-  const top = 296;
+  const top = 356;
   return game.players.map((p, seat) => {
     const x = 10 + seat * boxW;
     const left = p.ambassadors_used.map((used, i) => (used ? null : i + 1)).filter((v) => v);

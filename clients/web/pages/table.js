@@ -276,6 +276,7 @@ export function mountTable(root, { tableId, params }) {
         : null,
       footer(view),
     );
+    if (playing) log.restore();
     if (hadFocus && !page.contains(document.activeElement)) {
       const target =
         page.querySelector("[data-testid=side] button:not([disabled]), [data-testid=board] [data-command]") || page;
