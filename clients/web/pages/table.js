@@ -192,6 +192,43 @@ export function mountTable(root, { tableId, params }) {
     }
   }
 
+  // The page's frame, made once: each render fills its boxes. A box that stays in place
+  // keeps its scroll position (the side column, the board's frame on a phone) and the
+  // side slot never moves (a panel there keeps its focus and what is typed in it).
+  const box = (attrs = {}) => h("div", attrs);
+  const frame = {
+    head: box(),
+    message: h("p", { class: "message", "data-testid": "message" }),
+    seats: box(),
+    phase: box(),
+    boardWrap: box({ class: "board-wrap" }),
+    under: box(),
+    sideDynamic: box(),
+    details: box(),
+    foot: box(),
+  };
+  frame.layout = h(
+    "div",
+    { class: "table-layout" },
+    h("div", { class: "board-column" }, frame.boardWrap, frame.under),
+    h(
+      "aside",
+      { class: "side-column", "aria-label": "Your moves, your hand and the move log", "data-testid": "side" },
+      frame.sideDynamic,
+      extra,
+    ),
+  );
+  const frameNodes = [
+    frame.head,
+    announcer.element,
+    frame.message,
+    frame.seats,
+    frame.phase,
+    frame.layout,
+    frame.details,
+    frame.foot,
+  ];
+
   function draw() {
     if (st.fatal && !st.view) {
       replaceChildren(
@@ -207,6 +244,7 @@ export function mountTable(root, { tableId, params }) {
       replaceChildren(page, h("p", { class: "hint" }, "Connecting to the table…"));
       return;
     }
+    if (page.firstChild !== frame.head) replaceChildren(page, frameNodes);
     page.dataset.seq = String(view.seq);
     page.dataset.phase = view.phase;
     page.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
@@ -227,20 +265,14 @@ export function mountTable(root, { tableId, params }) {
     const bots = new Set(((st.summary && st.summary.players) || []).filter((p) => p.bot).map((p) => p.seat));
     const hadFocus = page.contains(document.activeElement);
     const playing = view.view !== null && view.view !== undefined;
+
+    replaceChildren(frame.head, statusHeader(view, ctx, { title: st.title, connection: st.connection }));
+    frame.message.className = "message " + (st.tone || "");
+    frame.message.setAttribute("role", st.tone === "error" ? "alert" : "status");
+    frame.message.textContent = st.fatal || st.message;
+    replaceChildren(frame.seats, seatStrip(view, bots));
     replaceChildren(
-      page,
-      statusHeader(view, ctx, { title: st.title, connection: st.connection }),
-      announcer.element,
-      h(
-        "p",
-        {
-          class: "message " + (st.tone || ""),
-          role: st.tone === "error" ? "alert" : "status",
-          "data-testid": "message",
-        },
-        st.fatal || st.message,
-      ),
-      seatStrip(view, bots),
+      frame.phase,
       view.phase === "lobby"
         ? lobbyPanel(view, {
             tableId,
@@ -251,21 +283,21 @@ export function mountTable(root, { tableId, params }) {
           })
         : null,
       view.phase === "finished" ? standingsPanel(view, ctx.name, tableId) : null,
-      h(
-        "div",
-        { class: "table-layout" + (playing ? "" : " no-board") },
-        // On a phone the board keeps a legible size and pans inside its frame.
-        h("div", { class: "board-column" }, parts.board ? h("div", { class: "board-wrap" }, parts.board) : null, parts.under),
-        h(
-          "aside",
-          { class: "side-column", "aria-label": "Your moves, your hand and the move log", "data-testid": "side" },
-          parts.moves,
-          otherMoves(leftovers, ctx, st.mod),
-          parts.hand,
-          playing ? log.element : null,
-          extra,
-        ),
-      ),
+    );
+    frame.layout.className = "table-layout" + (playing ? "" : " no-board");
+    // On a phone the board keeps a legible size and pans inside its frame.
+    frame.boardWrap.hidden = !parts.board;
+    replaceChildren(frame.boardWrap, parts.board);
+    replaceChildren(frame.under, parts.under);
+    replaceChildren(
+      frame.sideDynamic,
+      parts.moves,
+      otherMoves(leftovers, ctx, st.mod),
+      parts.hand,
+      playing ? log.element : null,
+    );
+    replaceChildren(
+      frame.details,
       parts.details
         ? h(
             "section",
@@ -274,8 +306,8 @@ export function mountTable(root, { tableId, params }) {
             parts.details,
           )
         : null,
-      footer(view),
     );
+    replaceChildren(frame.foot, footer(view));
     if (playing) log.restore();
     if (hadFocus && !page.contains(document.activeElement)) {
       const target =
