@@ -271,6 +271,7 @@ def test_a_person_plays_a_whole_game_against_bots(
     assert clicks > 5 and shot["taken"]
     # played on the board wherever it offered the move (the rest: choices beside it)
     assert ann.board_clicks >= 5, (ann.board_clicks, clicks)
+    assert ann.board_keys == 1  # one of them with the keyboard (Enter on the focused element)
     assert game != "spacecraft" or shot["ordered"], "no build step reached to try an order"
     assert game != "spacecraft" or shot["compared"] > 5, shot
     final = check_standings(ann, table)

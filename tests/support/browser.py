@@ -214,7 +214,8 @@ class Person:
     errors: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     replays: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    board_clicks: int = 0
+    board_clicks: int = 0  # moves made on the drawn board
+    board_keys: int = 0  # of which with the keyboard
 
     # ------------------------------------------------------------ pages and forms
 
@@ -401,7 +402,13 @@ class Person:
         assert control.get_attribute("aria-label"), "a move control without an accessible name"
         if control.evaluate("e => !!e.closest('[data-testid=board]')"):
             self.board_clicks += 1
-        control.click()
+        if self.board_clicks == 1 and not self.board_keys:
+            # the first move on the board with the keyboard: focus it, press Enter
+            self.board_keys += 1
+            control.focus()
+            page.keyboard.press("Enter")
+        else:
+            control.click()
         page.wait_for_function(
             """seq => {
                 const t = document.querySelector('[data-testid=table]:not([data-replay])');
