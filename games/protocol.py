@@ -38,11 +38,24 @@ class Status(msgspec.Struct, frozen=True, kw_only=True):
     round: int = 0
 
 
+class OtherStanding(msgspec.Struct, frozen=True, kw_only=True):
+    """A participant without a seat (a built-in opponent, e.g. Fractured Sky's AIs in a
+    1-2 player game): its name, points and rank among everybody."""
+
+    participant: int  # the game's number for it (after the seats)
+    name: str
+    points: int
+    rank: int
+
+
 class Standing(msgspec.Struct, frozen=True, kw_only=True):
-    """Points and ranks per seat; rank 1 is best, equal ranks are shared places."""
+    """Points and ranks per seat; rank 1 is best, equal ranks are shared places. The
+    ranks count ``others`` (participants without a seat), which every standing shows
+    beside the seats: a solo player placing 3rd sees the two AIs above."""
 
     points: tuple[int, ...]
     ranks: tuple[int, ...]
+    others: tuple[OtherStanding, ...] = ()
 
 
 S = TypeVar("S")

@@ -72,7 +72,7 @@ from orrery_contracts.table import (
     TableUndone,
     UndoTable,
 )
-from orrery_contracts.views import ClockView, SeatInfo, TablePhase, TableView
+from orrery_contracts.views import ClockView, SeatInfo, StandingLine, TablePhase, TableView
 
 MAX_AUTOMATIC_MOVES = 10_000
 
@@ -580,8 +580,54 @@ def _undo_legal(state: TableState, seat: int) -> list[UndoTable]:
     return [UndoTable()]
 
 
-def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
-    """What ``seat`` (None: a spectator) may know of the table, with its legal commands."""
+def standing_lines(state: TableState) -> list[StandingLine]:
+    """Every participant's standing, best first: the game's own ``score`` while playing,
+    the final standing (conceded seats last) once finished, with the participants that
+    hold no seat (built-in opponents) ranked among the seats."""
+    if state.phase not in ("playing", "finished") or state.game_state is None:
+        return []
+    score: Standing = game_of(state).score(state.game_state)
+    if state.standing is not None:
+        points, ranks = list(state.standing.points), list(state.standing.ranks)
+    else:
+        points, ranks = list(score.points), list(score.ranks)
+    lines = [
+        StandingLine(
+            seat=s,
+            participant=s,
+            name=state.names[s],
+            points=points[s],
+            rank=ranks[s],
+            left=state.left[s],
+        )
+        for s in range(state.seats)
+    ]
+    for other in score.others:
+        # a conceded seat ranked above a built-in opponent moved to the end
+        conceded_above = sum(
+            1
+            for r, gone in zip(score.ranks, state.left, strict=True)
+            if gone and r < other.rank and state.standing is not None
+        )
+        lines.append(
+            StandingLine(
+                seat=None,
+                participant=other.participant,
+                name=other.name,
+                points=other.points,
+                rank=other.rank - conceded_above,
+                ai=True,
+            )
+        )
+    return sorted(lines, key=lambda line: (line.rank, line.participant))
+
+
+def table_view(
+    state: TableState, seat: int | None, standings: list[StandingLine] | None = None
+) -> TableView[Any, Any]:
+    """What ``seat`` (None: a spectator) may know of the table, with its legal commands.
+    ``standings`` (public, the same for every viewer) may be passed in when the caller
+    builds every seat's view at once."""
     game = get_game(state.game) if state.game else None
     status = table_status(state)
     game_view = None
@@ -612,6 +658,7 @@ def table_view(state: TableState, seat: int | None) -> TableView[Any, Any]:
         standing=state.standing,
         seed=state.seed,
         clock=clock_view(state),
+        standings=standing_lines(state) if standings is None else standings,
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from games.table import TableState, table_view
+from games.table import TableState, standing_lines, table_view
 from orrery_contracts import keys
 
 UPDATES_MAXLEN = 1_000
@@ -23,7 +23,8 @@ _json = msgspec.json.Encoder()
 
 def render_views(state: TableState) -> dict[int | None, bytes]:
     viewers: list[int | None] = [None, *range(state.seats)]
-    return {seat: _json.encode(table_view(state, seat)) for seat in viewers}
+    standings = standing_lines(state)  # public: scored once for every viewer
+    return {seat: _json.encode(table_view(state, seat, standings)) for seat in viewers}
 
 
 class ViewWriter:

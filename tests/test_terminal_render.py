@@ -187,7 +187,11 @@ def test_the_final_standing_is_a_table_and_the_round_survives_the_end() -> None:
     assert f"round {fs_end['view']['round']}" in text  # not "round 0"
     rank = fs_end["standing"]["ranks"][0]
     assert re.search(rf"\b{rank}\s+P0 \(you\)\s+{fs_end['standing']['points'][0]}\b", text)
-    assert "ranks count the built-in opponents" in text
+    # the built-in opponents are in the final standing, each with its place and points
+    for line in fs_end["standings"]:
+        if line["ai"]:
+            assert re.search(rf"\b{line['rank']}\s+{line['name']}\s+{line['points']}\b", text)
+    assert sum(1 for line in fs_end["standings"] if line["ai"]) == 2
     sc_end = views_of("spacecraft", 3, {})[-2]
     assert sc_end["phase"] == "finished"
     assert sc_end["round"] > 0 and f"round {sc_end['round']}" in draw(sc_end, last_round=12)

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from clients import wording
 from clients.web import export
 from games.registry import get_game
 from games.rejection import Rejected
@@ -32,6 +33,9 @@ HOOKS = [
     "start",
     "standings",
     "table",
+    "board",
+    "move-log",
+    "create-sit",
 ]
 
 
@@ -72,12 +76,12 @@ def test_every_goal_card_and_effect_has_words() -> None:
     spacecraft, federation = documents["spacecraft.json"], documents["federation.json"]
     assert {g["pattern"] for g in spacecraft["goals"]} <= set(export.GOAL_TEXT)
     assert all(c["text"].startswith("at least ") for c in spacecraft["design_cards"])
-    known = set(export.EFFECT_WORDS) | set(export.EFFECT_PHRASES)
+    known = set(wording.EFFECT_WORDS) | set(wording.EFFECT_PHRASES)
     for key in ("start_tiles", "deep_space", "asteroids", "alterations", "erudite", "production"):
         for item in federation[key]:
             assert item["text"], item
             unknown = {effect_key for effect_key, _ in item["effect"]} - known
-            assert not unknown, f"clients/web/export.py has no words for {unknown}"
+            assert not unknown, f"clients/wording.py has no words for {unknown}"
 
 
 def test_the_exporter_imports_contracts_only() -> None:
@@ -98,7 +102,8 @@ def test_the_exporter_imports_contracts_only() -> None:
 def test_every_module_import_resolves_and_nothing_comes_from_elsewhere() -> None:
     assert (WEB / "index.html").exists() and (WEB / "app.js").exists()
     for path in SOURCES:
-        text = path.read_text()
+        # the SVG namespace is a name (createElementNS), never fetched
+        text = path.read_text().replace('"http://www.w3.org/2000/svg"', "")
         assert not re.search(r"https?://", text), f"{path.name} names an outside URL"
         assert "cdn" not in text.lower(), path.name
         if path.suffix != ".js":
@@ -118,3 +123,14 @@ def test_the_test_hooks_are_there() -> None:
         assert f'"data-testid": "{hook}"' in text, hook
     assert '"data-command": json' in text
     assert '"data-seq"' in text or "dataset.seq" in text
+
+
+def test_the_terminal_and_the_web_say_an_effect_in_the_same_words() -> None:
+    """Federation's effects: one wording (clients/wording.py) for the catalogue export the
+    web client shows and the terminal renderer."""
+    from clients.terminal import render_federation
+    from orrery_contracts.federation import catalogue as fed
+
+    federation = msgspec.json.decode(export.documents()["federation.json"])
+    for tile, shown in zip(fed.START_TILES, federation["start_tiles"], strict=True):
+        assert render_federation.effect(tile) == shown["text"]

@@ -32,6 +32,11 @@ def browser() -> Iterator[Browser]:
 
 def seat(person: Person) -> None:
     person.page.get_by_test_id("join").click()
+    seated(person)
+
+
+def seated(person: Person) -> None:
+    """Wait until the page shows the person's seat (a table's creator sits at once)."""
     person.page.locator("[data-testid=table]:not([data-viewer=spectator])").wait_for()
 
 
@@ -109,7 +114,7 @@ def test_the_undo_button_takes_back_a_move(stack: WebStack, browser: Browser) ->
     ann = new_person(stack, browser, "Ann")
     ann.sign_up()
     table = ann.create_table("spacecraft", 2)
-    seat(ann)
+    seated(ann)
     ann.page.get_by_test_id("add-bot").click()
     ann.page.locator("[data-testid=seats] li:nth-child(2) .name").filter(has_text="Bot").wait_for()
     ann.page.get_by_test_id("start").click()

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from orrery_contracts import keys
 from tests.support.browser import (
     Person,
     WebStack,
@@ -30,9 +31,11 @@ from tests.support.browser import (
     screenshot_dir,
     web_stack,
 )
+from tests.support.service import PARTITIONS
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "clients" / "web" / "catalogue"
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +66,7 @@ def check_standings(person: Person, table: str) -> dict[str, Any]:
     box = person.page.get_by_test_id("standings")
     box.wait_for()
     rows = box.locator("tbody tr")
-    assert rows.count() == len(view["seats"])
+    assert rows.count() == len(view["standings"]) >= len(view["seats"])
     text = box.inner_text()
     for seat, points in enumerate(view["standing"]["points"]):
         assert str(points) in text, (seat, points, text)
@@ -88,9 +91,91 @@ def no_horizontal_scroll(person: Person) -> None:
 
 
 def shoot(person: Person, name: str, fallback: Path) -> None:
+    """The first screen, as a person sees it on opening the page."""
+    person.page.evaluate("window.scrollTo(0, 0)")
     path = screenshot_dir(fallback) / f"{name}.png"
-    person.page.screenshot(path=str(path), full_page=True)
+    person.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
+
+
+def shoot_both(person: Person, name: str) -> None:
+    """The page as it is (1280×900, first screen) and on a phone (390 px wide, whole page,
+    which must not scroll sideways); each saved as a test artefact (screenshot_dir)."""
+    page = person.page
+    page.evaluate("window.scrollTo(0, 0)")
+    path = screenshot_dir() / f"{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    page.set_viewport_size(PHONE)
+    try:
+        person.table().wait_for()
+        no_horizontal_scroll(person)
+        path = screenshot_dir() / f"{name}-390.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 10_000
+    finally:
+        page.set_viewport_size(DESKTOP)
+
+
+def first_screen(person: Person) -> None:
+    """At 1280×900 the board, my hand and my moves begin in the first screen."""
+    tops = person.page.evaluate(
+        """() => ['[data-testid=board]', '[data-testid=private]', '[data-testid=side]']
+            .map(s => document.querySelector(s))
+            .map(e => e ? e.getBoundingClientRect().top + scrollY : null)"""
+    )
+    board, hand, side = tops
+    assert board is not None and board < 400, tops
+    assert side is not None and side < 400, tops
+    assert hand is None or hand < 900, tops
+
+
+# Every control has an accessible name: buttons, links, fields, and the drawn board's
+# elements (each an image or a button with an aria-label).
+UNNAMED = """() => [...document.querySelectorAll(
+    'button, a[href], input, select, textarea, [role=button], [role=img], [tabindex]')]
+  .filter(e => !e.closest('[hidden]'))
+  .filter(e => {
+    const name = (e.getAttribute('aria-label') || (e.tagName === 'svg' || e.closest('svg') ? ''
+                  : e.textContent) || e.title || '').trim();
+    const labelled = e.labels && [...e.labels].some(l => l.textContent.trim());
+    const by = e.getAttribute('aria-labelledby');
+    return !(name || labelled || (by && document.getElementById(by)));
+  })
+  .map(e => e.outerHTML.slice(0, 120))"""
+
+
+def named_everywhere(person: Person) -> None:
+    unnamed = person.page.evaluate(UNNAMED)
+    assert not unnamed, unnamed
+    board = person.page.get_by_test_id("board")
+    assert board.get_attribute("aria-label"), "the board has no accessible name"
+    for control in person.board_controls().all()[:40]:
+        assert control.get_attribute("role") == "button"
+        assert control.get_attribute("tabindex") == "0"
+
+
+SCORE_LINES = """() => [...document.querySelectorAll('[data-testid=seats] [data-testid^=score-]')]
+  .map(e => [Number(e.dataset.testid.split('-')[1]), e.textContent])"""
+
+
+def scores_match_the_scoreboard(person: Person, table: str) -> bool:
+    """The points each seat shows equal the scoreboard projection's at the seq shown
+    (False when the scoreboard is at another seq: nothing to compare)."""
+    seq = person.seq()
+    shown = dict(person.page.evaluate(SCORE_LINES))
+    if person.seq() != seq:
+        return False
+    key = keys.score_key(keys.partition_of(table, PARTITIONS), table)
+    raw = person.stack.service.sync_redis().get(key)
+    if raw is None:
+        return False
+    board = json.loads(raw)
+    if board["seq"] != seq:
+        return False
+    for line in board["lines"]:
+        assert shown[line["seat"]].startswith(f"{line['points']} pts"), (seq, shown, board)
+    return True
 
 
 # ---------------------------------------------------------------- against bots
@@ -134,7 +219,7 @@ def spacecraft_order(person: Person) -> bool:
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
-        ("fractured_sky", 3, {}),
+        ("fractured_sky", 1, {"difficulty": "medium"}),  # solo, against two AIs
         ("spacecraft", 3, {"variant": "advanced"}),
         ("federation", 3, {"law_effect": "majority"}),
     ],
@@ -142,7 +227,6 @@ def spacecraft_order(person: Person) -> bool:
 def test_a_person_plays_a_whole_game_against_bots(
     stack: WebStack,
     browser: Browser,
-    tmp_path: Path,
     game: str,
     seats: int,
     options: dict[str, str],
@@ -150,14 +234,23 @@ def test_a_person_plays_a_whole_game_against_bots(
     ann = new_person(stack, browser, "Ann")
     ann.sign_up()
     table = ann.create_table(game, seats, options)
-    seated(ann)
+    assert ann.attr("data-viewer") == "0"  # the creator is seated
+    ann.page.get_by_test_id("seated-notice").wait_for()
     for bots in range(1, seats):
         ann.page.get_by_test_id("add-bot").click()
         ann.page.locator(f"[data-testid=seats] li:nth-child({bots + 1}) .name").filter(
             has_text="Bot"
         ).wait_for()
     start(ann)
-    shot = {"taken": False, "ordered": game != "spacecraft"}
+    assert not ann.page.get_by_test_id("seated-notice").count()  # gone after the start
+    if game == "fractured_sky":  # the AIs sit in the seat bar with their scores
+        ais = ann.page.locator("[data-testid=seats] li[data-ai]")
+        assert ais.count() == 2 and "Black AI" in ais.first.inner_text()
+    ann.page.locator("[data-testid=table][data-my-turn]").wait_for()
+    first_screen(ann)
+    named_everywhere(ann)
+    shoot_both(ann, f"{game}-start")
+    shot = {"taken": False, "ordered": game != "spacecraft", "compared": 0}
 
     def before_click(person: Person) -> bool:
         if not shot["ordered"] and spacecraft_order(person):
@@ -166,14 +259,39 @@ def test_a_person_plays_a_whole_game_against_bots(
         return False
 
     def after_click(person: Person, clicks: int) -> None:
+        if game == "spacecraft":
+            # the score the page shows is the scoreboard's, at every step
+            shot["compared"] += scores_match_the_scoreboard(person, table)
         if clicks == 14 and not shot["taken"]:
-            shoot(person, game, tmp_path)
+            named_everywhere(person)
+            shoot_both(person, game)
             shot["taken"] = True
 
     clicks = play_until_finished([ann], before=before_click, after=after_click)
     assert clicks > 5 and shot["taken"]
+    # played on the board wherever it offered the move (the rest: choices beside it)
+    assert ann.board_clicks >= 5, (ann.board_clicks, clicks)
+    assert ann.board_keys == 1  # one of them with the keyboard (Enter on the focused element)
     assert game != "spacecraft" or shot["ordered"], "no build step reached to try an order"
-    check_standings(ann, table)
+    assert game != "spacecraft" or shot["compared"] > 5, shot
+    final = check_standings(ann, table)
+    shoot_both(ann, f"{game}-end")
+    if game == "spacecraft":
+        assert scores_match_the_scoreboard(ann, table)
+    # the move log: one entry per update, in words, newest at the bottom
+    log = ann.page.get_by_test_id("move-log").locator(":scope > *")
+    assert log.count() > clicks // 2
+    assert "The game is over." in log.last.inner_text()
+    assert ann.page.get_by_test_id("move-log").evaluate(
+        "e => e.scrollHeight - e.scrollTop - e.clientHeight < 30"
+    ), "the move log does not show its newest entry"
+    assert final["standings"][0]["rank"] == 1
+    if game == "fractured_sky":  # the final standings rank the AIs too
+        rows = ann.page.get_by_test_id("standings").locator("tbody tr")
+        for row, line in zip(rows.all(), final["standings"], strict=True):
+            assert row.locator("td").first.inner_text() == str(line["rank"])
+            assert (line["name"] or "") in row.inner_text()
+        assert ann.page.get_by_test_id("standings").locator("tr[data-ai]").count() == 2
     no_page_errors(ann)
     ann.context.close()
 
@@ -296,7 +414,6 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     for person in (ann, bob, cat):
         person.sign_up()
     table = ann.create_table(game, 2, options)
-    seated(ann)
     # Bob finds the table in the lobby and joins from its page.
     bob.open("/")
     bob.page.locator(f"[data-testid=table-list] [data-table='{table}'] a").click()

@@ -84,6 +84,13 @@ def test_sign_up_with_the_keyboard_then_sign_in_again(stack: WebStack, browser: 
     page.get_by_test_id("signup-password").fill(PASSWORD)
     page.get_by_test_id("signup-submit").click()
     expect(page.get_by_test_id("auth-message")).to_contain_text("taken", ignore_case=True)
+    # A name over the limit is told, not cut short.
+    page.get_by_test_id("signup-name").fill("x" * 45)
+    expect(page.get_by_test_id("auth-message")).to_contain_text("at most 40 characters")
+    assert page.get_by_test_id("signup-name").input_value() == "x" * 45
+    page.get_by_test_id("signup-submit").click()
+    expect(page.get_by_test_id("auth-message")).to_contain_text("this one has 45")
+    page.get_by_test_id("signup-name").fill(ann.name.upper())
     page.get_by_test_id("signup-password").fill("not the password")
     page.get_by_test_id("signin-submit").click()
     expect(page.get_by_test_id("auth-message")).to_contain_text(
@@ -102,8 +109,10 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     ann, bob = new_person(stack, browser, "Ann"), new_person(stack, browser, "Bob")
     for person in (ann, bob):
         person.sign_up()
-    public = ann.create_table("spacecraft", 3, {"variant": "advanced"})
-    secret = ann.create_table("federation", 2, {"president_medal": "intrigue"}, private=True)
+    public = ann.create_table("spacecraft", 3, {"variant": "advanced"}, sit=False)
+    secret = ann.create_table(
+        "federation", 2, {"president_medal": "intrigue"}, private=True, sit=False
+    )
     invite = ann.page.get_by_test_id("invite-link").input_value()
     assert f"/table/{secret}?invite=" in invite
     # The creator adds a bot before taking a seat; then sits down.
@@ -114,7 +123,9 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     bob.open("/")
     listed = bob.page.get_by_test_id("table-list").locator(f"[data-table='{public}']")
     listed.wait_for()
-    assert "0/3 seats" in listed.inner_text() and "variant: advanced" in listed.inner_text()
+    # options in the catalogue's words, not their keys
+    assert "0/3 seats" in listed.inner_text()
+    assert "Design cards: Advanced" in listed.inner_text() and "variant" not in listed.inner_text()
     assert not bob.page.locator(f"[data-table='{secret}']").count()
     shoot(bob, "lobby")
     bob.page.get_by_test_id("create-game").select_option("federation")  # the form follows
@@ -200,9 +211,11 @@ def test_phone_sized_pages_fit_and_every_control_is_named(
     dan.sign_up()
     assert sideways(dan) <= 1
     assert not unnamed_controls(dan)
+    # an empty leaderboard says which games are rated
+    empty = dan.page.get_by_test_id("leaderboard-empty")
+    assert "two or more signed-in players" in empty.inner_text()
     for game, seats in (("fractured_sky", 1), ("spacecraft", 2), ("federation", 2)):
-        dan.create_table(game, seats)
-        dan.page.get_by_test_id("join").click()
+        dan.create_table(game, seats)  # the creator sits down at once
         for _ in range(seats - 1):
             dan.page.get_by_test_id("add-bot").click()
         dan.page.get_by_test_id("start").click()
@@ -247,5 +260,32 @@ def test_my_games_lists_a_finished_game_and_opens_its_replay(
     row.get_by_role("link", name=re.compile("^Replay")).click()
     ann.page.locator("[data-testid=table][data-replay]").wait_for()
     assert not unnamed_controls(ann)
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def test_a_second_tab_signing_in_as_someone_else_is_noticed(
+    stack: WebStack, browser: Browser
+) -> None:
+    """Two tabs share the browser's session: when the second signs in as another account,
+    the first follows at once (and says so) instead of showing the old seat."""
+    ann = new_person(stack, browser, "Ann")
+    ann.sign_up()
+    table = ann.create_table("spacecraft", 2)
+    assert ann.attr("data-viewer") == "0"
+    other = ann.context.new_page()
+    other.goto(stack.url + "/#/")
+    other.get_by_test_id("sign-out").click()
+    bob_name = "Bob" + ann.name[3:]
+    other.get_by_test_id("signup-name").fill(bob_name)
+    other.get_by_test_id("signup-password").fill(PASSWORD)
+    other.get_by_test_id("signup-submit").click()
+    other.get_by_test_id("lobby").wait_for()
+    # the first tab now shows Bob, on the same table page, as a spectator of Ann's seat
+    expect(ann.page.get_by_test_id("signed-in-as")).to_have_text(bob_name)
+    expect(ann.page.get_by_test_id("account-notice")).to_contain_text(f"Signed in as {bob_name}")
+    ann.page.locator(f"[data-testid=table][data-table='{table}'][data-viewer=spectator]").wait_for()
+    other.get_by_test_id("sign-out").click()
+    expect(ann.page.get_by_test_id("account-notice")).to_contain_text("Signed out")
     assert not ann.errors, ann.errors
     ann.context.close()

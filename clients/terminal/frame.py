@@ -75,9 +75,26 @@ def turn_line(tv: View) -> Text:
     return Text(f"to move: {', '.join(others)}{together}", style="yellow")
 
 
+def standing_lines(tv: View) -> tuple[dict[int, View], list[View]]:
+    """The view's standings (the rules' own score, public): per seat, and the built-in
+    opponents in participant order."""
+    lines: list[View] = list(tv.get("standings") or [])
+    seats = {line["seat"]: line for line in lines if line.get("seat") is not None}
+    ais = sorted((line for line in lines if line.get("ai")), key=lambda line: line["participant"])
+    return seats, ais
+
+
+def _place(line: View | None) -> list[str]:
+    return [str(line["rank"]), str(line["points"])] if line else ["", ""]
+
+
 def seats_table(tv: View, renderer: Renderer) -> Table:
     extra = renderer.players(tv) if tv.get("view") is not None else None
-    table = compact_table(None, "seat", "player", "state", *(extra.columns if extra else []))
+    ranked, ai_lines = standing_lines(tv)
+    places = ["rank", "points"] if ranked else []
+    table = compact_table(
+        None, "seat", "player", "state", *places, *(extra.columns if extra else [])
+    )
     table.columns[1].no_wrap = True
     to_move = set(tv.get("to_move") or [])
     for seat in tv["seats"]:
@@ -93,29 +110,32 @@ def seats_table(tv: View, renderer: Renderer) -> Table:
         style = "bold" if s == tv.get("viewer") else None
         cells = extra.cells.get(s, []) if extra else []
         name = seat_name(tv, s) if seat["name"] is not None else "—"
-        table.add_row(str(s), name, state, *cells, style=style)
-    for name, cells in extra.ais if extra else []:
-        table.add_row("AI", name, "", *cells, style="magenta")
+        place = _place(ranked.get(s)) if places else []
+        table.add_row(str(s), name, state, *place, *cells, style=style)
+    ai_rows = list(extra.ais) if extra else []
+    for index in range(max(len(ai_rows), len(ai_lines))):
+        line = ai_lines[index] if index < len(ai_lines) else None
+        name, cells = ai_rows[index] if index < len(ai_rows) else (str(line and line["name"]), [])
+        place = _place(line) if places else []
+        table.add_row("AI", name, "", *place, *cells, style="magenta")
     return table
 
 
 def standing_table(tv: View, renderer: Renderer) -> RenderableType | None:
-    standing = tv.get("standing")
-    if not standing:
+    """The final standing: every participant, built-in opponents included."""
+    if not tv.get("standing"):
         return None
     table = compact_table("final standing", "rank", "player", "points")
-    rows = sorted(
-        zip(standing["ranks"], standing["points"], range(len(standing["ranks"])), strict=True)
-    )
-    for rank, points, seat in rows:
-        left = tv["seats"][seat].get("left") if seat < len(tv["seats"]) else False
-        name = seat_name(tv, seat) + (" (conceded)" if left else "")
-        style = "bold green" if rank == 1 else ("bold" if seat == tv.get("viewer") else None)
-        table.add_row(str(rank), name, str(points), style=style)
-    extra = renderer.players(tv) if tv.get("view") is not None else None
-    if extra and extra.ais:
-        note = Text("ranks count the built-in opponents (see the player list)", style="dim")
-        return Group(table, note)
+    for line in tv.get("standings") or []:
+        seat = line.get("seat")
+        if seat is None:
+            name = str(line["name"])
+        else:
+            left = tv["seats"][seat].get("left") if seat < len(tv["seats"]) else False
+            name = seat_name(tv, seat) + (" (conceded)" if left else "")
+        mine = seat is not None and seat == tv.get("viewer")
+        style = "bold green" if line["rank"] == 1 else ("bold" if mine else None)
+        table.add_row(str(line["rank"]), name, str(line["points"]), style=style)
     return table
 
 

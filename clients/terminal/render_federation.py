@@ -2,9 +2,10 @@
 tracks and structures, every seat's crystals, ships, authority and medals, and this
 seat's ambassadors, checks, tiles and tokens.
 
-Effects and costs are spelled out from ``orrery_contracts.federation.catalogue`` (``+1
-coppernium``); ids that the commands carry (spaces, missions, tiles, tokens) are shown
-with their names. The move menu groups a placement by space, then ambassador and side.
+Effects and costs are spelled out in ``clients.wording``'s words, the ones the catalogue
+export gives the web client (``+1 coppernium``); ids that the commands carry (spaces,
+missions, tiles, tokens) are shown with their names. The move menu groups a placement by
+space, then ambassador and side.
 """
 
 from __future__ import annotations
@@ -16,36 +17,10 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.renderers import Command, Players, View, compact_table, plural, seat_name
+from clients.wording import CRYSTALS, cost_text, effect_text
 from orrery_contracts.federation import catalogue as cat
 
 TITLE = "Federation"
-
-CRYSTALS = ("coppernium", "lavandium", "oceanium")
-_EFFECT_WORDS = {
-    "c": "coppernium",
-    "l": "lavandium",
-    "o": "oceanium",
-    "d": "diamond",
-    "pp": "PP",
-    "ship": "ship",
-    "auth": "authority step",
-    "die": "on the die",
-    "crystal": "crystal of your choice",
-    "token": "alteration token",
-    "token_l1": "alteration token from blue level 1",
-    "project": "project step",
-    "check_any": "mission check",
-    "check_l2": "mission check (row L2)",
-    "erudite1": "level-1 erudite tile",
-    "influence": "influence on a planet",
-    "free_mission": "free mission",
-    "orange": "orange action",
-    "blue": "blue action",
-    "funding": "funding check",
-    "pp_per_medal": "PP per medal",
-    "pp_per_upper": "PP per upper stall",
-    "retrigger": "production retrigger",
-}
 
 
 def _game(tv: View) -> dict[str, Any]:
@@ -53,21 +28,10 @@ def _game(tv: View) -> dict[str, Any]:
     return view
 
 
-def effect(items: tuple[tuple[str, int], ...] | list[Any]) -> str:
-    """``(("c", 1), ("pp", 3))`` → ``+1 coppernium, +3 PP``."""
-    parts = []
-    for key, n in items:
-        if key == "die_min":
-            parts.append(f"die at least {n}")
-        else:
-            parts.append(f"{'+' if n >= 0 else ''}{n} {_EFFECT_WORDS.get(key, key)}")
-    return ", ".join(parts) or "nothing"
-
-
-def cost(c: tuple[int, ...]) -> str:
-    names = ("coppernium", "lavandium", "oceanium", "any crystal", "diamond")
-    parts = [f"{n} {names[i]}" for i, n in enumerate(c) if n]
-    return " + ".join(parts) or "free"
+# Effects and costs in the catalogue export's words (clients.wording), so the terminal
+# and the web client say the same thing.
+effect = effect_text
+cost = cost_text
 
 
 def planet(index: int) -> str:
@@ -311,7 +275,8 @@ def path(command: Command, tv: View) -> list[str]:
             "place an ambassador",
             space_label(command["space"]),
             f"ambassador {a + 1}{side}",
-            " and ".join(extras) or "plain",
+            # the last step says what the placement is, even without die or token
+            " and ".join(extras) or f"place it{side.replace(' · ', ', ') or ' (no vote)'}",
         ]
     simple = {
         "fed.mission": ("perform a mission", lambda c: mission_label(c["mission"])),

@@ -129,7 +129,10 @@ def _status(tv: View, g: dict[str, Any]) -> Text:
 
 def _junkyard(tv: View, g: dict[str, Any]) -> Table:
     size = g["grid_size"]
-    table = compact_table("junkyard (top tile, pile height)", "", *(f"x={x}" for x in range(size)))
+    # columns and rows counted from 1, as the web client names them ("column 1, row 1")
+    table = compact_table(
+        "junkyard (top tile, pile height)", "", *(f"column {x + 1}" for x in range(size))
+    )
     for y in range(size):
         cells: list[Text | str] = []
         for x in range(size):
@@ -138,7 +141,7 @@ def _junkyard(tv: View, g: dict[str, Any]) -> Table:
             if cell.get("pawn") is not None:
                 text.append(f" [{seat_name(tv, cell['pawn'])}]", style="bold cyan")
             cells.append(text)
-        table.add_row(f"y={y}", *cells)
+        table.add_row(f"row {y + 1}", *cells)
     return table
 
 
@@ -167,7 +170,7 @@ def _workshop(g: dict[str, Any]) -> Table:
             if slot.column == column
         ]
         token = g["tokens"][column] if column < len(g["tokens"]) else "?"
-        table.add_row(str(column), token, " · ".join(parts))
+        table.add_row(str(column + 1), token, " · ".join(parts))
     return table
 
 
@@ -178,7 +181,7 @@ def players(tv: View) -> Players:
     g = _game(tv)
     cells: dict[int, list[str]] = {}
     for s in g["seats"]:
-        pawn = f"({s['pawn'][0]},{s['pawn'][1]})" if s.get("pawn") else "outside"
+        pawn = f"column {s['pawn'][0] + 1}, row {s['pawn'][1] + 1}" if s.get("pawn") else "outside"
         design = (
             f"{s['markers_left']} markers"
             if g["variant"] == "advanced"
@@ -193,11 +196,8 @@ def players(tv: View) -> Players:
             design,
             str(s["goal"]) if s.get("goal") is not None else "?",
         ]
+    # points and ranks: the seat list's own columns, from the view's standings
     columns = ["pawn", "board", "beside", "rocket", "designs", "goal"]
-    if g.get("points"):
-        columns.append("points")
-        for seat, points in enumerate(g["points"]):
-            cells.setdefault(seat, []).append(str(points))
     return Players(columns=columns, cells=cells)
 
 
@@ -267,7 +267,7 @@ def path(command: Command, tv: View) -> list[str]:
             if kind == "sc.visit"
             else "search: move to a pile and take its top"
         )
-        return [action, f"({x},{y}) {pile}"]
+        return [action, f"column {x + 1}, row {y + 1}: {pile}"]
     if kind == "sc.leave":
         return ["leave the junkyard (then build and design)"]
     if kind == "sc.build":

@@ -2,7 +2,7 @@
 // replay, my games), the header, and the session. Plain ES modules, no build step, nothing fetched
 // from elsewhere: every file is served by the gateway from clients/web/.
 
-import { clearSession, session } from "./lib/api.js";
+import { SESSION_KEY, clearSession, session } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
 import { mountAuth } from "./pages/auth.js";
 import { mountGames } from "./pages/games.js";
@@ -13,6 +13,8 @@ import { mountTable } from "./pages/table.js";
 const main = document.getElementById("main");
 const account = document.getElementById("account");
 let unmount = null;
+let shownAs = null; // the account this tab shows (its name), to notice another tab's change
+let accountNotice = "";
 
 function parseHash() {
   const raw = location.hash.replace(/^#/, "") || "/";
@@ -27,8 +29,10 @@ export function go(path) {
 
 function renderAccount() {
   const current = session();
+  shownAs = current ? current.name : null;
   replaceChildren(
     account,
+    accountNotice ? h("span", { class: "meta", role: "status", "data-testid": "account-notice" }, accountNotice) : null,
     current
       ? [
           h("span", { class: "who", "data-testid": "signed-in-as" }, current.name),
@@ -76,7 +80,21 @@ function afterSignIn() {
   go(after === "/signin" ? "/" : after);
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => {
+  accountNotice = "";
+  route();
+});
+// Another tab of this browser signed in as someone else, or signed out (the session is
+// shared through localStorage): this tab follows at once and says so, instead of showing
+// the old account's seat until a reload.
+window.addEventListener("storage", (event) => {
+  if (event.key !== SESSION_KEY && event.key !== null) return;
+  const current = session();
+  const now = current ? current.name : null;
+  if (now === shownAs) return;
+  accountNotice = now ? `Signed in as ${now} in another tab.` : "Signed out in another tab.";
+  route();
+});
 window.addEventListener("orrery:signed-out", () => {
   if (parseHash().path !== "/signin") route();
 });

@@ -11,8 +11,9 @@ catalogue. Deterministic: keys in a fixed order, lists in catalogue order, no ti
 
 Besides the raw data, every card, tile and effect gets a short English ``text`` made
 here, so the client shows what a thing means without knowing the rules. The seats and
-options of each game are stated here (the client side may not import ``games``); the
-test checks them against the game registry.
+options of each game are stated here (the client side may not import ``games``), each
+option and each of its values with the words a person reads (``label``,
+``value_labels``); the test checks them against the game registry.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clients.wording import CRYSTALS, cost_text, effect_text, plural
 from orrery_contracts.federation import catalogue as fed
 from orrery_contracts.fractured_sky import catalogue as fs
 from orrery_contracts.spacecraft import catalogue as sc
@@ -37,13 +39,18 @@ GAMES: list[dict[str, Any]] = [
         "min_seats": 1,
         "max_seats": 5,
         "default_seats": 3,
-        "blurb": "Hidden-power area control: airships with secret chips over ten floating "
-        "regions. 1-2 players face automated opponents.",
+        # the region count as the board has it: two regions leave small tables
+        "blurb": "Hidden-power area control: airships with secret chips over floating "
+        f"regions ({fs.REGION_COUNT} with 4-5 players, "
+        f"{fs.REGION_COUNT - sum(r.removed_small for r in fs.REGIONS)} with "
+        f"{fs.SMALL_TABLE_MAX} or fewer participants). 1-2 players face two automated "
+        "opponents.",
         "options": [
             {
                 "key": "difficulty",
                 "label": "Automated opponents (1-2 players)",
                 "values": list(fs.DIFFICULTIES),
+                "value_labels": {d: d.capitalize() for d in fs.DIFFICULTIES},
                 "default": "easy",
             }
         ],
@@ -60,6 +67,10 @@ GAMES: list[dict[str, Any]] = [
                 "key": "variant",
                 "label": "Design cards",
                 "values": list(sc.TRIGGER_BONUS),
+                "value_labels": {
+                    "basic": "Basic (design card rows)",
+                    "advanced": "Advanced (cards marked with markers)",
+                },
                 "default": "basic",
             }
         ],
@@ -76,18 +87,24 @@ GAMES: list[dict[str, Any]] = [
                 "key": "law_effect",
                 "label": "Laws score",
                 "values": ["all", "majority"],
+                "value_labels": {
+                    "all": "Every player with influence scores",
+                    "majority": "Only the most influence scores",
+                },
                 "default": "all",
             },
             {
                 "key": "project_prizes",
                 "label": "Project prizes",
                 "values": ["seed", "en"],
+                "value_labels": {"seed": "16 / 8 / 4 PP", "en": "12 / 8 / 4 PP"},
                 "default": "seed",
             },
             {
                 "key": "president_medal",
                 "label": "President's medal",
                 "values": ["any", "intrigue"],
+                "value_labels": {"any": "Any medal", "intrigue": "The intrigue medal only"},
                 "default": "any",
             },
         ],
@@ -175,12 +192,6 @@ GOAL_TEXT = {
 }
 
 
-def _plural(n: int, word: str) -> str:
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
-
-
 def part_name(part_kind: str) -> str:
     """``fin.WB`` -> ``white-blue fin``; ``body.K`` -> ``grey body``."""
     shape, colours = part_kind.split(".", 1)
@@ -188,8 +199,8 @@ def part_name(part_kind: str) -> str:
 
 
 def _design_text(card: sc.DesignCard) -> str:
-    parts = [_plural(n, s) for s, n in card.shapes.items()]
-    parts += [_plural(n, f"{sc.COLOUR_NAMES[c]} part") for c, n in card.colours.items()]
+    parts = [plural(n, s) for s, n in card.shapes.items()]
+    parts += [plural(n, f"{sc.COLOUR_NAMES[c]} part") for c, n in card.colours.items()]
     if card.width:
         parts.append(f"width {card.width}")
     if card.height:
@@ -230,7 +241,7 @@ def spacecraft() -> dict[str, Any]:
             {
                 "id": b.id,
                 "needs": dict(b.needs),
-                "text": ", ".join(_plural(n, s) for s, n in b.needs.items()),
+                "text": ", ".join(plural(n, s) for s, n in b.needs.items()),
             }
             for b in sc.BLUEPRINTS
         ],
@@ -274,63 +285,6 @@ def spacecraft() -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- Federation
-
-CRYSTALS = ("coppernium", "lavandium", "oceanium")
-
-EFFECT_WORDS: dict[str, tuple[str, str]] = {
-    # key: (singular, plural) of what n of them gives
-    "c": ("coppernium", "coppernium"),
-    "l": ("lavandium", "lavandium"),
-    "o": ("oceanium", "oceanium"),
-    "d": ("diamond", "diamonds"),
-    "pp": ("PP", "PP"),
-    "ship": ("spaceship", "spaceships"),
-    "auth": ("authority step", "authority steps"),
-    "die": ("on the assistant die", "on the assistant die"),
-    "crystal": ("crystal of your choice", "crystals of your choice"),
-    "token": ("alteration token", "alteration tokens"),
-    "token_l1": ("alteration token from blue level 1", "alteration tokens from blue level 1"),
-    "project": ("project step of your choice", "project steps of your choice"),
-    "influence": ("influence on a planet of your choice", "influence on planets of your choice"),
-}
-EFFECT_PHRASES = {
-    "die_min": "the assistant die at {n} or more",
-    "check_any": "a check on any mission",
-    "check_l2": "a check on a level-2 mission",
-    "erudite1": "a level-1 erudite tile",
-    "free_mission": "a mission without its check",
-    "orange": "the orange planet's action",
-    "blue": "the blue planet's action",
-    "funding": "the matching mission's check",
-    "retrigger": "fire one of your production structures",
-    "pp_per_medal": "{n} PP per medal (at most 10)",
-    "pp_per_upper": "{n} PP per upper stall pawn",
-}
-
-
-def effect_text(effect: fed.Effect) -> str:
-    """``(("c", 1), ("l", 1))`` -> ``+1 coppernium, +1 lavandium``."""
-    out = []
-    for key, n in effect:
-        if key in EFFECT_PHRASES:
-            out.append(EFFECT_PHRASES[key].format(n=n))
-        elif key in EFFECT_WORDS:
-            one, many = EFFECT_WORDS[key]
-            word = one if abs(n) == 1 else many
-            out.append(f"{'+' if n > 0 else '-'}{abs(n)} {word}")
-        else:  # a key this exporter does not know yet: still say something true
-            out.append(f"{key} {n}")
-    return ", ".join(out) if out else "nothing"
-
-
-def cost_text(cost: fed.Cost) -> str:
-    copp, lav, ocean, any_crystal, diamond = cost
-    parts = [f"{n} {name}" for n, name in zip((copp, lav, ocean), CRYSTALS, strict=True) if n]
-    if any_crystal:
-        parts.append(_plural(any_crystal, "crystal"))
-    if diamond:
-        parts.append(_plural(diamond, "diamond"))
-    return " + ".join(parts) if parts else "free"
 
 
 def _effect(effect: fed.Effect) -> dict[str, Any]:

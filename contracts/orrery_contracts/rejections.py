@@ -63,6 +63,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "not_started",
     "not_your_turn",
     "objective_revealed",
+    "pointless_trade",
     "rate_limited",
     "region_taken",
     "requirements_not_met",

@@ -3,6 +3,8 @@
 ``view`` is the game's per-seat view (``None`` before the start); ``legal`` lists the
 commands this seat may send now, each ready to be used as a command envelope's body.
 ``clock`` (tables with a clock) is public: every seat's time, and which clocks run.
+``standings`` is public too: each participant's points and rank from the game's own
+``score`` (which counts public facts only), so no client computes a score itself.
 """
 
 from __future__ import annotations
@@ -22,6 +24,22 @@ TablePhase = Literal["none", "lobby", "playing", "finished", "closed"]
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     name: str | None
+    left: bool = False
+
+
+class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One participant's place, from the rules' own score (live while playing, final
+    when finished): a seat, or a built-in opponent without a seat (``seat`` None,
+    ``ai`` true; Fractured Sky's AIs in 1-2 player games). Rank 1 is best."""
+
+    seat: int | None
+    # the game's number for the participant: the seat, or for a built-in opponent the
+    # number after the seats that the game's view uses (its airships, its colour)
+    participant: int
+    name: str | None
+    points: int
+    rank: int
+    ai: bool = False
     left: bool = False
 
 
@@ -55,6 +73,9 @@ class TableView(msgspec.Struct, Generic[V, C], frozen=True, kw_only=True):
     standing: FinalStanding | None = None
     seed: str | None = None
     clock: ClockView | None = None
+    # every participant's standing, best first (empty before the start): what every
+    # client shows as the live scores and the final standings
+    standings: list[StandingLine] = []
 
 
 class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):

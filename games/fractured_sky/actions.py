@@ -8,7 +8,7 @@ Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_o
 ``bad_amounts``, ``bad_resource``, ``unknown_region``, ``region_taken``, ``chip_used``,
 ``unknown_platform``, ``supply_exhausted``, ``unknown_card``, ``already_scouted``,
 ``unknown_objective``, ``objective_revealed``, ``already_peeked``, ``slot_unavailable``,
-``no_pending_choice``.
+``no_pending_choice``, ``pointless_trade``.
 """
 
 from __future__ import annotations
@@ -141,10 +141,22 @@ def offer_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) ->
     return None
 
 
+def pointless_problem(gold: int, iron: int, wood: int, get: str) -> Rejected | None:
+    """A trade that pays with the resource it asks for ("2 wood for 1 wood", "1 gold and
+    1 wood for 1 gold") only returns part of what was paid: no player would make it, so
+    it is refused and never listed (rule choice: the rule text allows any 2 for any 1)."""
+    if (gold, iron, wood)[RES_INDEX[get]] > 0:
+        return Rejected(
+            "pointless_trade", f"that trade pays {get} for {get}: it only gives back what you pay"
+        )
+    return None
+
+
 def trade_problem(state: FsState, seat: int, c: cmd.Trade) -> Rejected | None:
     return (
         amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
         or resource_problem(c.get)
+        or pointless_problem(c.gold, c.iron, c.wood, c.get)
         or offer_problem(state, seat, c.gold, c.iron, c.wood)
     )
 

@@ -17,7 +17,8 @@ from games.fractured_sky.state import (
     FsState,
 )
 from games.fractured_sky.undo import UNDO
-from games.protocol import Standing, Status
+from games.fractured_sky.views import ai_title
+from games.protocol import OtherStanding, Standing, Status
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
 from orrery_contracts.fractured_sky import COMMAND_TYPES, EVENT_TYPES
 from orrery_contracts.fractured_sky.views import FracturedSkyView
@@ -62,7 +63,13 @@ class FracturedSky:
     def score(self, state: FsState) -> Standing:
         points = tuple(state.stardust[: state.seats])
         ranks = standings(list(state.stardust), state.order)
-        return Standing(points=points, ranks=tuple(ranks[: state.seats]))
+        others = tuple(
+            OtherStanding(
+                participant=p, name=ai_title(index), points=state.stardust[p], rank=ranks[p]
+            )
+            for index, p in enumerate(range(state.seats, state.participants))
+        )
+        return Standing(points=points, ranks=tuple(ranks[: state.seats]), others=others)
 
     def status(self, state: FsState) -> Status:
         phase = state.phase

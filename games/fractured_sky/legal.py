@@ -27,6 +27,7 @@ from games.fractured_sky.actions import (
     offer_problem,
     peek_pay_problem,
     platform_problem,
+    pointless_problem,
     region_problem,
     resource_problem,
     scout_problem,
@@ -121,5 +122,6 @@ def legal_commands(state: FsState, seat: int) -> list[CommandBody]:
             cmd.Trade(gold=g, iron=i, wood=w, get=r)  # type: ignore[arg-type]
             for g, i, w in gives
             for r in gets
+            if not pointless_problem(g, i, w, r)
         )
     return out

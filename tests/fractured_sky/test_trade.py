@@ -48,15 +48,32 @@ def _others(state: FsState, seat: int) -> list[object]:
     return [c for c in GAME.legal_commands(state, seat) if not isinstance(c, cmd.Trade)]
 
 
-def test_any_two_resources_for_one_of_any_type() -> None:
+def test_any_two_resources_for_one_of_another_type() -> None:
     state = started(3, start=(2, 0, 2))
-    run(state, YELLOW, cmd.Trade(gold=2, get="gold"))  # same kind in and out is allowed
-    run(state, YELLOW, cmd.Trade(wood=2, get="iron"))
+    run(state, YELLOW, cmd.Trade(gold=2, get="iron"))
+    run(state, YELLOW, cmd.Trade(wood=2, get="gold"))
     assert state.resources[YELLOW] == [1, 1, 0]
-    # listed: every way to give 2 of what the seat holds, for each of the three types
-    assert {(c.gold, c.iron, c.wood, c.get) for c in _trades(state, YELLOW)} == {
-        (1, 1, 0, r) for r in ("gold", "iron", "wood")
-    }
+    # listed: every way to give 2 of what the seat holds, for each type not given
+    assert {(c.gold, c.iron, c.wood, c.get) for c in _trades(state, YELLOW)} == {(1, 1, 0, "wood")}
+
+
+@pytest.mark.parametrize(
+    "trade",
+    [
+        cmd.Trade(wood=2, get="wood"),  # "trade 2 wood for 1 wood"
+        cmd.Trade(gold=1, wood=1, get="gold"),  # "trade 1 gold and 1 wood for 1 gold"
+    ],
+)
+def test_a_trade_that_returns_what_it_pays_is_refused_and_never_listed(trade: cmd.Trade) -> None:
+    state = started(3, start=(2, 0, 2))
+    before = list(state.resources[YELLOW])
+    with pytest.raises(Rejected) as refused:
+        run(state, YELLOW, trade)
+    assert refused.value.code == "pointless_trade"
+    assert state.resources[YELLOW] == before
+    offered = _trades(state, YELLOW)
+    assert offered and trade not in offered
+    assert all(getattr(c, c.get) == 0 for c in offered)
 
 
 def test_off_turn_a_seat_trades_and_the_turn_stays_where_it_was() -> None:

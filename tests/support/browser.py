@@ -22,6 +22,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -75,10 +76,17 @@ def chromium_executable() -> str:
     return found
 
 
-def screenshot_dir(fallback: Path) -> Path:
+# Where the web tests keep their screenshots as artefacts when not told otherwise (kept
+# after the run, unlike pytest's tmp_path): <temp>/orrery-web-artefacts.
+ARTEFACTS = Path(tempfile.gettempdir()) / "orrery-web-artefacts"
+
+
+def screenshot_dir(fallback: Path | None = None) -> Path:
     wanted = os.environ.get(SCREENSHOTS_ENV)
     target = (
-        (REPO / wanted) if wanted and not Path(wanted).is_absolute() else Path(wanted or fallback)
+        (REPO / wanted)
+        if wanted and not Path(wanted).is_absolute()
+        else Path(wanted or fallback or ARTEFACTS)
     )
     target.mkdir(parents=True, exist_ok=True)
     return target
@@ -206,6 +214,8 @@ class Person:
     errors: list[str] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     replays: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    board_clicks: int = 0  # moves made on the drawn board
+    board_keys: int = 0  # of which with the keyboard
 
     # ------------------------------------------------------------ pages and forms
 
@@ -222,8 +232,15 @@ class Person:
         self.token = json.loads(session)["token"]
 
     def create_table(
-        self, game: str, seats: int, options: dict[str, str] | None = None, private: bool = False
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, str] | None = None,
+        private: bool = False,
+        sit: bool = True,
     ) -> str:
+        """Create a table through the lobby's form; the creator takes a seat at once
+        unless ``sit`` is False (the form's "Take a seat at it" box unticked)."""
         page = self.page
         self.open("/")
         page.get_by_test_id("create-game").select_option(game)
@@ -232,9 +249,13 @@ class Person:
             page.get_by_test_id(f"create-option-{key}").select_option(value)
         if private:
             page.get_by_label("Private").check()
+        if not sit:
+            page.get_by_test_id("create-sit").uncheck()
         page.get_by_test_id("create-submit").click()
         page.wait_for_url("**/#/table/*")
         self.table().wait_for()
+        if sit:
+            page.locator("[data-testid=table]:not([data-viewer=spectator])").wait_for()
         return page.url.rsplit("/", 1)[1].split("?")[0]
 
     def table(self) -> Any:
@@ -339,23 +360,38 @@ class Person:
         )
 
     def move_controls(self) -> Any:
-        # Legal-move controls the page offers (composed orders and lifecycle buttons aside).
+        # Legal-move controls the page offers (composed orders and lifecycle buttons aside):
+        # buttons, and the drawn board's elements that make a move.
         return self.table().locator(
-            "button[data-command]:not([disabled]):not([data-composed]):not([data-lifecycle])"
+            "button[data-command]:not([disabled]):not([data-composed]):not([data-lifecycle]),"
+            " [data-testid=board] [data-command]:not([aria-disabled=true])"
         )
 
+    def board_controls(self) -> Any:
+        return self.table().locator("[data-testid=board] [data-command]:not([aria-disabled=true])")
+
+    def choose_other(self, controls: str, chosen: str) -> None:
+        """Now and then pick another of these choices, and wait until the page shows it."""
+        others = self.table().locator(f"{controls}:not({chosen})")
+        if others.count() and self.rng.random() < 0.3:
+            other = others.nth(self.rng.randrange(others.count()))
+            key = other.get_attribute("data-key")
+            other.click()
+            self.table().locator(f"[data-key='{key}']{chosen}").wait_for()
+
     def click_a_move(self) -> bool:
-        """Click one legal-move control at random; wait until the page shows its outcome.
-        False when there was nothing to click."""
+        """Click one legal-move control at random, on the drawn board when it offers one
+        (mostly); wait until the page shows its outcome. False when there was nothing to
+        click."""
         page = self.page
-        radios = self.table().locator("[data-testid=placement] input[type=radio]:not(:checked)")
-        if radios.count() and self.rng.random() < 0.3:
-            # Another ambassador, side, die or token first (the placement in steps).
-            radio = radios.nth(self.rng.randrange(radios.count()))
-            key = radio.get_attribute("data-key")
-            radio.click()
-            self.table().locator(f"[data-key='{key}']:checked").wait_for()
-        controls = self.move_controls()
+        # Sometimes another choice first: an ambassador, side, die or token (Federation's
+        # placement in steps), or the chip a click on a region places (Fractured Sky).
+        self.choose_other("[data-testid=placement] input[type=radio]", ":checked")
+        self.choose_other("button.chip[aria-pressed]", "[aria-pressed=true]")
+        on_board = self.board_controls()
+        controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
+        if controls is None:
+            controls = self.move_controls()
         count = controls.count()
         if not count:
             return False
@@ -364,7 +400,15 @@ class Person:
         body = json.loads(control.get_attribute("data-command") or "{}")
         assert body.get("type") and not body["type"].startswith("table."), body
         assert control.get_attribute("aria-label"), "a move control without an accessible name"
-        control.click()
+        if control.evaluate("e => !!e.closest('[data-testid=board]')"):
+            self.board_clicks += 1
+        if self.board_clicks == 1 and not self.board_keys:
+            # the first move on the board with the keyboard: focus it, press Enter
+            self.board_keys += 1
+            control.focus()
+            page.keyboard.press("Enter")
+        else:
+            control.click()
         page.wait_for_function(
             """seq => {
                 const t = document.querySelector('[data-testid=table]:not([data-replay])');

@@ -173,6 +173,9 @@ class TinyGame:
         return legal
 
     def score(self, state: TinyState) -> Standing:
+        # public facts only (games.protocol): the totals are secret until the end
+        if not state.finished:
+            return Standing(points=(0,) * len(state.cards), ranks=(1,) * len(state.cards))
         points = tuple(_total(c) for c in state.cards)
         ranks = tuple(1 + sum(1 for q in points if q > p) for p in points)
         return Standing(points=points, ranks=ranks)

@@ -2,13 +2,16 @@
 // (each carries data-command with the exact JSON body it sends), seat names and colours.
 //
 // A game module exports:
-//   render(ctx)         -> nodes: the board, every seat's public state, my private panel
-//                          (data-testid="private"), with move buttons where they belong
+//   render(ctx)         -> {board, moves, hand, under, details} (components/game.js): the
+//                          SVG board, the moves panel, my private panel
+//                          (data-testid="private"), multi-step orders, and every seat's
+//                          public state in words, with move controls where they belong
 //   handles(body)       -> true for the commands render() offers (the rest of the legal
 //                          moves are listed by the page, so every legal move has a control)
 //   label(body, ctx)    -> a human sentence for a legal command
-//   scores(ctx)         -> [points per seat] or null (the live scores in the seat strip)
-//   describe(prev, next, ctx) -> [sentences]: who did what between two views (replays)
+//   describe(prev, next, ctx) -> [sentences]: who did what between two views (the move
+//                          log and the replay)
+// Scores are never computed here: the view's standings carry the rules' own.
 
 import { h } from "../lib/dom.js";
 

@@ -7,6 +7,7 @@
 // medals, income, upkeep, laws, missions) as labelled buttons.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
+import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -41,11 +42,12 @@ function crystals(cat, body) {
   );
 }
 
+// An alteration token by what it does, never by its number in the catalogue.
 function alteration(cat, id) {
   const token = cat.alterations[id];
-  if (!token) return `token ${id}`;
+  if (!token) return "an alteration token";
   const side = token.votes ? `${plural(token.votes, "vote")}` : "funding side";
-  return `token ${id} (power ${token.power}, ${side}; ${token.text})`;
+  return `“${token.text}” (power ${token.power}, ${side})`;
 }
 
 function structure(cat, game, index) {
@@ -115,7 +117,7 @@ export function label(body, ctx) {
       return `Take a dead asteroid: ${cat.dead_rewards[body.reward] ? cat.dead_rewards[body.reward].text : body.reward}`;
     case "fed.take_token": {
       const id = game.blue_tokens[body.level - 1] ? game.blue_tokens[body.level - 1][body.spot] : -1;
-      return `Take alteration ${id >= 0 ? alteration(cat, id) : "token"} from blue level ${body.level}`;
+      return `Take the alteration token ${id >= 0 ? alteration(cat, id) : "lying face down"} from blue level ${body.level}`;
     }
     case "fed.stall": {
       const stall = cat.stalls[body.stall];
@@ -175,11 +177,6 @@ function projectName(cat, project) {
   return category >= 0 ? `${planet(cat, category)} (column ${project + 1})` : `spaceships (column ${project + 1})`;
 }
 
-export function scores(ctx) {
-  const game = ctx.game;
-  return game ? game.players.map((p) => p.pp) : null;
-}
-
 // ------------------------------------------------------------------ drawing
 
 const PENDING = {
@@ -211,36 +208,240 @@ const PENDING = {
 
 export function render(ctx) {
   const { game, cat } = ctx;
-  if (!cat) return h("p", {}, "Loading the catalogue…");
+  if (!cat) return { details: h("p", {}, "Loading the catalogue…") };
   const who = (seat) =>
     h("span", { class: `who seat-text-${seat % 6}` }, swatch(seat), ctx.name(seat), seat === ctx.me ? " (you)" : "");
-  return h(
-    "div",
-    { class: "game fed" },
-    h(
+  return {
+    board: board(ctx),
+    moves: [movesPanel(ctx), placementChooser(ctx)],
+    hand: myPanel(ctx),
+    details: h(
       "div",
-      { class: "game-top panel" },
-      facts([
-        ["Round", `${game.round} of ${cat.rounds}`],
-        [
-          "Now",
-          game.pending_seat >= 0
-            ? h("span", {}, who(game.pending_seat), `: ${PENDING[game.pending] || game.pending}`)
-            : PENDING[game.pending] || game.pending || "—",
-        ],
-        ["Start player", h("span", {}, who(game.start_player))],
-        ["President next", game.president_next >= 0 ? h("span", {}, who(game.president_next)) : "nobody"],
-        ["Laws this round", listing(game.laws.filter((l) => l >= 0).map((l) => `${planet(cat, l)} planet`)) || "none"],
-        game.next_laws.length ? ["Next laws", listing(game.next_laws.map((l) => planet(cat, l)))] : null,
-      ]),
+      { class: "game fed" },
+      h(
+        "div",
+        { class: "game-top panel" },
+        facts([
+          ["Round", `${game.round} of ${cat.rounds}`],
+          [
+            "Now",
+            game.pending_seat >= 0
+              ? h("span", {}, who(game.pending_seat), `: ${PENDING[game.pending] || game.pending}`)
+              : PENDING[game.pending] || game.pending || "—",
+          ],
+          ["Start player", h("span", {}, who(game.start_player))],
+          ["President next", game.president_next >= 0 ? h("span", {}, who(game.president_next)) : "nobody"],
+          ["Laws this round", listing(game.laws.filter((l) => l >= 0).map((l) => `${planet(cat, l)} planet`)) || "none"],
+          game.next_laws.length ? ["Next laws", listing(game.next_laws.map((l) => planet(cat, l)))] : null,
+        ]),
+      ),
+      senatePanel(ctx, who),
+      playersPanel(ctx, who),
+      tracksPanel(ctx, who),
+      boardPanel(ctx, who),
     ),
-    movesPanel(ctx),
-    myPanel(ctx),
-    senatePanel(ctx, who),
-    playersPanel(ctx, who),
-    tracksPanel(ctx, who),
-    boardPanel(ctx, who),
+  };
+}
+
+// ------------------------------------------------------------------ the picture
+// The senate (three rows, two wings of three rooms each, and the outer space) with the
+// ambassadors on it, the tracks every player climbs (orange, blue, authority, projects)
+// and each player's board (crystals, diamonds, PP, ships, ambassadors left, influence
+// on the five planets). A free senate space where the placement chosen under the board
+// may go is one click.
+
+const PLANET_COLOUR = ["#fb8c00", "#1e88e5", "#fdd835", "#8e24aa", "#43a047"];
+const SPACE_W = 96;
+const SPACE_H = 60;
+
+function spaceX(col) {
+  return 10 + col * (SPACE_W + 4) + (col >= 3 ? 16 : 0);
+}
+
+function board(ctx) {
+  const { game, cat } = ctx;
+  const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${PENDING[game.pending] || game.pending}` : "";
+  return svgBoard(
+    "0 0 1000 600",
+    `Federation board, round ${game.round} of ${cat.rounds}${now}`,
+    "fed-board",
+    text(10, 24, "Senate", { class: "name" }),
+    text(spaceX(0), 254, "left wing", { class: "tiny" }),
+    text(spaceX(3), 254, "right wing", { class: "tiny" }),
+    senateDrawing(ctx),
+    tracksDrawing(ctx),
+    planetsDrawing(ctx),
+    playersDrawing(ctx),
   );
+}
+
+// The five planets' own rows: what the orange, blue, yellow, purple and green actions
+// find there now (and who holds what), one box each.
+function planetsDrawing(ctx) {
+  const { game, cat } = ctx;
+  const holders = (has) => game.players.map((p, seat) => (has(p) ? seat : null)).filter((seat) => seat !== null);
+  const faceUp = game.blue_tokens.flat().filter((t) => t >= 0).length;
+  const built = (index) => holders((p) => p.built.includes(index));
+  const rows = [
+    [`asteroids: ${game.orange_tokens.filter((t) => t !== -1).length} on the track`, `dead asteroids left: ${game.dead_asteroids}`, []],
+    [`alteration tokens face up: ${faceUp}`, `levels 1-${cat.blue_max}`, []],
+    [`stalls: ${cat.stalls.length}`, "stall pawns:", holders((p) => p.stalls.some((n) => n))],
+    [`erudite tiles left: ${game.erudite_stock.reduce((a, b) => a + b, 0)}`, "", []],
+    [`structures built: ${game.players.reduce((n, p) => n + p.built.length, 0)}`, "builders:", [...new Set(game.production.flatMap((_, i) => built(i)))]],
+  ];
+  return rows.map(([line1, line2, seats], i) => {
+    const x = 10 + i * 196;
+    const y = 282;
+    return thing(
+      `The ${cat.planets[i]} planet: ${line1}${line2 ? `, ${line2}` : ""}${seats.length ? ` ${listing(seats.map((seat) => ctx.name(seat)))}` : ""}`,
+      { class: "fed-planet" },
+      s("rect", { class: "room", x, y, width: 190, height: 56, rx: 8 }),
+      s("rect", { x, y, width: 190, height: 6, rx: 3, fill: PLANET_COLOUR[i] }),
+      text(x + 8, y + 24, `${capitalise(cat.planets[i])}: ${line1}`, { class: "tiny" }),
+      text(x + 8, y + 44, line2, { class: "tiny" }),
+      seats.map((seat, k) => s("circle", { class: `p${seat % 6} piece`, cx: x + 84 + k * 14, cy: y + 40, r: 5 })),
+    );
+  });
+}
+
+function senateDrawing(ctx) {
+  const { game, cat } = ctx;
+  const placing = placementState(ctx);
+  const out = [];
+  game.spaces.forEach((space, i) => {
+    const row = Math.floor(i / 6);
+    const col = i % 6;
+    const x = spaceX(col);
+    const y = 34 + row * (SPACE_H + 8);
+    const icon = cat.senate[row][col];
+    const colour = icon < 5 ? PLANET_COLOUR[icon] : null;
+    let who = "free";
+    if (space.seat >= 0) who = `${ctx.name(space.seat)}, ${plural(space.votes, "vote")}${space.funding ? ", funding side" : ""}`;
+    else if (space.seat === -2) who = "blocked this round";
+    else if (space.seat === -3) who = `a neutral vote (${space.votes})`;
+    const words = `${capitalise(spaceName(cat, i))}: ${who}${space.token >= 0 ? `, alteration token ${alteration(cat, space.token)}` : ""}`;
+    out.push(
+      thing(
+        words,
+        { class: "fed-space" + (space.seat === -2 ? " blocked" : ""), "data-space": i },
+        s("rect", { class: "room", x, y, width: SPACE_W, height: SPACE_H, rx: 8 }),
+        colour ? s("rect", { x, y, width: 8, height: SPACE_H, rx: 3, fill: colour }) : null,
+        text(x + 14, y + 17, capitalise(iconName(cat, icon)).replace(" planet", ""), { class: "tiny" }),
+        space.seat >= 0 || space.seat === -3
+          ? [
+              s("circle", { class: space.seat >= 0 ? `p${space.seat % 6} piece` : "neutral piece", cx: x + 30, cy: y + 40, r: 12 }),
+              text(x + 30, y + 45, String(space.votes), { class: "small piece-text", "text-anchor": "middle" }),
+              space.funding ? text(x + 48, y + 45, "funding", { class: "tiny" }) : null,
+            ]
+          : space.seat === -2
+            ? text(x + 14, y + 44, "blocked", { class: "tiny" })
+            : null,
+      ),
+    );
+    const body = placing ? placing.chosen.find((b) => b.space === i) : null;
+    if (body) {
+      out.push(hot(ctx, body, label(body, ctx), { class: "space-hot" }, s("rect", { class: "hit", x: x + 2, y: y + 2, width: SPACE_W - 4, height: SPACE_H - 4, rx: 7 })));
+    }
+  });
+  const x = spaceX(6) + 8;
+  const outerWords = `The outer space (+1 oceanium, no vote): ${listing(game.outer.map((n, seat) => (n ? `${ctx.name(seat)} ${n}` : null))) || "empty"}`;
+  out.push(
+    thing(
+      outerWords,
+      { class: "fed-space outer" },
+      s("rect", { class: "room outer", x, y: 34, width: 80, height: 3 * SPACE_H + 16, rx: 8 }),
+      text(x + 40, 54, "outer", { class: "tiny", "text-anchor": "middle" }),
+      text(x + 40, 68, "space", { class: "tiny", "text-anchor": "middle" }),
+      game.outer.map((n, seat) =>
+        n ? [s("circle", { class: `p${seat % 6} piece`, cx: x + 24, cy: 96 + seat * 30, r: 10 }), text(x + 48, 101 + seat * 30, `×${n}`, { class: "tiny" })] : null,
+      ),
+    ),
+  );
+  const outer = placing ? placing.chosen.find((b) => b.space === cat.outer) : null;
+  if (outer) {
+    out.push(hot(ctx, outer, label(outer, ctx), { class: "space-hot" }, s("rect", { class: "hit", x: x + 2, y: 36, width: 76, height: 3 * SPACE_H + 12, rx: 7 })));
+  }
+  return out;
+}
+
+// One track: a row of numbered steps with each player's marker on its step.
+function track(ctx, y, title, steps, levelOf) {
+  const { game } = ctx;
+  const x0 = 730;
+  const w = 260 / (steps + 1);
+  const markers = game.players.map((p, seat) => [seat, levelOf(p)]);
+  const spread = (k) => (k - (markers.length - 1) / 2) * 5;
+  return thing(
+    `${title}: ${listing(markers.map(([seat, level]) => `${ctx.name(seat)} at ${level}`))}`,
+    { class: "fed-track" },
+    text(x0, y - 4, title, { class: "tiny" }),
+    Array.from({ length: steps + 1 }, (_, i) => [
+      s("rect", { class: "step", x: x0 + i * w, y, width: w - 2, height: 24, rx: 3 }),
+      text(x0 + i * w + 2, y + 9, String(i), { class: "micro" }),
+    ]),
+    markers.map(([seat, level], k) =>
+      s("circle", { class: `p${seat % 6} piece`, cx: x0 + Math.max(0, Math.min(steps, level)) * w + w / 2 + spread(k), cy: y + 16, r: 5 }),
+    ),
+  );
+}
+
+function tracksDrawing(ctx) {
+  const { game, cat } = ctx;
+  return [
+    text(730, 24, "Tracks", { class: "name" }),
+    track(ctx, 50, "Orange (asteroids)", cat.orange_max, (p) => p.orange),
+    track(ctx, 96, "Blue (alteration tokens)", cat.blue_max, (p) => p.blue),
+    track(ctx, 142, "Authority step", cat.max_step, (p) => p.authority_step),
+    track(ctx, 188, "Common project", cat.project_max, (p) => p.common),
+    thing(
+      `Projects: ${game.projects.map((level, i) => `${projectName(cat, i)} ${level} of ${cat.project_max}`).join(", ")}`,
+      { class: "fed-projects" },
+      text(730, 232, "Projects", { class: "tiny" }),
+      game.projects.map((level, i) => {
+        const category = cat.project_category[i];
+        const x = 730 + i * 37;
+        return [
+          s("rect", { class: "step", x, y: 238, width: 33, height: 6 + level * 2 }),
+          s("rect", { x, y: 238, width: 33, height: 4, fill: category >= 0 ? PLANET_COLOUR[category] : "#777" }),
+          text(x + 16, 254 + level * 2, String(level), { class: "micro", "text-anchor": "middle" }),
+        ];
+      }),
+    ),
+  ];
+}
+
+function playersDrawing(ctx) {
+  const { game, cat } = ctx;
+  const n = game.players.length;
+  const boxW = 980 / n;
+  const top = 356;
+  return game.players.map((p, seat) => {
+    const x = 10 + seat * boxW;
+    const left = p.ambassadors_used.map((used, i) => (used ? null : i + 1)).filter((v) => v);
+    const words =
+      `${ctx.name(seat)}'s board: ${p.copp} coppernium, ${p.lav} lavandium, ${p.ocean} oceanium, ${plural(p.diamond, "diamond")}, ${p.pp} PP, ` +
+      `${p.hangar} ships in the hangar, authority level ${p.authority_level}, ambassadors left: ${left.join(", ") || "none"}, ` +
+      `influence: ${cat.planets.map((name, i) => `${name} ${p.influence[i]}`).join(", ")}`;
+    const line = (k, words2) => text(x + 12, top + 46 + k * 20, words2, { class: "small" });
+    return thing(
+      words,
+      { class: "fed-player", "data-seat": seat },
+      s("rect", { class: "player-box" + (game.pending_seat === seat ? " current" : ""), x: x + 2, y: top, width: boxW - 8, height: 236, rx: 10 }),
+      s("circle", { class: `p${seat % 6}`, cx: x + 18, cy: top + 18, r: 7 }),
+      text(x + 32, top + 23, `${ctx.name(seat)}${seat === ctx.me ? " (you)" : ""}`, { class: "name" }),
+      line(0, `${p.copp} copp · ${p.lav} lav · ${p.ocean} ocean`),
+      line(1, `${p.diamond} diamonds · ${p.pp} PP`),
+      line(2, `ships: ${p.hangar} hangar, ${p.reserve} reserve`),
+      line(3, `authority ${p.authority_level} · die ${p.die < 0 ? "—" : p.die}`),
+      line(4, `ambassadors left: ${left.join(" ") || "none"}`),
+      line(5, `missions ${p.missions.filter((m) => m).length} · medals ${p.medals.length}`),
+      text(x + 12, top + 170, "influence", { class: "tiny" }),
+      p.influence.map((level, i) => [
+        s("rect", { x: x + 80 + i * 30, y: top + 212 - Math.min(level, 8) * 6, width: 24, height: Math.max(2, Math.min(level, 8) * 6), fill: PLANET_COLOUR[i] }),
+        text(x + 92 + i * 30, top + 226, String(level), { class: "micro", "text-anchor": "middle" }),
+      ]),
+    );
+  });
 }
 
 function placementState(ctx) {
@@ -256,62 +457,48 @@ function placementState(ctx) {
   return { places, ambassadors, modes, chosen, ui };
 }
 
+// The placement in steps: the ambassador, then how (vote side, funding side, the die or
+// an alteration token); then a space on the board (or "Place here" in the senate below).
+function placementChooser(ctx) {
+  const { game, cat } = ctx;
+  const placing = placementState(ctx);
+  if (!placing) return null;
+  const choice = (legend, name, values, field, text) =>
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, legend),
+      values.map((value) =>
+        h(
+          "label",
+          { class: "radio" },
+          h("input", {
+            type: "radio",
+            name,
+            value: String(value),
+            checked: value === placing.ui[field],
+            "data-key": `${name}-${value}`,
+            onchange: () => {
+              placing.ui[field] = value;
+              ctx.rerender();
+            },
+          }),
+          ` ${capitalise(text(value))} `,
+        ),
+      ),
+    );
+  return h(
+    "section",
+    { class: "panel placement", "data-testid": "placement", "aria-label": "Placing an ambassador" },
+    choice("1. Ambassador", "fed-amb", placing.ambassadors, "ambassador", (a) => ambassadorName(cat, a)),
+    choice("2. How", "fed-mode", placing.modes, "mode", (m) => modeText(cat, game, ctx.me, m, placing.ui.ambassador)),
+    h("p", { class: "hint" }, "3. Click a free space of the senate on the board (or “Place here” in the senate below)."),
+  );
+}
+
 function senatePanel(ctx, who) {
   const { game, cat } = ctx;
   const placing = placementState(ctx);
-  const chooser = placing
-    ? h(
-        "div",
-        { class: "placement", "data-testid": "placement" },
-        h(
-          "fieldset",
-          {},
-          h("legend", {}, "1. Ambassador"),
-          placing.ambassadors.map((a) =>
-            h(
-              "label",
-              { class: "radio" },
-              h("input", {
-                type: "radio",
-                name: "fed-amb",
-                value: String(a),
-                checked: a === placing.ui.ambassador,
-                "data-key": `fed-amb-${a}`,
-                onchange: () => {
-                  placing.ui.ambassador = a;
-                  ctx.rerender();
-                },
-              }),
-              ` ${capitalise(ambassadorName(cat, a))} `,
-            ),
-          ),
-        ),
-        h(
-          "fieldset",
-          {},
-          h("legend", {}, "2. How"),
-          placing.modes.map((m) =>
-            h(
-              "label",
-              { class: "radio" },
-              h("input", {
-                type: "radio",
-                name: "fed-mode",
-                value: m,
-                checked: m === placing.ui.mode,
-                "data-key": `fed-mode-${m}`,
-                onchange: () => {
-                  placing.ui.mode = m;
-                  ctx.rerender();
-                },
-              }),
-              ` ${capitalise(modeText(cat, game, ctx.me, m, placing.ui.ambassador))} `,
-            ),
-          ),
-        ),
-        h("p", { class: "hint" }, "3. Choose a space: the buttons in the senate below."),
-      )
-    : null;
   const spaceButton = (space) => {
     if (!placing) return null;
     const body = placing.chosen.find((b) => b.space === space);
@@ -320,7 +507,6 @@ function senatePanel(ctx, who) {
   return section(
     "Senate",
     { class: "panel senate", "data-testid": "senate" },
-    chooser,
     h(
       "div",
       { class: "senate-grid", role: "group", "aria-label": "Senate spaces" },
@@ -341,7 +527,7 @@ function senatePanel(ctx, who) {
           },
           h("strong", {}, capitalise(iconName(cat, space.icon))),
           occupant,
-          space.token >= 0 ? h("div", { class: "meta" }, `token ${space.token}`) : null,
+          space.token >= 0 ? h("div", { class: "meta" }, `alteration ${alteration(cat, space.token)}`) : null,
           spaceButton(i),
         );
       }),
@@ -448,7 +634,7 @@ function tracksPanel(ctx, who) {
       "li",
       {},
       `Level ${i + 1} (power ${cat.blue_power[i]}): `,
-      row.map((t) => (t === -2 ? "face down" : t === -1 ? "taken" : `#${t}`)).join(", "),
+      listing(row.map((t) => (t === -2 ? "a face-down token" : t === -1 ? null : alteration(cat, t)))) || "all taken",
       at("blue", i + 1) ? h("strong", {}, ` · ${at("blue", i + 1)}`) : "",
     ),
   );

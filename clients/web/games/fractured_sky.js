@@ -5,6 +5,7 @@
 // scouted cards, peeked objectives, pending choices) and my moves in place.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
+import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 const RES = ["gold", "iron", "wood"];
@@ -93,12 +94,6 @@ export function label(body, ctx) {
   }
 }
 
-export function scores(ctx) {
-  const game = ctx.game;
-  if (!game) return null;
-  return ctx.view.seats.map((s) => (game.players[s.seat] ? game.players[s.seat].stardust : null));
-}
-
 // ------------------------------------------------------------------ drawing
 
 const PHASES = {
@@ -113,36 +108,217 @@ const PHASES = {
 export function render(ctx) {
   const game = ctx.game;
   const cat = ctx.cat;
-  if (!cat) return h("p", {}, "Loading the catalogue…");
+  if (!cat) return { details: h("p", {}, "Loading the catalogue…") };
   const who = (seat) =>
     h("span", { class: `who seat-text-${seat % 6}` }, swatch(seat), participant(ctx, seat), seat === ctx.me ? " (you)" : "");
   const turnText = game.turn >= 0 ? participant(ctx, game.turn) : "—";
-  return h(
-    "div",
-    { class: "game fs" },
-    h(
+  return {
+    board: board(ctx),
+    moves: movesPanel(ctx),
+    hand: privatePanel(ctx),
+    details: h(
       "div",
-      { class: "game-top panel" },
-      facts([
-        ["Round", `${game.round} of ${cat.rounds}`],
-        ["Phase", PHASES[game.phase] || game.phase],
-        ["Turn", turnText],
-        ["Public stardust card", regionName(cat, game.public_card)],
-        ["Stardust supply", String(game.stardust_supply)],
-        ["Chips", game.revealed ? "revealed" : "hidden until the round ends"],
-        game.difficulty ? ["Automated opponents", game.difficulty] : null,
-      ]),
+      { class: "game fs" },
+      h(
+        "div",
+        { class: "game-top panel" },
+        facts([
+          ["Round", `${game.round} of ${cat.rounds}`],
+          ["Phase", PHASES[game.phase] || game.phase],
+          ["Turn", turnText],
+          ["Public stardust card", regionName(cat, game.public_card)],
+          ["Stardust supply", String(game.stardust_supply)],
+          ["Chips", game.revealed ? "revealed" : "hidden until the round ends"],
+          game.difficulty ? ["Automated opponents", game.difficulty] : null,
+        ]),
+      ),
+      regionsPanel(ctx, who),
+      platformsPanel(ctx, who),
+      trackPanel(ctx, who),
+      traysPanel(ctx, who),
+      playersPanel(ctx, who),
+      game.ais && game.ais.length ? aiPanel(ctx) : null,
+      resultsPanel(ctx, who),
     ),
-    movesPanel(ctx),
-    privatePanel(ctx),
-    regionsPanel(ctx, who),
-    platformsPanel(ctx, who),
-    trackPanel(ctx, who),
-    traysPanel(ctx, who),
-    playersPanel(ctx, who),
-    game.ais && game.ais.length ? aiPanel(ctx) : null,
-    resultsPanel(ctx, who),
+  };
+}
+
+// ------------------------------------------------------------------ the picture
+// The regions where the catalogue puts them (north row above, south row below, the
+// floating platforms between), airships as chips in their owner's colour, skimmers,
+// buildings, stardust; the turn track under it. A region you may place on is one
+// click (with the chip chosen in your hand), so are a skimmer, a building and a slot.
+
+const COL = 90; // x distance between neighbouring region columns
+const NORTH = 95; // centre of the north row; the south row is ROW lower
+const ROW = 190;
+const RW = 160; // a region's size
+const RH = 150;
+
+function regionCentre(info) {
+  return [100 + info.x * COL, NORTH + (1 - info.y) * ROW];
+}
+
+function chipValue(ship) {
+  return ship.chip !== null && ship.chip !== undefined ? String(ship.chip) : "?";
+}
+
+// The chip a click on a region places: the one chosen in the hand, else the first.
+function chosenChip(ctx) {
+  const chips = [...new Set(ctx.of("fs.place_airship").map((b) => b.chip))];
+  if (!chips.length) return null;
+  const ui = (ctx.ui.fs = ctx.ui.fs || {});
+  if (!chips.includes(ui.chip)) ui.chip = chips[0];
+  return ui.chip;
+}
+
+function board(ctx) {
+  const { game, cat } = ctx;
+  const active = new Set(game.regions_active);
+  const chip = chosenChip(ctx);
+  const places = ctx.of("fs.place_airship").filter((b) => b.chip === chip);
+  const skimmers = ctx.of("fs.place_skimmer");
+  const forts = ctx.of("fs.build_fortress");
+  const markets = ctx.of("fs.build_market");
+  const regions = game.regions.map((region) => regionDrawing(ctx, region, active));
+  const overlays = game.regions.map((region) => {
+    const [cx, cy] = regionCentre(cat.regions[region.index]);
+    const place = places.find((b) => b.region === region.index);
+    const skimmer = skimmers.find((b) => b.region === region.index);
+    return [
+      place
+        ? hot(ctx, place, label(place, ctx), { class: "region-hot", "data-region": region.index },
+            s("rect", { class: "hit", x: cx - RW / 2, y: cy - RH / 2, width: RW, height: RH, rx: 18 }))
+        : null,
+      skimmer
+        ? hot(ctx, skimmer, label(skimmer, ctx), { class: "small-hot" },
+            s("rect", { class: "hit", x: cx + 8, y: cy + 44, width: 70, height: 24, rx: 8 }),
+            text(cx + 43, cy + 61, "+ skimmer", { class: "tiny", "text-anchor": "middle" }))
+        : null,
+    ];
+  });
+  const platforms = game.platforms.map((platform) => {
+    const info = cat.platforms[platform.index];
+    const cx = 100 + info.x * COL;
+    const cy = NORTH + (1 - info.y) * ROW;
+    const built = [];
+    platform.fortresses.forEach((n, p) => n && built.push(`${participant(ctx, p)}: ${plural(n, "fortress", "fortresses")}`));
+    platform.markets.forEach((n, p) => n && built.push(`${participant(ctx, p)}: ${plural(n, "market")}`));
+    const marks = [];
+    platform.fortresses.forEach((n, p) => {
+      for (let i = 0; i < n; i += 1) marks.push(s("rect", { class: `p${p % 6} piece`, x: cx - 14 + marks.length * 9, y: cy - 30, width: 8, height: 8 }));
+    });
+    platform.markets.forEach((n, p) => {
+      for (let i = 0; i < n; i += 1) marks.push(s("circle", { class: `p${p % 6} piece`, cx: cx - 10 + marks.length * 9, cy: cy + 27, r: 4 }));
+    });
+    const fort = forts.find((b) => b.platform === platform.index);
+    const market = markets.find((b) => b.platform === platform.index);
+    return [
+      thing(
+        `${capitalise(platformText(cat, platform.index))}: ${built.length ? built.join("; ") : "nothing built"}`,
+        { class: "platform", "data-platform": platform.index },
+        s("polygon", { points: `${cx},${cy - 16} ${cx + 16},${cy} ${cx},${cy + 16} ${cx - 16},${cy}` }),
+        text(cx, cy + 4, String(platform.index + 1), { class: "tiny", "text-anchor": "middle" }),
+        marks,
+      ),
+      fort
+        ? hot(ctx, fort, label(fort, ctx), { class: "small-hot" },
+            s("rect", { class: "hit", x: cx - 40, y: cy - 11, width: 22, height: 22, rx: 5 }),
+            text(cx - 29, cy + 5, "F", { class: "tiny", "text-anchor": "middle" }))
+        : null,
+      market
+        ? hot(ctx, market, label(market, ctx), { class: "small-hot" },
+            s("rect", { class: "hit", x: cx + 18, y: cy - 11, width: 22, height: 22, rx: 11 }),
+            text(cx + 29, cy + 5, "M", { class: "tiny", "text-anchor": "middle" }))
+        : null,
+    ];
+  });
+  const name = `Fractured Sky board, round ${game.round} of ${cat.rounds}: ${PHASES[game.phase] || game.phase}`;
+  // The picture spans the regions in play (3 players leave out the two ends).
+  const xs = game.regions.map((region) => regionCentre(cat.regions[region.index])[0]);
+  const left = Math.min(...xs) - RW / 2 - 10;
+  const width = Math.max(Math.max(...xs) + RW / 2 + 10 - left, 520);
+  const legend = text(left + width - 8, 470, "● gold  ■ iron  ▲ wood  ★ stardust", { class: "small", "text-anchor": "end" });
+  return svgBoard(`${left} 10 ${width} 480`, name, "fs-board", regions, overlays, platforms, trackDrawing(ctx, left + 8), legend);
+}
+
+function regionDrawing(ctx, region, active) {
+  const { game, cat } = ctx;
+  const info = cat.regions[region.index];
+  const [cx, cy] = regionCentre(info);
+  const inPlay = active.has(region.index);
+  const ships = region.airships;
+  const skimmerText = listing(region.skimmers.map((n, p) => (n ? `${participant(ctx, p)} ${n}` : null)));
+  const words = inPlay
+    ? `${info.name}: ${region.stardust} stardust, produces ${listing(info.resources)}` +
+      (game.public_card === region.index ? ", the public stardust card" : "") +
+      (ships.length ? `; airships: ${listing(ships.map((ship) => `${participant(ctx, ship.seat)} ${chipText(ship)}`))}` : "; no airships") +
+      (skimmerText ? `; skimmers: ${skimmerText}` : "")
+    : `${info.name}: not in play`;
+  const shipY = cy + 12;
+  const firstX = cx - ((Math.min(ships.length, 5) - 1) * 30) / 2;
+  return thing(
+    words,
+    { class: "fs-region" + (inPlay ? "" : " inactive") + (game.public_card === region.index ? " public" : ""), "data-region": region.index },
+    s("rect", { class: "land", x: cx - RW / 2, y: cy - RH / 2, width: RW, height: RH, rx: 18 }),
+    text(cx, cy - 50, info.name, { class: "name", "text-anchor": "middle" }),
+    inPlay
+      ? [
+          text(cx, cy - 28, `${info.resources.map((r) => ICON[r]).join(" ")}  ★ ${region.stardust}`, { class: "small", "text-anchor": "middle" }),
+          ships.map((ship, i) =>
+            s(
+              "g",
+              { class: `ship chip-${ship.chip_class}` },
+              s("circle", { class: `p${ship.seat % 6}`, cx: firstX + i * 30, cy: shipY, r: 13 }),
+              text(firstX + i * 30, shipY + 5, chipValue(ship), { class: "chip-text", "text-anchor": "middle" }),
+            ),
+          ),
+          region.skimmers.map((n, p) =>
+            n
+              ? s(
+                  "g",
+                  {},
+                  s("polygon", { class: `p${p % 6}`, points: `${cx - 70 + p * 26},${cy + 68} ${cx - 60 + p * 26},${cy + 50} ${cx - 50 + p * 26},${cy + 68}` }),
+                  n > 1 ? text(cx - 60 + p * 26, cy + 48, String(n), { class: "tiny", "text-anchor": "middle" }) : null,
+                )
+              : null,
+          ),
+        ]
+      : text(cx, cy + 5, "not in play", { class: "small", "text-anchor": "middle" }),
   );
+}
+
+function trackDrawing(ctx, left) {
+  const { game } = ctx;
+  const slots = ctx.of("fs.choose_slot");
+  const y = 392;
+  const box = (x, seat, extra = null, at = y) => [
+    s("rect", { class: seat >= 0 ? `p${seat % 6} slot` : "slot free", x, y: at, width: 72, height: 30, rx: 6 }),
+    text(x + 36, at + 20, extra || (seat >= 0 ? participant(ctx, seat).slice(0, 8) : "free"), { class: "tiny slot-text", "text-anchor": "middle" }),
+  ];
+  const now = game.order.map((seat, i) =>
+    thing(`This round, slot ${i + 1}: ${participant(ctx, seat)}`, { class: "track-slot" }, box(left + 95 + i * 78, seat)),
+  );
+  const y2 = y + 38;
+  const next = game.next_slots.map((seat, i) => {
+    const slot = i + 1;
+    const x = left + 95 + i * 78;
+    const take = slots.find((b) => b.slot === slot);
+    const gold = goldSlot(ctx, slot) ? " (+1 gold)" : "";
+    if (take) {
+      return hot(ctx, take, label(take, ctx), { class: "slot-hot" },
+        s("rect", { class: "hit", x, y: y2, width: 72, height: 30, rx: 6 }),
+        text(x + 36, y2 + 20, `take ${slot}${gold ? " ●" : ""}`, { class: "tiny", "text-anchor": "middle" }));
+    }
+    return thing(`Next round, slot ${slot}${gold}: ${seat >= 0 ? participant(ctx, seat) : "free"}`, { class: "track-slot" },
+      box(x, seat, seat >= 0 ? null : `${slot}${gold ? " ●" : ""}`, y2));
+  });
+  return [
+    text(left, y + 20, "This round", { class: "small" }),
+    now,
+    text(left, y2 + 20, "Next round", { class: "small" }),
+    next,
+  ];
 }
 
 function chipText(ship) {
@@ -477,9 +653,7 @@ function privatePanel(ctx) {
     facts([
       [
         "Unused chips",
-        game.my_chips && game.my_chips.length
-          ? h("span", { class: "chips" }, game.my_chips.map((c) => h("span", { class: `chip ${cat.white_chips.includes(c) ? "white" : "black"}` }, c)))
-          : "none",
+        game.my_chips && game.my_chips.length ? chipPicker(ctx, game.my_chips) : "none",
       ],
       ["Exploration draws", listing((game.my_drawn || []).map((r) => regionName(cat, r))) || "none"],
       ["Scouted secret cards", listing(scouted.map((c) => `card ${c.position + 1}: ${regionName(cat, c.region)}`)) || "none"],
@@ -496,12 +670,60 @@ function privatePanel(ctx) {
   );
 }
 
+// My unused chips; while I may place an airship, each is a toggle: the chosen chip is
+// the one a click on a region places.
+function chipPicker(ctx, chips) {
+  const chosen = chosenChip(ctx);
+  const placeable = new Set(ctx.of("fs.place_airship").map((b) => b.chip));
+  return h(
+    "span",
+    { class: "chips", role: chosen === null ? null : "group", "aria-label": chosen === null ? null : "Chip to place" },
+    chips.map((c) => {
+      const colour = ctx.cat.white_chips.includes(c) ? "white" : "black";
+      if (!placeable.has(c)) return h("span", { class: `chip ${colour}` }, c);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `chip ${colour}`,
+          "aria-pressed": String(c === chosen),
+          "aria-label": `Place the ${c} chip next (then click a region)`,
+          "data-key": `fs-chip-${c}`,
+          onclick: () => {
+            ctx.ui.fs.chip = c;
+            ctx.rerender();
+          },
+        },
+        c,
+      );
+    }),
+  );
+}
+
+// The button's own text where the group's title says the rest ("Trade …": "2 wood → 1 gold").
+function shortLabel(body, ctx) {
+  switch (body.type) {
+    case "fs.choose_start":
+      return amounts(body);
+    case "fs.trade":
+      return `${amounts(body)} → 1 ${body.get}`;
+    case "fs.scout":
+      return `Card ${body.card + 1}`;
+    case "fs.peek":
+      return `Objective ${body.objective + 1} (${amounts(body)})`;
+    default:
+      return label(body, ctx);
+  }
+}
+
 function movesPanel(ctx) {
   if (!ctx.legal.length) return null;
   const groups = [
     ["fs.choose_start", "Choose your 4 starting resources"],
     ["fs.scout_take", "Finish scouting"],
     ["fs.choose_resource", "Choose a resource"],
+    ["fs.scout", "Scout a secret stardust card"],
+    ["fs.peek", "Peek at an objective"],
     ["fs.trade", "Trade (free action: 2 resources for 1)"],
   ];
   const boxes = groups
@@ -512,19 +734,17 @@ function movesPanel(ctx) {
         "div",
         { class: "move-group" },
         h("h4", {}, title),
-        h("div", { class: "move-list" }, moves.map((body) => ctx.button(body, label(body, ctx)))),
+        h("div", { class: "move-list compact" }, moves.map((body) => ctx.button(body, label(body, ctx), shortLabel(body, ctx)))),
       ),
     );
-  const elsewhere = ["fs.place_airship", "fs.place_skimmer", "fs.build_fortress", "fs.build_market", "fs.scout", "fs.peek", "fs.choose_slot"]
+  const elsewhere = ["fs.place_airship", "fs.place_skimmer", "fs.build_fortress", "fs.build_market", "fs.choose_slot"]
     .filter((type) => ctx.of(type).length)
     .map((type) => ({
-      "fs.place_airship": "place an airship (chip buttons on the regions)",
-      "fs.place_skimmer": "place a skimmer (on the regions)",
-      "fs.build_fortress": "build a fortress (on the platforms)",
-      "fs.build_market": "build a market (on the platforms)",
-      "fs.scout": "scout a secret card",
-      "fs.peek": "peek at an objective",
-      "fs.choose_slot": "take a turn slot (turn order)",
+      "fs.place_airship": "place an airship: choose a chip in your hand, then click a region on the board",
+      "fs.place_skimmer": "place a skimmer (“+ skimmer” on a region)",
+      "fs.build_fortress": "build a fortress (F beside a platform)",
+      "fs.build_market": "build a market (M beside a platform)",
+      "fs.choose_slot": "take a turn slot for the next round (under the board)",
     })[type]);
   return section(
     "Your moves",
@@ -535,6 +755,17 @@ function movesPanel(ctx) {
 }
 
 // ------------------------------------------------------------------ replays
+
+// "2 wood for 1 gold" when a player's only change is a trade's: 2 resources paid, 1 of
+// another kind gained (a trade never pays with the kind it asks for).
+function tradeOf(old, now) {
+  const delta = RES.map((r) => [r, now[r] - old[r]]);
+  const paid = delta.filter(([, d]) => d < 0);
+  const got = delta.filter(([, d]) => d > 0);
+  const total = paid.reduce((sum, [, d]) => sum - d, 0);
+  if (total !== 2 || got.length !== 1 || got[0][1] !== 1 || now.stardust !== old.stardust) return null;
+  return `${listing(paid.map(([r, d]) => `${-d} ${r}`))} for 1 ${got[0][0]}`;
+}
 
 export function describe(prev, next, ctx) {
   const cat = ctx.cat;
@@ -578,6 +809,11 @@ export function describe(prev, next, ctx) {
     const old = prev.players[i];
     if (!old) return;
     if (p.started && !old.started) lines.push(`${name(p.seat)} chose starting resources.`);
+    const trade = tradeOf(old, p);
+    if (trade) {
+      lines.push(`${name(p.seat)} traded ${trade}.`);
+      return;
+    }
     const changes = [...RES, "stardust"]
       .map((r) => [r, p[r] - old[r]])
       .filter(([, d]) => d)

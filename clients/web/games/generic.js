@@ -6,12 +6,14 @@ import { facts } from "./common.js";
 
 export function render(ctx) {
   const game = ctx.game || {};
-  return h(
-    "section",
-    { class: "panel generic" },
-    h("h3", {}, "Game state"),
-    facts(Object.entries(game).map(([key, value]) => [key.replaceAll("_", " "), show(value)])),
-  );
+  return {
+    details: h(
+      "section",
+      { class: "panel generic" },
+      h("h3", {}, "Game state"),
+      facts(Object.entries(game).map(([key, value]) => [key.replaceAll("_", " "), show(value)])),
+    ),
+  };
 }
 
 function show(value) {
@@ -31,10 +33,6 @@ export function label(body) {
     .map(([key, value]) => `${key.replaceAll("_", " ")} ${show(value)}`);
   const text = name.charAt(0).toUpperCase() + name.slice(1);
   return fields.length ? `${text}: ${fields.join(", ")}` : text;
-}
-
-export function scores() {
-  return null;
 }
 
 export function describe() {

@@ -6,6 +6,7 @@
 // mark, end the turn.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
+import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -81,36 +82,6 @@ export function label(body, ctx) {
   }
 }
 
-function matches(cat, kind, subject) {
-  const [shape, colours] = kind.split(".");
-  if (cat.shapes.includes(subject)) return shape === subject;
-  return colours !== "K" && colours.includes(subject);
-}
-
-export function scores(ctx) {
-  const { game, cat } = ctx;
-  if (!game || !cat) return null;
-  if (game.points) return game.points;
-  // So far: design cards (basic) or marked advanced cards, plus the blueprint.
-  return game.seats.map((seat) => {
-    let points = seat.meets_blueprint ? cat.blueprint_points : 0;
-    if (game.variant === "advanced") {
-      for (const card of game.advanced) {
-        if (card.markers.includes(seat.seat)) {
-          const value = card.track[card.markers.length - 1] || 0;
-          points += value * seat.rocket.filter((p) => matches(cat, p.kind, card.subject)).length;
-        }
-      }
-    } else {
-      for (const id of seat.fulfilled) {
-        const card = cat.design_cards.find((c) => c.id === id);
-        points += card ? card.points : 0;
-      }
-    }
-    return points;
-  });
-}
-
 // ------------------------------------------------------------------ drawing
 
 const PHASES = {
@@ -123,40 +94,185 @@ const STEPS = { action: "take a pile or leave", build: "build step", design: "de
 
 export function render(ctx) {
   const { game, cat } = ctx;
-  if (!cat) return h("p", {}, "Loading the catalogue…");
+  if (!cat) return { details: h("p", {}, "Loading the catalogue…") };
   const who = (seat) =>
     h("span", { class: `who seat-text-${seat % 6}` }, swatch(seat), ctx.name(seat), seat === ctx.me ? " (you)" : "");
   const blueprint = cat.blueprints.find((b) => b.id === game.blueprint);
-  return h(
-    "div",
-    { class: "game sc" },
-    h(
+  return {
+    board: board(ctx),
+    moves: movesPanel(ctx),
+    hand: privatePanel(ctx),
+    under: assemblyPanel(ctx),
+    details: h(
       "div",
-      { class: "game-top panel" },
-      facts([
-        ["Variant", game.variant],
-        ["Phase", PHASES[game.phase] || game.phase],
-        game.phase === "play" || game.phase === "final"
-          ? ["Turn", h("span", {}, who(game.current), ` · ${STEPS[game.step] || game.step}`)]
-          : null,
-        ["Blueprint", blueprint ? `card ${blueprint.id}: ${blueprint.text}` : String(game.blueprint)],
-        [
-          "Countdown",
-          game.countdown_holder === null || game.countdown_holder === undefined
-            ? "not started (first rocket to meet the blueprint takes it)"
-            : h("span", {}, who(game.countdown_holder), ` holds it · ${game.countdown_top === 0 ? "launch!" : game.countdown_top}`),
-        ],
-        game.variant === "basic" ? ["Design deck", plural(game.deck_size, "card")] : null,
-      ]),
+      { class: "game sc" },
+      h(
+        "div",
+        { class: "game-top panel" },
+        facts([
+          ["Variant", game.variant],
+          ["Phase", PHASES[game.phase] || game.phase],
+          game.phase === "play" || game.phase === "final"
+            ? ["Turn", h("span", {}, who(game.current), ` · ${STEPS[game.step] || game.step}`)]
+            : null,
+          ["Blueprint", blueprint ? `card ${blueprint.id}: ${blueprint.text}` : String(game.blueprint)],
+          [
+            "Countdown",
+            game.countdown_holder === null || game.countdown_holder === undefined
+              ? "not started (first rocket to meet the blueprint takes it)"
+              : h("span", {}, who(game.countdown_holder), ` holds it · ${game.countdown_top === 0 ? "launch!" : game.countdown_top}`),
+          ],
+          game.variant === "basic" ? ["Design deck", plural(game.deck_size, "card")] : null,
+        ]),
+      ),
+      junkyardPanel(ctx, who),
+      workshopPanel(ctx),
+      game.variant === "advanced" ? advancedPanel(ctx, who) : designPanel(ctx),
+      seatsPanel(ctx, who),
     ),
-    movesPanel(ctx),
-    privatePanel(ctx),
-    junkyardPanel(ctx, who),
-    workshopPanel(ctx),
-    game.variant === "advanced" ? advancedPanel(ctx, who) : designPanel(ctx),
-    assemblyPanel(ctx),
-    seatsPanel(ctx, who),
+  };
+}
+
+// ------------------------------------------------------------------ the picture
+// The junkyard grid (each pile's visible top, its weight and height, the pawns), the
+// workshop's seven columns (the junk each needs, each part with its supply) and every
+// seat's rocket as built parts. Taking a pile and building an offered part are one
+// click on the pile or the part.
+
+const PART_COLOUR = { W: "#f5f5f5", B: "#1e88e5", G: "#fbc02d", R: "#e53935", K: "#9e9e9e" };
+const CELL = 72;
+
+function partShape(cat, kind, x, y, size) {
+  const [shape, colours] = kind.split(".");
+  const band = size / colours.length;
+  return [
+    [...colours].map((c, i) => s("rect", { class: "part", x: x + i * band, y, width: band, height: size, fill: PART_COLOUR[c] || "#999" })),
+    s("rect", { class: "part-edge", x, y, width: size, height: size, rx: 3 }),
+    size >= 18 ? text(x + size / 2, y + size / 2 + 4, shape[0].toUpperCase(), { class: "tiny part-letter", "text-anchor": "middle" }) : null,
+  ];
+}
+
+function board(ctx) {
+  const { game, cat } = ctx;
+  const step = game.phase === "play" || game.phase === "final" ? ` · ${ctx.name(game.current)}: ${STEPS[game.step] || game.step}` : "";
+  const name = `SPACEcraft board: ${PHASES[game.phase] || game.phase}${step}`;
+  return svgBoard(
+    "0 0 1000 600",
+    name,
+    "sc-board",
+    text(10, 24, "Junkyard", { class: "name" }),
+    junkyardDrawing(ctx),
+    text(400, 24, "Workshop (each column needs its junk in the payment)", { class: "name" }),
+    workshopDrawing(ctx),
+    rocketsDrawing(ctx),
   );
+}
+
+function junkyardDrawing(ctx) {
+  const { game, cat } = ctx;
+  const size = game.grid_size;
+  const takes = [...ctx.of("sc.visit"), ...ctx.of("sc.search")];
+  const weight = Object.fromEntries(cat.junk.map((j) => [j.name, j.weight]));
+  return game.junkyard.map((cell, i) => {
+    const x = i % size;
+    const y = Math.floor(i / size);
+    const px = 10 + x * (CELL + 3);
+    const py = 36 + y * (CELL + 3);
+    const where = `column ${x + 1}, row ${y + 1}`;
+    const pawn = cell.pawn !== null && cell.pawn !== undefined ? cell.pawn : null;
+    const words = cell.height
+      ? `Pile at ${where}: ${plural(cell.height, "tile")}, ${cell.top} on top (weight ${weight[cell.top] || "?"})`
+      : `Empty pile at ${where}`;
+    const take = takes.find((b) => b.x === x && b.y === y);
+    return [
+      thing(
+        words + (pawn !== null ? `; ${ctx.name(pawn)}'s pawn` : ""),
+        { class: "pile" + (cell.height ? "" : " empty"), "data-x": x, "data-y": y },
+        s("rect", { class: "tile", x: px, y: py, width: CELL, height: CELL, rx: 6 }),
+        cell.height
+          ? [
+              text(px + CELL / 2, py + 24, cell.top, { class: "small", "text-anchor": "middle" }),
+              text(px + CELL / 2, py + 42, `w${weight[cell.top] || "?"} · ×${cell.height}`, { class: "tiny", "text-anchor": "middle" }),
+            ]
+          : text(px + CELL / 2, py + 40, "empty", { class: "tiny", "text-anchor": "middle" }),
+        pawn !== null ? s("circle", { class: `p${pawn % 6} piece`, cx: px + CELL / 2, cy: py + 58, r: 9 }) : null,
+      ),
+      take
+        ? hot(ctx, take, label(take, ctx), { class: "pile-hot" }, s("rect", { class: "hit", x: px + 2, y: py + 2, width: CELL - 4, height: CELL - 4, rx: 6 }))
+        : null,
+    ];
+  });
+}
+
+function workshopDrawing(ctx) {
+  const { game, cat } = ctx;
+  const builds = ctx.of("sc.build");
+  const colW = 84;
+  const out = [];
+  for (let column = 0; column < cat.columns; column += 1) {
+    const x = 400 + column * colW;
+    out.push(
+      thing(
+        `Workshop column ${column + 1}${cat.section_a.includes(column) ? " (section A)" : ""}: needs ${game.tokens[column]}`,
+        { class: "ws-column" },
+        s("rect", { class: "ws-col", x, y: 34, width: colW - 4, height: 324, rx: 6 }),
+        text(x + (colW - 4) / 2, 52, `needs ${game.tokens[column]}`, { class: "tiny", "text-anchor": "middle" }),
+      ),
+    );
+    cat.slots
+      .filter((slot) => slot.column === column)
+      .forEach((slot, k) => {
+        const y = 62 + k * 59;
+        const [shape, colours] = slot.kind.split(".");
+        const left = game.supply[slot.index];
+        const build = builds.find((b) => b.slot === slot.index);
+        out.push(
+          thing(
+            `${capitalise(slot.name)}: weight ${slot.weight}, ${left} left`,
+            { class: "ws-slot" + (left ? "" : " empty"), "data-slot": slot.index },
+            partShape(cat, slot.kind, x + 4, y + 4, 22),
+            text(x + 30, y + 14, [...colours].map((c) => cat.colours[c] || c).join("-"), { class: "micro", textLength: colours.length > 1 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
+            text(x + 30, y + 27, shape, { class: "tiny", textLength: shape.length > 6 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
+            text(x + 4, y + 45, `w${slot.weight} · ${left} left`, { class: "tiny" }),
+          ),
+        );
+        if (build) {
+          out.push(hot(ctx, build, label(build, ctx), { class: "build-hot" }, s("rect", { class: "hit", x: x + 1, y, width: colW - 6, height: 54, rx: 5 })));
+        }
+      });
+  }
+  return out;
+}
+
+function rocketsDrawing(ctx) {
+  const { game, cat } = ctx;
+  const seats = game.seats;
+  const boxW = 980 / seats.length;
+  const top = 420;
+  return seats.map((seat, i) => {
+    const x0 = 10 + i * boxW;
+    const rocket = seat.rocket;
+    const xs = rocket.map((p) => p.x);
+    const ys = rocket.map((p) => p.y);
+    const minX = Math.min(0, ...xs);
+    const maxX = Math.max(0, ...xs);
+    const maxY = Math.max(0, ...ys);
+    const minY = Math.min(0, ...ys);
+    const size = Math.max(10, Math.min(26, Math.floor(Math.min((boxW - 20) / (maxX - minX + 1), 140 / (maxY - minY + 1)))));
+    const originX = x0 + (boxW - (maxX - minX + 1) * size) / 2;
+    const parts = rocket.map((p) => partShape(cat, p.kind, originX + (p.x - minX) * size, top + 30 + (maxY - p.y) * size, size - 1));
+    const words =
+      `${ctx.name(seat.seat)}'s rocket: ${listing(rocket.map((p) => partName(cat, p.kind)))}` +
+      (seat.meets_blueprint ? "; it meets the blueprint" : "");
+    return thing(
+      words,
+      { class: "rocket-drawing", "data-seat": seat.seat },
+      s("rect", { class: "rocket-box" + (game.current === seat.seat ? " current" : ""), x: x0 + 2, y: top, width: boxW - 8, height: 176, rx: 8 }),
+      s("circle", { class: `p${seat.seat % 6}`, cx: x0 + 16, cy: top + 16, r: 6 }),
+      text(x0 + 28, top + 21, `${ctx.name(seat.seat)}${seat.seat === ctx.me ? " (you)" : ""}${seat.meets_blueprint ? " ✓ blueprint" : ""}`, { class: "small" }),
+      parts,
+    );
+  });
 }
 
 function junkyardPanel(ctx, who) {
@@ -169,7 +285,7 @@ function junkyardPanel(ctx, who) {
     { class: "panel junkyard-panel", "data-testid": "junkyard" },
     h(
       "div",
-      { class: "junkyard", style: `grid-template-columns: repeat(${size}, minmax(0, 1fr))`, role: "group", "aria-label": "Junkyard piles" },
+      { class: "junkyard", style: { "grid-template-columns": `repeat(${size}, minmax(0, 1fr))` }, role: "group", "aria-label": "Junkyard piles" },
       game.junkyard.map((cell, i) => {
         const x = i % size;
         const y = Math.floor(i / size);
@@ -300,6 +416,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
       const part = at.get(`${x},${y}`);
       const key = `${x},${y}`;
       const text = part ? partName(cat, part.kind) : "";
+      const where = `column ${x - minX + 1}, row ${maxY - y + 1}`;
       const cls = "cell" + (part ? " part" : "") + (selected === key ? " selected" : "") + (extra && part === extra ? " new" : "");
       cells.push(
         onCell
@@ -309,7 +426,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
                 type: "button",
                 class: cls,
                 "data-key": `cell:${key}`,
-                "aria-label": cellLabel(x, y, part),
+                "aria-label": cellLabel(x, y, part, where),
                 "aria-pressed": String(selected === key),
                 onclick: () => onCell(x, y, part),
               },
@@ -323,7 +440,7 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
     "div",
     {
       class: "rocket",
-      style: `grid-template-columns: repeat(${maxX - minX + 1}, auto)`,
+      style: { "grid-template-columns": `repeat(${maxX - minX + 1}, auto)` },
       role: onCell ? "group" : "img",
       "aria-label": onCell ? "Rocket grid" : `Rocket: ${listing(rocket.map((p) => partName(cat, p.kind)))}`,
     },
@@ -383,11 +500,15 @@ function privatePanel(ctx) {
   const mine = game.seats[ctx.me];
   if (!mine) return null;
   const choose = ctx.of("sc.choose_goal");
+  // Once every seat has kept its goal the goals are public (shown with each seat).
+  const everyoneChose = game.seats.every((seat) => seat.goal !== null && seat.goal !== undefined);
   return section(
-    "Your secrets (only you see this)",
+    "Your hand (only you see this)",
     { class: "panel private", "data-testid": "private" },
     facts([
-      ["Personal goal", mine.goal !== null && mine.goal !== undefined ? goalText(cat, mine.goal) : "not chosen yet"],
+      everyoneChose
+        ? null
+        : ["Personal goal", mine.goal !== null && mine.goal !== undefined ? goalText(cat, mine.goal) : "not chosen yet"],
       mine.goal_options && mine.goal_options.length
         ? ["Goal options", listing(mine.goal_options.map((g) => goalText(cat, g)))]
         : null,
@@ -398,12 +519,27 @@ function privatePanel(ctx) {
     choose.length
       ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx), `Keep: ${goalText(cat, body.goal)}`)))
       : null,
+    everyoneChose && !(game.variant === "basic" && mine.reserved) ? h("p", { class: "hint" }, "Nothing secret right now: your goal is public since everyone chose.") : null,
   );
 }
 
 function movesPanel(ctx) {
   if (!ctx.legal.length) return null;
-  const simple = [...ctx.of("sc.leave"), ...ctx.of("sc.arrange"), ...ctx.of("sc.end_turn")];
+  const simple = [
+    ...ctx.of("sc.leave"),
+    ...ctx.of("sc.fulfil"),
+    ...ctx.of("sc.reserve"),
+    ...ctx.of("sc.mark"),
+    ...ctx.of("sc.arrange"),
+    ...ctx.of("sc.end_turn"),
+  ];
+  const text = (body) =>
+    ({
+      "sc.arrange": "Rearrange automatically",
+      "sc.fulfil": `Fulfil card ${body.card}`,
+      "sc.reserve": `Reserve card ${body.card}`,
+      "sc.mark": `Mark card ${body.card}`,
+    })[body.type] || label(body, ctx);
   const hints = [];
   if (ctx.of("sc.visit").length || ctx.of("sc.search").length) hints.push("take a pile in the junkyard");
   if (ctx.of("sc.build").length) hints.push("build a part in the workshop (or choose the payment and place in the workshop order)");
@@ -418,7 +554,7 @@ function movesPanel(ctx) {
       ? h(
           "div",
           { class: "move-list" },
-          simple.map((body) => ctx.button(body, label(body, ctx), body.type === "sc.arrange" ? "Rearrange automatically" : label(body, ctx))),
+          simple.map((body) => ctx.button(body, label(body, ctx), text(body))),
         )
       : null,
   );
@@ -502,7 +638,7 @@ function assemblyPanel(ctx) {
             { class: "hint" },
             slot
               ? `Paying ${paid} of ${slot.weight} weight${pay.includes(token) ? "" : `; the payment must include a ${token}`}. ` +
-                  (order.cell ? `New part at column ${order.cell[0]}, row ${order.cell[1]}.` : "Pick a free cell below, or leave it to be attached automatically.")
+                  (order.cell ? "The new part goes in the cell you chose (click it again to let it be attached automatically)." : "Pick a free cell below, or leave it to be attached automatically.")
               : "Choose a part first.",
           ),
           slot
@@ -515,8 +651,8 @@ function assemblyPanel(ctx) {
                   order.cell = order.cell && order.cell[0] === x && order.cell[1] === y ? null : [x, y];
                   ctx.rerender();
                 },
-                cellLabel: (x, y, part) =>
-                  part ? `${partName(cat, part.kind)} at ${x}, ${y}` : `Put the new ${slot.name} at ${x}, ${y}`,
+                cellLabel: (x, y, part, where) =>
+                  part ? `${capitalise(partName(cat, part.kind))} at ${where}` : `Put the new ${slot.name} at ${where}`,
               })
             : null,
           buildBody
@@ -545,12 +681,12 @@ function assemblyPanel(ctx) {
               }
               ctx.rerender();
             },
-            cellLabel: (x, y, part) =>
+            cellLabel: (x, y, part, where) =>
               part
-                ? `Pick up the ${partName(cat, part.kind)} at ${x}, ${y}`
+                ? `Pick up the ${partName(cat, part.kind)} at ${where}`
                 : order.moving
-                  ? `Move the picked part to ${x}, ${y}`
-                  : `Free cell ${x}, ${y}`,
+                  ? `Move the picked part to ${where}`
+                  : `Free cell at ${where}`,
           }),
           h(
             "div",

@@ -1,7 +1,7 @@
 // The gateway's HTTP API: the session kept in localStorage, JSON requests with the
 // bearer token, errors as ApiError {status, code, message} (the API's {"error","message"}).
 
-const SESSION_KEY = "orrery.session";
+export const SESSION_KEY = "orrery.session";
 const CREATED_KEY = "orrery.created";
 
 export class ApiError extends Error {

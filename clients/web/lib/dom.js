@@ -1,9 +1,9 @@
 // Building DOM nodes without a framework: h(tag, attrs, ...children).
 //
-// attrs: "class", "text", "style" (a CSS text, set through the CSSOM: the page's CSP
-// forbids style attributes), "on<event>" (listeners), "data-*" / "aria-*" / other
-// attributes (set with setAttribute; false/null/undefined leave them out; true sets
-// them empty),
+// attrs: "class", "text", "style" (an object of CSS properties, or a CSS text, set
+// through the CSSOM: the page's Content-Security-Policy refuses style attributes),
+// "on<event>" (listeners), "data-*" / "aria-*" / other attributes
+// (set with setAttribute; false/null/undefined leave them out; true sets them empty),
 // and a few properties set directly (value, checked, selected, disabled, hidden).
 // children: nodes, strings, numbers, arrays of them, null/undefined/false (skipped).
 
@@ -15,8 +15,10 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = String(value);
-    else if (key === "style") node.style.cssText = String(value);
-    else if (key.startsWith("on") && typeof value === "function") {
+    else if (key === "style" && typeof value === "string") node.style.cssText = value;
+    else if (key === "style") {
+      for (const [property, css] of Object.entries(value)) node.style.setProperty(property, css);
+    } else if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (PROPERTIES.has(key)) node[key] = value;
     else node.setAttribute(key, value === true ? "" : String(value));

@@ -3,14 +3,28 @@
 import { api, saveSession } from "../lib/api.js";
 import { h, replaceChildren } from "../lib/dom.js";
 
+// The gateway's limit (orrery_contracts.inputs.MAX_NAME). A longer name is told, never
+// cut silently (a maxlength attribute would drop the end of a pasted name).
+const MAX_NAME = 40;
+
+function nameProblem(value) {
+  const length = [...value.trim()].length;
+  return length > MAX_NAME ? `A name has at most ${MAX_NAME} characters; this one has ${length}.` : "";
+}
+
 export function mountAuth(root, { done }) {
   const name = h("input", {
     id: "auth-name",
     name: "username",
     autocomplete: "username",
     required: true,
-    maxlength: 40,
     "data-testid": "signup-name",
+    oninput: () => {
+      const problem = nameProblem(name.value);
+      message.textContent = problem;
+      if (problem) name.setAttribute("aria-invalid", "true");
+      else name.removeAttribute("aria-invalid");
+    },
   });
   const password = h("input", {
     id: "auth-password",
@@ -30,6 +44,10 @@ export function mountAuth(root, { done }) {
     message.textContent = "";
     if (!name.value.trim() || !password.value) {
       message.textContent = "Enter a name and a password.";
+      return;
+    }
+    if (nameProblem(name.value)) {
+      message.textContent = nameProblem(name.value);
       return;
     }
     busy(true);

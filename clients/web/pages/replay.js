@@ -10,58 +10,22 @@ import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
 import { makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
-import { describeTable } from "../games/describe.js";
-import { drawGame } from "./table.js";
-
-const DEBOUNCE_MS = 120;
+import { gameParts } from "../components/game.js";
+import { ReplayControls } from "../components/replay-controls.js";
+import { replayStory } from "../components/replay-story.js";
+import { standingsPanel } from "../components/standings.js";
 
 export function mountReplay(root, { tableId, params }) {
   const cache = new Map(); // step -> the answer's promise
   const st = { steps: 1, step: 0, seq: 0, last: 0, view: null, mod: null, cat: null, title: "", ui: {} };
   let stopped = false;
-  let timer = null;
   let shown = 0; // the latest show() call: an older one that resolves later is dropped
 
-  const slider = h("input", {
-    id: "replay-step",
-    type: "range",
-    min: "1",
-    step: "1",
-    "data-testid": "replay-slider",
-    "aria-label": "Step (one move each)",
-    oninput: () => {
-      seqOut.textContent = `step ${slider.value} / ${st.steps}`;
-      clearTimeout(timer);
-      timer = setTimeout(() => show({ step: Number(slider.value) }), DEBOUNCE_MS);
-    },
+  const controls = new ReplayControls({
+    go: (step) => show({ step }),
+    current: () => st.step,
+    steps: () => st.steps,
   });
-  const seqOut = h("output", { for: "replay-step", "data-testid": "replay-seq" });
-  const button = (testid, text, label, delta) =>
-    h(
-      "button",
-      {
-        type: "button",
-        "data-testid": testid,
-        "aria-label": label,
-        onclick: () => {
-          if (delta === "first") show({ step: 1 });
-          else if (delta === "last") show({ step: st.steps });
-          else show({ step: st.step + delta });
-        },
-      },
-      text,
-    );
-  const controls = h(
-    "div",
-    { class: "replay-controls row", role: "group", "aria-label": "Replay controls" },
-    button("replay-first", "|◀", "First step", "first"),
-    button("replay-prev", "◀", "Previous move", -1),
-    h("label", { for: "replay-step" }, "Step "),
-    slider,
-    seqOut,
-    button("replay-next", "▶", "Next move", 1),
-    button("replay-last", "▶|", "Last step", "last"),
-  );
   const log = h("div", { class: "replay-log", "data-testid": "replay-log", "aria-live": "polite" });
   const board = h("section", {
     class: "table-page replay",
@@ -77,7 +41,7 @@ export function mountReplay(root, { tableId, params }) {
       "div",
       { class: "replay-page", "data-testid": "replay" },
       titleEl,
-      controls,
+      controls.element,
       message,
       log,
       board,
@@ -91,7 +55,7 @@ export function mountReplay(root, { tableId, params }) {
     if (!cache.has(where.step)) cache.set(where.step, promise);
     st.steps = where.steps;
     st.last = where.last_seq;
-    slider.max = String(Math.max(1, where.steps));
+    controls.setSteps(where.steps);
     return answer;
   }
 
@@ -157,55 +121,22 @@ export function mountReplay(root, { tableId, params }) {
     const view = st.view;
     if (!view) return;
     const { views, first, step } = st;
-    slider.value = String(step);
-    seqOut.textContent = `step ${step} / ${st.steps} · seq ${view.seq}`;
+    controls.show(step, st.steps, view.seq);
     const ctx = contextFor(view);
-    const stepLines = (i) => {
-      const at = first + i;
-      const prev = i > 0 ? views[i - 1] : null;
-      if (!views[i] || (!prev && at > 1)) return [];
-      return describeTable(prev, views[i], contextFor(views[i]), st.mod);
-    };
-    const lines = stepLines(views.length - 1);
-    const earlier = [];
-    for (let i = views.length - 2; i >= 1; i -= 1) {
-      const said = stepLines(i);
-      if (said.length) earlier.push(h("li", {}, h("strong", {}, `Step ${first + i}: `), said.join(" ")));
-    }
-    replaceChildren(
-      log,
-      h("h2", {}, `Step ${step}`),
-      h("ul", {}, (lines.length ? lines : ["Nothing visible changed at this step."]).map((line) => h("li", {}, line))),
-      earlier.length ? h("details", { open: true }, h("summary", {}, "Just before"), h("ul", { class: "meta" }, earlier)) : null,
-    );
+    replaceChildren(log, replayStory({ views, first, step, contextFor, mod: st.mod }));
     board.dataset.seq = String(view.seq);
     board.dataset.step = String(step);
     board.dataset.phase = view.phase;
     board.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
+    const parts = view.view ? gameParts(st.mod, ctx) : null;
     replaceChildren(
       board,
-      view.view ? drawGame(st.mod, ctx) : h("p", { class: "hint" }, "The game has not started at this step."),
-      view.phase === "finished" && view.standing ? finalLine(view, ctx) : null,
+      parts ? [parts.board, parts.hand, parts.details] : h("p", { class: "hint" }, "The game has not started at this step."),
+      view.phase === "finished" ? standingsPanel(view, ctx.name, tableId) : null,
     );
     const url = `#/table/${tableId}/replay?at=${view.seq}`;
     if (location.hash !== url) history.replaceState(null, "", url);
     message.textContent = st.note;
-  }
-
-  function finalLine(view, ctx) {
-    const order = view.seats.map((s) => s.seat).sort((a, b) => view.standing.ranks[a] - view.standing.ranks[b]);
-    return h(
-      "section",
-      { class: "panel standings", "data-testid": "standings" },
-      h("h2", {}, "Final standings"),
-      h(
-        "ol",
-        {},
-        order.map((seat) =>
-          h("li", {}, `${ctx.name(seat)}: ${view.standing.points[seat]} points (rank ${view.standing.ranks[seat]})`),
-        ),
-      ),
-    );
   }
 
   (async () => {
@@ -230,6 +161,6 @@ export function mountReplay(root, { tableId, params }) {
 
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    controls.stop();
   };
 }

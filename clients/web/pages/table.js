@@ -1,22 +1,37 @@
-// The table page: live over the WebSocket. Before the start: seats, join, bots, start,
-// the invite link. While playing: the game drawn by its module, whose turn it is, live
-// scores, my private panel and my legal moves as buttons. At the end: the standings.
+// The table page: live over the WebSocket. It holds the page's state (the view shown, my
+// command waiting for its outcome, messages) and places the components: the status line
+// with the turn announcer, the seat strip, before the start the seating panel, then the
+// board with the side column (my moves, my hand, the move log, and a slot for other
+// side panels), the table in words below, and at the end the standings.
 //
 // The root carries data-testid="table", data-seq and data-phase of the view shown, and
 // data-busy while a command of mine waits for its outcome and for the view showing it.
-// Beside the board: an Undo button (data-testid="undo") when my view's legal offers
-// table.undo, and the table's chat (../chat.js), kept outside the re-rendered page.
+//
+// Side panels of other modules (chat, undo…) go into the element returned by
+// sideSlot(page): it is made once and kept across re-renders, at the end of the side
+// column under the move log. There: the table's chat (../chat.js). Above my moves: an
+// Undo button (data-testid="undo") when my view's legal offers table.undo.
 
 import { TableChat } from "../chat.js";
 import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
-import { h, plural, replaceChildren } from "../lib/dom.js";
+import { h, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
-import { makeContext, swatch } from "../games/common.js";
-import * as generic from "../games/generic.js";
+import { makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
+import { gameParts } from "../components/game.js";
+import { MoveLog } from "../components/log.js";
+import { otherMoves } from "../components/moves.js";
+import { leaveButton, lobbyPanel } from "../components/seating.js";
+import { seatStrip } from "../components/seats.js";
+import { standingsPanel } from "../components/standings.js";
+import { Announcer, statusHeader, turnText } from "../components/status.js";
 
 const BUSY_LIMIT_MS = 15000;
+
+export function sideSlot(page) {
+  return page.querySelector("[data-slot=side-extra]");
+}
 
 export function mountTable(root, { tableId, params }) {
   const invite = params.get("invite");
@@ -42,8 +57,13 @@ export function mountTable(root, { tableId, params }) {
     "data-table": tableId,
     "aria-labelledby": "table-title",
   });
+  // Made once, moved into each render: their content and scroll position persist.
+  const announcer = new Announcer();
+  const log = new MoveLog(tableId);
+  const extra = h("div", { class: "side-extra", "data-slot": "side-extra" });
   const chat = new TableChat(tableId);
-  replaceChildren(root, h("div", { class: "table-layout" }, page, chat.node));
+  extra.append(chat.node);
+  replaceChildren(root, page);
 
   const live = new LiveTable(tableId, {
     onChat: (message) => chat.receive(message),
@@ -55,8 +75,12 @@ export function mountTable(root, { tableId, params }) {
       st.view = view;
       chat.setViewer(view.viewer);
       if (st.busy && st.waitSeq !== null && view.seq >= st.waitSeq) settle();
-      if (first) prepare(view).then(render);
-      else render();
+      const shown = () => {
+        log.update(view, context(), st.mod);
+        render();
+      };
+      if (first) prepare(view).then(shown);
+      else shown();
       if ((first || seatsChanged) && view.phase === "lobby") loadSummary();
     },
     onStatus: (status) => {
@@ -74,6 +98,7 @@ export function mountTable(root, { tableId, params }) {
   async function prepare(view) {
     st.mod = gameModule(view.game);
     [st.cat, st.title] = await Promise.all([catalogue(view.game), gameTitle(view.game)]);
+    loadSummary();
   }
 
   async function loadSummary() {
@@ -130,7 +155,6 @@ export function mountTable(root, { tableId, params }) {
     try {
       const outcome = await action();
       if (outcome && outcome.outcome === "rejected") say(outcome.message);
-      else if (what === "join") say("You took a seat.", "ok");
     } catch (error) {
       say(error.message);
     }
@@ -138,6 +162,21 @@ export function mountTable(root, { tableId, params }) {
     st.confirmLeave = false;
     render();
     if (what !== "leave") loadSummary();
+  }
+
+  const actions = {
+    join: () => lifecycle("join", () => api.join(tableId, invite)),
+    bot: () => lifecycle("bot", () => api.bot(tableId)),
+    start: () => lifecycle("start", () => api.start(tableId)),
+    leave: () => lifecycle("leave", () => api.leave(tableId)),
+    confirm: (yes) => {
+      st.confirmLeave = yes;
+      render();
+    },
+  };
+
+  function context() {
+    return makeContext({ view: st.view, cat: st.cat, ui: st.ui, busy: st.busy, send, rerender: render });
   }
 
   // ------------------------------------------------------------ drawing
@@ -162,6 +201,43 @@ export function mountTable(root, { tableId, params }) {
     }
   }
 
+  // The page's frame, made once: each render fills its boxes. A box that stays in place
+  // keeps its scroll position (the side column, the board's frame on a phone) and the
+  // side slot never moves (a panel there keeps its focus and what is typed in it).
+  const box = (attrs = {}) => h("div", attrs);
+  const frame = {
+    head: box(),
+    message: h("p", { class: "message", "data-testid": "message" }),
+    seats: box(),
+    phase: box(),
+    boardWrap: box({ class: "board-wrap" }),
+    under: box(),
+    sideDynamic: box(),
+    details: box(),
+    foot: box(),
+  };
+  frame.layout = h(
+    "div",
+    { class: "table-layout" },
+    h("div", { class: "board-column" }, frame.boardWrap, frame.under),
+    h(
+      "aside",
+      { class: "side-column", "aria-label": "Your moves, your hand and the move log", "data-testid": "side" },
+      frame.sideDynamic,
+      extra,
+    ),
+  );
+  const frameNodes = [
+    frame.head,
+    announcer.element,
+    frame.message,
+    frame.seats,
+    frame.phase,
+    frame.layout,
+    frame.details,
+    frame.foot,
+  ];
+
   function draw() {
     if (st.fatal && !st.view) {
       replaceChildren(
@@ -177,6 +253,7 @@ export function mountTable(root, { tableId, params }) {
       replaceChildren(page, h("p", { class: "hint" }, "Connecting to the table…"));
       return;
     }
+    if (page.firstChild !== frame.head) replaceChildren(page, frameNodes);
     page.dataset.seq = String(view.seq);
     page.dataset.phase = view.phase;
     page.dataset.viewer = view.viewer === null ? "spectator" : String(view.viewer);
@@ -184,249 +261,69 @@ export function mountTable(root, { tableId, params }) {
     if (st.busy) page.dataset.busy = "1";
     else delete page.dataset.busy;
 
-    const ctx = makeContext({
-      view,
-      cat: st.cat,
-      ui: st.ui,
-      busy: st.busy,
-      send,
-      rerender: render,
-    });
+    const ctx = context();
     if (ctx.myTurn) page.dataset.myTurn = "1";
     else delete page.dataset.myTurn;
-    document.title = `${st.title} · Orrery`;
+    document.title = `${ctx.myTurn ? "Your turn · " : ""}${st.title} · Orrery`;
+    announcer.say(turnText(view, ctx));
 
-    const board = view.view ? drawGame(st.mod, ctx) : null;
+    const parts = view.view ? gameParts(st.mod, ctx) : {};
     const leftovers = ctx.legal.filter(
       (body) => !(st.mod.handles(body) && !ctx.fellBack) && !ctx.rendered.has(JSON.stringify(body)),
     );
+    const bots = new Set(((st.summary && st.summary.players) || []).filter((p) => p.bot).map((p) => p.seat));
     const hadFocus = page.contains(document.activeElement);
+    const playing = view.view !== null && view.view !== undefined;
+
+    replaceChildren(frame.head, statusHeader(view, ctx, { title: st.title, connection: st.connection }));
+    frame.message.className = "message " + (st.tone || "");
+    frame.message.setAttribute("role", st.tone === "error" ? "alert" : "status");
+    frame.message.textContent = st.fatal || st.message;
+    replaceChildren(frame.seats, seatStrip(view, bots));
     replaceChildren(
-      page,
-      header(view, ctx),
-      h(
-        "p",
-        {
-          class: "message " + (st.tone || ""),
-          role: st.tone === "error" ? "alert" : "status",
-          "data-testid": "message",
-        },
-        st.fatal || st.message,
-      ),
-      seatStrip(view, ctx),
-      view.phase === "lobby" ? lobbyPanel(view) : null,
-      view.phase === "finished" ? standings(view, ctx) : null,
-      leftovers.length ? otherMoves(leftovers, ctx) : null,
+      frame.phase,
+      view.phase === "lobby"
+        ? lobbyPanel(view, {
+            tableId,
+            busy: st.busy,
+            createdHere: created()[tableId],
+            confirming: st.confirmLeave,
+            actions,
+          })
+        : null,
+      view.phase === "finished" ? standingsPanel(view, ctx.name, tableId) : null,
+    );
+    frame.layout.className = "table-layout" + (playing ? "" : " no-board");
+    // On a phone the board keeps a legible size and pans inside its frame.
+    frame.boardWrap.hidden = !parts.board;
+    replaceChildren(frame.boardWrap, parts.board);
+    replaceChildren(frame.under, parts.under);
+    replaceChildren(
+      frame.sideDynamic,
       undoBar(view),
-      board,
-      footer(view),
+      parts.moves,
+      otherMoves(leftovers, ctx, st.mod),
+      parts.hand,
+      playing ? log.element : null,
     );
-    if (hadFocus && !page.contains(document.activeElement)) {
-      const target = page.querySelector("[data-testid=moves] button:not([disabled])") || page;
-      target.focus({ preventScroll: true });
-    }
-  }
-
-  function header(view, ctx) {
-    const turn = view.to_move.length
-      ? view.to_move.map((seat) => (seat === view.viewer ? "you" : ctx.name(seat))).join(", ")
-      : null;
-    const phase = {
-      lobby: "Waiting for players",
-      playing: turn ? `To move: ${turn}` : "Playing",
-      finished: "Game over",
-      none: "No such table",
-    }[view.phase];
-    return h(
-      "header",
-      { class: "table-head" },
-      h("h1", { id: "table-title" }, st.title, h("span", { class: "meta" }, ` · table ${view.table_id}`)),
-      h(
-        "p",
-        { class: "status-line" },
-        h("span", { "data-testid": "turn", "aria-live": "polite" }, phase),
-        view.round ? h("span", { class: "meta" }, ` · round ${view.round}`) : null,
-        view.viewer === null
-          ? h("span", { class: "badge", "data-testid": "spectating" }, "Watching")
-          : h("span", { class: "badge" }, `You are seat ${view.viewer + 1}`),
-        h(
-          "span",
-          { class: `badge conn-${st.connection}`, role: "status", "data-testid": "connection" },
-          { live: "Live", connecting: "Connecting…", reconnecting: "Reconnecting…", closed: "Offline" }[
-            st.connection
-          ] || st.connection,
-        ),
-        ctx.myTurn ? h("strong", { class: "your-turn" }, " Your turn") : null,
-      ),
-    );
-  }
-
-  function seatStrip(view, ctx) {
-    const scores = view.view ? st.mod.scores(ctx) : null;
-    const bots = new Set(
-      ((st.summary && st.summary.players) || []).filter((p) => p.bot).map((p) => p.seat),
-    );
-    return h(
-      "ol",
-      { class: "seats", "aria-label": "Seats", "data-testid": "seats" },
-      view.seats.map((seat) =>
-        h(
-          "li",
-          {
-            class:
-              "seat" +
-              (view.to_move.includes(seat.seat) ? " to-move" : "") +
-              (seat.seat === view.viewer ? " mine" : ""),
-            "data-seat": seat.seat,
-          },
-          swatch(seat.seat),
-          h("span", { class: "name" }, seat.name || "open seat"),
-          bots.has(seat.seat) ? h("span", { class: "meta" }, " (bot)") : null,
-          seat.seat === view.viewer ? h("span", { class: "meta" }, " (you)") : null,
-          seat.left ? h("span", { class: "meta" }, " (left)") : null,
-          view.to_move.includes(seat.seat)
-            ? h("span", { class: "badge turn-badge" }, "to move")
-            : null,
-          scores && scores[seat.seat] !== undefined && scores[seat.seat] !== null
-            ? h("span", { class: "score", "data-testid": `score-${seat.seat}` }, `${scores[seat.seat]} pts`)
-            : null,
-        ),
-      ),
-    );
-  }
-
-  function lobbyPanel(view) {
-    const open = view.seats.filter((s) => !s.name).length;
-    const mine = view.viewer !== null;
-    const mineCreated = created()[tableId];
-    const canStart = (view.legal || []).some((b) => b.type === "table.start");
-    const canLeave = (view.legal || []).some((b) => b.type === "table.leave");
-    const inviteLink =
-      mineCreated && mineCreated.invite
-        ? `${location.origin}${location.pathname}#/table/${tableId}?invite=${mineCreated.invite}`
-        : null;
-    return h(
-      "section",
-      { class: "panel lobby-panel", "aria-labelledby": "lobby-title" },
-      h("h2", { id: "lobby-title" }, "Before the start"),
-      h(
-        "p",
-        {},
-        open
-          ? `${plural(open, "seat")} still open. Invite friends, add bots, then start.`
-          : "Every seat is taken: any seated player can start.",
-      ),
-      inviteLink
+    replaceChildren(
+      frame.details,
+      parts.details
         ? h(
-            "p",
-            { class: "invite" },
-            h("label", { for: "invite-link" }, "Invite link (private table): "),
-            h("input", {
-              id: "invite-link",
-              readonly: true,
-              value: inviteLink,
-              "data-testid": "invite-link",
-              onfocus: (event) => event.target.select(),
-            }),
+            "section",
+            { class: "details", "aria-labelledby": "details-title" },
+            h("h2", { id: "details-title" }, "The table in words"),
+            parts.details,
           )
         : null,
-      h(
-        "div",
-        { class: "row" },
-        !mine && open
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "primary",
-                "data-testid": "join",
-                "data-key": "join",
-                disabled: st.busy,
-                onclick: () => lifecycle("join", () => api.join(tableId, invite)),
-              },
-              "Take a seat",
-            )
-          : null,
-        open && (mine || mineCreated)
-          ? h(
-              "button",
-              {
-                type: "button",
-                "data-testid": "add-bot",
-                "data-key": "add-bot",
-                disabled: st.busy,
-                onclick: () => lifecycle("bot", () => api.bot(tableId)),
-              },
-              "Add a bot",
-            )
-          : null,
-        canStart
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "primary",
-                "data-testid": "start",
-                "data-key": "start",
-                "data-lifecycle": "table.start",
-                disabled: st.busy,
-                onclick: () => lifecycle("start", () => api.start(tableId)),
-              },
-              "Start the game",
-            )
-          : null,
-        canLeave ? leaveButton("Give up my seat") : null,
-      ),
     );
-  }
-
-  function leaveButton(text) {
-    if (!st.confirmLeave) {
-      return h(
-        "button",
-        {
-          type: "button",
-          "data-testid": "leave",
-          "data-key": "leave",
-          "data-lifecycle": "table.leave",
-          disabled: st.busy,
-          onclick: () => {
-            st.confirmLeave = true;
-            render();
-          },
-        },
-        text,
-      );
+    replaceChildren(frame.foot, footer(view));
+    if (playing) log.restore();
+    if (hadFocus && !page.contains(document.activeElement)) {
+      const target =
+        page.querySelector("[data-testid=side] button:not([disabled]), [data-testid=board] [data-command]") || page;
+      target.focus({ preventScroll: true });
     }
-    return h(
-      "span",
-      { class: "confirm" },
-      st.view.phase === "playing" ? "Leave and concede? A bot plays your seat. " : "Leave your seat? ",
-      h(
-        "button",
-        {
-          type: "button",
-          class: "danger",
-          "data-testid": "leave-confirm",
-          "data-key": "leave-confirm",
-          "data-lifecycle": "table.leave",
-          onclick: () => lifecycle("leave", () => api.leave(tableId)),
-        },
-        "Yes, leave",
-      ),
-      h(
-        "button",
-        {
-          type: "button",
-          "data-key": "leave-cancel",
-          onclick: () => {
-            st.confirmLeave = false;
-            render();
-          },
-        },
-        "Stay",
-      ),
-    );
   }
 
   function undoBar(view) {
@@ -450,64 +347,14 @@ export function mountTable(root, { tableId, params }) {
     );
   }
 
-  function otherMoves(moves, ctx) {
-    return h(
-      "section",
-      { class: "panel moves", "data-testid": "moves", "aria-labelledby": "moves-title" },
-      h("h2", { id: "moves-title", tabindex: "-1" }, "Your moves"),
-      h(
-        "div",
-        { class: "move-list" },
-        moves.map((body) => ctx.button(body, st.mod.label(body, ctx))),
-      ),
-    );
-  }
-
-  function standings(view, ctx) {
-    const standing = view.standing;
-    if (!standing) return null;
-    const order = view.seats
-      .map((seat) => seat.seat)
-      .sort((a, b) => standing.ranks[a] - standing.ranks[b] || a - b);
-    return h(
-      "section",
-      { class: "panel standings", "data-testid": "standings", "aria-labelledby": "standings-title" },
-      h("h2", { id: "standings-title" }, "Final standings"),
-      h(
-        "table",
-        {},
-        h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), h("th", {}, "Points"))),
-        h(
-          "tbody",
-          {},
-          order.map((seat) =>
-            h(
-              "tr",
-              { class: seat === view.viewer ? "mine" : "" },
-              h("td", {}, standing.ranks[seat]),
-              h("td", {}, swatch(seat), ctx.name(seat), view.seats[seat].left ? " (left)" : ""),
-              h("td", {}, standing.points[seat]),
-            ),
-          ),
-        ),
-      ),
-      h(
-        "p",
-        {},
-        h("a", { href: `#/table/${tableId}/replay`, "data-testid": "replay-link" }, "Step through this game"),
-      ),
-    );
-  }
-
   function footer(view) {
-    const canLeave =
-      view.phase === "playing" && (view.legal || []).some((b) => b.type === "table.leave");
+    const canLeave = view.phase === "playing" && (view.legal || []).some((b) => b.type === "table.leave");
     return h(
       "footer",
       { class: "table-foot row" },
       h("a", { href: "#/" }, "Back to the lobby"),
       view.seq > 1 ? h("a", { href: `#/table/${tableId}/replay` }, "Replay so far") : null,
-      canLeave ? leaveButton("Concede") : null,
+      canLeave ? leaveButton(view, "Concede", { busy: st.busy, confirming: st.confirmLeave, actions }) : null,
     );
   }
 
@@ -516,16 +363,3 @@ export function mountTable(root, { tableId, params }) {
     clearTimeout(st.busyTimer);
   };
 }
-
-// A drawing bug must not blank the page: log it and fall back to the generic drawing
-// (which still offers every legal move).
-export function drawGame(mod, ctx) {
-  try {
-    return mod.render(ctx);
-  } catch (error) {
-    console.error("drawing failed", error);
-    ctx.fellBack = true;
-    return generic.render(ctx);
-  }
-}
-

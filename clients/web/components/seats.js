@@ -1,0 +1,59 @@
+// The seat strip: every seat (name, bot, you, left, to move) with its live points and
+// rank from the view's standings (the rules' own score: no client computes one), and
+// the built-in opponents that hold no seat (Fractured Sky's AIs in 1-2 player games).
+
+import { h } from "../lib/dom.js";
+import { swatch } from "../games/common.js";
+
+// The view's standings per participant number (seats, then built-in opponents).
+export function standingOf(view) {
+  return new Map((view.standings || []).map((line) => [line.participant, line]));
+}
+
+export function seatStrip(view, bots) {
+  const standing = standingOf(view);
+  const place = (participant) => {
+    const line = standing.get(participant);
+    if (!line) return null;
+    return h(
+      "span",
+      { class: "score", "data-testid": `score-${participant}`, "data-rank": line.rank },
+      `${line.points} pts · #${line.rank}`,
+    );
+  };
+  const ais = (view.standings || []).filter((line) => line.ai);
+  ais.sort((a, b) => a.participant - b.participant);
+  return h(
+    "ol",
+    { class: "seats", "aria-label": "Seats", "data-testid": "seats" },
+    view.seats.map((seat) =>
+      h(
+        "li",
+        {
+          class:
+            "seat" +
+            (view.to_move.includes(seat.seat) ? " to-move" : "") +
+            (seat.seat === view.viewer ? " mine" : ""),
+          "data-seat": seat.seat,
+        },
+        swatch(seat.seat),
+        h("span", { class: "name" }, seat.name || "open seat"),
+        bots.has(seat.seat) ? h("span", { class: "meta" }, " (bot)") : null,
+        seat.seat === view.viewer ? h("span", { class: "meta" }, " (you)") : null,
+        seat.left ? h("span", { class: "meta" }, " (left)") : null,
+        view.to_move.includes(seat.seat) ? h("span", { class: "badge turn-badge" }, "to move") : null,
+        place(seat.seat),
+      ),
+    ),
+    ais.map((line) =>
+      h(
+        "li",
+        { class: "seat ai", "data-participant": line.participant, "data-ai": "1" },
+        swatch(line.participant),
+        h("span", { class: "name" }, line.name),
+        h("span", { class: "meta" }, " (automated opponent)"),
+        place(line.participant),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,85 @@
+// Drawing boards as SVG with DOM APIs (createElementNS: no markup strings, so a strict
+// Content-Security-Policy and data from the view cannot inject anything).
+//
+// s(tag, attrs, ...children) is h() for SVG: "class", "text", "on<event>" listeners, every
+// other attribute set with setAttribute (false/null/undefined leave it out).
+// board(...) is the one root every game draws into: <svg data-testid="board"> with a
+// viewBox (it scales to any width), a title and an accessible name.
+// hot(ctx, body, label, ...shapes) makes a drawn element a move: role="button",
+// tabindex, aria-label, a <title> tooltip, data-command with the exact JSON body it sends
+// (the same hook as the move buttons), Enter / Space / click send it.
+
+const NS = "http://www.w3.org/2000/svg";
+
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2).toLowerCase(), value);
+    } else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function board(viewBox, label, cls, ...children) {
+  return s(
+    "svg",
+    {
+      viewBox,
+      class: "board " + cls,
+      "data-testid": "board",
+      role: "group",
+      "aria-label": label,
+      preserveAspectRatio: "xMidYMid meet",
+    },
+    s("title", {}, label),
+    ...children,
+  );
+}
+
+// Text that never catches a click meant for the shape below (see .board text in CSS).
+export function text(x, y, content, attrs = {}) {
+  return s("text", { x, y, ...attrs }, content);
+}
+
+// A labelled, non-interactive drawn element (read by screen readers as one image).
+export function thing(label, attrs, ...children) {
+  return s("g", { role: "img", "aria-label": label, ...attrs }, s("title", {}, label), ...children);
+}
+
+export function hot(ctx, body, label, attrs, ...children) {
+  const json = JSON.stringify(body);
+  ctx.rendered.add(json);
+  const act = () => {
+    if (!ctx.busy) ctx.send(body);
+  };
+  const { class: cls, ...rest } = attrs || {};
+  return s(
+    "g",
+    {
+      class: "hot" + (cls ? " " + cls : ""),
+      role: "button",
+      tabindex: "0",
+      "aria-label": label,
+      "aria-disabled": ctx.busy ? "true" : null,
+      "data-command": json,
+      "data-key": "board:" + json,
+      onclick: act,
+      onkeydown: (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          act();
+        }
+      },
+      ...rest,
+    },
+    s("title", {}, label),
+    ...children,
+  );
+}
