@@ -46,6 +46,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from orrery.server.embedded import free_port, server_binary
+from orrery_client.cluster import read_stream_keys_locally
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 STATE_DIR = Path(".orrery") / "cluster"
@@ -120,9 +121,10 @@ def cluster_client(url: str, **kwargs: Any) -> RedisCluster:
     options = {k: base[k] for k in ("username", "password") if base.get(k)}
     if address.url.startswith("rediss:"):
         options["ssl"] = True
-    return RedisCluster(
+    client = RedisCluster(
         startup_nodes=[ClusterNode(h, p) for h, p in address.nodes], **options, **kwargs
     )
+    return read_stream_keys_locally(client)
 
 
 def sync_client(url: str) -> Any:
