@@ -10,15 +10,15 @@ the tables' catch-up reads (``XRANGE`` after the cached seq) and the lobby's rea
 pipeline of every write (the lobby's script first, so whoever sees a view at seq n finds
 the record too, then the views', notices' and score's scripts, each guarded by the seq
 it shows), and the ``XACK`` once they all succeeded. (Only when two projectors race on
-one table's lobby record does the lobby write come after the views: its script refuses a
-record that changed since the read, and the retry follows the pipeline.) On a Redis Cluster, whose
-pipelines run per node in parallel, the lobby writes go first in a pipeline of their
-own. A cluster pipeline carries the scripts too (queued as plain ``EVALSHA`` commands:
-redis-py refuses only its ``evalsha`` method there): it groups a batch's calls per
-node and sends each node's group on one connection, so a batch takes one connection
-per node, however many tables it holds. (Each script on its own, all at once, took a
-connection each and exhausted the client's pool of 100 per node under a burst:
-``MaxConnectionsError``, failed batches left to the claimer.)
+one table's lobby record does the lobby write come after the views: its script refuses
+a record that changed since the read, and the retry follows the pipeline.) On a Redis
+Cluster, whose pipelines run per node in parallel, the lobby writes go first in a
+pipeline of their own. A cluster pipeline carries the scripts too (queued as plain
+``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
+batch's calls per node and sends each node's group on one connection, so a batch takes
+one connection per node, however many tables it holds. (Each script on its own, all at
+once, took a connection each and exhausted the client's pool of 100 per node under a
+burst: ``MaxConnectionsError``, failed batches left to the claimer.)
 
 Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
@@ -165,18 +165,24 @@ class Projector:
         returns the tables that failed, with their errors (the others are written)."""
         failed: dict[str, BaseException] = {}
         states: dict[str, TableState] = {}
-        for table_id, found in (await self.tables.states(newest)).items():
-            if isinstance(found, BaseException):
-                failed[table_id] = found
+        counts: dict[str, int] = {}
+
+        def queue_lobby_reads(pipe: Any) -> int:
+            # The lobby's reads (the record it replaces), in the catch-up's pipeline.
+            counts.update((t, self.lobby.queue_reads(pipe, t)) for t in newest)
+            return sum(counts.values())
+
+        found, lobby_replies = await self.tables.states(newest, queue_lobby_reads)
+        for table_id, state in found.items():
+            if isinstance(state, BaseException):
+                failed[table_id] = state
             else:
-                states[table_id] = found
+                states[table_id] = state
         if not states:
             return failed
-        # The lobby's reads (the record it replaces) in one pipeline.
-        pipe = self.redis.pipeline(transaction=False)
-        counts = {t: self.lobby.queue_reads(pipe, t) for t in states}
-        replies = iter(await pipe.execute(raise_on_error=False))
+        replies = iter(lobby_replies)
         lobby_reads = {t: [next(replies) for _ in range(n)] for t, n in counts.items()}
+        lobby_reads = {t: read for t, read in lobby_reads.items() if t in states}
         for table_id, read in lobby_reads.items():
             error = next((r for r in read if isinstance(r, BaseException)), None)
             if error is not None:
