@@ -151,6 +151,9 @@ def serve(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        # The URL once SIGTERM stops the service gracefully (a caller may send it as
+        # soon as it has read the URL).
+        print(url, flush=True)
         async with service(url, workers, projectors, partitions, timekeepers) as processes:
             if not no_gateway:
                 base, started = await gateway_processes(url, http_port)
@@ -159,7 +162,6 @@ def serve(
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
-        print(url, flush=True)
         asyncio.run(run(url))
 
 
