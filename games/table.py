@@ -39,6 +39,8 @@ Seat authentication (the token) is the service's job and happens before this;
 from __future__ import annotations
 
 import hashlib
+import secrets
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -51,7 +53,7 @@ from games.rejection import Rejected
 from games.rng import derive_rng, seed_commitment
 from games.undo import UndoChain
 from orrery_contracts.base import CommandBody, EventBody
-from orrery_contracts.envelope import GENESIS_HASH
+from orrery_contracts.envelope import GENESIS_HASH, SEAT_TOKEN
 from orrery_contracts.inputs import MAX_NAME, excerpt, normalise_name
 from orrery_contracts.table import (
     ClockExpired,
@@ -302,39 +304,177 @@ def clock_view(state: TableState) -> ClockView | None:
 
 # ---------------------------------------------------------------- decide
 
+# Commands decided without a seat: the envelope's seat is ignored, none is recorded.
+SEATLESS_COMMANDS = (CreateTable, JoinSeat, ExpireClock, CloseTable)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sends a command, as the service received it: the envelope's seat and seat
+    secret (in clear; only its hash is ever recorded), and the player a gateway vouched
+    for (verified by the service; "" when anonymous)."""
+
+    seat: int | None
+    token: str | None
+    player_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An accepted command: the command as recorded (a join carries the secret's hash,
+    never the secret), the seat recorded with it (None for a seat-less command), its
+    events, and the table after them, folded once as they were decided.
+
+    ``state`` is the table at its new seq with the events' recorded-at time; its
+    ``head_hash`` is the service's to set once it has sealed the entries (the hash
+    chain is the log's, not the rules')."""
+
+    command: CommandBody
+    seat: int | None
+    events: list[EventBody]
+    state: TableState
+
+    @property
+    def joined_seat(self) -> int | None:
+        """The seat a join took."""
+        first = self.events[0] if self.events else None
+        return first.seat if isinstance(first, SeatJoined) else None
+
+
+def token_matches(state: TableState, seat: int | None, token: str | None) -> bool:
+    """Whether ``token`` is the secret of joined seat ``seat``."""
+    if seat is None or token is None or not 0 <= seat < state.seats:
+        return False
+    expected = state.token_hashes[seat]
+    return expected is not None and secrets.compare_digest(expected, token_hash(token))
+
+
+def decide_command(
+    state: TableState, command: CommandBody, caller: Caller, seed: bytes, now_ms: int
+) -> Decision:
+    """The table's rules for a command as a client sent it (raises :class:`Rejected`).
+
+    Before the rules: a seat-less command ignores the envelope's seat; a join needs a
+    strong secret (``weak_token``) and records its hash and the vouched player; any
+    other command needs the secret of a joined seat (``unauthorized``). ``seed`` may be
+    empty when the table does not exist (``no_such_table`` comes first); ``now_ms`` is
+    the recorded-at time the append will carry. ``state`` is left as it was (settled)."""
+    seat = caller.seat
+    if isinstance(command, SEATLESS_COMMANDS):
+        seat = None
+    if isinstance(command, JoinSeat) and state.phase != "none":
+        if caller.token is None or not SEAT_TOKEN.match(caller.token):
+            raise Rejected(
+                "weak_token",
+                "a join carries the seat's secret in the envelope's token: 22 to 128 "
+                "characters of A-Z a-z 0-9 _ - with at least 128 random bits",
+            )
+        command = msgspec.structs.replace(
+            command, token_hash=token_hash(caller.token), player_id=caller.player_id
+        )
+    elif (
+        not isinstance(command, SEATLESS_COMMANDS)
+        and state.phase != "none"
+        and not token_matches(state, seat, caller.token)
+    ):
+        raise Rejected("unauthorized", "seat and token do not match a joined seat")
+    fold = _decide(state, command, seat, seed, now_ms)
+    return Decision(command=command, seat=seat, events=fold.events, state=fold.state)
+
 
 def decide_table(
     state: TableState, command: CommandBody, seat: int | None, seed: bytes, now_ms: int = 0
 ) -> list[EventBody]:
-    """The events of ``command`` (``now_ms``: the recorded-at time of their append)."""
+    """The events of a command as recorded (``seat`` trusted: the audit re-decides the
+    log with it; ``now_ms``: the recorded-at time of their append)."""
+    return _decide(state, command, seat, seed, now_ms).events
+
+
+class _Fold:
+    """A command's events, each folded into a private copy of the table as it is
+    decided (the rules that follow an event read the table after it), with the seqs and
+    recorded-at time the log will give it. The copy is made at the first event, so a
+    rejection copies nothing."""
+
+    def __init__(self, state: TableState, seat: int | None, now_ms: int) -> None:
+        self.before = state
+        self.state = state
+        self.seat = seat
+        self.now_ms = now_ms
+        self.events: list[EventBody] = []
+
+    def add(self, *events: EventBody) -> None:
+        for event in events:
+            if not self.events:
+                self.state = copy_table(self.before)
+            self.state = advance(
+                self.state,
+                event,
+                self.state.seq + 1,
+                "",
+                self.now_ms,
+                opens_command=not self.events,
+                actor=self.seat,
+            )
+            self.events.append(event)
+
+
+def copy_table(state: TableState) -> TableState:
+    """A copy to fold into: the game's state through its codec, the lists by value."""
+    game_state = state.game_state
+    if game_state is not None:
+        game_state = clone_game_state(game_of(state), game_state)
+    return msgspec.structs.replace(
+        state,
+        options=dict(state.options),
+        names=list(state.names),
+        token_hashes=list(state.token_hashes),
+        player_ids=list(state.player_ids),
+        left=list(state.left),
+        game_state=game_state,
+        turn_seq=list(state.turn_seq),
+        remaining_ms=list(state.remaining_ms),
+        since_ms=list(state.since_ms),
+        # the fold replaces a point or appends one: the list is the table's own
+        undo=UndoChain(points=list(state.undo.points), open=state.undo.open),
+    )
+
+
+def _decide(
+    state: TableState, command: CommandBody, seat: int | None, seed: bytes, now_ms: int
+) -> _Fold:
     settle_turns(state)
+    fold = _Fold(state, seat, now_ms)
     rng = derive_rng(seed, state.seq + 1)
     if isinstance(command, CreateTable):
-        return _create(state, command, seed)
+        _create(fold, command, seed)
+        return fold
     if state.phase == "none":
         raise Rejected("no_such_table", f"table {state.table_id!r} does not exist")
     if state.phase == "closed":
         raise Rejected("table_closed", "the table was closed: it was not started in time")
     if isinstance(command, ExpireClock):
-        return _expire(state, command, seed, rng, now_ms)
-    if isinstance(command, CloseTable):
-        return _close(state, command, seed, now_ms)
-    if isinstance(command, JoinSeat):
-        return _join(state, command)
-    if seat is None or not 0 <= seat < state.seats or state.token_hashes[seat] is None:
+        _expire(fold, command, seed, rng, now_ms)
+    elif isinstance(command, CloseTable):
+        _close(fold, command, seed, now_ms)
+    elif isinstance(command, JoinSeat):
+        _join(fold, command)
+    elif seat is None or not 0 <= seat < state.seats or state.token_hashes[seat] is None:
         raise Rejected("unauthorized", "this command needs a seat you have joined")
-    if isinstance(command, StartTable):
-        return _start(state, seed, rng)
-    if isinstance(command, LeaveTable):
-        return _leave(state, seat, seed, rng)
-    if isinstance(command, UndoTable):
-        return _undo(state, command, seat)
-    return _play(state, command, seat, seed, rng)
+    elif isinstance(command, StartTable):
+        _start(fold, seed, rng)
+    elif isinstance(command, LeaveTable):
+        _leave(fold, seat, seed, rng)
+    elif isinstance(command, UndoTable):
+        _undo(fold, command, seat)
+    else:
+        _play(fold, command, seat, seed, rng)
+    return fold
 
 
-def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventBody]:
-    if state.phase != "none":
-        raise Rejected("table_exists", f"table {state.table_id!r} already exists")
+def _create(fold: _Fold, command: CreateTable, seed: bytes) -> None:
+    if fold.before.phase != "none":
+        raise Rejected("table_exists", f"table {fold.before.table_id!r} already exists")
     game = get_game(command.game)
     if game is None:
         raise Rejected(
@@ -349,7 +489,7 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
     clock = command.clock
     if clock is not None and _ms(clock.bank_s) + _ms(clock.per_move_s) <= 0:
         raise Rejected("bad_clock", "a clock needs bank_s or per_move_s above 0")
-    return [
+    fold.add(
         TableCreated(
             game=command.game,
             seats=command.seats,
@@ -358,10 +498,11 @@ def _create(state: TableState, command: CreateTable, seed: bytes) -> list[EventB
             seed_commitment=seed_commitment(seed),
             clock=clock,
         )
-    ]
+    )
 
 
-def _join(state: TableState, command: JoinSeat) -> list[EventBody]:
+def _join(fold: _Fold, command: JoinSeat) -> None:
+    state = fold.before
     if state.phase != "lobby":
         raise Rejected("table_started", "seats can only be joined before the start")
     name = normalise_name(command.name)
@@ -382,50 +523,48 @@ def _join(state: TableState, command: JoinSeat) -> list[EventBody]:
         if not free:
             raise Rejected("table_full", "every seat is taken")
         seat = free[0]
-    return [
+    fold.add(
         SeatJoined(seat=seat, name=name, token_hash=command.token_hash, player_id=command.player_id)
-    ]
+    )
 
 
-def _start(state: TableState, seed: bytes, rng: Random) -> list[EventBody]:
+def _start(fold: _Fold, seed: bytes, rng: Random) -> None:
+    state = fold.before
     if state.phase != "lobby":
         raise Rejected("table_started", "the table has already started")
     if any(n is None for n in state.names):
         raise Rejected("seats_open", "every seat must be taken before the start")
     game = game_of(state)
     options = game_options(game, state.options)
-    events: list[EventBody] = [TableStarted(), *game.setup(options, state.seats, rng)]
-    game_state = game.initial_state(options, state.seats)
-    for event in events[1:]:
-        game_state = game.evolve(game_state, event)
-    return events + _after_game_events(state, game, game_state, state.left, seed, rng)
+    setup = game.setup(options, state.seats, rng)
+    fold.add(TableStarted(), *setup)  # the start sets up the game's initial state
+    _after_game_events(fold, game, seed, rng)
 
 
-def _leave(state: TableState, seat: int, seed: bytes, rng: Random) -> list[EventBody]:
+def _leave(fold: _Fold, seat: int, seed: bytes, rng: Random) -> None:
+    state = fold.before
     if state.phase == "lobby":
-        return [SeatLeft(seat=seat, conceded=False)]
+        fold.add(SeatLeft(seat=seat, conceded=False))
+        return
     if state.phase != "playing":
         raise Rejected("game_over", "the game is over")
     if state.left[seat]:
         raise Rejected("seat_left", "this seat has already left")
-    return _concede(state, seat, seed, rng)
+    _concede(fold, seat, seed, rng)
 
 
-def _concede(state: TableState, seat: int, seed: bytes, rng: Random) -> list[EventBody]:
-    left = list(state.left)
-    left[seat] = True
-    events: list[EventBody] = [SeatLeft(seat=seat, conceded=True)]
-    if all(left):
-        standing = final_standing(game_of(state), state.game_state, left)
-        return [*events, TableFinished(reason="abandoned", standing=standing, seed=seed.hex())]
-    game = game_of(state)
-    game_state = clone_game_state(game, state.game_state)
-    return events + _after_game_events(state, game, game_state, left, seed, rng)
+def _concede(fold: _Fold, seat: int, seed: bytes, rng: Random) -> None:
+    fold.add(SeatLeft(seat=seat, conceded=True))
+    state, game = fold.state, game_of(fold.state)
+    if all(state.left):
+        standing = final_standing(game, state.game_state, state.left)
+        fold.add(TableFinished(reason="abandoned", standing=standing, seed=seed.hex()))
+        return
+    _after_game_events(fold, game, seed, rng)
 
 
-def _expire(
-    state: TableState, command: ExpireClock, seed: bytes, rng: Random, now_ms: int
-) -> list[EventBody]:
+def _expire(fold: _Fold, command: ExpireClock, seed: bytes, rng: Random, now_ms: int) -> None:
+    state = fold.before
     if state.phase == "lobby":
         raise Rejected("not_started", "the game has not started yet")
     if state.phase == "finished":
@@ -438,22 +577,23 @@ def _expire(
     deadline = seat_deadline(state, seat)
     if deadline is None or state.turn_seq[seat] != command.turn or now_ms < deadline:
         raise Rejected("not_expired", f"seat {seat} has not run out of time in that turn")
-    events: list[EventBody] = [ClockExpired(seat=seat)]
-    if state.clock.on_expiry == "concede":
-        return events + _concede(state, seat, seed, rng)
+    on_expiry = state.clock.on_expiry
+    fold.add(ClockExpired(seat=seat))
+    if on_expiry == "concede":
+        _concede(fold, seat, seed, rng)
+        return
     # "bot": one random legal move for the seat, then the table carries on as after a move
     game = game_of(state)
-    game_state = clone_game_state(game, state.game_state)
-    move = game.decide(game_state, rng.choice(game.legal_commands(game_state, seat)), seat, rng)
-    for event in move:
-        game_state = game.evolve(game_state, event)
-    return events + move + _after_game_events(state, game, game_state, state.left, seed, rng)
+    game_state = fold.state.game_state
+    fold.add(*game.decide(game_state, rng.choice(game.legal_commands(game_state, seat)), seat, rng))
+    _after_game_events(fold, game, seed, rng)
 
 
-def _undo(state: TableState, command: UndoTable, seat: int) -> list[EventBody]:
+def _undo(fold: _Fold, command: UndoTable, seat: int) -> None:
+    state = fold.before
     _check_playing(state, seat)
     to_seq = undo_check(state, seat, command.to_seq)
-    return [TableUndone(seat=seat, from_seq=state.seq, to_seq=to_seq)]
+    fold.add(TableUndone(seat=seat, from_seq=state.seq, to_seq=to_seq))
 
 
 def undo_check(state: TableState, seat: int, to_seq: int | None) -> int:
@@ -473,27 +613,24 @@ def _moving(state: TableState) -> tuple[int, ...]:
     return tuple(s for s in table_status(state).to_move if not state.left[s])
 
 
-def _close(state: TableState, command: CloseTable, seed: bytes, now_ms: int) -> list[EventBody]:
+def _close(fold: _Fold, command: CloseTable, seed: bytes, now_ms: int) -> None:
+    state = fold.before
     if state.phase != "lobby":
         raise Rejected("table_started", "only a table that has not started can be closed")
     ttl = command.lobby_ttl_ms
     if ttl <= 0 or now_ms < state.created_at + ttl:
         raise Rejected("not_expired", "the table's time in the lobby has not run out")
-    return [TableClosed(reason="lobby_ttl", seed=seed.hex())]
+    fold.add(TableClosed(reason="lobby_ttl", seed=seed.hex()))
 
 
-def _play(
-    state: TableState, command: CommandBody, seat: int, seed: bytes, rng: Random
-) -> list[EventBody]:
+def _play(fold: _Fold, command: CommandBody, seat: int, seed: bytes, rng: Random) -> None:
+    state = fold.before
     _check_playing(state, seat)
     game = game_of(state)
     if not isinstance(command, game.command_types):
         raise Rejected("unknown_command", f"{type(command).__name__} is not a {game.title} move")
-    events = game.decide(state.game_state, command, seat, rng)
-    game_state = clone_game_state(game, state.game_state)
-    for event in events:
-        game_state = game.evolve(game_state, event)
-    return events + _after_game_events(state, game, game_state, state.left, seed, rng)
+    fold.add(*game.decide(state.game_state, command, seat, rng))
+    _after_game_events(fold, game, seed, rng)
 
 
 def _check_playing(state: TableState, seat: int) -> None:
@@ -505,35 +642,22 @@ def _check_playing(state: TableState, seat: int) -> None:
         raise Rejected("seat_left", "this seat has left the game")
 
 
-def _after_game_events(
-    state: TableState,
-    game: Game[Any],
-    game_state: Any,
-    left: list[bool],
-    seed: bytes,
-    rng: Random,
-) -> list[EventBody]:
-    """Moves for seats that left, then the table's end if the game is over.
-
-    ``game_state`` is a private copy already holding the new events; it is advanced
-    further here.
-    """
-    events: list[EventBody] = []
+def _after_game_events(fold: _Fold, game: Game[Any], seed: bytes, rng: Random) -> None:
+    """Moves for seats that left, then the table's end if the game is over (each read
+    from the table after the events before it)."""
     for _ in range(MAX_AUTOMATIC_MOVES):
-        status = game.status(game_state)
+        state = fold.state
+        status = game.status(state.game_state)
         if status.finished:
-            standing = final_standing(game, game_state, left)
-            events.append(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
-            return events
-        absent = [s for s in status.to_move if left[s]]
+            standing = final_standing(game, state.game_state, state.left)
+            fold.add(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
+            return
+        absent = [s for s in status.to_move if state.left[s]]
         if not absent:
-            return events
-        legal = game.legal_commands(game_state, absent[0])
-        move = game.decide(game_state, rng.choice(legal), absent[0], rng)
-        for event in move:
-            game_state = game.evolve(game_state, event)
-        events.extend(move)
-    raise RuntimeError(f"{state.game}: automatic moves did not end")
+            return
+        legal = game.legal_commands(state.game_state, absent[0])
+        fold.add(*game.decide(state.game_state, rng.choice(legal), absent[0], rng))
+    raise RuntimeError(f"{fold.before.game}: automatic moves did not end")
 
 
 def final_standing(game: Game[Any], game_state: Any, left: list[bool]) -> FinalStanding:

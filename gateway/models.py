@@ -17,7 +17,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from gateway.passwords import MAX_PASSWORD, MIN_PASSWORD
-from orrery_contracts.chat import MAX_CHAT_TEXT
 from orrery_contracts.inputs import MAX_NAME
 from orrery_contracts.lobby import LobbySeat, LobbyState
 from orrery_contracts.rejections import REJECTION_CODES
@@ -187,10 +186,11 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ChatIn(Struct, frozen=True, kw_only=True):
-    """A chat line: 1 to 500 characters once NFC-normalised and stripped (the rules'
-    ``bad_text`` refuses control characters, which no schema can say)."""
+    """A chat line: 1 to 500 characters once NFC-normalised and stripped, no control
+    characters. Checked by the chat's own rule (``bad_text``, as on the WebSocket), not by
+    the schema, so both paths refuse it with the same code."""
 
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_TEXT)]
+    text: str
 
 
 class CommandIn(Struct, frozen=True, kw_only=True):

@@ -2,8 +2,11 @@
 leave, commands, views, replays; plus a player's own page and the leaderboards.
 
 Who holds which seat is read from the projected lobby record (the ``player_id`` of
-each ``SeatJoined``), never from this process's memory; a seat's secret is derived
-from the server key when a command is sent for it (:mod:`gateway.crypto`). A join
+each ``SeatJoined``); once a table is in play its seats are fixed, so a command's seat is
+then remembered per (table, player) and the record is not read again for every command
+(a remembered seat the worker refuses as ``unauthorized`` is forgotten and the record
+read); a seat's secret is derived from the server key when a command is sent for it
+(:mod:`gateway.crypto`). A join
 picks its seat here (the secret depends on it) and answers once the lobby shows it,
 so the very next request finds the player seated; create, start and leave also answer
 once the lobby and the views show them (commands do not wait: views follow on the
@@ -78,6 +81,7 @@ JOIN_CONFLICTS = {"seat_taken", "table_full", "table_started"}
 MAX_LIST = 100
 MY_TABLES = 50
 PROJECTION_WAIT_S = 10.0
+SEATS_KEPT = 50_000  # (table, player) seats of tables in play remembered per process
 
 _json = msgspec.json.Encoder()
 
@@ -231,6 +235,11 @@ class TableService:
         self.archived = archived
         # The games this gateway hosts (empty: not told; any well-formed name passes).
         self.games = games
+        # (table, player) -> seat, for tables in play only: a seat is fixed once a game
+        # has started (leaving then concedes it), so a command there needs no read of
+        # the lobby record. Wrong only if the record was (a rebuild): the worker then
+        # refuses the seat's secret (unauthorized, not stored) and the record is read.
+        self.seats_in_play: dict[tuple[str, str], int] = {}
 
     def check_game(self, game: str) -> str:
         """``game`` if this gateway hosts it, else 422 ``unknown_game``."""
@@ -414,15 +423,34 @@ class TableService:
             raise ApiError(
                 422, "use_endpoint", "create and join tables with POST /v1/tables and …/join"
             )
-        _, seat = await self._seated(table_id, player_id)
-        outcome = await self._send(
+        cached = self.seats_in_play.get((table_id, player_id))
+        seat = cached if cached is not None else await self._seat_in_play(table_id, player_id)
+        outcome = await self._command(table_id, body, command_id, seat, player_id)
+        if cached is not None and isinstance(outcome, Rejection) and outcome.code == "unauthorized":
+            del self.seats_in_play[(table_id, player_id)]  # read the record after all
+            seat = await self._seat_in_play(table_id, player_id)
+            outcome = await self._command(table_id, body, command_id, seat, player_id)
+        return self._status(outcome), outcome_document(outcome, command_id)
+
+    async def _command(
+        self, table_id: str, body: dict[str, Any], command_id: str, seat: int, player_id: str
+    ) -> Outcome:
+        return await self._send(
             table_id,
             body,
             command_id=f"c.{player_id}.{command_id}",
             seat=seat,
             token=self._seat_token(table_id, seat, player_id),
         )
-        return self._status(outcome), outcome_document(outcome, command_id)
+
+    async def _seat_in_play(self, table_id: str, player_id: str) -> int:
+        """The player's seat from the lobby record; kept while the table is in play."""
+        record, seat = await self._seated(table_id, player_id)
+        if record.state == "playing":
+            if len(self.seats_in_play) > SEATS_KEPT:
+                self.seats_in_play.clear()
+            self.seats_in_play[(table_id, player_id)] = seat
+        return seat
 
     @staticmethod
     def _status(outcome: Outcome) -> int:

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import structlog
 from faststream.redis import RedisBroker
@@ -27,6 +27,7 @@ from orrery.errors import UserError
 from orrery.server.cluster import open_redis
 from orrery.server.credentials import with_folder_password
 from orrery.server.folder import folder_server
+from orrery_client.cluster import read_stream_keys_locally
 from projections.runner import build_projector_app, ensure_feed_groups
 from services.assignment import Assignment
 from services.intake import build_decider_app, consumer_name, ensure_command_groups
@@ -84,6 +85,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await broker.start()
+    read_stream_keys_locally(broker._connection)  # (a cluster client; else untouched)
     log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
@@ -143,8 +145,13 @@ def _orrery(role: str, url: str) -> list[str]:
 
 
 def spawn(
-    role: str, url: str, index: int, extra_env: dict[str, str] | None = None
+    role: str,
+    url: str,
+    index: int,
+    extra_env: dict[str, str] | None = None,
+    stderr: IO[bytes] | None = None,
 ) -> subprocess.Popen[bytes]:
+    """``stderr``: where the process's log lines go (default: this process's stderr)."""
     # The URL travels in the environment, not argv: it may hold a password, and argv is
     # readable by every local user (ps).
     env = {**os.environ, "ORRERY_REDIS_URL": url, **(extra_env or {})}
@@ -152,6 +159,7 @@ def spawn(
         [sys.executable, "-m", "orrery.cli", role],
         env=env,
         stdin=subprocess.DEVNULL,
+        stderr=stderr,
     )
 
 

@@ -7,7 +7,9 @@ seq n also finds the lobby record at seq n or later. One script writes a record,
 listings and the per-player indexes, guarded by the seq it shows (redelivery and
 stale caches are harmless) and by the seq the caller read the previous record at (so
 the player indexes are diffed against the record actually replaced). The listings are
-described in :mod:`orrery_contracts.lobby`.
+described in :mod:`orrery_contracts.lobby`. Listings and player indexes are written only
+when the table's state, privacy or verified players change (most commands change only
+the record's seq).
 
 Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
 ``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
@@ -45,7 +47,8 @@ _json = msgspec.json.Encoder()
 # KEYS: 1 applied hash, 2 record, 3.. listing keys (2 per state, in STATES order),
 #       then the player index keys: first the removed players', then the current ones'.
 # ARGV: 1 table id, 2 seq, 3 record JSON, 4 member, 5 state, 6 private ("1"/"0"),
-#       7 seq of the record the caller read ("0": none), 8 removed player count.
+#       7 seq of the record the caller read ("0": none), 8 removed player count,
+#       9 "1" when the listings and player indexes change ("0": the record only).
 _SCRIPT = """
 local applied = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 local seq = tonumber(ARGV[2])
@@ -53,6 +56,7 @@ if applied >= seq then return 0 end
 if applied ~= tonumber(ARGV[7]) then return -1 end
 redis.call('SET', KEYS[2], ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], seq)
+if ARGV[9] ~= '1' then return 1 end
 local states = {'open', 'playing', 'finished', 'closed'}
 for i, state in ipairs(states) do
   for j = 0, 1 do
@@ -183,6 +187,14 @@ class LobbyWriter:
         previous = lobby_table_decoder.decode(raw) if raw else None
         current = verified_players(record)
         removed = sorted(verified_players(previous) - current)
+        # Most commands change only the record's seq: its listings and player indexes
+        # are rewritten only when its state, privacy or verified players change (the
+        # script's guard makes ``previous`` the record it replaces).
+        relist = (
+            previous is None
+            or (previous.state, previous.private) != (record.state, record.private)
+            or verified_players(previous) != current
+        )
         return (
             [
                 APPLIED_HASH,
@@ -200,6 +212,7 @@ class LobbyWriter:
                 "1" if private else "0",
                 int(applied or 0),
                 len(removed),
+                "1" if relist else "0",
             ],
         )
 

@@ -10,10 +10,15 @@ the tables' catch-up reads (``XRANGE`` after the cached seq) and the lobby's rea
 pipeline of every write (the lobby's script first, so whoever sees a view at seq n finds
 the record too, then the views', notices' and score's scripts, each guarded by the seq
 it shows), and the ``XACK`` once they all succeeded. (Only when two projectors race on
-one table's lobby record does the lobby write come after the views: its script refuses a
-record that changed since the read, and the retry follows the pipeline.) On a Redis Cluster, whose
-pipelines run per node in parallel, the lobby writes go first in a pipeline of their
-own, and each script runs on its own (a cluster pipeline refuses ``EVALSHA``).
+one table's lobby record does the lobby write come after the views: its script refuses
+a record that changed since the read, and the retry follows the pipeline.) On a Redis
+Cluster, whose pipelines run per node in parallel, the lobby writes go first in a
+pipeline of their own. A cluster pipeline carries the scripts too (queued as plain
+``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
+batch's calls per node and sends each node's group on one connection, so a batch takes
+one connection per node, however many tables it holds. (Each script on its own, all at
+once, took a connection each and exhausted the client's pool of 100 per node under a
+burst: ``MaxConnectionsError``, failed batches left to the claimer.)
 
 Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
@@ -38,8 +43,10 @@ import structlog
 from faststream import AckPolicy, FastStream
 from faststream.redis import RedisBroker, StreamSub
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import ClusterDownError, NoScriptError, RedisError, TryAgainError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError as NoSuchKey
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from games.table import TableState
 from orrery_contracts import keys
@@ -158,18 +165,24 @@ class Projector:
         returns the tables that failed, with their errors (the others are written)."""
         failed: dict[str, BaseException] = {}
         states: dict[str, TableState] = {}
-        for table_id, found in (await self.tables.states(newest)).items():
-            if isinstance(found, BaseException):
-                failed[table_id] = found
+        counts: dict[str, int] = {}
+
+        def queue_lobby_reads(pipe: Any) -> int:
+            # The lobby's reads (the record it replaces), in the catch-up's pipeline.
+            counts.update((t, self.lobby.queue_reads(pipe, t)) for t in newest)
+            return sum(counts.values())
+
+        found, lobby_replies = await self.tables.states(newest, queue_lobby_reads)
+        for table_id, state in found.items():
+            if isinstance(state, BaseException):
+                failed[table_id] = state
             else:
-                states[table_id] = found
+                states[table_id] = state
         if not states:
             return failed
-        # The lobby's reads (the record it replaces) in one pipeline.
-        pipe = self.redis.pipeline(transaction=False)
-        counts = {t: self.lobby.queue_reads(pipe, t) for t in states}
-        replies = iter(await pipe.execute(raise_on_error=False))
+        replies = iter(lobby_replies)
         lobby_reads = {t: [next(replies) for _ in range(n)] for t, n in counts.items()}
+        lobby_reads = {t: read for t, read in lobby_reads.items() if t in states}
         for table_id, read in lobby_reads.items():
             error = next((r for r in read if isinstance(r, BaseException)), None)
             if error is not None:
@@ -226,16 +239,10 @@ class Projector:
     async def _run(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
         """Every call's script in one pipeline (``EVALSHA``; the scripts are loaded once,
         and again when the server lost them), each call's reply or error. On a cluster,
-        the calls run concurrently, each on its own."""
+        the pipeline sends each node's calls together (``SCRIPT LOAD`` goes to every
+        primary)."""
         if not calls:
             return []
-        if self.cluster:  # a cluster pipeline refuses EVALSHA: each call on its own node
-            return list(
-                await asyncio.gather(
-                    *(self._script(kind)(keys=k, args=a) for _, kind, _, k, a in calls),
-                    return_exceptions=True,
-                )
-            )
         if not self.loaded:
             await self._load_scripts()
         replies = await self._pipeline(calls)
@@ -251,7 +258,10 @@ class Projector:
     async def _pipeline(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
         pipe = self.redis.pipeline(transaction=False)
         for _, kind, _, script_keys, args in calls:
-            pipe.evalsha(self._script(kind).sha, len(script_keys), *script_keys, *args)
+            # execute_command, not pipe.evalsha: a cluster pipeline refuses the method
+            # (not the command), and routes the command by its keys.
+            sha = self._script(kind).sha
+            pipe.execute_command("EVALSHA", sha, len(script_keys), *script_keys, *args)
         return list(await pipe.execute(raise_on_error=False))
 
     async def _load_scripts(self) -> None:
@@ -337,13 +347,7 @@ def _batch_handler(
                 log.warning("feed_entry_unreadable", partition=p)
                 continue  # acked with the batch: nothing to apply
             newest[entry.table] = max(entry.to_seq, newest.get(entry.table, 0))
-        try:
-            failed = await projector().apply_batch(newest)
-        except Exception:
-            log.exception("projection_failed", partition=p, tables=sorted(newest))
-            failed = {t: RuntimeError("batch failed") for t in newest}
-            for table_id in newest:
-                projector().tables.forget(table_id)
+        failed = await _apply_riding_out(projector(), newest, p)
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
                 log.error("projection_failed", error=repr(error))
@@ -358,6 +362,44 @@ def _batch_handler(
         await message.ack()
 
     return on_batch
+
+
+# A connection lost under a batch (a node restarting, a failover; redis-py's cluster
+# client may then raise AttributeError "'NoneType' object has no attribute
+# 'writelines'" while it rebuilds its connections): the batch is tried again here after
+# a pause, before it is left to the claimer's idle time (every write is seq-guarded, so
+# a repeat is harmless).
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
+RETRY_PAUSES_S = (0.05, 0.25, 1.0)
+
+
+def is_transient(error: BaseException) -> bool:
+    """A lost or refused connection, not a fault of the data."""
+    if isinstance(error, AttributeError):
+        return "writelines" in str(error) or "NoneType" in str(error)
+    return isinstance(error, TRANSIENT)
+
+
+async def _apply_riding_out(
+    projector: Projector, newest: dict[str, int], p: int
+) -> dict[str, BaseException]:
+    """``apply_batch``; the tables that failed on a transient error are tried again
+    (after :data:`RETRY_PAUSES_S`); what still fails is returned."""
+    pending, failed = dict(newest), {}
+    for pause in (*RETRY_PAUSES_S, None):
+        try:
+            failed = await projector.apply_batch(pending)
+        except Exception as error:
+            log.exception("projection_batch_failed", partition=p, tables=sorted(pending))
+            failed = dict.fromkeys(pending, error)
+        for table_id in failed:
+            projector.tables.forget(table_id)
+        if pause is None or not failed or not all(map(is_transient, failed.values())):
+            return failed
+        log.warning("projection_retried", partition=p, tables=len(failed), pause_s=pause)
+        await asyncio.sleep(pause)
+        pending = {t: newest[t] for t in failed}
+    return failed
 
 
 def _feed_handler(

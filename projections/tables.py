@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from games.table import TableState, apply_entry, decode_snapshot
@@ -70,18 +71,26 @@ class TableCache:
         self._keep(table_id, state)
         return state
 
-    async def states(self, wanted: dict[str, int]) -> dict[str, TableState | BaseException]:
+    async def states(
+        self, wanted: dict[str, int], also: Callable[[Any], int] | None = None
+    ) -> tuple[dict[str, TableState | BaseException], list[Any]]:
         """Each table at least at its seq in ``wanted`` (or what failed): the cached ones
         caught up in one pipeline, the others (and any whose copy no longer matches the
-        log) read one by one, concurrently."""
+        log) read one by one, concurrently. ``also(pipe)`` queues the caller's own reads on
+        that pipeline (one round trip for both) and returns how many; their replies (or
+        errors) come second."""
         out: dict[str, TableState | BaseException] = {}
         cached = [(t, s) for t in wanted if (s := self.tables.get(t)) is not None and s.seq > 0]
-        if cached:
+        extra: list[Any] = []
+        if cached or also is not None:
             pipe = self.redis.pipeline(transaction=False)
             for table_id, state in cached:
                 p = keys.partition_of(table_id, self.partitions)
                 pipe.xrange(keys.log_stream(p, table_id), f"{state.seq}-0", "+")
-            replies = await pipe.execute(raise_on_error=False)
+            count = also(pipe) if also is not None else 0
+            replies = await pipe.execute(raise_on_error=False) if len(pipe) else []
+            if count:
+                replies, extra = replies[:-count], replies[-count:]
             for (table_id, state), entries in zip(cached, replies, strict=True):
                 if isinstance(entries, BaseException):
                     out[table_id] = entries
@@ -101,7 +110,7 @@ class TableCache:
                 *(self._cold(t, wanted[t]) for t in rest), return_exceptions=True
             )
             out.update(zip(rest, read, strict=True))
-        return out
+        return out, extra
 
     async def _cold(self, table_id: str, min_seq: int) -> TableState:
         async with self.cold:

@@ -1,5 +1,15 @@
 """Handling one command entry: decode, authenticate, decide, append, answer.
 
+Read top to bottom, one entry goes: :meth:`CommandHandler.decide_entry` decodes the
+envelope and checks what needs no table (size, reply stream, table id, command id) →
+:meth:`~CommandHandler._decide_and_append` takes the table (cached, else snapshot + log)
+→ :meth:`~CommandHandler._decide` decodes the body and hands it, with the caller's seat
+and secret, to the table's decider (``games.table.decide_command``: authentication,
+seat-less routing, every table rule), which returns a ``Decision`` — the events *and*
+the table after them, each event folded once → :meth:`~CommandHandler._pending` seals
+the events into the hash chain → the append script → the decided state becomes the
+cached one → the outcome (rejections: :meth:`~CommandHandler._rejected`).
+
 This is the decider worker's whole job for one stream entry, independent of the
 transport (the intake's batch reader calls :meth:`CommandHandler.decide_entry` and
 answers a batch at once with :func:`add_reply`; :meth:`CommandHandler.handle` decides and
@@ -30,7 +40,6 @@ import contextlib
 import hashlib
 import os
 import re
-import secrets
 import signal
 import time
 from collections import Counter, OrderedDict
@@ -47,11 +56,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
 from games.rng import new_seed
-from games.table import TableState, advance, decide_table, token_hash
+from games.table import Caller, Decision, TableState, decide_command, token_matches
 from orrery_contracts.chat import SAY_TAG
 from orrery_contracts.envelope import (
     REPLY_TO,
-    SEAT_TOKEN,
     Accepted,
     CommandEnvelope,
     Duplicate,
@@ -68,7 +76,6 @@ from orrery_contracts.table import (
     LOBBY_TTL_ENV,
     CloseTable,
     CreateTable,
-    ExpireClock,
     JoinSeat,
 )
 from services.chat import ChatDesk
@@ -92,8 +99,6 @@ REPLY_MAXLEN = 10_000
 REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
 # A table not started within this many seconds is closed (table.close); 0: never.
 LOBBY_TTL_S = float(os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S)
-# Commands decided without a seat (and logged without one).
-_SEATLESS = (CreateTable, JoinSeat, ExpireClock, CloseTable)
 # Decoding can fail in more ways than DecodeError: msgspec raises RecursionError on
 # input nested deeper than the interpreter's limit.
 DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
@@ -138,13 +143,6 @@ def is_json(data: bytes) -> bool:
 
 def encode_outcome(outcome: Outcome, as_json: bool) -> bytes:
     return _json.encode(outcome) if as_json else msgpack_encoder.encode(outcome)
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    body: Any
-    events: list[Any]
-    recorded_at: int  # unix ms: decided with it, and written on the append
 
 
 @dataclass(slots=True)
@@ -265,10 +263,13 @@ class CommandHandler:
             return outcome, f"internal error: {error!r}"
 
     async def _decide_and_append(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
-        # No dedupe look-up on the way in: the append script refuses a known command id
-        # (returning its outcome), and a rejection looks for one before it is given.
-        # A system command's outcome is nobody's: its digest ignores seat and token, and
-        # its rejections are never stored (a seat must not pre-empt its own expiry's id).
+        """Decide on the table as this process knows it, append, answer; on a version
+        conflict (another worker appended first) decide again on the table as it is.
+
+        No dedupe look-up on the way in: the append script refuses a known command id
+        (returning its outcome), and a rejection looks for one before it is given. A
+        system command's outcome is nobody's: its digest ignores seat and token, and its
+        rejections are never stored (a seat must not pre-empt its own expiry's id)."""
         tag = _tag_of(envelope.body, as_json)
         if tag == SAY_TAG:
             return await self._say(envelope, as_json)
@@ -277,51 +278,23 @@ class CommandHandler:
         digest = hashlib.sha256(bytes(envelope.body) + credentials.encode()).hexdigest()
         for _ in range(MAX_CONFLICT_RETRIES):
             state = await self._state(envelope.table_id)
+            # The log's times never go back (clocks of several workers' hosts may disagree).
+            now = max(int(time.time() * 1000), state.at_ms)
             try:
-                decision = await self._decide(state, envelope, as_json)
+                decision = await self._decide(state, envelope, as_json, now)
             except Rejected as rejected:
-                head, head_hash, stored = await self.store.before_rejecting(
-                    envelope.table_id, envelope.command_id
-                )
-                if stored is not None:
-                    return self._duplicate(envelope, *stored, digest)
-                if state.phase != "none" and (head, head_hash) != (state.seq, state.head_hash):
-                    # Decided on a cached state another worker has moved past (or one a
-                    # failover lost): a rejection has no version check, so decide again
-                    # on the current state.
-                    self.cache.pop(envelope.table_id, None)
-                    continue
-                outcome = Rejection(
-                    command_id=envelope.command_id,
-                    table_id=envelope.table_id,
-                    code=rejected.code,
-                    message=rejected.message,
-                    detail=rejected.detail,
-                )
-                if (
-                    not system
-                    and state.phase != "none"
-                    and self._token_matches(state, envelope.seat, envelope.token)
-                ):
-                    # Stored for retries, but only for a seat's own commands: a client
-                    # without a seat's secret must not be able to write into a table.
-                    await self.store.store_rejection(
-                        envelope.table_id,
-                        envelope.command_id,
-                        msgpack_encoder.encode(outcome),
-                        digest,
-                    )
-                log.info("command_rejected", code=rejected.code, seq=state.seq)
+                outcome = await self._rejected(state, envelope, rejected, system, digest)
+                if outcome is None:
+                    continue  # decided on a stale copy: decide again
                 return outcome
-            accepted, pending = self._pending(state, envelope, decision, digest)
+            accepted, pending = self._pending(state, envelope, decision, now, digest)
             result = await self.store.append(pending)
             if result.status == "ok":
                 if self.kill_after_append and envelope.command_id.startswith(
                     self.kill_after_append
                 ):
                     os.kill(os.getpid(), signal.SIGKILL)
-                actor = None if isinstance(decision.body, _SEATLESS) else envelope.seat
-                await self._apply(state, pending, decision.events, actor)
+                await self._keep(state, decision.state)
                 log.info("command_accepted", seq=accepted.last_seq, events=len(decision.events))
                 return accepted
             if result.status == "dup":
@@ -353,9 +326,53 @@ class CommandHandler:
                 detail=rejected.detail,
             )
 
+    async def _rejected(
+        self,
+        state: TableState,
+        envelope: CommandEnvelope[Any],
+        rejected: Rejected,
+        system: bool,
+        digest: str,
+    ) -> Outcome | None:
+        """The answer to a rejected command: the stored outcome of its id if it has one,
+        else the rejection (stored for a seat's own retries); None when the rejection was
+        decided on a copy of the table that is no longer the log's head."""
+        head, head_hash, stored = await self.store.before_rejecting(
+            envelope.table_id, envelope.command_id
+        )
+        if stored is not None:
+            return self._duplicate(envelope, *stored, digest)
+        if state.phase != "none" and (head, head_hash) != (state.seq, state.head_hash):
+            # Decided on a cached state another worker has moved past (or one a failover
+            # lost): a rejection has no version check, so decide again on the current state.
+            self.cache.pop(envelope.table_id, None)
+            return None
+        outcome = Rejection(
+            command_id=envelope.command_id,
+            table_id=envelope.table_id,
+            code=rejected.code,
+            message=rejected.message,
+            detail=rejected.detail,
+        )
+        if (
+            not system
+            and state.phase != "none"
+            and token_matches(state, envelope.seat, envelope.token)
+        ):
+            # Stored for retries, but only for a seat's own commands: a client without a
+            # seat's secret must not be able to write into a table.
+            await self.store.store_rejection(
+                envelope.table_id, envelope.command_id, msgpack_encoder.encode(outcome), digest
+            )
+        log.info("command_rejected", code=rejected.code, seq=state.seq)
+        return outcome
+
     async def _decide(
-        self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool
+        self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, now: int
     ) -> Decision:
+        """Decode the body, gather what the table's decider needs (the seed, the player a
+        gateway vouched for), and decide (games/table.py: authentication, seat-less
+        routing and every table rule live there)."""
         if state.phase == "none" and await self.store.archived(envelope.table_id):
             # moved to the archive (archive/archiver.py): only its tombstone is left here
             raise Rejected("game_over", "the game is over (the table is archived)")
@@ -364,45 +381,26 @@ class CommandHandler:
             body = codec.decode_command(envelope.body, as_json)
         except DECODE_ERRORS as error:
             raise self._undecodable_body(state, envelope, as_json, error) from None
-        seat = envelope.seat
-        # The log's times never go back (clocks of several workers' hosts may disagree).
-        now = max(int(time.time() * 1000), state.at_ms)
+        if isinstance(body, CloseTable):  # the service's setting, not the sender's
+            body = msgspec.structs.replace(body, lobby_ttl_ms=round(LOBBY_TTL_S * 1000))
+        player = ""
+        if isinstance(body, JoinSeat):
+            player = verified_player(
+                self.identity_key, envelope.table_id, envelope.command_id, envelope.identity
+            )
+        caller = Caller(seat=envelope.seat, token=envelope.token, player_id=player)
         if isinstance(body, CreateTable):
             seed = new_seed()
-            seat = None
-        else:
-            if state.phase == "none":
-                raise Rejected("no_such_table", f"table {envelope.table_id!r} does not exist")
-            seed = await self._seed(envelope.table_id)
-            if isinstance(body, JoinSeat):
-                seat = None
-                if envelope.token is None or not SEAT_TOKEN.match(envelope.token):
-                    raise Rejected(
-                        "weak_token",
-                        "a join carries the seat's secret in the envelope's token: 22 to 128 "
-                        "characters of A-Z a-z 0-9 _ - with at least 128 random bits",
-                    )
-                player = verified_player(
-                    self.identity_key, envelope.table_id, envelope.command_id, envelope.identity
-                )
-                body = msgspec.structs.replace(
-                    body, token_hash=token_hash(envelope.token), player_id=player
-                )
-            elif isinstance(body, ExpireClock | CloseTable):
-                seat = None
-                if isinstance(body, CloseTable):
-                    body = msgspec.structs.replace(body, lobby_ttl_ms=round(LOBBY_TTL_S * 1000))
-            else:
-                self._authenticate(state, seat, envelope.token)
-        events = decide_table(state, body, seat, seed, now)
-        if isinstance(body, CreateTable):
+            decision = decide_command(state, body, caller, seed, now)
             stored = await self.store.put_seed(envelope.table_id, seed)
             if stored != seed:
                 # A concurrent create of the same id stored its seed first; decide with it
                 # so the commitment matches (the append will then conflict and reject).
-                seed = stored
-                events = decide_table(state, body, seat, seed, now)
-        return Decision(body, events, now)
+                decision = decide_command(state, body, caller, stored, now)
+            return decision
+        # A table that does not exist has no seed (the decider says no_such_table).
+        seed = await self._seed(envelope.table_id) if state.phase != "none" else b""
+        return decide_command(state, body, caller, seed, now)
 
     def _undecodable_body(
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, error: Exception
@@ -420,36 +418,27 @@ class CommandHandler:
             "unknown_command", f"{excerpt(tag)!r} is not a command of this table's game"
         )
 
-    def _authenticate(self, state: TableState, seat: int | None, token: str | None) -> None:
-        if not self._token_matches(state, seat, token):
-            raise Rejected("unauthorized", "seat and token do not match a joined seat")
-
-    @staticmethod
-    def _token_matches(state: TableState, seat: int | None, token: str | None) -> bool:
-        if seat is None or token is None or not 0 <= seat < state.seats:
-            return False
-        expected = state.token_hashes[seat]
-        return expected is not None and secrets.compare_digest(expected, token_hash(token))
-
     def _pending(
         self,
         state: TableState,
         envelope: CommandEnvelope[Any],
         decision: Decision,
+        now: int,
         digest: str,
     ) -> tuple[Accepted, PendingAppend]:
-        body, events = decision.body, decision.events
-        now = decision.recorded_at
+        """The decision's entries sealed into the hash chain, ready for the append; the
+        decided state gets the chain's new head."""
+        events = decision.events
         prev = state.head_hash
         entries: list[tuple[str, bytes]] = []
-        command_bytes = msgpack_encoder.encode(body)
+        command_bytes = msgpack_encoder.encode(decision.command)
         for i, event in enumerate(events):
             sealed = seal(
                 EventEnvelope(
                     table_id=envelope.table_id,
                     seq=state.seq + 1 + i,
                     command_id=envelope.command_id,
-                    seat=None if isinstance(body, _SEATLESS) else envelope.seat,
+                    seat=decision.seat,
                     recorded_at=now,
                     prev_hash=prev,
                     body=msgspec.Raw(msgpack_encoder.encode(event)),
@@ -458,21 +447,20 @@ class CommandHandler:
             )
             entries.append((sealed.hash, encode_entry(sealed)))
             prev = sealed.hash
-        joined = events[0] if isinstance(body, JoinSeat) else None
+        decision.state.head_hash = prev
         accepted = Accepted(
             command_id=envelope.command_id,
             table_id=envelope.table_id,
             first_seq=state.seq + 1,
             last_seq=state.seq + len(events),
-            seat=getattr(joined, "seat", None),
+            seat=decision.joined_seat,
         )
-        phase = _phase_after(state, events)
         pending = PendingAppend(
             table_id=envelope.table_id,
             command_id=envelope.command_id,
             expected_seq=state.seq,
             expected_hash=state.head_hash,
-            phase=phase,
+            phase=decision.state.phase,
             outcome=msgpack_encoder.encode(accepted),
             digest=digest,
             entries=entries,
@@ -480,29 +468,13 @@ class CommandHandler:
         )
         return accepted, pending
 
-    async def _apply(
-        self, state: TableState, pending: PendingAppend, events: list[Any], actor: int | None
-    ) -> None:
-        try:
-            before = state.seq
-            for i, (event, (entry_hash, _)) in enumerate(zip(events, pending.entries, strict=True)):
-                state = advance(
-                    state,
-                    event,
-                    state.seq + 1,
-                    entry_hash,
-                    pending.recorded_at,
-                    opens_command=i == 0,
-                    actor=actor,
-                )
-        except Exception:
-            # Appended already: the log is right, only this cached copy is suspect.
-            log.exception("cached_state_failed")
-            self.cache.pop(pending.table_id, None)
-            return
+    async def _keep(self, before: TableState, after: TableState) -> None:
+        """Cache the appended table (the decider's state: its events are folded once),
+        and snapshot it when it crossed a multiple of the snapshot interval."""
+        self._cache(after)
         every = self.store.snapshot_every
-        if state.seq // every != before // every:
-            await self.store.save_snapshot(state)
+        if after.seq // every != before.seq // every:
+            await self.store.save_snapshot(after)
 
     # ------------------------------------------------------------ state and seeds
 
@@ -511,12 +483,16 @@ class CommandHandler:
         if state is None:
             state = await self.store.load(table_id)
             if state.phase != "none":
-                self.cache[table_id] = state
-                if len(self.cache) > CACHE_SIZE:
-                    self.cache.popitem(last=False)
+                self._cache(state)
         else:
             self.cache.move_to_end(table_id)
         return state
+
+    def _cache(self, state: TableState) -> None:
+        self.cache[state.table_id] = state
+        self.cache.move_to_end(state.table_id)
+        if len(self.cache) > CACHE_SIZE:
+            self.cache.popitem(last=False)
 
     async def _seed(self, table_id: str) -> bytes:
         seed = self.seeds.get(table_id)
@@ -638,19 +614,3 @@ def _every_command_tag() -> frozenset[str]:
     for name in all_games():
         tags |= codec_for(name).command_tags
     return frozenset(tags)
-
-
-def _phase_after(state: TableState, events: list[Any]) -> str:
-    from orrery_contracts.table import TableClosed, TableCreated, TableFinished, TableStarted
-
-    phase = state.phase
-    for event in events:
-        if isinstance(event, TableClosed):
-            phase = "closed"
-        elif isinstance(event, TableCreated):
-            phase = "lobby"
-        elif isinstance(event, TableStarted):
-            phase = "playing"
-        elif isinstance(event, TableFinished):
-            phase = "finished"
-    return phase

@@ -31,6 +31,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from orrery_client.cluster import read_stream_keys_locally
 from orrery_contracts import keys
 from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history
 from orrery_contracts.envelope import (
@@ -129,7 +130,8 @@ def _cluster_client(first_url: str, nodes: list[tuple[str, int]]) -> Any:
     auth = {k: base[k] for k in ("username", "password") if base.get(k)}
     if first_url.startswith("rediss:"):
         auth["ssl"] = True
-    return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], **auth)
+    client = RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], **auth)
+    return read_stream_keys_locally(client)
 
 
 class OrreryClient:
@@ -175,7 +177,7 @@ class OrreryClient:
                 plain, kwargs = self.redis, self.redis.connection_pool.connection_kwargs
                 node = ClusterNode(str(kwargs.get("host")), int(kwargs.get("port") or 6379))
                 auth = {k: kwargs[k] for k in ("username", "password") if kwargs.get(k)}
-                self.redis = RedisCluster(startup_nodes=[node], **auth)
+                self.redis = read_stream_keys_locally(RedisCluster(startup_nodes=[node], **auth))
                 await plain.aclose()
         while True:
             stored = await self.redis.hget(keys.CONFIG_KEY, "partitions")

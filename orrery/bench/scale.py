@@ -1,13 +1,23 @@
 """``orrery bench scale``: commands/s with 1 and 2 workers, standalone and on a 3-node
 local cluster, against the raw transport measured in the same run, and the memory per
-event and per finished game (docs/scaling.md)."""
+event and per finished game (docs/scaling.md).
+
+``--runs K`` repeats the whole comparison; within a run the standalone and cluster
+configurations of one worker count follow each other (interleaved A/B on a shared
+machine), and each run prints the cluster ÷ standalone ratio of play and burst and the
+error lines its processes logged (``projection_failed``, ``command_failure``, …: a
+healthy cluster has none). The processes' log lines go to a file per configuration,
+counted after they stop.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,36 +50,62 @@ class ScaleFigures:
     finished: int
     bytes_per_event: float  # MEMORY USAGE of the finished tables' keys / their events
     bytes_per_game: float
+    run: int = 1
+    errors: int = 0  # error lines the workers and the projector logged during the run
+    error_events: dict[str, int] = field(default_factory=dict)  # their events, counted
 
 
 BENCH_PARTITIONS = 16
+TARGETS = ("standalone", "cluster-3")
 
 
 def run_scale(
-    data_dir: Path, *, tables: int = 12, game: str = "spacecraft", seed: int = 1
+    data_dir: Path,
+    *,
+    tables: int = 12,
+    game: str = "spacecraft",
+    seed: int = 1,
+    runs: int = 1,
+    workers: tuple[int, ...] = (1, 2),
+    targets: tuple[str, ...] = TARGETS,
 ) -> list[ScaleFigures]:
-    """Each target (standalone embedded, then a 3-master local cluster) with 1 and then 2
-    worker processes (and one projector), each run on a fresh server."""
+    """Per run and worker count, each target (standalone embedded, then a 3-master local
+    cluster) with that many worker processes (and one projector), each on a fresh server."""
     import shutil
 
     from orrery.server.embedded import EmbeddedServer
 
     shutil.rmtree(data_dir, ignore_errors=True)
     figures: list[ScaleFigures] = []
-    # A fresh server for each run: the second run on the same server would pay for the
-    # first one's data (an AOF rewrite, a bigger keyspace) and read as slower.
-    for workers in (1, 2):
-        with EmbeddedServer(data_dir / f"standalone-{workers}") as server:
-            figures.append(_scale_run(server.url, "standalone", workers, tables, game, seed))
-    for workers in (1, 2):
-        with LocalCluster(data_dir / f"cluster-{workers}", masters=3) as cluster:
-            figures.append(_scale_run(cluster.url, "cluster-3", workers, tables, game, seed))
+    # A fresh server for each configuration: the second one on the same server would pay
+    # for the first one's data (an AOF rewrite, a bigger keyspace) and read as slower.
+    for run in range(1, runs + 1):
+        for count in workers:
+            for target in targets:
+                folder = data_dir / f"{target}-{count}-run{run}"
+                if target == "standalone":
+                    with EmbeddedServer(folder) as server:
+                        url = server.url
+                        figure = _scale_run(url, target, count, tables, game, seed, folder, run)
+                else:
+                    with LocalCluster(folder, masters=3) as cluster:
+                        url = cluster.url
+                        figure = _scale_run(url, target, count, tables, game, seed, folder, run)
+                figures.append(figure)
+                shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(data_dir, ignore_errors=True)
     return figures
 
 
 def _scale_run(
-    url: str, target: str, workers: int, tables: int, game: str, seed: int
+    url: str,
+    target: str,
+    workers: int,
+    tables: int,
+    game: str,
+    seed: int,
+    folder: Path,
+    run: int = 1,
 ) -> ScaleFigures:
     from orrery.runtime import prepare, spawn, stop_processes
 
@@ -77,13 +113,17 @@ def _scale_run(
     asyncio.run(prepare(url, BENCH_PARTITIONS))
     baseline = asyncio.run(_raw_baseline(url, 2000))
     quiet = {"ORRERY_LOG_LEVEL": "error"}
-    processes = [spawn("worker", url, i, quiet) for i in range(workers)]
-    processes.append(spawn("projector", url, workers, quiet))
-    try:
-        burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed, workers))
-        events, finished, per_event, per_game = asyncio.run(_memory(url))
-    finally:
-        stop_processes(processes)
+    folder.mkdir(parents=True, exist_ok=True)
+    log_path = folder / "processes.log"
+    with log_path.open("wb") as log_file:
+        processes = [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
+        processes.append(spawn("projector", url, workers, quiet, log_file))
+        try:
+            burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed, workers))
+            events, finished, per_event, per_game = asyncio.run(_memory(url))
+        finally:
+            stop_processes(processes)
+    error_events = count_errors(log_path.read_bytes())
     return ScaleFigures(
         target=target,
         workers=workers,
@@ -98,7 +138,28 @@ def _scale_run(
         finished=finished,
         bytes_per_event=per_event,
         bytes_per_game=per_game,
+        run=run,
+        errors=sum(error_events.values()),
+        error_events=error_events,
     )
+
+
+def count_errors(output: bytes) -> dict[str, int]:
+    """The error lines in the processes' output, by event: structlog's JSON lines at
+    level error or above (by their ``event``), and stdlib logging's ``ERROR:`` lines
+    (FastStream's; by their logger)."""
+    counted: Counter[str] = Counter()
+    for line in output.splitlines():
+        if line.startswith(b"{"):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("level") in ("error", "critical"):
+                counted[str(record.get("event", "?"))] += 1
+        elif line.startswith((b"ERROR:", b"CRITICAL:")):
+            counted[line.split(b":")[1].decode(errors="replace")] += 1
+    return dict(counted)
 
 
 async def _flush(url: str) -> None:
@@ -246,12 +307,14 @@ def print_scale(figures: list[ScaleFigures]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    console = Console(width=140)
     table = Table(title=f"orrery bench scale ({os.cpu_count()} cores)")
-    columns = ("target", "workers", "burst cmd/s", "play cmd/s", "raw baseline/s")
-    for column in (*columns, "burst ratio", "play ratio", "B/event", "KiB/game"):
+    columns = ("run", "target", "workers", "burst cmd/s", "play cmd/s", "raw baseline/s")
+    for column in (*columns, "burst ratio", "play ratio", "B/event", "KiB/game", "errors"):
         table.add_column(column, justify="right")
     for f in figures:
         table.add_row(
+            str(f.run),
             f.target,
             str(f.workers),
             f"{f.burst_per_s:,.0f}",
@@ -261,13 +324,67 @@ def print_scale(figures: list[ScaleFigures]) -> None:
             f"{f.play_ratio:.3f}",
             f"{f.bytes_per_event:,.0f}",
             f"{f.bytes_per_game / 1024:,.1f}",
+            str(f.errors),
         )
-    Console(width=140).print(table)
+    console.print(table)
+    pairs = cluster_ratios(figures)
+    if pairs:
+        ratios = Table(title="cluster ÷ standalone, same run")
+        for column in ("run", "workers", "play ratio", "target", "burst ratio", "errors"):
+            ratios.add_column(column, justify="right")
+        for pair in pairs:
+            ratios.add_row(
+                str(pair.run),
+                str(pair.workers),
+                f"{pair.play_ratio:.2f}",
+                "≥ 0.80",
+                f"{pair.burst_ratio:.2f}",
+                f"{pair.errors} (target 0)"
+                + (f": {_events(pair.error_events)}" if pair.error_events else ""),
+            )
+        console.print(ratios)
     print(
         "burst: creates+joins enqueued at once, drained by the workers; play: bots play "
         "complete games through views (1 projector); raw baseline: XREADGROUP+XADD+XACK "
-        "per entry from one asyncio process, same server, same run."
+        "per entry from one asyncio process, same server, same run; errors: error lines "
+        "the workers and the projector logged."
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterRatio:
+    run: int
+    workers: int
+    play_ratio: float  # cluster play cmd/s ÷ standalone play cmd/s, same run
+    burst_ratio: float
+    errors: int  # the cluster configuration's error lines
+    error_events: dict[str, int]
+
+
+def cluster_ratios(figures: list[ScaleFigures]) -> list[ClusterRatio]:
+    """For each run and worker count measured on both targets, the cluster's figures
+    divided by the standalone server's."""
+    by_key = {(f.run, f.workers, f.target): f for f in figures}
+    out = []
+    for (run, workers, target), cluster in by_key.items():
+        standalone = by_key.get((run, workers, "standalone"))
+        if target == "standalone" or standalone is None:
+            continue
+        out.append(
+            ClusterRatio(
+                run=run,
+                workers=workers,
+                play_ratio=cluster.play_per_s / standalone.play_per_s,
+                burst_ratio=cluster.burst_per_s / standalone.burst_per_s,
+                errors=cluster.errors,
+                error_events=cluster.error_events,
+            )
+        )
+    return out
+
+
+def _events(counted: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in sorted(counted.items()))
 
 
 def _now() -> float:

@@ -173,6 +173,9 @@ def serve(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        # The URL once SIGTERM stops the service gracefully (a caller may send it as
+        # soon as it has read the URL); the password stays in the folder (README).
+        print(shown_url(url), flush=True)
         async with service(
             url, workers, projectors, partitions, timekeepers, archivers
         ) as processes:
@@ -183,7 +186,6 @@ def serve(
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
-        print(shown_url(url), flush=True)  # the password stays in the folder (README)
         asyncio.run(run(url))
 
 

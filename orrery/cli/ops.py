@@ -18,7 +18,7 @@ import typer
 from redis.exceptions import RedisError
 
 from orrery.archiving import archive_url as archive_url_for
-from orrery.bench.scale import print_scale, run_scale
+from orrery.bench.scale import TARGETS, cluster_ratios, print_scale, run_scale
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
@@ -175,15 +175,39 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         tables: Annotated[int, typer.Option(help="tables played per run (x10 in the burst)")] = 12,
         game: Annotated[str, typer.Option(help="game the bots play")] = "spacecraft",
         seed: Annotated[int, typer.Option(help="seed of the bots")] = 1,
+        runs: Annotated[
+            int, typer.Option(min=1, help="repeat the whole comparison this many times")
+        ] = 1,
+        workers: Annotated[
+            list[int] | None, typer.Option(help="worker counts (repeatable; default 1 and 2)")
+        ] = None,
+        target: Annotated[
+            list[str] | None,
+            typer.Option(help="standalone and/or cluster-3 (repeatable; default both)"),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
         data_dir: Annotated[Path, typer.Option(help="scratch folder")] = Path(DATA_DIR) / "bench",
     ) -> None:
         """Commands/s with 1 and 2 workers, standalone and 3-node local cluster, vs a raw
-        transport baseline measured in the same run."""
+        transport baseline measured in the same run; per run the cluster ÷ standalone
+        ratio and the error lines the processes logged."""
         configure_logging("error")
-        figures = run_scale(data_dir, tables=tables, game=game, seed=seed)
+        targets = tuple(target or TARGETS)
+        unknown = sorted(set(targets) - set(TARGETS))
+        if unknown:
+            raise UserError(f"--target is one of {', '.join(TARGETS)}, not {unknown[0]!r}")
+        figures = run_scale(
+            data_dir,
+            tables=tables,
+            game=game,
+            seed=seed,
+            runs=runs,
+            workers=tuple(workers or (1, 2)),
+            targets=targets,
+        )
         if as_json:
-            print(json.dumps([asdict(f) for f in figures], indent=2))
+            ratios = [asdict(r) for r in cluster_ratios(figures)]
+            print(json.dumps({"runs": [asdict(f) for f in figures], "ratios": ratios}, indent=2))
         else:
             print_scale(figures)
 

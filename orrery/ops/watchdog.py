@@ -22,6 +22,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from orrery.ops.status import _text, group_status, partition_status
 from orrery.server.cluster import (
+    NodeClients,
     is_cluster,
     open_redis,
     read_topology,
@@ -154,12 +155,26 @@ async def follow_topology(
     subscriber is restarted on the refreshed map (a graceful stop lets the messages
     being handled finish)."""
     seeds, username, password = url_nodes(url)
-    known = list(seeds)
+    clients = NodeClients(username, password)  # kept from one poll to the next
+    try:
+        await _follow(list(seeds), clients, partitions, role, broker, poll)
+    finally:
+        await clients.aclose()
+
+
+async def _follow(
+    known: list[tuple[str, int]],
+    clients: NodeClients,
+    partitions: int,
+    role: str,
+    broker: Any,
+    poll: float,
+) -> None:
     current = _masters_of(broker._connection)  # what the subscribers started on
     while True:
         await asyncio.sleep(poll)
         try:
-            topology = await read_topology(known, username, password)
+            topology = await read_topology(known, clients=clients)
         except (RedisError, OSError):
             continue
         for address in topology.nodes:

@@ -46,6 +46,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from orrery.server.embedded import free_port, server_binary
+from orrery_client.cluster import read_stream_keys_locally
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 STATE_DIR = Path(".orrery") / "cluster"
@@ -120,9 +121,10 @@ def cluster_client(url: str, **kwargs: Any) -> RedisCluster:
     options = {k: base[k] for k in ("username", "password") if base.get(k)}
     if address.url.startswith("rediss:"):
         options["ssl"] = True
-    return RedisCluster(
+    client = RedisCluster(
         startup_nodes=[ClusterNode(h, p) for h, p in address.nodes], **options, **kwargs
     )
+    return read_stream_keys_locally(client)
 
 
 def sync_client(url: str) -> Any:
@@ -176,22 +178,66 @@ class Topology:
 _TOPOLOGY_TIMEOUT_S = 0.5
 
 
+class NodeClients:
+    """One plain client per node address, kept between topology polls (a poll every
+    0.5 s that connected afresh to every master cost each process 8 connections and
+    their handshakes a second); a client whose command failed is closed and dropped, so
+    the next poll connects again (a dead node costs one refused connect per poll)."""
+
+    def __init__(self, username: str | None = None, password: str | None = None) -> None:
+        self.username = username
+        self.password = password
+        self.clients: dict[str, aioredis.Redis] = {}
+
+    def get(self, host: str, port: int) -> aioredis.Redis:
+        address = f"{host}:{port}"
+        client = self.clients.get(address)
+        if client is None:
+            client = _plain(host, port, self.username, self.password)
+            self.clients[address] = client
+        return client
+
+    async def drop(self, host: str, port: int) -> None:
+        client = self.clients.pop(f"{host}:{port}", None)
+        if client is not None:
+            with contextlib.suppress(redis.exceptions.RedisError, OSError):
+                await client.aclose()
+
+    async def aclose(self) -> None:
+        for address in list(self.clients):
+            host, _, port = address.rpartition(":")
+            await self.drop(host, int(port))
+
+
 async def read_topology(
-    nodes: list[tuple[str, int]], username: str | None = None, password: str | None = None
+    nodes: list[tuple[str, int]],
+    username: str | None = None,
+    password: str | None = None,
+    clients: NodeClients | None = None,
 ) -> Topology:
     """The slot map from the first node that answers with ``cluster_state:ok``; a master
     it names that does not answer ``ROLE`` as a master (dead, or not yet demoted) makes
-    the map unhealthy. Raises ``ConnectionError`` when no node answers at all."""
+    the map unhealthy. Raises ``ConnectionError`` when no node answers at all.
+    ``clients``: connections kept between calls (default: fresh ones, closed after)."""
+    own = clients is None
+    pool = NodeClients(username, password) if clients is None else clients
+    try:
+        return await _read_topology(nodes, pool)
+    finally:
+        if own:
+            await pool.aclose()
+
+
+async def _read_topology(nodes: list[tuple[str, int]], clients: NodeClients) -> Topology:
     best: Topology | None = None
     for host, port in nodes:
-        client = _plain(host, port, username, password)
+        client = clients.get(host, port)
         try:
             info = _text(await client.execute_command("CLUSTER", "INFO"))
             ranges = await client.execute_command("CLUSTER", "SLOTS")
         except (redis.exceptions.RedisError, OSError):
+            await clients.drop(host, port)
             continue
-        finally:
-            await client.aclose()
         masters: dict[tuple[int, int], str] = {}
         replicas: dict[str, tuple[str, ...]] = {}
         named: list[str] = []
@@ -207,7 +253,7 @@ async def read_topology(
             dict(sorted(masters.items())), tuple(dict.fromkeys(named)), ok, replicas
         )
         if ok:
-            roles = [_is_master(a, username, password) for a in set(masters.values())]
+            roles = [_is_master(a, clients) for a in set(masters.values())]
             if all(await asyncio.gather(*roles)):
                 return topology
             topology = Topology(topology.masters, topology.nodes, False, replicas)
@@ -217,16 +263,14 @@ async def read_topology(
     return best
 
 
-async def _is_master(address: str, username: str | None, password: str | None) -> bool:
+async def _is_master(address: str, clients: NodeClients) -> bool:
     host, _, port = address.rpartition(":")
-    client = _plain(host, int(port), username, password)
     try:
-        role = await client.execute_command("ROLE")
+        role = await clients.get(host, int(port)).execute_command("ROLE")
         return _text(role[0]) == "master"
     except (redis.exceptions.RedisError, OSError):
+        await clients.drop(host, int(port))
         return False
-    finally:
-        await client.aclose()
 
 
 def _plain(host: str, port: int, username: str | None, password: str | None) -> aioredis.Redis:
