@@ -24,6 +24,7 @@ SMOKE_RUNS = {
     "gateway": "tests.test_gateway_bench:test_bench_gateway_runs_and_reports_every_client_kind",
     "replay": "tests.test_bench_smoke:test_bench_replay_runs_with_its_default_size",
     "scale": "tests.test_bench_smoke:test_bench_scale_runs_every_target",
+    "archive": "tests.test_bench:test_bench_archive_archives_every_game_and_prints_its_figures",
 }
 
 
@@ -58,13 +59,17 @@ def test_bench_replay_runs_with_its_default_size() -> None:
 def test_bench_scale_runs_every_target(tmp_path: Path) -> None:
     done = orrery("bench", "scale", "--tables", "1", "--json", "--data-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr[-3000:]
-    figures = json.loads(done.stdout)
+    doc = json.loads(done.stdout)
+    figures = doc["runs"]
     assert [(f["target"], f["workers"]) for f in figures] == [
         ("standalone", 1),
-        ("standalone", 2),
         ("cluster-3", 1),
+        ("standalone", 2),
         ("cluster-3", 2),
     ]
     for f in figures:
         assert f["burst_per_s"] > 0 and f["play_per_s"] > 0 and f["baseline_per_s"] > 0
         assert f["finished"] >= 1 and f["bytes_per_game"] > 0
+    # per worker count, the cluster's figures over the standalone ones of the same run
+    assert [(r["run"], r["workers"]) for r in doc["ratios"]] == [(1, 1), (1, 2)]
+    assert all(r["play_ratio"] > 0 and r["errors"] >= 0 for r in doc["ratios"])
