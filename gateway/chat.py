@@ -12,6 +12,12 @@ Live: one watcher per table and gateway process blocks on the chat stream and ha
 every new entry to each subscribed socket's queue (bounded: a socket that does not read
 loses its oldest frames, never blocks the others). A socket gets what is posted after
 it subscribed; a client reads the history after opening its socket and merges by id.
+
+A table that left Redis for the archive (its tombstone is in Redis) keeps its chat
+there: the history is read from the archive (:class:`ArchivedChats`, plugged in by
+``orrery gateway``), as the archiver copied it, "deleted" markers included. A table
+archived before chats were archived has none there: its chat stream stayed in Redis and
+is read from Redis.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -44,6 +50,13 @@ class ChatHistory(msgspec.Struct, frozen=True, kw_only=True):
     messages: list[ChatMessage]
 
 
+class ArchivedChats(Protocol):
+    async def chat(self, table_id: str) -> list[tuple[str, bytes]] | None:
+        """An archived table's chat stream entries ``(id, __data__)``, oldest first;
+        None when the archive holds no chat of the table (or cannot be reached)."""
+        ...
+
+
 class TableChat:
     def __init__(self, client: GatewayClient, accounts: Accounts, tables: TableService) -> None:
         self.client = client
@@ -51,6 +64,7 @@ class TableChat:
         self.accounts = accounts
         self.tables = tables
         self.hub = ChatHub(client)
+        self.archived: ArchivedChats | None = None
 
     async def post(self, player_id: str, table_id: str, text: str) -> ChatMessage:
         record = await self.tables.record(table_id)
@@ -107,9 +121,23 @@ class TableChat:
         await self.tables.record(table_id)
         if after is not None and not _is_stream_id(after):
             raise ApiError(422, "bad_after", "after is a message id (as chat messages carry)")
-        stream = keys.chat_stream(self.client.partition(table_id), table_id)
-        entries = await self.redis.xrange(stream, count=MAX_HISTORY * 2)
-        return ChatHistory(messages=history(entries, after, max(1, min(limit, MAX_HISTORY))))
+        return ChatHistory(
+            messages=history(await self._entries(table_id), after, max(1, min(limit, MAX_HISTORY)))
+        )
+
+    async def _entries(self, table_id: str) -> list[Any]:
+        """The chat's entries as XRANGE gives them: from the archive for an archived
+        table whose chat the archive holds, else from the chat stream."""
+        p = self.client.partition(table_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(keys.tombstone_key(p, table_id))
+        pipe.xrange(keys.chat_stream(p, table_id), count=MAX_HISTORY * 2)
+        tombstone, entries = await pipe.execute()
+        if tombstone and self.archived is not None:
+            archived = await self.archived.chat(table_id)
+            if archived is not None:
+                return [(entry_id, {b"__data__": data}) for entry_id, data in archived]
+        return list(entries)
 
 
 def _is_stream_id(value: str) -> bool:
