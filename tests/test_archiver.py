@@ -521,14 +521,23 @@ def test_two_archivers_racing_archive_each_table_exactly_once(stack: Stack, tmp_
     assert not any(b"archive_conflict" in j.read_bytes() for j in journals)
 
 
+def chat_line(r: redis.Redis, table_id: str, text: str) -> tuple[str, bytes]:
+    """A chat entry written into the table's stream as the worker writes one."""
+    data = msgspec.json.encode({"seat": 0, "name": "p0", "text": text, "at": 1})
+    entry_id = r.xadd(keys.chat_stream(partition(table_id), table_id), {"__data__": data})
+    return entry_id.decode(), data
+
+
 def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stack) -> None:
     logs = {step: tiny_logs(f"kill-{step}", 2) for step in FAULT_STEPS}
     r = stack.redis()
     before = archive_rows(stack.archive_url)
+    chats: dict[str, list[tuple[str, bytes]]] = {}
     for step, step_logs in logs.items():
         import_logs(stack.url, step_logs)
         for entries in step_logs:
             wait_until(lambda e=entries: projected(r, e), what="the projections")
+            chats[entries[0].table_id] = [chat_line(r, entries[0].table_id, "gg")]
         doomed = start_archiver(
             stack.url, stack.archive_url, ORRERY_FAULT_KILL_ARCHIVER_AFTER=step,
             ORRERY_ARCHIVE_CONCURRENCY="1",
@@ -541,8 +550,12 @@ def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stac
                 assert not r.exists(keys.tombstone_key(p, table_id))
                 hot = asyncio.run(_read_hot(stack.url, table_id))
                 assert [e.hash for e in hot] == [e.hash for e in entries]
+                assert r.xlen(keys.chat_stream(p, table_id)) == 1
+                # said after a copy the killed archiver made: the next one carries it
+                chats[table_id].append(chat_line(r, table_id, "still here"))
             else:
                 assert step in ("delete", "lobby") and r.exists(keys.tombstone_key(p, table_id))
+                assert not r.exists(keys.chat_stream(p, table_id))
     healthy = start_archiver(stack.url, stack.archive_url)
     try:
         for step_logs in logs.values():
@@ -559,6 +572,55 @@ def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stac
             assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
             stored = stored_log(stack.url, stack.archive_url, table_id)
             assert [e.hash for e in stored.entries] == [e.hash for e in entries]
+    assert archived_chats(stack.archive_url, ids) == chats
+
+
+def archived_chats(archive_url: str, table_ids: list[str]) -> dict[str, Any]:
+    async def run() -> dict[str, Any]:
+        store = await open_archive(archive_url)
+        try:
+            return await store.get_chats(table_ids)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_a_message_said_between_the_copy_and_the_delete_stops_the_delete(stack: Stack) -> None:
+    """The delete script checks the chat still ends with the entry archived: a message
+    said (or deleted) after the copy leaves the table in Redis, to be copied again."""
+    from archive.archiver import Archiver
+    from archive.packing import summarize
+
+    entries = tiny_logs("chat-race", 1)[0]
+    table_id = entries[0].table_id
+    import_logs(stack.url, [entries])
+    r = stack.redis()
+    wait_until(lambda: projected(r, entries), what="the projections")
+    first = chat_line(r, table_id, "first")
+
+    async def race() -> list[str]:
+        client = redis.asyncio.Redis.from_url(stack.url)
+        store = await open_archive(stack.archive_url)
+        try:
+            archiver = Archiver(client, PARTITIONS, store, after_s=0)
+            table = await archiver.hot.read(table_id)
+            assert table is not None and table.chat == [first]
+            summary = summarize(table.entries)
+            await store.put_tables([(summary, table.entries)], chats={table_id: table.chat})
+            chat_line(r, table_id, "late")  # said after the copy
+            outcomes = [await archiver.hot.delete(table, summary.seat_count, 0, 1)]
+            assert await client.exists(keys.meta_hash(partition(table_id), table_id))
+            outcomes.append(str(await archiver.archive_table(table_id)))  # copied again
+            return outcomes
+        finally:
+            await store.close()
+            await client.aclose()
+
+    assert asyncio.run(race()) == ["chat_changed", "True"]
+    assert archived(r, table_id) and not r.exists(keys.chat_stream(partition(table_id), table_id))
+    stored = archived_chats(stack.archive_url, [table_id])[table_id]
+    assert len(stored) == 2 and stored[0] == first and b'"late"' in stored[1][1]
 
 
 def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
