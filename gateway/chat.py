@@ -13,11 +13,14 @@ every new entry to each subscribed socket's queue (bounded: a socket that does n
 loses its oldest frames, never blocks the others). A socket gets what is posted after
 it subscribed; a client reads the history after opening its socket and merges by id.
 
-A table that left Redis for the archive (its tombstone is in Redis) keeps its chat
-there: the history is read from the archive (:class:`ArchivedChats`, plugged in by
-``orrery gateway``), as the archiver copied it, "deleted" markers included. A table
-archived before chats were archived has none there: its chat stream stayed in Redis and
-is read from Redis.
+A table that left Redis for the archive took its chat along (the archiver deletes the
+chat stream with the table, and a post to an archived table is refused, so no stream
+comes back): an ended table without a chat stream has its history read from the
+archive (:class:`ArchivedChats`, plugged in by ``orrery gateway``), as the archiver
+copied it, "deleted" markers included. A table archived before chats were archived kept
+its chat stream in Redis, which is read as for a live table. (The gateway's ACL reads
+chat streams and lobby records, not tombstones: an ended table's lobby record, from
+Redis or the archive, says it ended.)
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 
 log = structlog.get_logger("orrery.gateway.chat")
 BLOCK_MS = 1_000
+ENDED = ("finished", "closed")
 QUEUE = 200
 _STATUS = {"rate_limited": 429, "unauthorized": 403, "no_such_table": 404}
 
@@ -118,26 +122,16 @@ class TableChat:
             raise ApiError(504, "outcome_timeout", "no answer in time; try again") from None
 
     async def read(self, table_id: str, after: str | None, limit: int) -> ChatHistory:
-        await self.tables.record(table_id)
+        record = await self.tables.record(table_id)
         if after is not None and not _is_stream_id(after):
             raise ApiError(422, "bad_after", "after is a message id (as chat messages carry)")
-        return ChatHistory(
-            messages=history(await self._entries(table_id), after, max(1, min(limit, MAX_HISTORY)))
-        )
-
-    async def _entries(self, table_id: str) -> list[Any]:
-        """The chat's entries as XRANGE gives them: from the archive for an archived
-        table whose chat the archive holds, else from the chat stream."""
-        p = self.client.partition(table_id)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.exists(keys.tombstone_key(p, table_id))
-        pipe.xrange(keys.chat_stream(p, table_id), count=MAX_HISTORY * 2)
-        tombstone, entries = await pipe.execute()
-        if tombstone and self.archived is not None:
-            archived = await self.archived.chat(table_id)
-            if archived is not None:
-                return [(entry_id, {b"__data__": data}) for entry_id, data in archived]
-        return list(entries)
+        stream = keys.chat_stream(self.client.partition(table_id), table_id)
+        entries = await self.redis.xrange(stream, count=MAX_HISTORY * 2)
+        if not entries and record.state in ENDED and self.archived is not None:
+            # an ended table without a chat stream: archived with its chat, or chatless
+            archived = await self.archived.chat(table_id) or []
+            entries = [(entry_id, {b"__data__": data}) for entry_id, data in archived]
+        return ChatHistory(messages=history(entries, after, max(1, min(limit, MAX_HISTORY))))
 
 
 def _is_stream_id(value: str) -> bool:
