@@ -7,16 +7,21 @@ Per table, in this order (archive/hot.py says what each Redis step does):
 1. take the table's lease (``orrery:{p}:t:<id>:archiving``, ``ORRERY_ARCHIVE_LEASE_MS``,
    default 30 s, renewed before the delete): archivers side by side never work on one
    table at once; a crashed archiver's lease runs out and another resumes;
-2. read the log up to the head in the meta hash;
+2. read the log up to the head in the meta hash, and the table's chat;
 3. write it to the archive in one transaction (with up to 49 other tables of its
    partition, each whole or not at all; idempotent: the same head again is a no-op;
    another head is an :class:`~archive.store.ArchiveConflict`: the table is left in
-   Redis, logged at error level, counted, and skipped until the process restarts);
+   Redis, logged at error level, counted, and skipped until the process restarts).
+   The chat goes in the same transaction, apart from the log, replacing a chat
+   stored by an earlier try;
 4. read it back: the hash chain recomputed from the stored contents must give every
-   entry's hash as Redis holds it, up to the head (so the contents are the same);
-5. delete its hot keys behind a tombstone (one script, which first checks the table
-   is still ended with the same head), then the lobby's and the finished-games
-   records, and last take it out of the ended queue.
+   entry's hash as Redis holds it, up to the head (so the contents are the same), and
+   the chat must be the entries read;
+5. delete its hot keys, chat included, behind a tombstone (one script, which first
+   checks the table is still ended with the same head and its chat still ends with
+   the entry archived: else nothing is deleted and the table is copied again at the
+   next pass), then the lobby's and the finished-games records, and last take it out
+   of the ended queue.
 
 A crash anywhere (``kill -9``) loses nothing and duplicates nothing: the table stays in
 the queue until its last step, and every step is idempotent. When the archive or Redis
@@ -180,11 +185,15 @@ class Archiver:
         ready = [found for found in await self._each(leased, self._ready) if found is not None]
         if not ready:
             return 0
-        written, conflicts = await self.archive.put_tables([(s, t.entries) for t, s in ready])
+        written, conflicts = await self.archive.put_tables(
+            [(s, t.entries) for t, s in ready], chats={t.table_id: t.chat for t, _ in ready}
+        )
         for conflict in conflicts:
             self._give_up(conflict.table_id, "conflict", str(conflict))
         self._fault("write")
-        stored = await self.archive.get_tables([t.table_id for t, _ in ready])
+        ids = [t.table_id for t, _ in ready]
+        stored = await self.archive.get_tables(ids)
+        chats = await self.archive.get_chats(ids)
         verified = []
         for table, summary in ready:
             if table.table_id in self.skipped:
@@ -196,6 +205,7 @@ class Archiver:
                 copy is None
                 or not copy.intact
                 or [e.hash for e in copy.entries] != [e.hash for e in table.entries]
+                or chats.get(table.table_id, []) != table.chat
             ):
                 self._give_up(table.table_id, "read_back", "the archived copy differs")
                 continue
@@ -272,8 +282,9 @@ class Archiver:
         outcome = await self.hot.delete(
             table, summary.seat_count, summary.finished_at, summary.archived_at
         )
-        if outcome == "changed":  # restored, or not what was archived: look again later
-            log.warning("archive_table_changed", table_id=table.table_id)
+        if outcome in ("changed", "chat_changed"):
+            # restored, not what was archived, or chatted since: copy it again later
+            log.warning(f"archive_table_{outcome}", table_id=table.table_id)
             return False
         self._fault("delete")
         players = {s.player_id for s in summary.seats if s.player_id}

@@ -6,23 +6,31 @@ the finished-games record ``{lb}``. Each group is changed by one script (one slo
 the same calls work on a Redis Cluster), in this order, each step idempotent:
 
 1. :data:`_DELETE` (slot ``{p}``) checks that the table is still ended with the head
-   the archive verified, deletes every hot key of the table, takes it out of the
-   partition's table set and the clocks' deadlines index, and writes its tombstone
-   (``head``, ``finished``, ``archived``: well under 200 bytes). Atomic: a crash leaves
-   either the whole table or its tombstone.
+   the archive verified and that its chat still ends with the entry the archive holds
+   (a message said, or deleted, after the copy: ``chat_changed``, nothing deleted, the
+   table is copied again), deletes every hot key of the table, its chat stream
+   included, takes it out of the partition's table set and the clocks' deadlines
+   index, and writes its tombstone (``head``, ``finished``, ``archived``: well under
+   200 bytes). Atomic: a crash leaves either the whole table or its tombstone.
 2. :data:`_LOBBY` (slot ``{lobby}``) removes the lobby record, its listing members and
    the players' index members; then the finished-games record (``{lb}``) loses its entry
    (the ratings keep what it gave; history is in the archive).
 3. :data:`_DONE` (slot ``{p}``) takes the table out of the ended queue and drops the
    lease. Until then the table stays queued, so an archiver killed between steps
    resumes at the next one (a tombstone with a queue entry means: steps 2 and 3 left).
+
+:data:`_READ` reads the meta hash's head, the log and the chat stream in one script (one
+consistent moment); :data:`_RESTORE_CHAT` puts an archived chat back (``orrery archive
+restore``). The chat's rate and dedupe keys (``chat:rate:*``, ``chat:said:*``) are not
+among the keys a table names (``keys.chat_keys``): they expire on their own.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from archive.model import ChatEntries
 from orrery_contracts import keys
 from orrery_contracts.envelope import RawEnvelope, decode_entry
 from orrery_contracts.lobby import (
@@ -36,10 +44,15 @@ from orrery_contracts.lobby import (
 )
 
 ENDED_PHASES = (b"finished", b"closed")
+# what restore_chat answers when it wrote nothing
+ALREADY_CHATTING = -1
+TABLE_IN_REDIS = -2
 
 # KEYS: 1 meta, 2 tombstone, 3 partition tables set, 4 partition deadlines index,
-#       5 the table's deadline members, 6.. every other key of the table (deleted)
-# ARGV: 1 table id, 2 seq, 3 head hash, 4 finished (ms), 5 archived (ms)
+#       5 the table's deadline members, 6 chat stream, 7.. every other key of the table
+#       (5 and after: deleted)
+# ARGV: 1 table id, 2 seq, 3 head hash, 4 finished (ms), 5 archived (ms),
+#       6 the archived chat's last entry id ('': no chat)
 _DELETE = """
 local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
 if not meta[1] then
@@ -49,6 +62,8 @@ end
 if meta[1] ~= ARGV[2] or meta[2] ~= ARGV[3] or (meta[3] ~= 'finished' and meta[3] ~= 'closed') then
   return 'changed'
 end
+local top = redis.call('XREVRANGE', KEYS[6], '+', '-', 'COUNT', 1)
+if (top[1] and top[1][1] or '') ~= ARGV[6] then return 'chat_changed' end
 local members = redis.call('GET', KEYS[5])
 if members then
   for member in string.gmatch(members, '%S+') do redis.call('ZREM', KEYS[4], member) end
@@ -63,7 +78,8 @@ return 'deleted'
 # The meta hash's head and the log up to it in one reply: the entries concatenated, each
 # after its length (4 bytes, big-endian), so a long log is one bulk string, not a
 # thousand nested replies for the client to parse.
-# KEYS: 1 meta, 2 log
+# The chat comes as XRANGE gives it (at most ``chat.CHAT_CAP`` entries).
+# KEYS: 1 meta, 2 log, 3 chat stream
 _READ = """
 local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
 if not meta[1] then return false end
@@ -73,7 +89,18 @@ for _, row in ipairs(redis.call('XRANGE', KEYS[2], '-', meta[1] .. '-0')) do
   parts[#parts + 1] = struct.pack('>I4', #entry)
   parts[#parts + 1] = entry
 end
-return {meta[1], meta[2] or '', meta[3] or '', table.concat(parts)}
+local chat = redis.call('XRANGE', KEYS[3], '-', '+')
+return {meta[1], meta[2] or '', meta[3] or '', table.concat(parts), chat}
+"""
+
+# Only into an empty stream of a table not in Redis: a chat is never overwritten, and a
+# live table of the same id never gets another's chat.
+# KEYS: 1 chat stream, 2 meta; ARGV: id, data, id, data, ... (oldest first)
+_RESTORE_CHAT = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+for i = 1, #ARGV, 2 do redis.call('XADD', KEYS[1], ARGV[i], '__data__', ARGV[i + 1]) end
+return #ARGV / 2
 """
 
 # KEYS: 1 lobby applied hash, 2 lobby record, 3.. listings and players' indexes
@@ -106,6 +133,7 @@ def table_keys(p: int, t: str, seats: int) -> list[str]:
         keys.score_key(p, t),
         keys.notified_hash(p, t),
         keys.table_deadlines_key(p, t),
+        *keys.chat_keys(p, t),
         keys.view_key(p, t, None),
         *(keys.view_key(p, t, s) for s in range(seats)),
         *(keys.notice_stream(p, t, s) for s in range(seats)),
@@ -115,13 +143,27 @@ def table_keys(p: int, t: str, seats: int) -> list[str]:
 
 @dataclass(frozen=True)
 class HotTable:
-    """An ended table as Redis holds it (its head from the meta hash, read first)."""
+    """An ended table as Redis holds it (its head from the meta hash, read first), with
+    its chat stream's entries."""
 
     table_id: str
     seq: int
     head_hash: str
     phase: str
     entries: list[RawEnvelope]
+    chat: ChatEntries = field(default_factory=list)
+
+    @property
+    def chat_top(self) -> str:
+        """The chat's last entry id ('': no chat): what the delete checks."""
+        return self.chat[-1][0] if self.chat else ""
+
+
+def chat_entry(row: Any) -> tuple[str, bytes]:
+    """One chat stream entry as XRANGE gives it → ``(id, __data__)``."""
+    entry_id, fields = row
+    pairs = dict(zip(fields[0::2], fields[1::2], strict=True))
+    return bytes(entry_id).decode(), bytes(pairs.get(b"__data__", b""))
 
 
 class HotKeys:
@@ -134,6 +176,7 @@ class HotKeys:
         self._delete = redis.register_script(_DELETE)
         self._lobby = redis.register_script(_LOBBY)
         self._done = redis.register_script(_DONE)
+        self._restore_chat = redis.register_script(_RESTORE_CHAT)
 
     def partition(self, table_id: str) -> int:
         return keys.partition_of(table_id, self.partitions)
@@ -141,10 +184,16 @@ class HotKeys:
     async def read(self, table_id: str) -> HotTable | None:
         """The table's log up to the head its meta hash names (None: no meta hash)."""
         p = self.partition(table_id)
-        reply = await self._read(keys=[keys.meta_hash(p, table_id), keys.log_stream(p, table_id)])
+        reply = await self._read(
+            keys=[
+                keys.meta_hash(p, table_id),
+                keys.log_stream(p, table_id),
+                keys.chat_stream(p, table_id),
+            ]
+        )
         if not reply:
             return None
-        seq, head, phase, packed = reply
+        seq, head, phase, packed, chat_rows = reply
         entries = []
         view, at = memoryview(packed), 0
         while at < len(view):
@@ -157,6 +206,7 @@ class HotKeys:
             head_hash=bytes(head).decode(),
             phase=bytes(phase).decode(),
             entries=entries,
+            chat=[chat_entry(row) for row in chat_rows],
         )
 
     async def tombstone(self, table_id: str) -> dict[str, str]:
@@ -166,10 +216,12 @@ class HotKeys:
 
     async def delete(self, table: HotTable, seats: int, finished_at: int, archived_at: int) -> str:
         """Step 1: ``deleted``, ``gone`` (done before), ``missing`` (no table, no
-        tombstone) or ``changed`` (not ended, or another head: nothing deleted)."""
+        tombstone), ``changed`` (not ended, or another head) or ``chat_changed`` (the
+        chat moved on since it was read): nothing deleted on the last two."""
         p = self.partition(table.table_id)
         t = table.table_id
-        named = {keys.meta_hash(p, t), keys.table_deadlines_key(p, t)}  # (KEYS 1 and 5)
+        # (KEYS 1, 5 and 6)
+        named = {keys.meta_hash(p, t), keys.table_deadlines_key(p, t), keys.chat_stream(p, t)}
         doomed = [k for k in table_keys(p, t, seats) if k not in named]
         reply = await self._delete(
             keys=[
@@ -178,9 +230,10 @@ class HotKeys:
                 keys.tables_set(p),
                 keys.deadlines_zset(p),
                 keys.table_deadlines_key(p, t),
+                keys.chat_stream(p, t),
                 *doomed,
             ],
-            args=[t, table.seq, table.head_hash, finished_at, archived_at],
+            args=[t, table.seq, table.head_hash, finished_at, archived_at, table.chat_top],
         )
         return reply.decode() if isinstance(reply, bytes) else str(reply)
 
@@ -205,6 +258,19 @@ class HotKeys:
             args=[table_id, listing_member(created_at, table_id)],
         )
         await self.redis.hdel(keys.FINISHED_TABLES, table_id)
+
+    async def restore_chat(self, table_id: str, chat: ChatEntries) -> int:
+        """Puts an archived chat back into the chat stream of a table that is not in
+        Redis (do it before the log); how many entries, or :data:`ALREADY_CHATTING`
+        (the stream has entries, left as they are) or :data:`TABLE_IN_REDIS`."""
+        if not chat:
+            return 0
+        p = self.partition(table_id)
+        flat = [part for entry in chat for part in entry]
+        found = await self._restore_chat(
+            keys=[keys.chat_stream(p, table_id), keys.meta_hash(p, table_id)], args=flat
+        )
+        return int(found)
 
     async def done(self, table_id: str) -> None:
         """Step 3: out of the queue, lease dropped."""

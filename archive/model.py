@@ -8,6 +8,11 @@ log's envelopes with their hash chain (recomputed on read, see :mod:`archive.pac
 
 Times are unix milliseconds (the log's recorded-at times). A seat's ``player_id`` is the
 verified player id its join carried, ``None`` for anonymous and bot seats.
+
+:data:`ChatEntries` is a table's chat as its Redis stream held it: ``(entry id,
+__data__ JSON)`` pairs, oldest first (``orrery_contracts.chat`` reads them), deletion
+entries included, so a deleted message stays its "deleted" marker. Chat is not part of
+the hash-chained log and is stored apart from it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import msgspec
 from orrery_contracts.envelope import RawEnvelope
 
 FinalState = Literal["finished", "closed"]
+ChatEntries = list[tuple[str, bytes]]
 
 
 class ArchivedSeat(msgspec.Struct, frozen=True, kw_only=True):

@@ -58,6 +58,28 @@ def heads_of(count: int) -> str:
 
 REPLACE_LOG = "UPDATE archived_tables SET log = %s WHERE table_id = %s"
 
+# A table's chat (archive/chat.py) is replaced whole: the Redis stream it is copied from
+# is the truth until the table leaves Redis (both stores upsert, SQLite >= 3.24).
+PUT_CHAT = (
+    "INSERT INTO archived_chats (table_id, chat_format, messages, chat) VALUES (%s, %s, %s, %s) "
+    "ON CONFLICT (table_id) DO UPDATE SET chat_format = excluded.chat_format, "
+    "messages = excluded.messages, chat = excluded.chat"
+)
+DROP_CHAT = "DELETE FROM archived_chats WHERE table_id = %s"
+# an operator's delete reads, changes and writes one chat: PostgreSQL locks the row
+# (SQLite's writing transactions take the database's write lock when they begin)
+CHAT_FOR_UPDATE = {
+    "postgresql": "SELECT chat_format, chat FROM archived_chats WHERE table_id = %s FOR UPDATE",
+    "sqlite": "SELECT chat_format, chat FROM archived_chats WHERE table_id = %s",
+}
+
+
+def chats_of(count: int) -> str:
+    return (
+        "SELECT table_id, chat_format, chat FROM archived_chats "
+        f"WHERE table_id IN ({_marks(count)})"
+    )
+
 
 def seats_of(count: int) -> str:
     return (
@@ -120,7 +142,7 @@ PING = "SELECT 1"
 # what the archive takes on disk, tables and indexes
 DISK_BYTES = {
     "postgresql": "SELECT pg_total_relation_size('archived_tables') "
-    "+ pg_total_relation_size('archived_seats')",
+    "+ pg_total_relation_size('archived_seats') + pg_total_relation_size('archived_chats')",
     "sqlite": "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
 }
 

@@ -8,7 +8,12 @@ an :class:`Archive`:
   rows. Idempotent: the same table again with the same head hash is a no-op (returns
   False); with a different head hash it raises :class:`ArchiveConflict` and overwrites
   nothing (the archiver stops on it and alerts).
+  With ``chats``, each table's chat (:mod:`archive.chat`) is written in the same
+  transaction, replacing the one stored before (the Redis stream is the truth until
+  the table leaves Redis); it is kept apart from the log and its hash chain.
 * :meth:`Archive.get_table` / :meth:`Archive.get_summary` — one table, whole or its row.
+* :meth:`Archive.get_chat` — a table's chat (None: none stored);
+  :meth:`Archive.delete_chat_message` — an operator's delete in an archived chat.
 * :meth:`Archive.player_games` / :meth:`Archive.finished_tables` — pages, newest first.
 * :meth:`Archive.in_finish_order` — every finished table of a game, oldest first.
 
@@ -18,15 +23,23 @@ Cursors are opaque strings to callers (``<finished_at>:<table_id>``).
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from archive import sql
+from archive.chat import CHAT_FORMAT, pack_chat, unpack_chat, without_message
 from archive.databases import ArchiveUnavailable, Database, Row, Transaction, database_for
-from archive.model import ArchivedSeat, ArchivedTable, ArchiveStats, Page, TableSummary
+from archive.model import (
+    ArchivedSeat,
+    ArchivedTable,
+    ArchiveStats,
+    ChatEntries,
+    Page,
+    TableSummary,
+)
 from archive.packing import LOG_FORMAT, pack, raw_size, unpack
 from orrery_contracts.envelope import RawEnvelope
 
@@ -126,11 +139,15 @@ class Archive:
         return summary.table_id in written
 
     async def put_tables(
-        self, tables: Sequence[tuple[TableSummary, Sequence[RawEnvelope]]]
+        self,
+        tables: Sequence[tuple[TableSummary, Sequence[RawEnvelope]]],
+        chats: Mapping[str, ChatEntries] | None = None,
     ) -> tuple[set[str], list[ArchiveConflict]]:
         """Archives several tables in one transaction (each whole or not at all): the ids
         written now, and a conflict for each table archived before with another head
-        (not written). A table archived before with the same head is neither."""
+        (not written). A table archived before with the same head is neither. The chat
+        of every table in ``chats`` that is not a conflict replaces its stored chat (an
+        empty one: none stored)."""
         rows: list[tuple[TableSummary, bytes]] = []
         for summary, entries in tables:
             stored = pack(entries)
@@ -155,6 +172,10 @@ class Archive:
             if present:
                 ids = [s.table_id for s in present]
                 heads = dict(await tx.fetchall(sql.heads_of(len(ids)), ids))
+            same = {s.table_id for s in present if heads.get(s.table_id) == s.head_hash}
+            for table_id, chat in (chats or {}).items():
+                if table_id in written or table_id in same:
+                    await _put_chat(tx, table_id, chat)
         conflicts = [
             ArchiveConflict(s.table_id, heads.get(s.table_id, ""), s.head_hash)
             for s in present
@@ -168,7 +189,37 @@ class Archive:
         async with self.db.transaction() as tx:
             await tx.execute(sql.REPLACE_LOG, (pack(entries), table_id))
 
+    async def delete_chat_message(
+        self, table_id: str, message_id: str, now_ms: int | None = None
+    ) -> bool:
+        """Removes a message from an archived chat, leaving its "deleted" marker; False
+        when the archived chat has no such message."""
+        async with self.db.transaction() as tx:
+            rows = await tx.fetchall(sql.CHAT_FOR_UPDATE[self.db.dialect], (table_id,))
+            if not rows:
+                return False
+            chat_format, data = rows[0]
+            now = int(time.time() * 1000) if now_ms is None else now_ms
+            changed = without_message(unpack_chat(bytes(data), int(chat_format)), message_id, now)
+            if changed is None:
+                return False
+            await _put_chat(tx, table_id, changed)
+        return True
+
     # ------------------------------------------------------------ reads
+
+    async def get_chat(self, table_id: str) -> ChatEntries | None:
+        """The table's archived chat, oldest entry first; None when none is stored."""
+        return (await self.get_chats([table_id])).get(table_id)
+
+    async def get_chats(self, table_ids: Sequence[str]) -> dict[str, ChatEntries]:
+        """The archived chats of several tables (those that have one), by id."""
+        if not table_ids:
+            return {}
+        ids = list(table_ids)
+        async with self.db.transaction() as tx:
+            rows = await tx.fetchall(sql.chats_of(len(ids)), ids)
+        return {table_id: unpack_chat(bytes(data), int(fmt)) for table_id, fmt, data in rows}
 
     async def get_summary(self, table_id: str) -> TableSummary | None:
         async with self.db.transaction() as tx:
@@ -286,6 +337,13 @@ class Archive:
                 )
             )
         return [_summary(row, seats[row[0]]) for row in rows]
+
+
+async def _put_chat(tx: Transaction, table_id: str, chat: ChatEntries) -> None:
+    if chat:
+        await tx.execute(sql.PUT_CHAT, (table_id, CHAT_FORMAT, len(chat), pack_chat(chat)))
+    else:
+        await tx.execute(sql.DROP_CHAT, (table_id,))
 
 
 def _summary_row(summary: TableSummary) -> tuple[Any, ...]:

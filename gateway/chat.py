@@ -12,6 +12,15 @@ Live: one watcher per table and gateway process blocks on the chat stream and ha
 every new entry to each subscribed socket's queue (bounded: a socket that does not read
 loses its oldest frames, never blocks the others). A socket gets what is posted after
 it subscribed; a client reads the history after opening its socket and merges by id.
+
+A table that left Redis for the archive took its chat along (the archiver deletes the
+chat stream with the table, and a post to an archived table is refused, so no stream
+comes back): an ended table without a chat stream has its history read from the
+archive (:class:`ArchivedChats`, plugged in by ``orrery gateway``), as the archiver
+copied it, "deleted" markers included. A table archived before chats were archived kept
+its chat stream in Redis, which is read as for a live table. (The gateway's ACL reads
+chat streams and lobby records, not tombstones: an ended table's lobby record, from
+Redis or the archive, says it ended.)
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -36,12 +45,20 @@ from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 
 log = structlog.get_logger("orrery.gateway.chat")
 BLOCK_MS = 1_000
+ENDED = ("finished", "closed")
 QUEUE = 200
 _STATUS = {"rate_limited": 429, "unauthorized": 403, "no_such_table": 404}
 
 
 class ChatHistory(msgspec.Struct, frozen=True, kw_only=True):
     messages: list[ChatMessage]
+
+
+class ArchivedChats(Protocol):
+    async def chat(self, table_id: str) -> list[tuple[str, bytes]] | None:
+        """An archived table's chat stream entries ``(id, __data__)``, oldest first;
+        None when the archive holds no chat of the table (or cannot be reached)."""
+        ...
 
 
 class TableChat:
@@ -51,6 +68,7 @@ class TableChat:
         self.accounts = accounts
         self.tables = tables
         self.hub = ChatHub(client)
+        self.archived: ArchivedChats | None = None
 
     async def post(self, player_id: str, table_id: str, text: str) -> ChatMessage:
         record = await self.tables.record(table_id)
@@ -104,11 +122,15 @@ class TableChat:
             raise ApiError(504, "outcome_timeout", "no answer in time; try again") from None
 
     async def read(self, table_id: str, after: str | None, limit: int) -> ChatHistory:
-        await self.tables.record(table_id)
+        record = await self.tables.record(table_id)
         if after is not None and not _is_stream_id(after):
             raise ApiError(422, "bad_after", "after is a message id (as chat messages carry)")
         stream = keys.chat_stream(self.client.partition(table_id), table_id)
         entries = await self.redis.xrange(stream, count=MAX_HISTORY * 2)
+        if not entries and record.state in ENDED and self.archived is not None:
+            # an ended table without a chat stream: archived with its chat, or chatless
+            archived = await self.archived.chat(table_id) or []
+            entries = [(entry_id, {b"__data__": data}) for entry_id, data in archived]
         return ChatHistory(messages=history(entries, after, max(1, min(limit, MAX_HISTORY))))
 
 

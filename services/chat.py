@@ -98,6 +98,7 @@ class ChatDesk:
                 keys.chat_stream(p, table_id),
                 keys.chat_rate_key(p, table_id, author),
                 keys.chat_said_key(p, table_id, envelope.command_id),
+                keys.meta_hash(p, table_id),
             ],
             args=[
                 entry_encoder.encode(entry),
@@ -109,6 +110,8 @@ class ChatDesk:
         )
         status = status.decode() if isinstance(status, bytes) else str(status)
         value = value.decode() if isinstance(value, bytes) else str(value)
+        if status == "no_table":
+            raise Rejected("no_such_table", f"table {table_id!r} does not exist")
         if status == "rate_limited":
             raise Rejected(
                 "rate_limited",

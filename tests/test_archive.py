@@ -1,5 +1,6 @@
 """The archive store on both databases: SQLite (the embedded default) and PostgreSQL
-(Debian's package, started by the tests): the same module runs on each."""
+(Debian's package, started by the tests): the same module runs on each. Tables, their
+chats (kept apart from the log), and an archive made before a migration."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from archive import Archive, ArchiveConflict, BadCursor, open_archive
+from archive import Archive, ArchiveConflict, BadCursor, ChatEntries, open_archive, sql
 from archive.packing import summarize
+from orrery_contracts.chat import ChatEntry, ChatMessage, entry_encoder, history
 from orrery_contracts.envelope import RawEnvelope, encode_entry
 from services.replay import play_log
 from tests.support.logs import with_players
@@ -61,7 +63,7 @@ async def test_a_table_reads_back_byte_for_byte_with_its_chain(archive: Archive)
         assert stored.summary.stored_bytes / len(entries) < 80
         assert stored.summary.raw_bytes > 5 * stored.summary.stored_bytes
     stats = await archive.stats()
-    assert stats.tables == len(GAMES) and stats.schema_version == 1
+    assert stats.tables == len(GAMES) and stats.schema_version == len(sql.migrations())
     assert await archive.get_table("nope") is None and await archive.get_summary("nope") is None
 
 
@@ -139,7 +141,7 @@ async def test_finished_tables_of_a_game_and_in_finish_order(archive: Archive) -
 async def test_migrations_apply_once(archive: Archive) -> None:
     again = await open_archive(archive.url)
     try:
-        assert again.schema_version == archive.schema_version == 1
+        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 2
     finally:
         await again.close()
 
@@ -151,3 +153,114 @@ def test_the_url_names_the_store() -> None:
     assert database_for("postgresql://u@h:1/db").dialect == "postgresql"
     with pytest.raises(ValueError):
         database_for("mysql://u@h/db")
+
+
+# ---------------------------------------------------------------- chat
+
+
+def chat_of(*texts: str, deleted: tuple[str, ...] = ()) -> ChatEntries:
+    """Chat stream entries as Redis holds them: messages by seat 0, then deletions."""
+    entries = [
+        (f"{1000 + i}-0", entry_encoder.encode(ChatEntry(seat=0, name="ann", text=t, at=1000 + i)))
+        for i, t in enumerate(texts)
+    ]
+    for n, message_id in enumerate(deleted):
+        entries = [e for e in entries if e[0] != message_id]
+        entries.append((f"2000-{n}", entry_encoder.encode(ChatEntry(deleted=message_id))))
+    return entries
+
+
+def as_read(chat: ChatEntries | None) -> list[ChatMessage]:
+    """The messages of an archived chat as readers get them (XRANGE's shape)."""
+    return history([(i, {b"__data__": data}) for i, data in chat or []])
+
+
+async def test_a_chat_is_kept_apart_from_the_log(archive: Archive) -> None:
+    entries = game_log("spacecraft", 2, 41, "chatty")
+    summary = summarize(entries)
+    chat = chat_of("gl hf", "oops", "gg", deleted=("1001-0",))
+    written, conflicts = await archive.put_tables([(summary, entries)], chats={"chatty": chat})
+    assert written == {"chatty"} and not conflicts
+    assert await archive.get_chat("chatty") == chat
+    stored = await archive.get_table("chatty")  # the log and its head: as without a chat
+    assert stored is not None and stored.intact and stored.summary.head_hash == entries[-1].hash
+    assert [encode_entry(e) for e in stored.entries] == [encode_entry(e) for e in entries]
+    read = as_read(await archive.get_chat("chatty"))  # the marker where it was
+    assert [(m.id, m.text, m.deleted) for m in read] == [
+        ("1000-0", "gl hf", False),
+        ("1001-0", "", True),
+        ("1002-0", "gg", False),
+    ]
+    # written again (an archiver resuming after a crash): the table is a no-op, the chat
+    # replaced by the stream's newer state; an empty chat leaves none
+    longer = [*chat, ("3000-0", chat[0][1])]
+    await archive.put_tables([(summary, entries)], chats={"chatty": longer})
+    assert await archive.get_chat("chatty") == longer
+    await archive.put_tables([(summary, entries)], chats={"chatty": []})
+    assert await archive.get_chat("chatty") is None
+    # another head is a conflict: neither the table nor its chat is written
+    other = game_log("spacecraft", 2, 42, "chatty")
+    _, conflicts = await archive.put_tables(
+        [(summarize(other), other)], chats={"chatty": chat_of("not mine")}
+    )
+    assert [c.table_id for c in conflicts] == ["chatty"]
+    assert await archive.get_chat("chatty") is None
+    # without chats (an import, say), a stored chat is left as it is
+    await archive.put_tables([(summary, entries)], chats={"chatty": chat})
+    await archive.put_tables([(summary, entries)])
+    assert await archive.get_chat("chatty") == chat
+    assert await archive.get_chats(["chatty", "nope"]) == {"chatty": chat}
+
+
+async def test_an_operator_deletes_a_message_of_an_archived_chat(archive: Archive) -> None:
+    entries = game_log("spacecraft", 2, 43, "moderated")
+    chat = chat_of("fine", "rude", "fine too")
+    await archive.put_tables([(summarize(entries), entries)], chats={"moderated": chat})
+    assert await archive.delete_chat_message("moderated", "1001-0", now_ms=5000)
+    stored = await archive.get_chat("moderated") or []
+    assert [i for i, _ in stored] == ["1000-0", "1002-0", "5000-0"]
+    assert b"rude" not in b"".join(data for _, data in stored)  # gone, not hidden
+    read = as_read(stored)
+    assert [(m.id, m.deleted) for m in read] == [
+        ("1000-0", False),
+        ("1001-0", True),
+        ("1002-0", False),
+    ]
+    # a second delete in the same millisecond as the marker gets a later id still
+    assert await archive.delete_chat_message("moderated", "1000-0", now_ms=5000)
+    assert [i for i, _ in await archive.get_chat("moderated") or []][-1] == "5000-1"
+    # no such message, a marker, a deleted message, a table without a chat: nothing
+    for message_id in ("999-0", "5000-0", "1001-0"):
+        assert not await archive.delete_chat_message("moderated", message_id)
+    assert not await archive.delete_chat_message("nope", "1000-0")
+
+
+async def test_an_archive_made_before_chats_were_archived_keeps_working(
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixture's archive is dropped back to schema 1 (no ``archived_chats``) with a
+    table in it; opening it again applies the chat migration and keeps the table."""
+    entries = game_log("fractured_sky", 3, 44, "old-table")
+    async with archive.db.transaction() as tx:
+        await tx.execute("DROP TABLE archived_chats")
+        await tx.execute("DELETE FROM schema_version WHERE version > 1")
+    first = sql.migrations()[:1]
+    monkeypatch.setattr(sql, "migrations", lambda: first)
+    old = await open_archive(archive.url)
+    try:
+        assert old.schema_version == 1
+        await old.put_table(summarize(entries), entries)
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    upgraded = await open_archive(archive.url)
+    try:
+        assert upgraded.schema_version == 2
+        stored = await upgraded.get_table("old-table")
+        assert stored is not None and stored.intact
+        assert await upgraded.get_chat("old-table") is None
+        chat = chat_of("hello")
+        await upgraded.put_tables([(summarize(entries), entries)], chats={"old-table": chat})
+        assert await upgraded.get_chat("old-table") == chat
+    finally:
+        await upgraded.close()

@@ -1,7 +1,8 @@
 """The archiver against a live service (embedded Valkey, worker and projector processes)
 and a real archive, on SQLite and on PostgreSQL: ended tables leave Redis, replay and
-audit the same from the archive, commands to them are ``game_over``; archivers racing,
-killed at every step, or facing an unreachable archive lose and duplicate nothing."""
+audit the same from the archive, commands to them are ``game_over``, their chats move
+with them (and back on a restore); archivers racing, killed at every step, or facing an
+unreachable archive lose and duplicate nothing."""
 
 from __future__ import annotations
 
@@ -378,6 +379,119 @@ def test_ratings_rebuilt_from_the_archive_equal_the_live_leaderboard(
         assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
 
 
+# ---------------------------------------------------------------- chat
+
+
+def test_a_tables_chat_moves_to_the_archive_and_back(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A finished table's chat (one message deleted) leaves Redis with the table; ``GET
+    …/chat`` answers the same from the archive; ``orrery chat delete`` deletes in the
+    archive; ``orrery archive restore`` puts the chat back into Redis, and archiving again
+    takes it out again."""
+    import random
+    import secrets
+
+    import httpx
+
+    from orrery_client.bot import play_seat
+    from orrery_contracts.envelope import Accepted
+    from tests.support.gateway import LiveGateway, sign_up
+
+    table_id = "chat-archived"
+    p = partition(table_id)
+    stream = keys.chat_stream(p, table_id)
+    monkeypatch.setenv("ORRERY_ARCHIVE_URL", stack.archive_url)
+    cli = ["--redis-url", stack.url, "--data-dir", str(tmp_path)]
+    r = stack.redis()
+
+    async def play() -> tuple[dict[str, str], Any]:
+        async with OrreryClient(stack.url) as client:
+            await client.create_table("tiny", 2, table_id=table_id)
+            seats = [await client.join(table_id, f"p{s}") for s in range(2)]
+            await client.start(seats[0])
+            said = {"gl hf": await client.say(seats[0], "gl hf")}
+            said["rude"] = await client.say(seats[1], "rude")
+            await asyncio.gather(*(play_seat(client, s, random.Random(s.seat)) for s in seats))
+            said["gg"] = await client.say(seats[1], "gg")  # an ended table still chats
+            assert all(isinstance(o, Accepted) and o.chat_id for o in said.values()), said
+            return {text: str(getattr(o, "chat_id", "")) for text, o in said.items()}, seats[0]
+
+    def chat_delete(message_id: str) -> str:
+        done = runner.invoke(app, ["chat", "delete", table_id, message_id, *cli])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    async def read_chat(url: str) -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            reader = await sign_up(http, f"reader{secrets.token_hex(4)}")
+            everything = await reader.get(f"/v1/tables/{table_id}/chat")
+            assert everything.status_code == 200, everything.text
+            messages: list[dict[str, Any]] = everything.json()["messages"]
+            later = await reader.get(f"/v1/tables/{table_id}/chat", after=messages[0]["id"])
+            assert later.json()["messages"] == messages[1:]
+            return messages
+
+    async def sdk_chat() -> list[dict[str, Any]]:
+        async with OrreryClient(stack.url) as client:
+            return [msgspec.to_builtins(m) for m in await client.chat(table_id)]
+
+    async def say_to_archived() -> str:
+        async with OrreryClient(stack.url) as client:
+            outcome = await client.say(seat, "still here?")  # the worker has it cached
+            return getattr(outcome, "code", "accepted")
+
+    ids, seat = asyncio.run(play())
+    chat_delete(ids["rude"])
+    wait_until(lambda: b'"finished"' in (r.get(lobby_table_key(table_id)) or b""), what="lobby")
+    gateway = LiveGateway(stack.service, secrets.token_urlsafe(32))
+    try:
+        url = gateway.start_gateway(
+            ORRERY_ARCHIVE_URL=stack.archive_url,
+            ORRERY_GATEWAY_RATE="1000",
+            ORRERY_GATEWAY_BURST="1000",
+            ORRERY_GATEWAY_ANON_RATE="1000",
+            ORRERY_GATEWAY_ANON_BURST="1000",
+        )
+        before = asyncio.run(read_chat(url))
+        assert [m["id"] for m in before] == [ids["gl hf"], ids["rude"], ids["gg"]]
+        assert before[1] == {"id": ids["rude"], "at": before[1]["at"], "deleted": True}
+        assert [m.get("text") for m in before] == ["gl hf", None, "gg"]
+
+        archiver = start_archiver(stack.url, stack.archive_url)
+        try:
+            wait_until(lambda: archived(r, table_id), what="archiving")
+        finally:
+            stop_processes([archiver])
+        # the chat stream is gone with the table; what is left of the chat's keys (the
+        # rate and dedupe keys) expires on its own
+        assert not r.exists(stream)
+        left = [k for k in keys_of(r, table_id) if k != keys.tombstone_key(p, table_id)]
+        assert all(":chat:" in k and r.pttl(k) > 0 for k in left), left
+        assert asyncio.run(read_chat(url)) == before
+        # a message to the archived table: what the rules answer (no chat key made again)
+        assert asyncio.run(say_to_archived()) == "no_such_table"
+        assert not r.exists(stream)
+
+        # an operator's delete reaches the archived chat
+        assert "in the archive" in chat_delete(ids["gl hf"])
+        deleted = asyncio.run(read_chat(url))
+        assert deleted[0] == {"id": ids["gl hf"], "at": deleted[0]["at"], "deleted": True}
+        assert deleted[1:] == before[1:]
+
+        # restore: the chat is back in Redis, as the archive had it
+        restored = runner.invoke(app, ["archive", "restore", table_id, *cli])
+        assert restored.exit_code == 0, restored.output
+        assert r.exists(stream)
+        assert asyncio.run(sdk_chat()) == deleted == asyncio.run(read_chat(url))
+        ran = runner.invoke(app, ["archive", "run", "--older-than", "0", *cli])
+        assert ran.exit_code == 0, ran.output
+        assert archived(r, table_id) and not r.exists(stream)
+        assert asyncio.run(read_chat(url)) == deleted
+    finally:
+        gateway.stop()
+
+
 # ---------------------------------------------------------------- racing and crashing
 
 
@@ -407,14 +521,23 @@ def test_two_archivers_racing_archive_each_table_exactly_once(stack: Stack, tmp_
     assert not any(b"archive_conflict" in j.read_bytes() for j in journals)
 
 
+def chat_line(r: redis.Redis, table_id: str, text: str) -> tuple[str, bytes]:
+    """A chat entry written into the table's stream as the worker writes one."""
+    data = msgspec.json.encode({"seat": 0, "name": "p0", "text": text, "at": 1})
+    entry_id = r.xadd(keys.chat_stream(partition(table_id), table_id), {"__data__": data})
+    return entry_id.decode(), data
+
+
 def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stack) -> None:
     logs = {step: tiny_logs(f"kill-{step}", 2) for step in FAULT_STEPS}
     r = stack.redis()
     before = archive_rows(stack.archive_url)
+    chats: dict[str, list[tuple[str, bytes]]] = {}
     for step, step_logs in logs.items():
         import_logs(stack.url, step_logs)
         for entries in step_logs:
             wait_until(lambda e=entries: projected(r, e), what="the projections")
+            chats[entries[0].table_id] = [chat_line(r, entries[0].table_id, "gg")]
         doomed = start_archiver(
             stack.url, stack.archive_url, ORRERY_FAULT_KILL_ARCHIVER_AFTER=step,
             ORRERY_ARCHIVE_CONCURRENCY="1",
@@ -427,8 +550,12 @@ def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stac
                 assert not r.exists(keys.tombstone_key(p, table_id))
                 hot = asyncio.run(_read_hot(stack.url, table_id))
                 assert [e.hash for e in hot] == [e.hash for e in entries]
+                assert r.xlen(keys.chat_stream(p, table_id)) == 1
+                # said after a copy the killed archiver made: the next one carries it
+                chats[table_id].append(chat_line(r, table_id, "still here"))
             else:
                 assert step in ("delete", "lobby") and r.exists(keys.tombstone_key(p, table_id))
+                assert not r.exists(keys.chat_stream(p, table_id))
     healthy = start_archiver(stack.url, stack.archive_url)
     try:
         for step_logs in logs.values():
@@ -445,6 +572,55 @@ def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stac
             assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
             stored = stored_log(stack.url, stack.archive_url, table_id)
             assert [e.hash for e in stored.entries] == [e.hash for e in entries]
+    assert archived_chats(stack.archive_url, ids) == chats
+
+
+def archived_chats(archive_url: str, table_ids: list[str]) -> dict[str, Any]:
+    async def run() -> dict[str, Any]:
+        store = await open_archive(archive_url)
+        try:
+            return await store.get_chats(table_ids)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def test_a_message_said_between_the_copy_and_the_delete_stops_the_delete(stack: Stack) -> None:
+    """The delete script checks the chat still ends with the entry archived: a message
+    said (or deleted) after the copy leaves the table in Redis, to be copied again."""
+    from archive.archiver import Archiver
+    from archive.packing import summarize
+
+    entries = tiny_logs("chat-race", 1)[0]
+    table_id = entries[0].table_id
+    import_logs(stack.url, [entries])
+    r = stack.redis()
+    wait_until(lambda: projected(r, entries), what="the projections")
+    first = chat_line(r, table_id, "first")
+
+    async def race() -> list[str]:
+        client = redis.asyncio.Redis.from_url(stack.url)
+        store = await open_archive(stack.archive_url)
+        try:
+            archiver = Archiver(client, PARTITIONS, store, after_s=0)
+            table = await archiver.hot.read(table_id)
+            assert table is not None and table.chat == [first]
+            summary = summarize(table.entries)
+            await store.put_tables([(summary, table.entries)], chats={table_id: table.chat})
+            chat_line(r, table_id, "late")  # said after the copy
+            outcomes = [await archiver.hot.delete(table, summary.seat_count, 0, 1)]
+            assert await client.exists(keys.meta_hash(partition(table_id), table_id))
+            outcomes.append(str(await archiver.archive_table(table_id)))  # copied again
+            return outcomes
+        finally:
+            await store.close()
+            await client.aclose()
+
+    assert asyncio.run(race()) == ["chat_changed", "True"]
+    assert archived(r, table_id) and not r.exists(keys.chat_stream(partition(table_id), table_id))
+    stored = archived_chats(stack.archive_url, [table_id])[table_id]
+    assert len(stored) == 2 and stored[0] == first and b'"late"' in stored[1][1]
 
 
 def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(

@@ -373,7 +373,8 @@ class OrreryClient:
         self, table_id: str, after: str | None = None, limit: int = 100
     ) -> list[ChatMessage]:
         """The table's chat, oldest first, after message id ``after``; a message an
-        operator deleted is its marker (``deleted``)."""
+        operator deleted is its marker (``deleted``). Read from Redis: an archived
+        table's chat moved to the archive with it (``GET /v1/tables/{id}/chat``)."""
         key = keys.chat_stream(self.partition(table_id), table_id)
         entries = await self._retrying(lambda: self.redis.xrange(key, count=MAX_HISTORY * 2))
         return history(entries, after, limit)

@@ -118,7 +118,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         archive_url_option: ArchiveUrl = None,
         data_dir: DataDir = Path(DATA_DIR),
     ) -> None:
-        """Put an archived table back into Redis (e.g. for inspection).
+        """Put an archived table back into Redis (e.g. for inspection), its chat too.
 
         The archiver moves it out again once it is due; its archived copy stays."""
         configure_logging("warning")
@@ -216,6 +216,7 @@ async def _run_once(url: str, store: str, older_than: float | None) -> tuple[int
 
 
 async def _restore(url: str, store: str, table_id: str) -> int:
+    from archive.hot import ALREADY_CHATTING, HotKeys
     from orrery.config import ensure_partitions
     from orrery.server.cluster import open_redis
     from services.transfer import TableExists, restore_archived
@@ -225,10 +226,16 @@ async def _restore(url: str, store: str, table_id: str) -> int:
         partitions = await ensure_partitions(redis)
         async with opened_archive(store) as archive:
             stored = await archive.get_table(table_id)
+            chat = await archive.get_chat(table_id) or []
         if stored is None:
             raise UserError(f"{table_id} is not in the archive")
         if not stored.intact:
             print(f"warning: {table_id}'s archived log does not reach its head", file=sys.stderr)
+        # the chat before the log: once the log is back an archiver may take the table
+        # (chat and all) at once; until then readers take the chat from the archive
+        restored = await HotKeys(redis, partitions).restore_chat(table_id, chat)
+        if restored == ALREADY_CHATTING:
+            print(f"warning: {table_id} has a chat in Redis already; kept", file=sys.stderr)
         try:
             return await restore_archived(redis, partitions, stored.entries)
         except TableExists:

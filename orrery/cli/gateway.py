@@ -5,8 +5,9 @@ This is where the gateway gets what it may not import itself: replays fold a tab
 log with the rules (``services.replay.fold`` + ``games.table.table_view``, the one view
 function) to the end of a command, plugged into the app as its
 :class:`gateway.tables.Replayer`; a table that left Redis for the archive is read from
-the archive (``$ORRERY_ARCHIVE_URL``, else the data folder's), as its log and as its
-lobby record (:class:`gateway.tables.ArchivedTables`).
+the archive (``$ORRERY_ARCHIVE_URL``, else the data folder's), as its log, as its
+lobby record (:class:`gateway.tables.ArchivedTables`) and its chat
+(:class:`gateway.chat.ArchivedChats`).
 """
 
 from __future__ import annotations
@@ -177,8 +178,8 @@ def lobby_record(summary: Any) -> Any:
 
 
 class ArchiveRecords:
-    """Archived tables for the gateway: lobby records and logs, from the archive at
-    ``url`` (opened on first use, kept open; unreachable: as if not archived, logged)."""
+    """Archived tables for the gateway: lobby records, logs and chats, from the archive
+    at ``url`` (opened on first use, kept open; unreachable: as if not archived, logged)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -257,6 +258,16 @@ class ArchiveRecords:
             )
         return games, page.cursor is not None
 
+    async def chat(self, table_id: str) -> list[tuple[str, bytes]] | None:
+        """The archived chat's stream entries (None: none archived, or unreachable)."""
+        from archive import ArchiveUnavailable
+
+        try:
+            return await (await self._open()).get_chat(table_id)
+        except (ArchiveUnavailable, OSError) as error:
+            _log.warning("archive_unreachable", error=str(error)[:200])
+            return None
+
     async def entries(self, table_id: str) -> list[Any]:
         """The archived log (empty: not archived, or changed since it was archived)."""
         from archive import ArchiveUnavailable
@@ -303,6 +314,7 @@ def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = Non
     archive = ArchiveRecords(archive_url(None, data_dir.parent if data_dir else None))
     gateway.tables.replayer = LogReplayer(gateway.client, archive)
     gateway.tables.archived = archive
+    gateway.chat.archived = archive
     return app
 
 
