@@ -77,8 +77,12 @@ token_not_allowed, token_mismatch, funding_not_allowed, bad_options.
 
 Content: the setup event records the starting ships, dead asteroids, erudite stock and
 medal thresholds, each round's start the neutral votes, every gain and payment its
-amounts, so ``evolve`` reads no content data (rules version 2; fields added since version 1
-default to version 1's values).
+amounts, so ``evolve`` and the state's defaults read no content data (rules version 2;
+fields added since version 1 default to version 1's values).
+
+Queue steps: one tagged Struct per kind (``orrery_contracts.federation.steps``), queued by
+``fed.queued`` and dispatched by type (rules version 3). Logs of versions 1 and 2 hold
+untyped ``Step(kind, a, b)`` in ``fed.pushed``; ``legacy.upcast`` reads them.
 """
 
 from __future__ import annotations
@@ -111,7 +115,7 @@ class FederationOptions(msgspec.Struct, frozen=True, kw_only=True):
 class FederationGame:
     name = "federation"
     title = "Federation"
-    rules_version = "2"
+    rules_version = "3"
     min_seats = 2
     max_seats = 4
     options_type = FederationOptions

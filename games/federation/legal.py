@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from games.federation.choices import OPTIONS
+from games.federation.choices import options
 from games.federation.state import State
 from games.federation.turn import place_candidates
 from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import steps as st
 
 
 def legal_commands(s: State, seat: int) -> list[CommandBody]:
     if s.finished or not s.queue or s.queue[0].seat != seat:
         return []
     step = s.queue[0]
-    if step.kind == "turn":
+    if isinstance(step, st.Turn):
         return place_candidates(s, seat)
-    return OPTIONS[step.kind](s, step)
+    if isinstance(step, st.Choice):
+        return options(s, step)
+    return []

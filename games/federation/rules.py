@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 from games.federation.state import Player, State
 from orrery_contracts.federation import catalogue as cat
-from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
 def level(p: Player) -> int:
-    return cat.LEVEL_OF_STEP[p.auth]
+    return cat.LEVEL_OF_STEP[p.authority_step]
 
 
 def crystals(p: Player) -> int:
@@ -125,35 +125,55 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
     return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
 
 
-_CRYSTAL_KEYS = {"fx_c": 0, "fx_l": 1, "fx_o": 2, "fx_d": 3}
 # Steps that end the chain of steps a seat's current action put in the queue.
-_CHAIN_ENDS = frozenset({"post", "turn", "exec", "round_end", "begin_round", "final"})
+_CHAIN_ENDS = (
+    st.AfterPlacement,
+    st.Turn,
+    st.ExecutivePhase,
+    st.EndRound,
+    st.BeginRound,
+    st.FinalScoring,
+)
 
 
-def settle_items(steps: Iterable[ev.Step], seat: int) -> tuple[Item, ...]:
+def _crystal_index(step: st.AnyStep) -> tuple[int, int]:
+    """(index in a Holding, amount) of a crystal or diamond gain step; (-1, 0) otherwise."""
+    match step:
+        case st.GainCoppernium(amount=n):
+            return 0, n
+        case st.GainLavandium(amount=n):
+            return 1, n
+        case st.GainOceanium(amount=n):
+            return 2, n
+        case st.GainDiamonds(amount=n):
+            return 3, n
+    return -1, 0
+
+
+def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
     """The fixed gains and costs of ``seat`` in ``steps`` (a queue, front first), up to
     the end of its current action: pay steps, and crystals or diamonds gained (or, for a
     negative amount, paid) by effect steps. Choices that may cost or gain more later are
     not counted; each of them checks its own options when it comes up."""
     out: list[Item] = []
     for step in steps:
-        if step.kind in _CHAIN_ENDS:
+        if isinstance(step, _CHAIN_ENDS):
             break
         if step.seat != seat:
             continue
-        if step.kind == "pay":
-            out.append(Item(alts=tuple(_cost(a) for a in step.alts)))
+        if isinstance(step, st.PayCost):
+            out.append(Item(alts=tuple(_cost(a) for a in step.alternatives)))
             continue
-        index = _CRYSTAL_KEYS.get(step.kind)
-        if index is None or step.a == 0:
+        index, amount = _crystal_index(step)
+        if index < 0 or amount == 0:
             continue
         amounts = [0, 0, 0, 0]
-        if step.a > 0:
-            amounts[index] = step.a
+        if amount > 0:
+            amounts[index] = amount
             out.append(Item(gain=(amounts[0], amounts[1], amounts[2], amounts[3])))
         else:
             cost = [0, 0, 0, 0, 0]
-            cost[4 if index == 3 else index] = -step.a
+            cost[4 if index == 3 else index] = -amount
             out.append(Item(alts=(_cost(cost),)))
     return tuple(out)
 
@@ -192,9 +212,9 @@ def criterion(s: State, p: Player, name: str) -> int:
 
 
 def space_votes(s: State, i: int) -> int:
-    seat = s.sp_seat[i]
-    votes = s.sp_votes[i]
-    if seat >= 0 and s.sp_die[i]:
+    seat = s.space_seat[i]
+    votes = s.space_votes[i]
+    if seat >= 0 and s.space_die[i]:
         votes += max(0, s.players[seat].die)
     return votes
 

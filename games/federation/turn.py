@@ -19,22 +19,23 @@ from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
-def placement_steps(seat: int, c: cmd.Place) -> list[ev.Step]:
+def placement_steps(seat: int, c: cmd.Place) -> list[st.AnyStep]:
     """The steps a (valid) placement puts at the front of the queue, in order: the
     ambassador's and the token's gains and costs first, then the space's action."""
     if c.space == cat.OUTER:
-        return [ev.Step(kind="fx_o", seat=seat, a=1), ev.Step(kind="post", seat=seat)]
+        return [st.GainOceanium(seat=seat, amount=1), st.AfterPlacement(seat=seat)]
     icon = cat.SPACE_ICON[c.space]
-    steps: list[ev.Step] = []
+    steps: list[st.AnyStep] = []
     if c.funding:
         steps += effect_steps(seat, cat.AMBASSADORS[c.ambassador][1])
-        steps.append(ev.Step(kind="fx_funding", seat=seat, b=icon))
+        steps.append(st.CheckFundedMission(seat=seat, icon=icon))
     if c.token >= 0:
         steps += effect_steps(seat, cat.ALTERATIONS[c.token][2], icon=icon)
     steps += room_steps(seat, icon)
-    steps.append(ev.Step(kind="post", seat=seat))
+    steps.append(st.AfterPlacement(seat=seat))
     return steps
 
 
@@ -56,7 +57,7 @@ def check_place(s: State, seat: int, c: cmd.Place) -> None:
         raise Rejected(ILLEGAL_COMMAND, "no such space")
     outer = c.space == cat.OUTER
     if not outer:
-        taken = s.sp_seat[c.space]
+        taken = s.space_seat[c.space]
         if taken == -2:
             raise Rejected("space_blocked", "that space is blocked this round")
         if taken != -1:
@@ -116,7 +117,7 @@ def _candidates(s: State, seat: int) -> list[cmd.Place]:
         if p.used[amb]:
             continue
         for space in range(cat.N_SPACES):
-            if s.sp_seat[space] != -1:
+            if s.space_seat[space] != -1:
                 continue
             for token in voting:
                 for with_die in die:

@@ -11,7 +11,7 @@ from games.federation.state import State, evolve
 from games.playthrough import fold
 from games.rng import derive_rng
 from orrery_contracts.base import EventBody
-from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
 def opening(seats: int, seed: int = 1, options: FederationOptions | None = None) -> State:
@@ -36,7 +36,7 @@ def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000, round:
     raise AssertionError(f"never reached {kind}")
 
 
-def run_steps(state: State, *steps: ev.Step, seed: int = 0) -> tuple[State, list[EventBody]]:
+def run_steps(state: State, *steps: st.AnyStep, seed: int = 0) -> tuple[State, list[EventBody]]:
     """Put steps at the front of a copy's queue and run the automatic part."""
     ctx = Ctx(clone(state), Random(seed))
     ctx.push(*steps)

@@ -32,7 +32,7 @@ def test_game_surface() -> None:
     assert get_game("federation") is GAME
     assert (GAME.name, GAME.rules_version, GAME.min_seats, GAME.max_seats) == (
         "federation",
-        "2",
+        "3",  # 3: typed queue steps (``fed.queued``)
         2,
         4,
     )

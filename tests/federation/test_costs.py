@@ -28,6 +28,7 @@ from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 from tests.federation.helpers import opening, play_until, run_steps
 
 ASSISTANT = cat.SPACE_ICON.index(cat.I_ASSISTANT)
@@ -120,7 +121,7 @@ def test_one_payment_never_leaves_the_next_cost_unpayable() -> None:
     assert _paid(events, "pay") == [(0, -1, 0), (0, 0, -1)]
     p = s.players[seat]
     assert (p.copp, p.lav, p.ocean, p.die) == (0, 0, 0, 2)
-    assert s.sp_votes[ASSISTANT] == 6
+    assert s.space_votes[ASSISTANT] == 6
 
 
 def test_a_placement_whose_cost_cannot_be_paid_is_not_allowed() -> None:
@@ -138,7 +139,7 @@ def test_a_placement_whose_cost_cannot_be_paid_is_not_allowed() -> None:
 def test_a_pay_step_with_nothing_to_pay_is_never_skipped() -> None:
     s, seat = _first_turn()
     with pytest.raises(RuntimeError):
-        run_steps(s, pay_step(seat, cat.ASSISTANT_COST), ev.Step(kind="fx_die", seat=seat, a=2))
+        run_steps(s, pay_step(seat, cat.ASSISTANT_COST), st.RaiseDie(seat=seat, amount=2))
 
 
 def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
@@ -150,7 +151,7 @@ def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
     p.die, p.tokens = 3, [VOTE_TWO_FUNDING]
     legal = GAME.legal_commands(s, seat)
     both = [c for c in legal if isinstance(c, cmd.Place) and c.die and c.token >= 0]
-    free = [i for i in range(cat.N_SPACES) if s.sp_seat[i] == -1]
+    free = [i for i in range(cat.N_SPACES) if s.space_seat[i] == -1]
     # every free ambassador on every free space (none of them costs anything here but
     # the spy and the assistant and ships rooms, which this seat cannot pay)
     costly = (cat.I_SPY, cat.I_ASSISTANT, cat.I_SHIPS)
@@ -161,7 +162,7 @@ def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
     place = cmd.Place(ambassador=ENVOY_C, space=0, die=True, token=VOTE_TWO_FUNDING)
     assert place in both
     s2, _ = _decide(s, place, seat)
-    assert s2.sp_die[0] and s2.sp_votes[0] == 2 and space_votes(s2, 0) == 2 + 3
+    assert s2.space_die[0] and s2.space_votes[0] == 2 and space_votes(s2, 0) == 2 + 3
 
 
 def test_the_outer_space_takes_an_envoy_on_neither_side() -> None:

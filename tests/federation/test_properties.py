@@ -38,7 +38,7 @@ def check_invariants(s: State) -> None:
         assert sum(p.missions) <= cat.MAX_MISSIONS
         assert len(p.medals) == len(set(p.medals)) <= 7
         assert all(p.checks[m] or not p.missions[m] for m in range(12)) or p.deep_space
-        assert 1 <= p.auth <= cat.MAX_STEP
+        assert 1 <= p.authority_step <= cat.MAX_STEP
         assert -1 <= p.die <= cat.MAX_DIE
         assert p.orange <= cat.ORANGE_MAX and p.blue <= cat.BLUE_MAX
         assert len(p.erudite) == len(set(p.erudite))
@@ -61,7 +61,7 @@ def other_seat_command(s: State, seat: int) -> None:
         GAME.decide(s, wrong, seat, Random(0))
     assert isinstance(err.value.code, str)
     if kind == "turn":
-        taken = [i for i in range(cat.N_SPACES) if s.sp_seat[i] >= 0]
+        taken = [i for i in range(cat.N_SPACES) if s.space_seat[i] >= 0]
         free_amb = s.players[seat].used.index(False)
         for i in taken[:1]:
             with pytest.raises(Rejected) as err:

@@ -47,13 +47,13 @@ from orrery_contracts.federation.events import (
     PresidentTaken,
     ProjectAdvanced,
     Pushed,
+    Queued,
     Revealed,
     RoundEnded,
     RoundStarted,
     SetUp,
     StallTaken,
     StartTileTaken,
-    Step,
     TileUsed,
     TokenTaken,
 )
@@ -87,6 +87,7 @@ FederationCommand = (
 )
 FederationEvent = (
     SetUp
+    | Queued
     | Pushed
     | Popped
     | Gained
@@ -143,6 +144,7 @@ COMMAND_TYPES = (
 )
 EVENT_TYPES = (
     SetUp,
+    Queued,
     Pushed,
     Popped,
     Gained,
@@ -180,5 +182,4 @@ __all__ = [
     "FederationView",
     "PlayerView",
     "SpaceView",
-    "Step",
 ]
