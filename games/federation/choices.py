@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from games.federation.ctx import Ctx, effect_steps, pay_step
+from games.federation.counts import level
+from games.federation.effect_steps import effect_steps, pay_step
 from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
-from games.federation.rules import (
+from games.federation.payments import (
     can_pay_now,
     can_settle,
     discards_of,
     holding,
-    level,
     minus,
-    payments_of,
     pending_items,
+    settle_options,
 )
-from games.federation.state import State
+from games.federation.state import FederationState
+from games.federation.working_copy import Ctx
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
@@ -27,7 +28,7 @@ def _pay_then(seat: int, cost: cat.Cost) -> list[st.AnyStep]:
 
 
 # ------------------------------------------------------------------ setup and generic picks
-def _start_opts(s: State, step: st.ChooseStartTile) -> list[CommandBody]:
+def _start_opts(s: FederationState, step: st.ChooseStartTile) -> list[CommandBody]:
     return [cmd.StartTile(tile=t) for t in s.start_tiles]
 
 
@@ -37,15 +38,7 @@ def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
     ctx.push_effect(step.seat, cat.START_TILES[c.tile])
 
 
-def settle_options(s: State, seat: int, alts: tuple[cat.Cost, ...]) -> list[tuple[int, ...]]:
-    """The payments of one of ``alts`` after which ``seat`` can still settle the gains
-    and costs ahead of it (``rules.can_settle``): the pay step's options."""
-    h = holding(s.players[seat])
-    rest = pending_items(s, seat)
-    return [pay for pay in payments_of(h, alts) if can_settle(minus(h, pay), rest)]
-
-
-def _pay_opts(s: State, step: st.PayCost) -> list[CommandBody]:
+def _pay_opts(s: FederationState, step: st.PayCost) -> list[CommandBody]:
     alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
     options = settle_options(s, step.seat, alts)
     return [cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d) for c, lv, o, d in options]
@@ -56,7 +49,7 @@ def _pay(ctx: Ctx, step: st.PayCost, c: cmd.Pay) -> None:
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, diamond=-c.diamond, reason="pay")
 
 
-def _discard_opts(s: State, step: st.DiscardCrystals) -> list[CommandBody]:
+def _discard_opts(s: FederationState, step: st.DiscardCrystals) -> list[CommandBody]:
     """Ways to discard the crystals over 10, keeping what the seat's action still has to
     pay: a crystal needed for a cost already under way cannot be thrown away."""
     h = holding(s.players[step.seat])
@@ -75,7 +68,7 @@ def _discard(ctx: Ctx, step: st.DiscardCrystals, c: cmd.Discard) -> None:
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, reason="discard")
 
 
-def _crystal_opts(s: State, step: st.ChooseCrystal) -> list[CommandBody]:
+def _crystal_opts(s: FederationState, step: st.ChooseCrystal) -> list[CommandBody]:
     return [cmd.Crystal(kind=k) for k in range(3)]
 
 
@@ -86,7 +79,7 @@ def _crystal(ctx: Ctx, step: st.ChooseCrystal, c: cmd.Crystal) -> None:
     ctx.gain(step.seat, copp=amounts[0], lav=amounts[1], ocean=amounts[2])
 
 
-def _deep_opts(s: State, step: st.ChooseDeepSpace) -> list[CommandBody]:
+def _deep_opts(s: FederationState, step: st.ChooseDeepSpace) -> list[CommandBody]:
     return [cmd.DeepSpace(index=i) for i in range(len(s.deep_space))]
 
 
@@ -97,7 +90,7 @@ def _deep(ctx: Ctx, step: st.ChooseDeepSpace, c: cmd.DeepSpace) -> None:
     ctx.push_effect(step.seat, cat.DEEP_SPACE[tile])
 
 
-def _influence_opts(s: State, step: st.ChooseInfluence) -> list[CommandBody]:
+def _influence_opts(s: FederationState, step: st.ChooseInfluence) -> list[CommandBody]:
     return [cmd.Influence(planet=k) for k in range(5)]
 
 
@@ -106,7 +99,7 @@ def _influence(ctx: Ctx, step: st.ChooseInfluence, c: cmd.Influence) -> None:
     ctx.emit(ev.InfluenceAdded(seat=step.seat, planet=c.planet))
 
 
-def _medal_opts(s: State, step: st.ChooseMedal) -> list[CommandBody]:
+def _medal_opts(s: FederationState, step: st.ChooseMedal) -> list[CommandBody]:
     held = s.players[step.seat].medals
     return [cmd.Medal(kind=k) for k in cat.MEDAL_KINDS if k not in held and s.medal_supply[k]]
 
@@ -117,7 +110,7 @@ def _medal(ctx: Ctx, step: st.ChooseMedal, c: cmd.Medal) -> None:
 
 
 # ------------------------------------------------------------------ planets
-def _fork_opts(s: State, step: st.ChooseFork) -> list[CommandBody]:
+def _fork_opts(s: FederationState, step: st.ChooseFork) -> list[CommandBody]:
     return [cmd.Fork(straight=True), cmd.Fork(straight=False)]
 
 
@@ -127,7 +120,7 @@ def _fork(ctx: Ctx, step: st.ChooseFork, c: cmd.Fork) -> None:
     orange_move(ctx, step.seat, straight if c.straight else detour)
 
 
-def _dead_opts(s: State, step: st.ChooseDeadAsteroid) -> list[CommandBody]:
+def _dead_opts(s: FederationState, step: st.ChooseDeadAsteroid) -> list[CommandBody]:
     if s.dead_left <= 0:
         return []
     return [cmd.DeadAsteroid(reward=r) for r in range(len(cat.DEAD_REWARDS))]
@@ -139,7 +132,7 @@ def _dead(ctx: Ctx, step: st.ChooseDeadAsteroid, c: cmd.DeadAsteroid) -> None:
     ctx.push_effect(step.seat, cat.DEAD_REWARDS[c.reward])
 
 
-def _blue_opts(s: State, step: st.ChooseToken) -> list[CommandBody]:
+def _blue_opts(s: FederationState, step: st.ChooseToken) -> list[CommandBody]:
     if step.level <= 0 or not s.blue_shown[step.level]:
         return []
     row = s.blue_tokens[step.level - 1]
@@ -152,7 +145,7 @@ def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
     ctx.emit(ev.TokenTaken(seat=step.seat, level=c.level, spot=c.spot, token=token))
 
 
-def _yellow_opts(s: State, step: st.ChooseStall) -> list[CommandBody]:
+def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
     p = s.players[step.seat]
     out: list[CommandBody] = []
     for i, (cost, _) in enumerate(cat.STALLS):
@@ -169,7 +162,7 @@ def _yellow(ctx: Ctx, step: st.ChooseStall, c: cmd.Stall) -> None:
     ctx.push(*_pay_then(step.seat, cost), *effect_steps(step.seat, reward, times=times))
 
 
-def _purple_opts(s: State, step: st.ChooseErudite) -> list[CommandBody]:
+def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody]:
     p = s.players[step.seat]
     out: list[CommandBody] = []
     for t in range(15):
@@ -190,7 +183,7 @@ def _purple(ctx: Ctx, step: st.ChooseErudite, c: cmd.Erudite) -> None:
         ctx.push_effect(step.seat, effect)
 
 
-def _green_opts(s: State, step: st.ChooseStructure) -> list[CommandBody]:
+def _green_opts(s: FederationState, step: st.ChooseStructure) -> list[CommandBody]:
     p = s.players[step.seat]
     out: list[CommandBody] = []
     for i, kind in enumerate(s.production):
@@ -222,7 +215,7 @@ def _green(ctx: Ctx, step: st.ChooseStructure, c: cmd.Build) -> None:
     )
 
 
-def _retrigger_opts(s: State, step: st.ChooseRetrigger) -> list[CommandBody]:
+def _retrigger_opts(s: FederationState, step: st.ChooseRetrigger) -> list[CommandBody]:
     built = s.players[step.seat].built
     return [cmd.Retrigger(structure=b) for b in sorted(built) if b < cat.N_PRODUCTION]
 
@@ -233,7 +226,7 @@ def _retrigger(ctx: Ctx, step: st.ChooseRetrigger, c: cmd.Retrigger) -> None:
 
 
 # ------------------------------------------------------------------ rooms
-def _project_opts(s: State, step: st.ChooseProject) -> list[CommandBody]:
+def _project_opts(s: FederationState, step: st.ChooseProject) -> list[CommandBody]:
     return [cmd.Project(project=i) for i in range(7) if s.projects[i] < cat.PROJECT_MAX]
 
 
@@ -252,7 +245,7 @@ def advance_project(ctx: Ctx, project: int, seat: int) -> None:
         ctx.push_effect(seat, cat.COMMON_REWARDS[step - 1])
 
 
-def _check_opts(s: State, step: st.ChooseCheck) -> list[CommandBody]:
+def _check_opts(s: FederationState, step: st.ChooseCheck) -> list[CommandBody]:
     p = s.players[step.seat]
     top = 4 if step.level_two_only else 12
     return [cmd.Check(mission=m) for m in range(top) if not p.checks[m]]
@@ -277,7 +270,7 @@ SPY_TARGETS = (
 )
 
 
-def _spy_opts(s: State, step: st.ChooseSpyTarget) -> list[CommandBody]:
+def _spy_opts(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]:
     out: list[CommandBody] = []
     for icon in SPY_TARGETS:
         if step.planets_only and icon >= 5:
@@ -298,7 +291,7 @@ def _spy(ctx: Ctx, step: st.ChooseSpyTarget, c: cmd.Spy) -> None:
 
 
 # ------------------------------------------------------------------ missions
-def mission_ok(s: State, seat: int, m: int, need_check: bool = True) -> bool:
+def mission_ok(s: FederationState, seat: int, m: int, need_check: bool = True) -> bool:
     p = s.players[seat]
     if p.missions[m] or p.hangar <= 0 or sum(p.missions) >= cat.MAX_MISSIONS:
         return False
@@ -309,7 +302,7 @@ def mission_ok(s: State, seat: int, m: int, need_check: bool = True) -> bool:
     return not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
 
 
-def _free_mission_opts(s: State, step: st.ChooseFreeMission) -> list[CommandBody]:
+def _free_mission_opts(s: FederationState, step: st.ChooseFreeMission) -> list[CommandBody]:
     seat = step.seat
     return [cmd.Mission(mission=m) for m in range(12) if mission_ok(s, seat, m, need_check=False)]
 
@@ -320,7 +313,7 @@ def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
     ctx.push(*mission_steps(ctx, step.seat, c.mission))
 
 
-def _post_opts(s: State, step: st.AfterPlacement) -> list[CommandBody]:
+def _post_opts(s: FederationState, step: st.AfterPlacement) -> list[CommandBody]:
     p = s.players[step.seat]
     out: list[CommandBody] = []
     if not step.mission_done:
@@ -348,7 +341,7 @@ def _post(ctx: Ctx, step: st.AfterPlacement, c: cmd.Mission | cmd.UseTile | cmd.
 
 
 # ------------------------------------------------------------------ executive phase
-def _income_opts(s: State, step: st.ChooseIncome) -> list[CommandBody]:
+def _income_opts(s: FederationState, step: st.ChooseIncome) -> list[CommandBody]:
     return [
         cmd.Income(structure=step.structure, take=True),
         cmd.Income(structure=step.structure, take=False),
@@ -361,7 +354,7 @@ def _income(ctx: Ctx, step: st.ChooseIncome, c: cmd.Income) -> None:
         ctx.push_effect(step.seat, cat.PRODUCTION[ctx.s.production[c.structure]][1])
 
 
-def _upkeep_opts(s: State, step: st.ChooseUpkeep) -> list[CommandBody]:
+def _upkeep_opts(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]:
     p = s.players[step.seat]
     out: list[CommandBody] = []
     for lvl in range(level(p), 1, -1):
@@ -382,7 +375,7 @@ def _upkeep(ctx: Ctx, step: st.ChooseUpkeep, c: cmd.Upkeep) -> None:
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, reason="upkeep")
 
 
-def _law_opts(s: State, step: st.ChooseLaw) -> list[CommandBody]:
+def _law_opts(s: FederationState, step: st.ChooseLaw) -> list[CommandBody]:
     return [cmd.LawChoice(side=0), cmd.LawChoice(side=1)]
 
 
@@ -392,9 +385,9 @@ def _law(ctx: Ctx, step: st.ChooseLaw, c: cmd.LawChoice) -> None:
 
 
 # ------------------------------------------------------------------ dispatch by step type
-def options(s: State, step: st.Choice) -> list[CommandBody]:
+def options(s: FederationState, step: st.Choice) -> list[CommandBody]:
     """The commands that answer the pending choice ``step``: what ``decide`` accepts and
-    ``legal_commands`` lists (the placement of a ``Turn`` is checked by ``turn``)."""
+    ``legal_commands`` lists (the placement of a ``Turn`` is checked by ``placement``)."""
     match step:
         case st.ChooseStartTile():
             return _start_opts(s, step)

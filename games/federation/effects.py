@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from games.federation.ctx import Ctx, pay_step
-from games.federation.rules import criterion, crystals, level, missions_count
+from games.federation.counts import criterion, crystals, level, missions_count
+from games.federation.effect_steps import pay_step
+from games.federation.working_copy import Ctx
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st

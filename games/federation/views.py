@@ -3,13 +3,13 @@ tiles and the order of the law stacks (sizes only)."""
 
 from __future__ import annotations
 
-from games.federation.rules import influence, level
-from games.federation.state import State
+from games.federation.counts import influence, level
+from games.federation.state import FederationState
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 
-def view(s: State, seat: int | None) -> FederationView:
+def view(s: FederationState, seat: int | None) -> FederationView:
     front = s.queue[0] if s.queue and not s.finished else None
     players = [
         PlayerView(

@@ -9,7 +9,7 @@ lavandium ("資源獲得のある面でプレイした場合、即時獲得し�
 
 So a crystal the envoy brings can pay the room, the limit of 10 makes the player discard
 at once, and what is discarded can never be the crystal the room still has to be paid
-with: the same function (``rules.can_settle``) decides whether the placement is allowed,
+with: the same function (``payments.can_settle``) decides whether the placement is allowed,
 what may be discarded and how each cost may be paid.
 """
 
@@ -19,10 +19,11 @@ from random import Random
 
 import pytest
 
+from games.clone import clone
 from games.federation import GAME
-from games.federation.ctx import clone, pay_step
-from games.federation.rules import space_votes
-from games.federation.state import State
+from games.federation.effect_steps import pay_step
+from games.federation.senate import space_votes
+from games.federation.state import FederationState
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.federation import catalogue as cat
@@ -39,7 +40,7 @@ VOTE_SIX_PAY_LAV = cat.ALTERATIONS.index((3, 6, (("l", -1),)))  # vote 6, pay 1 
 VOTE_TWO_FUNDING = 0  # voting token: vote 2 + also check the mission
 
 
-def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[State, int]:
+def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[FederationState, int]:
     """Round 1's first turn of a 4-player game (an empty senate), the crystals given."""
     s = play_until(opening(4, seed=3), "turn")
     seat = s.queue[0].seat
@@ -49,7 +50,9 @@ def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[State, int
     return s, seat
 
 
-def _decide(s: State, command: CommandBody, seat: int) -> tuple[State, list[EventBody]]:
+def _decide(
+    s: FederationState, command: CommandBody, seat: int
+) -> tuple[FederationState, list[EventBody]]:
     events = GAME.decide(s, command, seat, Random(0))
     s = clone(s)
     for e in events:

@@ -8,10 +8,13 @@ import pytest
 
 from games.federation import GAME, FederationOptions
 from games.federation.choices import mission_ok
-from games.federation.rounds import final_breakdown, row_winners
-from games.federation.rules import level, payments, prizes
+from games.federation.counts import level
+from games.federation.payments import payments
+from games.federation.scoring import final_breakdown, prizes
+from games.federation.senate import row_winners
 from games.federation.state import initial_state
 from games.rejection import Rejected
+from games.table import game_options
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
@@ -318,12 +321,13 @@ def test_planet_medals_by_threshold_once_per_planet() -> None:
 
 
 def test_options_are_validated() -> None:
-    for bad in (
-        FederationOptions(law_effect="x"),
-        FederationOptions(project_prizes="x"),
-        FederationOptions(president_medal="x"),
-    ):
-        with pytest.raises(Rejected):
-            GAME.validate_options(bad, 3)
-    with pytest.raises(Rejected):
-        GAME.validate_options(FederationOptions(), 5)
+    """The options' ``Literal`` fields are the only check: the table's decode refuses any
+    other value (``bad_options``); the seat range is declared once, on the game."""
+    for bad in ({"law_effect": "x"}, {"project_prizes": "x"}, {"president_medal": "x"}):
+        with pytest.raises(Rejected) as refused:
+            game_options(GAME, bad)
+        assert refused.value.code == "bad_options"
+    assert game_options(GAME, {"law_effect": "majority"}) == FederationOptions(
+        law_effect="majority"
+    )
+    assert (GAME.min_seats, GAME.max_seats) == (2, 4)

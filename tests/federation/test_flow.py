@@ -6,9 +6,9 @@ from random import Random
 
 import pytest
 
+from games.clone import clone
 from games.federation import GAME, FederationOptions
-from games.federation.ctx import clone
-from games.federation.state import State
+from games.federation.state import FederationState
 from games.playthrough import play_random
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody
@@ -19,7 +19,7 @@ from orrery_contracts.federation import steps as st
 from tests.federation.helpers import opening, play_until, run_steps
 
 
-def apply(s: State, command: CommandBody, seat: int | None = None) -> State:
+def apply(s: FederationState, command: CommandBody, seat: int | None = None) -> FederationState:
     if seat is None:
         seat = s.queue[0].seat
     s = clone(s)
@@ -28,7 +28,7 @@ def apply(s: State, command: CommandBody, seat: int | None = None) -> State:
     return s
 
 
-def rejected(s: State, command: CommandBody, seat: int | None = None) -> str:
+def rejected(s: FederationState, command: CommandBody, seat: int | None = None) -> str:
     with pytest.raises(Rejected) as err:
         GAME.decide(s, command, s.queue[0].seat if seat is None else seat, Random(0))
     return err.value.code
@@ -73,7 +73,7 @@ def test_blocked_spaces_and_neutral_votes(seats: int, blocked: int, neutral: int
             assert sorted(i // 6 for i in e.neutral) == sorted(list(range(3)) * (neutral // 3))
 
 
-def _turn(seats: int = 4, seed: int = 2) -> State:
+def _turn(seats: int = 4, seed: int = 2) -> FederationState:
     s = play_until(opening(seats, seed=seed), "turn")
     seat = s.queue[0].seat
     p = s.players[seat]
@@ -138,7 +138,7 @@ def test_voting_token_replaces_the_vote_and_die_adds() -> None:
     s2 = apply(s, cmd.Place(ambassador=0, space=space, die=True, token=21))
     assert s2.space_votes[space] == 3 and s2.space_die[space]
     assert s2.players[seat].die == 3 and s2.players[seat].tokens == []
-    from games.federation.rules import space_votes
+    from games.federation.senate import space_votes
 
     assert space_votes(s2, space) == 6
 

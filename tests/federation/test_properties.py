@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.federation import GAME, FederationOptions
-from games.federation.rules import crystals
-from games.federation.state import State
+from games.federation.counts import crystals
+from games.federation.state import FederationState
 from games.playthrough import fold, play_random
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody, EventBody
@@ -25,7 +25,7 @@ VARIANTS = [
 ]
 
 
-def check_invariants(s: State) -> None:
+def check_invariants(s: FederationState) -> None:
     leading_discards = set()
     for step in s.queue:
         if step.kind != "discard":
@@ -48,7 +48,7 @@ def check_invariants(s: State) -> None:
     assert all(f <= len(cat.MEGA_SLOTS) for f in s.mega_filled)
 
 
-def other_seat_command(s: State, seat: int) -> None:
+def other_seat_command(s: FederationState, seat: int) -> None:
     """Commands from the wrong seat, or of the wrong kind, are rejected with a code."""
     other = (seat + 1) % s.seats
     for legal in GAME.legal_commands(s, seat)[:2]:
@@ -70,7 +70,9 @@ def other_seat_command(s: State, seat: int) -> None:
 
 
 def make_checker(rng: Random) -> Any:
-    def on_step(s: State, seat: int, command: CommandBody, events: list[EventBody]) -> None:
+    def on_step(
+        s: FederationState, seat: int, command: CommandBody, events: list[EventBody]
+    ) -> None:
         check_invariants(s)
         status = GAME.status(s)
         if status.finished:

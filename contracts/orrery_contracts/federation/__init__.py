@@ -1,4 +1,5 @@
-"""Wire contract of Federation: commands, events, views and the static catalogue."""
+"""Wire contract of Federation: commands, events, queue steps, options, views and the static
+catalogue."""
 
 from orrery_contracts.federation.commands import (
     Build,
@@ -57,6 +58,7 @@ from orrery_contracts.federation.events import (
     TileUsed,
     TokenTaken,
 )
+from orrery_contracts.federation.options import FederationOptions
 from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 FederationCommand = (
@@ -179,6 +181,7 @@ __all__ = [
     "EVENT_TYPES",
     "FederationCommand",
     "FederationEvent",
+    "FederationOptions",
     "FederationView",
     "PlayerView",
     "SpaceView",

@@ -1,92 +1,10 @@
-"""The decide-time working context: a private copy of the state plus the events so far.
-
-Every change is made by emitting an event, which is folded into the copy at once, so
-later rule code reads the up-to-date situation and the events alone rebuild it.
-"""
+"""Catalogue effects as queue steps: the one translation of an effect's ``(key, n)``
+pairs (see the catalogue's docstring) into typed steps, and the pay step of a cost."""
 
 from __future__ import annotations
 
-from random import Random
-
-import msgspec
-
-from games.federation.rules import reserve
-from games.federation.state import State, evolve
-from orrery_contracts.base import EventBody
 from orrery_contracts.federation import catalogue as cat
-from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
-
-_ENC = msgspec.msgpack.Encoder()
-_DEC = msgspec.msgpack.Decoder(State)
-
-
-def clone(s: State) -> State:
-    return _DEC.decode(_ENC.encode(s))
-
-
-_INFLUENCE_EVENTS = (
-    ev.OrangeMoved,
-    ev.BlueMoved,
-    ev.StallTaken,
-    ev.EruditeTaken,
-    ev.Built,
-    ev.InfluenceAdded,
-)
-
-
-class Ctx:
-    __slots__ = ("crystals_changed", "events", "influence_changed", "rng", "s")
-
-    def __init__(self, s: State, rng: Random) -> None:
-        self.s = s
-        self.rng = rng
-        self.events: list[EventBody] = []
-        self.influence_changed = True
-        self.crystals_changed = True
-
-    def emit(self, e: EventBody) -> None:
-        self.events.append(e)
-        evolve(self.s, e)
-        if type(e) is ev.Gained:
-            self.crystals_changed = True
-        elif isinstance(e, _INFLUENCE_EVENTS):
-            self.influence_changed = True
-
-    def push(self, *steps: st.AnyStep) -> None:
-        """Put steps at the front of the queue, to run in the given order."""
-        if steps:
-            self.emit(ev.Queued(steps=list(steps)))
-
-    def push_effect(self, seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> None:
-        self.push(*effect_steps(seat, effect, icon, times))
-
-    def gain(
-        self,
-        seat: int,
-        copp: int = 0,
-        lav: int = 0,
-        ocean: int = 0,
-        diamond: int = 0,
-        pp: int = 0,
-        ships: int = 0,
-        reason: str = "",
-    ) -> None:
-        if ships > 0:
-            ships = min(ships, reserve(self.s.players[seat]))
-        if copp or lav or ocean or diamond or pp or ships:
-            self.emit(
-                ev.Gained(
-                    seat=seat,
-                    copp=copp,
-                    lav=lav,
-                    ocean=ocean,
-                    diamond=diamond,
-                    pp=pp,
-                    ships=ships,
-                    reason=reason,
-                )
-            )
 
 
 def effect_steps(seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> list[st.AnyStep]:

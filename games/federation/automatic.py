@@ -1,27 +1,21 @@
-"""decide: validate a command against the pending step, apply it, then run every
-automatic step until a seat must choose again (or the game ends).
+"""Running the queue: every automatic step until a seat must choose again (or the game
+ends), and the rules that apply "at once" after each step (planet medals, the limit of
+10 crystals). ``run_automatic`` dispatches an automatic step by its type.
 
 A choice without options is skipped (e.g. the yellow action when no stall is
 affordable), except a payment: a cost is paid or the action was not allowed, so a pay
-step always has an option (``rules.can_settle`` guards every way to reach one), and so
+step always has an option (``payments.can_settle`` guards every way to reach one), and so
 does a discard of crystals over the limit.
 """
 
 from __future__ import annotations
 
-from random import Random
-
-from games.federation import effects, rounds
+from games.federation import effects, laws, rounds, scoring
 from games.federation.choices import answer, options
-from games.federation.ctx import Ctx, clone
+from games.federation.counts import crystals, influence
 from games.federation.effects import take_medal
-from games.federation.rules import crystals, influence
-from games.federation.state import State
-from games.federation.turn import apply_place, check_place
-from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
-from orrery_contracts.base import CommandBody, EventBody
+from games.federation.working_copy import Ctx
 from orrery_contracts.federation import catalogue as cat
-from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
@@ -118,13 +112,13 @@ def run_automatic(ctx: Ctx, step: st.AnyStep) -> None:
         case st.ScoreRows():
             rounds.score_rows(ctx)
         case st.CountLawVotes():
-            rounds.count_law_votes(ctx)
+            laws.count_law_votes(ctx)
         case st.PassLaw(side=side):
-            rounds.pass_law(ctx, side)
+            laws.pass_law(ctx, side)
         case st.EndRound(round=rnd):
             rounds.end_round(ctx, rnd)
         case st.FinalScoring():
-            rounds.final_scoring(ctx)
+            scoring.final_scoring(ctx)
         case _:
             raise TypeError(f"{step.kind!r} is not an automatic step")
 
@@ -139,7 +133,7 @@ def drain(ctx: Ctx) -> None:
             opts = options(s, step)
             if not opts:
                 # every path to a pay step, and every gain before a discard, was checked
-                # first with rules.can_settle: neither can be stuck
+                # first with payments.can_settle: neither can be stuck
                 if isinstance(step, st.PayCost):
                     raise RuntimeError(f"seat {step.seat} cannot pay {step.alternatives}")
                 if (
@@ -156,46 +150,6 @@ def drain(ctx: Ctx) -> None:
             ctx.emit(ev.Popped())
             run_automatic(ctx, step)
         after_step(ctx)
-
-
-# the commands a pending choice accepts, where other commands are "wrong phase" outright
-_ANSWERS: dict[type[st.Choice], tuple[type[CommandBody], ...]] = {
-    st.Turn: (cmd.Place,),
-    st.AfterPlacement: (cmd.Mission, cmd.UseTile, cmd.EndTurn),
-}
-
-
-def decide(state: State, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
-    if state.finished:
-        raise Rejected(GAME_OVER, "the game is over")
-    if not state.queue:
-        raise Rejected(WRONG_PHASE, "nothing to decide")
-    step = state.queue[0]
-    if seat != step.seat:
-        raise Rejected(NOT_YOUR_TURN, "another seat must act now")
-    kind = step.kind
-    if isinstance(step, st.Turn):
-        if not isinstance(command, cmd.Place):
-            raise Rejected(WRONG_PHASE, "place an ambassador first")
-        check_place(state, seat, command)
-        ctx = Ctx(clone(state), rng)
-        apply_place(ctx, seat, command)
-    elif isinstance(step, st.Choice):
-        allowed = _ANSWERS.get(type(step))
-        if allowed is not None and not isinstance(command, allowed):
-            raise Rejected(WRONG_PHASE, f"a {kind} choice is pending")
-        opts = options(state, step)
-        if command not in opts:
-            if allowed is None and (not opts or type(command) is not type(opts[0])):
-                raise Rejected(WRONG_PHASE, f"a {kind} choice is pending")
-            raise Rejected(ILLEGAL_COMMAND, "that choice is not available now")
-        ctx = Ctx(clone(state), rng)
-        answer(ctx, step, command)  # steps are frozen: the copy's front equals ``step``
-    else:
-        raise Rejected(WRONG_PHASE, f"a {kind} step is pending")
-    after_step(ctx)
-    drain(ctx)
-    return ctx.events
 
 
 def start(ctx: Ctx) -> None:

@@ -1,7 +1,7 @@
 """The ambassador placement: validation, its effects, and every legal placement.
 
 ``placement_steps`` is the one description of what a placement does; ``apply_place``
-queues those steps and ``check_place`` asks ``rules.can_settle`` whether the seat can
+queues those steps and ``check_place`` asks ``payments.can_settle`` whether the seat can
 go through their gains and costs, so a placement is allowed exactly when its costs can
 be paid (after the crystals it brings, and the discards the limit of 10 forces).
 """
@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.federation.ctx import Ctx, effect_steps
+from games.federation.effect_steps import effect_steps
 from games.federation.effects import room_steps
-from games.federation.rules import Item, can_settle, holding, settle_items
-from games.federation.state import State
+from games.federation.payments import Item, can_settle, holding, settle_items
+from games.federation.state import FederationState
+from games.federation.working_copy import Ctx
 from games.rejection import CANNOT_AFFORD, ILLEGAL_COMMAND, Rejected
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
@@ -41,12 +42,12 @@ def placement_steps(seat: int, c: cmd.Place) -> list[st.AnyStep]:
 
 @lru_cache(maxsize=8192)
 def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
-    """The fixed gains and costs of a placement's steps, in order (``rules.settle_items``
+    """The fixed gains and costs of a placement's steps, in order (``payments.settle_items``
     of ``placement_steps``; a pure function of the command, cached)."""
     return settle_items(placement_steps(seat, c), seat)
 
 
-def check_place(s: State, seat: int, c: cmd.Place) -> None:
+def check_place(s: FederationState, seat: int, c: cmd.Place) -> None:
     """Raise Rejected unless ``seat`` may place ``c`` now (its turn is already checked)."""
     p = s.players[seat]
     if not 0 <= c.ambassador < 4:
@@ -103,7 +104,7 @@ def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
     ctx.push(*placement_steps(seat, c))
 
 
-def _candidates(s: State, seat: int) -> list[cmd.Place]:
+def _candidates(s: FederationState, seat: int) -> list[cmd.Place]:
     """Every placement worth asking ``check_place`` about: each free ambassador on each
     free space, voting (with or without the die) or funding, with no token or with each
     held token on its side; and the outer space."""
@@ -128,7 +129,7 @@ def _candidates(s: State, seat: int) -> list[cmd.Place]:
     return out
 
 
-def place_candidates(s: State, seat: int) -> list[CommandBody]:
+def place_candidates(s: FederationState, seat: int) -> list[CommandBody]:
     """Every placement ``decide`` accepts (``check_place`` on every candidate)."""
     out: list[CommandBody] = []
     for c in _candidates(s, seat):

@@ -1,4 +1,12 @@
-"""Small pure helpers over the state: levels, influence, payments, criteria."""
+"""Paying costs: what a seat can pay, and whether it can settle what its action still
+brings and costs.
+
+One function decides what a seat can pay: ``payments`` lists the exact payments of a
+cost, and ``can_settle`` (built on it) whether a seat can go through the gains and
+costs still ahead of it in its current action. The placement check, every option that
+costs something, the pay step and the discard step all ask ``can_settle``, so a cost
+that was allowed is always paid, and a pay step never finds nothing to pay.
+"""
 
 from __future__ import annotations
 
@@ -6,47 +14,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from games.federation.state import Player, State
+from games.federation.state import FederationState, Player
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import steps as st
-
-
-def level(p: Player) -> int:
-    return cat.LEVEL_OF_STEP[p.authority_step]
-
-
-def crystals(p: Player) -> int:
-    return p.copp + p.lav + p.ocean
-
-
-def missions_count(p: Player) -> int:
-    """Ships on missions, start and deep-space tiles counting as completed missions."""
-    return sum(p.missions) + p.tile_missions
-
-
-def reserve(p: Player) -> int:
-    return cat.MAX_SHIPS - p.hangar - sum(p.missions)
-
-
-def influence(p: Player, planet: int) -> int:
-    bonus = p.inf_bonus[planet]
-    if planet == cat.ORANGE:
-        return p.orange + bonus
-    if planet == cat.BLUE:
-        return p.blue + bonus
-    if planet == cat.YELLOW:
-        return sum(p.stalls) + bonus
-    if planet == cat.PURPLE:
-        return len(p.erudite) + bonus
-    return sum(1 if b < cat.N_PRODUCTION else 2 for b in p.built) + bonus
-
-
-# ------------------------------------------------------------------ paying costs
-# One function decides what a seat can pay: ``payments`` lists the exact payments of a
-# cost, and ``can_settle`` (built on it) whether a seat can go through the gains and
-# costs still ahead of it in its current action. The placement check, every option that
-# costs something, the pay step and the discard step all ask ``can_settle``, so a cost
-# that was allowed is always paid, and a pay step never finds nothing to pay.
 
 Holding = tuple[int, int, int, int]  # coppernium, lavandium, oceanium, diamonds
 NO_GAIN: Holding = (0, 0, 0, 0)
@@ -182,76 +152,22 @@ def _cost(a: Sequence[int]) -> cat.Cost:
     return (a[0], a[1], a[2], a[3], a[4])
 
 
-def pending_items(s: State, seat: int) -> tuple[Item, ...]:
+def pending_items(s: FederationState, seat: int) -> tuple[Item, ...]:
     """What ``seat`` must still gain and pay after the step now at the front."""
     return settle_items(s.queue[1:], seat)
 
 
-def can_pay_now(s: State, seat: int, *alts: cat.Cost) -> bool:
+def can_pay_now(s: FederationState, seat: int, *alts: cat.Cost) -> bool:
     """Whether ``seat`` can pay one of ``alts`` now and still settle what follows."""
     items = (Item(alts=alts), *pending_items(s, seat)) if alts else pending_items(s, seat)
     return can_settle(holding(s.players[seat]), items)
 
 
-def criterion(s: State, p: Player, name: str) -> int:
-    if name == "medals":
-        return len(p.medals)
-    if name == "missions":
-        return missions_count(p)
-    if name == "erudite":
-        return len(p.erudite)
-    if name == "authority_level":
-        return level(p)
-    if name == "diamonds":
-        return p.diamond
-    if name == "upper_stalls":
-        return sum(1 for x in p.stalls if x == 2)
-    if name == "production_robots":
-        return sum(1 for b in p.built if b < cat.N_PRODUCTION)
-    return len(p.tokens)
-
-
-def space_votes(s: State, i: int) -> int:
-    seat = s.space_seat[i]
-    votes = s.space_votes[i]
-    if seat >= 0 and s.space_die[i]:
-        votes += max(0, s.players[seat].die)
-    return votes
-
-
-def wing_votes(s: State) -> tuple[int, int]:
-    left = right = 0
-    for i in range(cat.N_SPACES):
-        v = space_votes(s, i)
-        if i % 6 < 3:
-            left += v
-        else:
-            right += v
-    return left, right
-
-
-def prizes(s: State, values: list[int]) -> list[int]:
-    """Project majority prizes for one project, by the values each seat compares."""
-    n = s.seats
-    out = [0] * n
-    table = (cat.PRIZES_EN if s.prize_mode == "en" else cat.PRIZES)[n]
-    order = sorted((v for v in values if v > 0), reverse=True)
-    if not order:
-        return out
-    if n == 2:
-        a, b = values
-        if a == b:
-            return [cat.TWO_PLAYER_TIE, cat.TWO_PLAYER_TIE]
-        hi, lo = (0, 1) if a > b else (1, 0)
-        out[hi] = table[0]
-        if values[lo] > 0 and values[hi] - values[lo] <= cat.TWO_PLAYER_GAP:
-            out[lo] = table[1]
-        return out
-    place = 0
-    for value in sorted(set(order), reverse=True):
-        tied = [i for i in range(n) if values[i] == value]
-        pot = sum(table[k] for k in range(place, place + len(tied)) if k < len(table))
-        for i in tied:
-            out[i] = pot // len(tied)
-        place += len(tied)
-    return out
+def settle_options(
+    s: FederationState, seat: int, alts: tuple[cat.Cost, ...]
+) -> list[tuple[int, ...]]:
+    """The payments of one of ``alts`` after which ``seat`` can still settle the gains
+    and costs ahead of it (``payments.can_settle``): the pay step's options."""
+    h = holding(s.players[seat])
+    rest = pending_items(s, seat)
+    return [pay for pay in payments_of(h, alts) if can_settle(minus(h, pay), rest)]
