@@ -1,7 +1,7 @@
 """Reading logs of rules versions 1 and 2: their untyped queue steps, upcast to typed ones.
 
 Up to rules version 2 a queue step was ``Step(kind, seat, a, b, alts)``: a kind string
-(``fx_c``, ``blue_take``, ``mega_pp``...) and two integers whose meaning depended on it.
+(``fx_<effect key>``, ``blue_take``, ``mega_pp``...) and two integers whose meaning depended on it.
 Those logs keep their ``fed.pushed`` events; ``upcast`` turns each of their steps into
 the typed step of ``orrery_contracts.federation.steps`` that means the same, so a folded
 old log holds exactly the queue a new log would. The mapping is pure wire translation:
@@ -28,55 +28,9 @@ class LegacyStep(msgspec.Struct, frozen=True, kw_only=True):
 def upcast(old: LegacyStep) -> st.AnyStep:
     """The typed step that means what ``old`` meant."""
     seat, a, b = old.seat, old.a, old.b
+    if old.kind.startswith("fx_"):  # a catalogue effect key: b was the space's icon
+        return st.effect_step(seat, old.kind.removeprefix("fx_"), a, b)
     match old.kind:
-        case "fx_c":
-            return st.GainCoppernium(seat=seat, amount=a)
-        case "fx_l":
-            return st.GainLavandium(seat=seat, amount=a)
-        case "fx_o":
-            return st.GainOceanium(seat=seat, amount=a)
-        case "fx_d":
-            return st.GainDiamonds(seat=seat, amount=a)
-        case "fx_pp":
-            return st.GainPrestige(seat=seat, amount=a)
-        case "fx_ship":
-            return st.GainShips(seat=seat, amount=a)
-        case "fx_auth":
-            return st.GainAuthority(seat=seat, steps=a)
-        case "fx_die":
-            return st.RaiseDie(seat=seat, amount=a)
-        case "fx_die_min":
-            return st.DieAtLeast(seat=seat, value=a)
-        case "fx_funding":
-            return st.CheckFundedMission(seat=seat, icon=b)
-        case "fx_pp_per_medal":
-            return st.PrestigePerMedal(seat=seat, points=a)
-        case "fx_pp_per_upper":
-            return st.PrestigePerUpperStall(seat=seat, points=a)
-        case "fx_crystal":
-            return st.CrystalsOfChoice(seat=seat, count=a)
-        case "fx_project":
-            return st.ProjectAdvances(seat=seat, count=a)
-        case "fx_check_any":
-            return st.MissionChecks(seat=seat, count=a)
-        case "fx_check_l2":
-            return st.MissionChecks(seat=seat, count=a, level_two_only=True)
-        case "fx_erudite1":
-            return st.LevelOneErudites(seat=seat, count=a)
-        case "fx_influence":
-            return st.InfluenceOfChoice(seat=seat, count=a)
-        case "fx_free_mission":
-            return st.FreeMissions(seat=seat, count=a)
-        case "fx_retrigger":
-            return st.Retriggers(seat=seat, count=a)
-        case "fx_token_l1":
-            return st.TokensFromLevel(seat=seat, count=a, level=1)
-        case "fx_token":
-            return st.TokensFromYourLevel(seat=seat, count=a)
-        case "fx_orange":
-            return st.OrangeActions(seat=seat, count=a)
-        case "fx_blue":
-            return st.BlueActions(seat=seat, count=a)
         case "planet":
             return st.PlanetAction(seat=seat, planet=a)
         case "armed":

@@ -368,3 +368,59 @@ AnyStep = (
     | ChooseLaw
 )
 STEP_TYPES: tuple[type[Step], ...] = get_args(AnyStep)
+
+
+def effect_step(seat: int, key: str, n: int, icon: int) -> AnyStep:
+    """The step of one catalogue effect key (see the catalogue's docstring): ``n`` is the
+    amount or count, ``icon`` the senate icon of the space (for ``funding``). The one
+    translation of the key language, for new steps and for upcasting old ``fx_<key>``."""
+    match key:
+        case "c":
+            return GainCoppernium(seat=seat, amount=n)
+        case "l":
+            return GainLavandium(seat=seat, amount=n)
+        case "o":
+            return GainOceanium(seat=seat, amount=n)
+        case "d":
+            return GainDiamonds(seat=seat, amount=n)
+        case "pp":
+            return GainPrestige(seat=seat, amount=n)
+        case "ship":
+            return GainShips(seat=seat, amount=n)
+        case "auth":
+            return GainAuthority(seat=seat, steps=n)
+        case "die":
+            return RaiseDie(seat=seat, amount=n)
+        case "die_min":
+            return DieAtLeast(seat=seat, value=n)
+        case "funding":
+            return CheckFundedMission(seat=seat, icon=icon)
+        case "pp_per_medal":
+            return PrestigePerMedal(seat=seat, points=n)
+        case "pp_per_upper":
+            return PrestigePerUpperStall(seat=seat, points=n)
+        case "crystal":
+            return CrystalsOfChoice(seat=seat, count=n)
+        case "project":
+            return ProjectAdvances(seat=seat, count=n)
+        case "check_any":
+            return MissionChecks(seat=seat, count=n)
+        case "check_l2":
+            return MissionChecks(seat=seat, count=n, level_two_only=True)
+        case "erudite1":
+            return LevelOneErudites(seat=seat, count=n)
+        case "influence":
+            return InfluenceOfChoice(seat=seat, count=n)
+        case "free_mission":
+            return FreeMissions(seat=seat, count=n)
+        case "retrigger":
+            return Retriggers(seat=seat, count=n)
+        case "token_l1":
+            return TokensFromLevel(seat=seat, count=n, level=1)
+        case "token":
+            return TokensFromYourLevel(seat=seat, count=n)
+        case "orange":
+            return OrangeActions(seat=seat, count=n)
+        case "blue":
+            return BlueActions(seat=seat, count=n)
+    raise ValueError(f"the catalogue names an unknown effect {key!r}")
