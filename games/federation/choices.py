@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from games.federation.counts import level
 from games.federation.effect_steps import effect_steps, pay_step
 from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
@@ -385,124 +388,77 @@ def _law(ctx: Ctx, step: st.ChooseLaw, c: cmd.LawChoice) -> None:
 
 
 # ------------------------------------------------------------------ dispatch by step type
-def options(s: FederationState, step: st.Choice) -> list[CommandBody]:
+# One table per role, keyed by the step's type (exact: steps are final classes). A table
+# lookup, not a ``match``: a class pattern on a msgspec Struct costs an isinstance through
+# its metaclass per case tried, and these run several times per command. Each handler
+# takes its own step type (tests/federation/test_contract.py checks every key's handler
+# is annotated with that very type, and that every choice has both).
+_OPTIONS: dict[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = {
+    st.AfterPlacement: _post_opts,
+    st.PayCost: _pay_opts,
+    st.ChooseToken: _blue_opts,
+    st.ChooseErudite: _purple_opts,
+    st.ChooseUpkeep: _upkeep_opts,
+    st.ChooseStall: _yellow_opts,
+    st.ChooseIncome: _income_opts,
+    st.ChooseStructure: _green_opts,
+    st.ChooseSpyTarget: _spy_opts,
+    st.ChooseProject: _project_opts,
+    st.ChooseCrystal: _crystal_opts,
+    st.ChooseCheck: _check_opts,
+    st.ChooseStartTile: _start_opts,
+    st.ChooseMedal: _medal_opts,
+    st.ChooseFork: _fork_opts,
+    st.DiscardCrystals: _discard_opts,
+    st.ChooseDeadAsteroid: _dead_opts,
+    st.ChooseLaw: _law_opts,
+    st.ChooseDeepSpace: _deep_opts,
+    st.ChooseInfluence: _influence_opts,
+    st.ChooseRetrigger: _retrigger_opts,
+    st.ChooseFreeMission: _free_mission_opts,
+}
+_ANSWERS: dict[type[st.Step], Callable[[Ctx, Any, Any], None]] = {
+    st.AfterPlacement: _post,
+    st.PayCost: _pay,
+    st.ChooseToken: _blue,
+    st.ChooseErudite: _purple,
+    st.ChooseUpkeep: _upkeep,
+    st.ChooseStall: _yellow,
+    st.ChooseIncome: _income,
+    st.ChooseStructure: _green,
+    st.ChooseSpyTarget: _spy,
+    st.ChooseProject: _project,
+    st.ChooseCrystal: _crystal,
+    st.ChooseCheck: _check,
+    st.ChooseStartTile: _start,
+    st.ChooseMedal: _medal,
+    st.ChooseFork: _fork,
+    st.DiscardCrystals: _discard,
+    st.ChooseDeadAsteroid: _dead,
+    st.ChooseLaw: _law,
+    st.ChooseDeepSpace: _deep,
+    st.ChooseInfluence: _influence,
+    st.ChooseRetrigger: _retrigger,
+    st.ChooseFreeMission: _free_mission,
+}
+
+
+#: Every choice but ``Turn`` (whose placements ``placement`` checks).
+CHOICE_TYPES: frozenset[type[st.Step]] = frozenset(_OPTIONS)
+
+
+def options(s: FederationState, step: st.AnyStep) -> list[CommandBody]:
     """The commands that answer the pending choice ``step``: what ``decide`` accepts and
     ``legal_commands`` lists (the placement of a ``Turn`` is checked by ``placement``)."""
-    match step:
-        case st.ChooseStartTile():
-            return _start_opts(s, step)
-        case st.PayCost():
-            return _pay_opts(s, step)
-        case st.DiscardCrystals():
-            return _discard_opts(s, step)
-        case st.ChooseCrystal():
-            return _crystal_opts(s, step)
-        case st.ChooseDeepSpace():
-            return _deep_opts(s, step)
-        case st.ChooseInfluence():
-            return _influence_opts(s, step)
-        case st.ChooseMedal():
-            return _medal_opts(s, step)
-        case st.ChooseFork():
-            return _fork_opts(s, step)
-        case st.ChooseDeadAsteroid():
-            return _dead_opts(s, step)
-        case st.ChooseToken():
-            return _blue_opts(s, step)
-        case st.ChooseStall():
-            return _yellow_opts(s, step)
-        case st.ChooseErudite():
-            return _purple_opts(s, step)
-        case st.ChooseStructure():
-            return _green_opts(s, step)
-        case st.ChooseRetrigger():
-            return _retrigger_opts(s, step)
-        case st.ChooseProject():
-            return _project_opts(s, step)
-        case st.ChooseCheck():
-            return _check_opts(s, step)
-        case st.ChooseSpyTarget():
-            return _spy_opts(s, step)
-        case st.ChooseFreeMission():
-            return _free_mission_opts(s, step)
-        case st.AfterPlacement():
-            return _post_opts(s, step)
-        case st.ChooseIncome():
-            return _income_opts(s, step)
-        case st.ChooseUpkeep():
-            return _upkeep_opts(s, step)
-        case st.ChooseLaw():
-            return _law_opts(s, step)
-    raise TypeError(f"no options for a {step.kind!r} step")
+    handler = _OPTIONS.get(type(step))
+    if handler is None:
+        raise TypeError(f"no options for a {step.kind!r} step")
+    return handler(s, step)
 
 
-def answer(ctx: Ctx, step: st.Choice, command: CommandBody) -> None:
-    """Apply ``command`` (one of ``options``) to the pending choice ``step``."""
-    match step, command:
-        case st.ChooseStartTile(), cmd.StartTile():
-            _start(ctx, step, command)
-            return
-        case st.PayCost(), cmd.Pay():
-            _pay(ctx, step, command)
-            return
-        case st.DiscardCrystals(), cmd.Discard():
-            _discard(ctx, step, command)
-            return
-        case st.ChooseCrystal(), cmd.Crystal():
-            _crystal(ctx, step, command)
-            return
-        case st.ChooseDeepSpace(), cmd.DeepSpace():
-            _deep(ctx, step, command)
-            return
-        case st.ChooseInfluence(), cmd.Influence():
-            _influence(ctx, step, command)
-            return
-        case st.ChooseMedal(), cmd.Medal():
-            _medal(ctx, step, command)
-            return
-        case st.ChooseFork(), cmd.Fork():
-            _fork(ctx, step, command)
-            return
-        case st.ChooseDeadAsteroid(), cmd.DeadAsteroid():
-            _dead(ctx, step, command)
-            return
-        case st.ChooseToken(), cmd.TakeToken():
-            _blue(ctx, step, command)
-            return
-        case st.ChooseStall(), cmd.Stall():
-            _yellow(ctx, step, command)
-            return
-        case st.ChooseErudite(), cmd.Erudite():
-            _purple(ctx, step, command)
-            return
-        case st.ChooseStructure(), cmd.Build():
-            _green(ctx, step, command)
-            return
-        case st.ChooseRetrigger(), cmd.Retrigger():
-            _retrigger(ctx, step, command)
-            return
-        case st.ChooseProject(), cmd.Project():
-            _project(ctx, step, command)
-            return
-        case st.ChooseCheck(), cmd.Check():
-            _check(ctx, step, command)
-            return
-        case st.ChooseSpyTarget(), cmd.Spy():
-            _spy(ctx, step, command)
-            return
-        case st.ChooseFreeMission(), cmd.Mission():
-            _free_mission(ctx, step, command)
-            return
-        case st.AfterPlacement(), cmd.Mission() | cmd.UseTile() | cmd.EndTurn():
-            _post(ctx, step, command)
-            return
-        case st.ChooseIncome(), cmd.Income():
-            _income(ctx, step, command)
-            return
-        case st.ChooseUpkeep(), cmd.Upkeep():
-            _upkeep(ctx, step, command)
-            return
-        case st.ChooseLaw(), cmd.LawChoice():
-            _law(ctx, step, command)
-            return
-    raise TypeError(f"{type(command).__name__} does not answer a {step.kind!r} step")
+def answer(ctx: Ctx, step: st.AnyStep, command: CommandBody) -> None:
+    """Apply ``command`` (one of ``options(step)``, so of the type the step asks for)."""
+    handler = _ANSWERS.get(type(step))
+    if handler is None:
+        raise TypeError(f"{type(command).__name__} does not answer a {step.kind!r} step")
+    handler(ctx, step, command)

@@ -17,21 +17,26 @@ from orrery_contracts.federation.legacy import upcast
 
 
 def evolve(s: FederationState, e: msgspec.Struct) -> FederationState:
+    # cases in the order of how often they come up in play (a match tries them in turn)
     match e:
         case ev.Popped():
             s.queue.pop(0)
         case ev.Queued():
             s.queue[0:0] = e.steps
-        case ev.Pushed():
-            s.queue[0:0] = [upcast(step) for step in e.steps]
         case ev.Gained():
             _gained(s, e)
-        case ev.AuthoritySet():
-            s.players[e.seat].authority_step = e.step
-        case ev.DieSet():
-            s.players[e.seat].die = e.value
         case ev.Placed():
             _placed(s, e)
+        case ev.ProjectAdvanced():
+            s.projects[e.project] += 1
+            if e.project == cat.COMMON and e.seat >= 0:
+                s.players[e.seat].common += 1
+        case ev.AuthoritySet():
+            s.players[e.seat].authority_step = e.step
+        case ev.Pushed():
+            s.queue[0:0] = [upcast(step) for step in e.steps]
+        case ev.DieSet():
+            s.players[e.seat].die = e.value
         case ev.Checked():
             s.players[e.seat].checks[e.mission] = True
         case ev.MissionDone():
@@ -64,10 +69,6 @@ def evolve(s: FederationState, e: msgspec.Struct) -> FederationState:
             s.players[e.seat].built.append(e.structure)
             if e.structure >= len(s.production):  # a megastructure
                 s.mega_filled[e.structure - len(s.production)] += 1
-        case ev.ProjectAdvanced():
-            s.projects[e.project] += 1
-            if e.project == cat.COMMON and e.seat >= 0:
-                s.players[e.seat].common += 1
         case ev.InfluenceAdded():
             s.players[e.seat].inf_bonus[e.planet] += 1
         case ev.StartTileTaken():

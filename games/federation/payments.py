@@ -95,29 +95,19 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
     return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
 
 
-# Steps that end the chain of steps a seat's current action put in the queue.
-_CHAIN_ENDS = (
-    st.AfterPlacement,
-    st.Turn,
-    st.ExecutivePhase,
-    st.EndRound,
-    st.BeginRound,
-    st.FinalScoring,
+# Steps that end the chain of steps a seat's current action put in the queue (by exact
+# type: steps are final classes, and a set lookup is cheaper than isinstance on a Struct).
+_CHAIN_ENDS: frozenset[type[st.Step]] = frozenset(
+    {st.AfterPlacement, st.Turn, st.ExecutivePhase, st.EndRound, st.BeginRound, st.FinalScoring}
 )
-
-
-def _crystal_index(step: st.AnyStep) -> tuple[int, int]:
-    """(index in a Holding, amount) of a crystal or diamond gain step; (-1, 0) otherwise."""
-    match step:
-        case st.GainCoppernium(amount=n):
-            return 0, n
-        case st.GainLavandium(amount=n):
-            return 1, n
-        case st.GainOceanium(amount=n):
-            return 2, n
-        case st.GainDiamonds(amount=n):
-            return 3, n
-    return -1, 0
+# Gains of crystals or diamonds: their index in a Holding.
+_HOLDING_INDEX: dict[type[st.Step], int] = {
+    st.GainCoppernium: 0,
+    st.GainLavandium: 1,
+    st.GainOceanium: 2,
+    st.GainDiamonds: 3,
+}
+_GAINS = (st.GainCoppernium, st.GainLavandium, st.GainOceanium, st.GainDiamonds)
 
 
 def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
@@ -127,15 +117,19 @@ def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
     not counted; each of them checks its own options when it comes up."""
     out: list[Item] = []
     for step in steps:
-        if isinstance(step, _CHAIN_ENDS):
+        kind = type(step)
+        if kind in _CHAIN_ENDS:
             break
         if step.seat != seat:
             continue
-        if isinstance(step, st.PayCost):
+        if kind is st.PayCost and isinstance(step, st.PayCost):  # (isinstance narrows)
             out.append(Item(alts=tuple(_cost(a) for a in step.alternatives)))
             continue
-        index, amount = _crystal_index(step)
-        if index < 0 or amount == 0:
+        index = _HOLDING_INDEX.get(kind, -1)
+        if index < 0 or not isinstance(step, _GAINS):  # (isinstance only narrows the type)
+            continue
+        amount = step.amount
+        if amount == 0:
             continue
         amounts = [0, 0, 0, 0]
         if amount > 0:

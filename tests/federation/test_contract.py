@@ -3,12 +3,14 @@ the typed queue steps and the upcast of rules version 2's untyped ones."""
 
 from __future__ import annotations
 
+from typing import get_type_hints
+
 import msgspec
 import pytest
 
 from games.clone import clone
 from games.codec import event_union
-from games.federation import GAME, FederationOptions
+from games.federation import GAME, FederationOptions, automatic, choices
 from games.registry import get_game
 from orrery_contracts.federation import (
     COMMAND_TYPES,
@@ -169,3 +171,18 @@ def test_an_event_of_another_game_is_an_error_for_evolve() -> None:
     state = GAME.initial_state(FederationOptions(), 2)
     with pytest.raises(TypeError, match="no event"):
         GAME.evolve(state, TableStarted())
+
+
+def test_every_step_type_has_its_handlers_each_taking_that_very_type() -> None:
+    """The dispatch tables are keyed by the step's type: every choice has its options and
+    its answer, every automatic step its handler, and each handler is annotated with the
+    type it is filed under (mypy checks each handler's body against that annotation)."""
+    choice_types = {t for t in st.STEP_TYPES if issubclass(t, st.Choice)} - {st.Turn}
+    automatic_types = {t for t in st.STEP_TYPES if not issubclass(t, st.Choice)}
+    assert set(choices._OPTIONS) == set(choices._ANSWERS) == choice_types
+    assert choice_types == choices.CHOICE_TYPES
+    assert set(automatic._AUTOMATIC) == automatic_types
+    tables = (choices._OPTIONS, choices._ANSWERS, automatic._AUTOMATIC)
+    for table in tables:
+        for step_type, handler in table.items():
+            assert get_type_hints(handler)["step"] is step_type, handler.__name__
