@@ -11,8 +11,8 @@ command from its seat (``status.to_move``). A choice with a single possibility i
 at once; one with none is skipped, except a payment: a cost is paid or the action is not
 allowed, so a pay step always has an option.
 
-Costs: one function decides what a seat can pay (``rules.can_settle`` over
-``rules.payments_of``): whether a placement is allowed, which stalls, structures, spy
+Costs: one function decides what a seat can pay (``payments.can_settle`` over
+``payments.payments_of``): whether a placement is allowed, which stalls, structures, spy
 targets and missions are offered, which payments a pay step offers and which crystals a
 discard may throw away. It follows the gains and costs still ahead in the seat's action:
 the crystals an envoy or a token brings are gained first and may pay the space; crystals
@@ -65,11 +65,19 @@ Rule choices where the rules are silent or ASSUMED:
   crystal of choice after your next action on that planet, since a cost rebate cannot
   happen *after* the action.
 
-Modules: ``state`` (State + evolve), ``setup`` (random opening), ``ctx`` (decide-time
-working copy), ``rules`` (pure helpers), ``effects`` (automatic steps, rooms, missions),
-``choices`` (pending choices: options + application), ``turn`` (ambassador placement),
-``rounds`` (round start, executive phase, final scoring), ``engine`` (decide / drain),
-``legal`` (legal commands), ``views``.
+Modules (the skeleton every game shares, then Federation's own rules):
+``game`` (the game object), ``state`` (``FederationState``), ``setup`` (the opening),
+``decide``, ``evolve`` (one ``match`` on the event type), ``legal``
+(``legal_commands``), ``views``, ``scoring`` (standing, final scoring, project prizes),
+``undo``; ``automatic`` (running the queue: automatic steps by type, the "at once"
+rules), ``choices`` (pending choices: options + answer, by step type), ``placement``
+(the ambassador placement), ``effects`` (gains, planet actions, rooms, missions),
+``effect_steps`` (catalogue effects as typed steps), ``payments`` (what a seat can pay,
+``can_settle``), ``counts`` (levels, crystals, influence, criteria), ``senate`` (votes,
+row winners), ``laws``, ``rounds`` (round start, executive phase, round end),
+``working_copy`` (the decide-time copy that folds each event it emits). Options are
+``orrery_contracts.federation.options.FederationOptions`` (``Literal`` fields: msgspec
+refuses any other value on decode, ``bad_options``).
 
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, cannot_afford,
 ambassador_used, space_taken, space_blocked, no_die, die_not_allowed, no_token,
@@ -77,95 +85,14 @@ token_not_allowed, token_mismatch, funding_not_allowed, bad_options.
 
 Content: the setup event records the starting ships, dead asteroids, erudite stock and
 medal thresholds, each round's start the neutral votes, every gain and payment its
-amounts, so ``evolve`` reads no content data (rules version 2; fields added since version 1
-default to version 1's values).
+amounts, so ``evolve`` and the state's defaults read no content data (rules version 2;
+fields added since version 1 default to version 1's values).
+
+Queue steps: one tagged Struct per kind (``orrery_contracts.federation.steps``), queued by
+``fed.queued`` and dispatched by type (rules version 3). Logs of versions 1 and 2 hold
+untyped ``Step(kind, a, b)`` in ``fed.pushed``; ``legacy.upcast`` reads them.
 """
 
-from __future__ import annotations
+from games.federation.game import GAME, FederationGame, FederationOptions
 
-from random import Random
-from typing import Any
-
-import msgspec
-
-from games.federation import engine
-from games.federation.ctx import Ctx
-from games.federation.engine import decide as _decide
-from games.federation.legal import legal_commands
-from games.federation.setup import set_up
-from games.federation.state import State, evolve, initial_state
-from games.federation.undo import UNDO
-from games.federation.views import view as _view
-from games.protocol import Standing, Status
-from games.rejection import BAD_OPTIONS, Rejected
-from orrery_contracts.base import CommandBody, EventBody
-from orrery_contracts.federation import COMMAND_TYPES, EVENT_TYPES, FederationView
-
-
-class FederationOptions(msgspec.Struct, frozen=True, kw_only=True):
-    law_effect: str = "all"  # "all" (seed) | "majority"
-    project_prizes: str = "seed"  # "seed" (16/8/4) | "en" (12/8/4)
-    president_medal: str = "any"  # "any" (seed) | "intrigue"
-
-
-class FederationGame:
-    name = "federation"
-    title = "Federation"
-    rules_version = "2"
-    min_seats = 2
-    max_seats = 4
-    options_type = FederationOptions
-    state_type = State
-    command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
-    event_types: tuple[type[EventBody], ...] = EVENT_TYPES
-    view_type = FederationView
-    undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
-
-    def validate_options(self, options: Any, seats: int) -> None:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise Rejected(BAD_OPTIONS, "Federation is for 2 to 4 players")
-        if options.law_effect not in ("all", "majority"):
-            raise Rejected(BAD_OPTIONS, "law_effect must be 'all' or 'majority'")
-        if options.project_prizes not in ("seed", "en"):
-            raise Rejected(BAD_OPTIONS, "project_prizes must be 'seed' or 'en'")
-        if options.president_medal not in ("any", "intrigue"):
-            raise Rejected(BAD_OPTIONS, "president_medal must be 'any' or 'intrigue'")
-
-    def initial_state(self, options: Any, seats: int) -> State:
-        return initial_state(
-            seats, options.law_effect, options.project_prizes, options.president_medal
-        )
-
-    def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
-        ctx = Ctx(self.initial_state(options, seats), rng)
-        ctx.emit(set_up(seats, rng))
-        engine.start(ctx)
-        return ctx.events
-
-    def decide(self, state: State, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
-        return _decide(state, command, seat, rng)
-
-    def evolve(self, state: State, event: EventBody) -> State:
-        return evolve(state, event)
-
-    def view(self, state: State, seat: int | None) -> FederationView:
-        return _view(state, seat)
-
-    def legal_commands(self, state: State, seat: int) -> list[CommandBody]:
-        return legal_commands(state, seat)
-
-    def score(self, state: State) -> Standing:
-        points = tuple(p.pp for p in state.players)
-        ranks = tuple(1 + sum(1 for q in points if q > v) for v in points)
-        return Standing(points=points, ranks=ranks)
-
-    def status(self, state: State) -> Status:
-        if state.finished:
-            return Status(phase="finished", finished=True, round=state.round)
-        step = state.queue[0] if state.queue else None
-        if step is None:
-            return Status(phase="setup", round=state.round)
-        return Status(phase=step.kind, to_move=(step.seat,), round=state.round)
-
-
-GAME = FederationGame()
+__all__ = ["GAME", "FederationGame", "FederationOptions"]

@@ -5,39 +5,21 @@ from __future__ import annotations
 from random import Random
 
 from games.federation.choices import advance_project
-from games.federation.ctx import Ctx
-from games.federation.effects import auto
-from games.federation.rules import (
-    crystals,
-    influence,
-    level,
-    missions_count,
-    prizes,
-    space_votes,
-    wing_votes,
-)
-from games.federation.state import State
+from games.federation.counts import level
+from games.federation.laws import draw_pair
+from games.federation.senate import row_winners
+from games.federation.state import FederationState
+from games.federation.working_copy import Ctx
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
-def _order(s: State) -> list[int]:
+def _order(s: FederationState) -> list[int]:
     return [(s.start_player + i) % s.seats for i in range(s.seats)]
 
 
-def _draw_pair(stacks: list[list[int]], rng: Random) -> tuple[int, int]:
-    left = stacks[0].pop()
-    aside: list[int] = []
-    while stacks[1][-1] == left:
-        aside.append(stacks[1].pop())
-    right = stacks[1].pop()
-    if aside:
-        stacks[1].extend(aside)
-        rng.shuffle(stacks[1])
-    return left, right
-
-
-def _blocks(s: State, rnd: int, rng: Random) -> tuple[list[int], list[int]]:
+def _blocks(s: FederationState, rnd: int, rng: Random) -> tuple[list[int], list[int]]:
     n_block = cat.BLOCKED_PER_WING.get(s.seats, 0)
     n_neutral = cat.NEUTRAL_PER_ROW.get(s.seats, 0)
     blocked: list[int] = []
@@ -54,14 +36,12 @@ def _blocks(s: State, rnd: int, rng: Random) -> tuple[list[int], list[int]]:
     return sorted(blocked), sorted(neutral)
 
 
-@auto("begin_round")
-def _begin_round(ctx: Ctx, st: ev.Step) -> None:
+def begin_round(ctx: Ctx, rnd: int) -> None:
     s = ctx.s
-    rnd = st.a
     stacks = [list(x) for x in s.law_stacks]
     nxt: list[int] = []
     if rnd <= 3:
-        left, right = _draw_pair(stacks, ctx.rng)
+        left, right = draw_pair(stacks, ctx.rng)
     elif rnd == 4:
         lefts, rights = stacks[0][-2:], stacks[1][-2:]
         stacks = [[], []]
@@ -87,37 +67,34 @@ def _begin_round(ctx: Ctx, st: ev.Step) -> None:
         )
     )
     order = _order(s)
-    turns = [ev.Step(kind="turn", seat=seat) for _ in range(cat.TURNS) for seat in order]
-    ctx.push(*turns, ev.Step(kind="exec", a=rnd))
+    turns = [st.Turn(seat=seat) for _ in range(cat.TURNS) for seat in order]
+    ctx.push(*turns, st.ExecutivePhase(round=rnd))
 
 
-@auto("exec")
-def _exec(ctx: Ctx, st: ev.Step) -> None:
+def executive_phase(ctx: Ctx, rnd: int) -> None:
     order = _order(ctx.s)
     ctx.push(
-        *[ev.Step(kind="income", seat=seat) for seat in order],
-        *[ev.Step(kind="upkeep", seat=seat) for seat in order],
-        ev.Step(kind="projects"),
-        ev.Step(kind="rows"),
-        ev.Step(kind="law_vote"),
-        ev.Step(kind="round_end", a=st.a),
+        *[st.CollectIncome(seat=seat) for seat in order],
+        *[st.ChooseUpkeep(seat=seat) for seat in order],
+        st.FundProjects(),
+        st.ScoreRows(),
+        st.CountLawVotes(),
+        st.EndRound(round=rnd),
     )
 
 
-@auto("income")
-def _income(ctx: Ctx, st: ev.Step) -> None:
-    built = sorted(b for b in ctx.s.players[st.seat].built if b < cat.N_PRODUCTION)
-    ctx.push(*[ev.Step(kind="income_choice", seat=st.seat, a=b) for b in built])
+def collect_income(ctx: Ctx, seat: int) -> None:
+    built = sorted(b for b in ctx.s.players[seat].built if b < cat.N_PRODUCTION)
+    ctx.push(*[st.ChooseIncome(seat=seat, structure=b) for b in built])
 
 
-@auto("projects")
-def _projects(ctx: Ctx, st: ev.Step) -> None:
+def fund_projects(ctx: Ctx) -> None:
     s = ctx.s
     for col in range(6):
         for row in range(3):
             i = row * 6 + col
-            seat = s.sp_seat[i]
-            if seat < 0 or not s.sp_fund[i]:
+            seat = s.space_seat[i]
+            if seat < 0 or not s.space_funding[i]:
                 continue
             if s.projects[col] < cat.PROJECT_MAX:
                 ctx.emit(ev.ProjectAdvanced(project=col))
@@ -125,92 +102,18 @@ def _projects(ctx: Ctx, st: ev.Step) -> None:
                 advance_project(ctx, cat.COMMON, seat)
 
 
-def row_winners(s: State, row: int) -> list[int]:
-    totals = [0] * s.seats
-    neutral = 0
-    for i in range(row * 6, row * 6 + 6):
-        seat = s.sp_seat[i]
-        if seat >= 0:
-            totals[seat] += space_votes(s, i)
-        elif seat == -3:
-            neutral += s.sp_votes[i]
-    best = max(totals)
-    if best <= 0 or best < neutral:
-        return []
-    return [seat for seat in range(s.seats) if totals[seat] == best]
-
-
-@auto("rows")
-def _rows(ctx: Ctx, st: ev.Step) -> None:
+def score_rows(ctx: Ctx) -> None:
     s = ctx.s
     for row in range(3):
         for seat in row_winners(s, row):
             ctx.gain(seat, pp=level(s.players[seat]), reason=f"row {row}")
 
 
-@auto("law_vote")
-def _law_vote(ctx: Ctx, st: ev.Step) -> None:
-    left, right = wing_votes(ctx.s)
-    if left == right:
-        ctx.push(ev.Step(kind="law", seat=ctx.s.start_player))
-    else:
-        ctx.push(ev.Step(kind="law_apply", a=0 if left > right else 1))
-
-
-@auto("law_apply")
-def _law_apply(ctx: Ctx, st: ev.Step) -> None:
-    s = ctx.s
-    planet = s.laws[st.a]
-    left, right = wing_votes(s)
-    ctx.emit(ev.LawPassed(side=st.a, planet=planet, left_votes=left, right_votes=right))
-    levels = [influence(p, planet) for p in s.players]
-    if s.law_mode == "majority":
-        top = max(levels)
-        levels = [v if v == top else 0 for v in levels]
-    for seat, v in enumerate(levels):
-        ctx.gain(seat, pp=cat.LAW_PP_PER_LEVEL * v, reason="law")
-
-
-@auto("round_end")
-def _round_end(ctx: Ctx, st: ev.Step) -> None:
+def end_round(ctx: Ctx, rnd: int) -> None:
     s = ctx.s
     start = s.president_next if s.president_next >= 0 else s.start_player
-    ctx.emit(ev.RoundEnded(round=st.a, start_player=start))
-    if st.a < cat.ROUNDS:
-        ctx.push(ev.Step(kind="begin_round", a=st.a + 1))
+    ctx.emit(ev.RoundEnded(round=rnd, start_player=start))
+    if rnd < cat.ROUNDS:
+        ctx.push(st.BeginRound(round=rnd + 1))
     else:
-        ctx.push(ev.Step(kind="final"))
-
-
-def final_breakdown(s: State) -> list[dict[str, int]]:
-    rows: list[dict[str, int]] = []
-    for p in s.players:
-        rows.append(
-            {
-                "medals": cat.MEDAL_PP[len(p.medals)],
-                "crystals": crystals(p) // 2,
-                "diamonds": p.diamond,
-                "ships": p.hangar,
-                "tokens": len(p.tokens),
-                "projects": 0,
-            }
-        )
-    for col in range(6):
-        if s.projects[col] < cat.PROJECT_MAX:
-            continue
-        planet = cat.PROJECT_CATEGORY[col]
-        values = [missions_count(p) if planet < 0 else influence(p, planet) for p in s.players]
-        for seat, pts in enumerate(prizes(s, values)):
-            rows[seat]["projects"] += pts
-    if s.projects[cat.COMMON] >= cat.PROJECT_MAX:
-        for seat, pts in enumerate(prizes(s, [p.common for p in s.players])):
-            rows[seat]["projects"] += pts
-    return rows
-
-
-@auto("final")
-def _final(ctx: Ctx, st: ev.Step) -> None:
-    s = ctx.s
-    for seat, row in enumerate(final_breakdown(s)):
-        ctx.gain(seat, pp=sum(row.values()), reason="final scoring")
-    ctx.emit(ev.Finished(points=[p.pp for p in s.players]))
+        ctx.push(st.FinalScoring())

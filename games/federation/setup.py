@@ -1,14 +1,22 @@
-"""The opening: every random draw of the setup, recorded in one SetUp event."""
+"""The opening: every random draw of the setup, recorded in one SetUp event, then the
+automatic part of the setup (start-tile picks in reverse order, round 1) up to the first
+choice."""
 
 from __future__ import annotations
 
 from random import Random
 
+from games.federation.automatic import start
+from games.federation.state import FederationState, initial_state
+from games.federation.working_copy import Ctx
+from orrery_contracts.base import EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation.options import FederationOptions
 
 
-def set_up(seats: int, rng: Random) -> ev.SetUp:
+def deal(seats: int, rng: Random) -> ev.SetUp:
+    """The setup event: every random draw, and the content the fold needs."""
     asteroids = rng.sample(range(len(cat.ASTEROIDS)), len(cat.ORANGE_TOKEN_LEVELS))
     orange = [-1] * (cat.ORANGE_MAX + 1)
     for lvl, token in zip(cat.ORANGE_TOKEN_LEVELS, asteroids, strict=True):
@@ -40,3 +48,16 @@ def set_up(seats: int, rng: Random) -> ev.SetUp:
         erudite_stock=list(cat.ERUDITE_STOCK),
         medal_thresholds=list(cat.MEDAL_THRESHOLDS[seats]),
     )
+
+
+def empty_state(options: FederationOptions, seats: int) -> FederationState:
+    """The state before the setup event: the table's options and seats, no content."""
+    return initial_state(seats, options.law_effect, options.project_prizes, options.president_medal)
+
+
+def setup(options: FederationOptions, seats: int, rng: Random) -> list[EventBody]:
+    """The opening events: the deal, the start-tile picks and round 1's start."""
+    ctx = Ctx(empty_state(options, seats), rng)
+    ctx.emit(deal(seats, rng))
+    start(ctx)
+    return ctx.events

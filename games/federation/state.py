@@ -1,9 +1,10 @@
-"""The mutable Federation state (msgpack-friendly) and ``evolve``: facts applied in place.
+"""The mutable Federation state (msgpack-friendly): ``FederationState`` and its players.
 
-``evolve`` reads no content that could change: the setup event brings the starting
-ships, dead asteroids, erudite stock and medal thresholds (``initial_state`` only shapes
-the empty state); the structural constants it uses (planet names, 18 spaces) are the
-wire format itself.
+Neither the defaults here nor ``evolve`` read content that could change: the
+setup event brings the starting ships, dead asteroids, erudite stock, medal thresholds
+and the track tokens (``initial_state`` only shapes the empty state); the structural
+constants used (planet names, 18 senate spaces, 7 projects, 4 ambassadors, 12 missions)
+are the wire format itself.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from orrery_contracts.federation import catalogue as cat
-from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -20,8 +21,8 @@ class Player(msgspec.Struct, kw_only=True):
     ocean: int = 0
     diamond: int = 0
     pp: int = 0
-    hangar: int = cat.START_SHIPS
-    auth: int = 1
+    hangar: int = 0  # the setup event fills every hangar
+    authority_step: int = 1
     die: int = -1
     die_on_board: bool = False
     used: list[bool] = msgspec.field(default_factory=lambda: [False] * 4)
@@ -43,7 +44,7 @@ class Player(msgspec.Struct, kw_only=True):
     outer: int = 0
 
 
-class State(msgspec.Struct, kw_only=True):
+class FederationState(msgspec.Struct, kw_only=True):
     seats: int
     law_mode: str = "all"
     prize_mode: str = "seed"
@@ -52,40 +53,42 @@ class State(msgspec.Struct, kw_only=True):
     start_player: int = 0
     president_next: int = -1
     players: list[Player] = msgspec.field(default_factory=list)
-    # senate: per space the seat (-1 free, -2 blocked, -3 neutral), votes, funding, die
-    sp_seat: list[int] = msgspec.field(default_factory=lambda: [-1] * cat.N_SPACES)
-    sp_votes: list[int] = msgspec.field(default_factory=lambda: [0] * cat.N_SPACES)
-    sp_fund: list[bool] = msgspec.field(default_factory=lambda: [False] * cat.N_SPACES)
-    sp_die: list[bool] = msgspec.field(default_factory=lambda: [False] * cat.N_SPACES)
-    sp_token: list[int] = msgspec.field(default_factory=lambda: [-1] * cat.N_SPACES)
+    # senate: per space the seat (-1 free, -2 blocked, -3 neutral), votes, funding side,
+    # die, alteration token
+    space_seat: list[int] = msgspec.field(default_factory=lambda: [-1] * cat.N_SPACES)
+    space_votes: list[int] = msgspec.field(default_factory=lambda: [0] * cat.N_SPACES)
+    space_funding: list[bool] = msgspec.field(default_factory=lambda: [False] * cat.N_SPACES)
+    space_die: list[bool] = msgspec.field(default_factory=lambda: [False] * cat.N_SPACES)
+    space_token: list[int] = msgspec.field(default_factory=lambda: [-1] * cat.N_SPACES)
     projects: list[int] = msgspec.field(default_factory=lambda: [0] * 7)
     orange_tokens: list[int] = msgspec.field(default_factory=lambda: [-1] * 9)
     orange_shown: list[bool] = msgspec.field(default_factory=lambda: [False] * 9)
-    dead_left: int = cat.DEAD_ASTEROIDS
+    dead_left: int = 0  # the setup event counts them
     blue_tokens: list[list[int]] = msgspec.field(default_factory=list)
     blue_shown: list[bool] = msgspec.field(default_factory=lambda: [False] * 8)
-    erudite_stock: list[int] = msgspec.field(
-        default_factory=lambda: [n for _ in range(5) for n in cat.ERUDITE_STOCK]
-    )
+    erudite_stock: list[int] = msgspec.field(default_factory=list)  # per tile, from setup
     production: list[int] = msgspec.field(default_factory=list)
     mega: list[list[int]] = msgspec.field(default_factory=list)
-    mega_filled: list[int] = msgspec.field(default_factory=lambda: [0] * cat.N_MEGA)
+    mega_filled: list[int] = msgspec.field(default_factory=list)  # per megastructure
     law_stacks: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
     laws: list[int] = msgspec.field(default_factory=lambda: [-1, -1])
     next_laws: list[int] = msgspec.field(default_factory=list)
     start_tiles: list[int] = msgspec.field(default_factory=list)
     deep_space: list[int] = msgspec.field(default_factory=list)
     medal_supply: dict[str, list[int]] = msgspec.field(default_factory=dict)
-    queue: list[ev.Step] = msgspec.field(default_factory=list)
+    queue: list[st.AnyStep] = msgspec.field(default_factory=list)
     finished: bool = False
     final_points: list[int] = msgspec.field(default_factory=list)
 
 
-def initial_state(seats: int, law_mode: str, prize_mode: str, president_mode: str) -> State:
-    supply: dict[str, list[int]] = {p: list(cat.MEDAL_THRESHOLDS[seats]) for p in cat.PLANETS}
+def initial_state(
+    seats: int, law_mode: str, prize_mode: str, president_mode: str
+) -> FederationState:
+    """The empty state the setup event is folded into (its shape, no content)."""
+    supply: dict[str, list[int]] = {p: [] for p in cat.PLANETS}  # thresholds: setup
     supply["authority"] = [0] * seats
     supply["intrigue"] = [0] * seats
-    return State(
+    return FederationState(
         seats=seats,
         law_mode=law_mode,
         prize_mode=prize_mode,
@@ -93,163 +96,3 @@ def initial_state(seats: int, law_mode: str, prize_mode: str, president_mode: st
         players=[Player() for _ in range(seats)],
         medal_supply=supply,
     )
-
-
-def evolve(s: State, e: msgspec.Struct) -> State:
-    t = type(e)
-    if t is ev.Popped:
-        s.queue.pop(0)
-    elif t is ev.Pushed:
-        assert isinstance(e, ev.Pushed)
-        s.queue[0:0] = e.steps
-    elif t is ev.Gained:
-        assert isinstance(e, ev.Gained)
-        p = s.players[e.seat]
-        p.copp += e.copp
-        p.lav += e.lav
-        p.ocean += e.ocean
-        p.diamond += e.diamond
-        p.pp += e.pp
-        p.hangar += e.ships
-    elif t is ev.AuthoritySet:
-        assert isinstance(e, ev.AuthoritySet)
-        s.players[e.seat].auth = e.step
-    elif t is ev.DieSet:
-        assert isinstance(e, ev.DieSet)
-        s.players[e.seat].die = e.value
-    elif t is ev.Placed:
-        assert isinstance(e, ev.Placed)
-        p = s.players[e.seat]
-        p.used[e.ambassador] = True
-        if e.token >= 0:
-            p.tokens.remove(e.token)
-        if e.space == cat.OUTER:
-            p.outer += 1
-        else:
-            s.sp_seat[e.space] = e.seat
-            s.sp_votes[e.space] = e.votes
-            s.sp_fund[e.space] = e.funding
-            s.sp_die[e.space] = e.die
-            s.sp_token[e.space] = e.token
-            if e.die:
-                p.die_on_board = True
-    elif t is ev.Checked:
-        assert isinstance(e, ev.Checked)
-        s.players[e.seat].checks[e.mission] = True
-    elif t is ev.MissionDone:
-        assert isinstance(e, ev.MissionDone)
-        p = s.players[e.seat]
-        p.missions[e.mission] = True
-        p.hangar -= 1
-    elif t is ev.MedalTaken:
-        assert isinstance(e, ev.MedalTaken)
-        s.players[e.seat].medals.append(e.kind)
-        s.medal_supply[e.kind].pop(0)
-    elif t is ev.OrangeMoved:
-        assert isinstance(e, ev.OrangeMoved)
-        s.players[e.seat].orange = e.level
-    elif t is ev.BlueMoved:
-        assert isinstance(e, ev.BlueMoved)
-        s.players[e.seat].blue = e.level
-    elif t is ev.Revealed:
-        assert isinstance(e, ev.Revealed)
-        if e.track == "orange":
-            s.orange_shown[e.level] = True
-        else:
-            s.blue_shown[e.level] = True
-    elif t is ev.TokenTaken:
-        assert isinstance(e, ev.TokenTaken)
-        s.blue_tokens[e.level - 1][e.spot] = -1
-        s.players[e.seat].tokens.append(e.token)
-    elif t is ev.DeadTaken:
-        s.dead_left -= 1
-    elif t is ev.StallTaken:
-        assert isinstance(e, ev.StallTaken)
-        s.players[e.seat].stalls[e.stall] = 2 if e.upper else 1
-    elif t is ev.EruditeTaken:
-        assert isinstance(e, ev.EruditeTaken)
-        s.players[e.seat].erudite.append(e.tile)
-        s.erudite_stock[e.tile] -= 1
-    elif t is ev.TileUsed:
-        assert isinstance(e, ev.TileUsed)
-        s.players[e.seat].erudite_used.append(e.tile)
-    elif t is ev.Built:
-        assert isinstance(e, ev.Built)
-        s.players[e.seat].built.append(e.structure)
-        if e.structure >= len(s.production):  # a megastructure
-            s.mega_filled[e.structure - len(s.production)] += 1
-    elif t is ev.ProjectAdvanced:
-        assert isinstance(e, ev.ProjectAdvanced)
-        s.projects[e.project] += 1
-        if e.project == cat.COMMON and e.seat >= 0:
-            s.players[e.seat].common += 1
-    elif t is ev.InfluenceAdded:
-        assert isinstance(e, ev.InfluenceAdded)
-        s.players[e.seat].inf_bonus[e.planet] += 1
-    elif t is ev.StartTileTaken:
-        assert isinstance(e, ev.StartTileTaken)
-        p = s.players[e.seat]
-        p.start_tile = e.tile
-        p.tile_missions += 1
-        s.start_tiles.remove(e.tile)
-    elif t is ev.DeepSpaceTaken:
-        assert isinstance(e, ev.DeepSpaceTaken)
-        p = s.players[e.seat]
-        p.deep_space.append(e.tile)
-        p.tile_missions += 1
-        s.deep_space.pop(e.index)
-    elif t is ev.PresidentTaken:
-        assert isinstance(e, ev.PresidentTaken)
-        s.president_next = e.seat
-    elif t is ev.RoundStarted:
-        assert isinstance(e, ev.RoundStarted)
-        s.round = e.round
-        s.laws = [e.left_law, e.right_law]
-        s.law_stacks = [list(x) for x in e.laws]
-        s.next_laws = list(e.next_laws)
-        for i in range(cat.N_SPACES):
-            s.sp_seat[i] = -1
-            s.sp_votes[i] = 0
-            s.sp_fund[i] = False
-            s.sp_die[i] = False
-            s.sp_token[i] = -1
-        for i in e.blocked:
-            s.sp_seat[i] = -2
-        for i in e.neutral:
-            s.sp_seat[i] = -3
-            s.sp_votes[i] = e.neutral_votes
-    elif t is ev.RoundEnded:
-        assert isinstance(e, ev.RoundEnded)
-        for p in s.players:
-            p.used = [False] * 4
-            p.die_on_board = False
-            p.outer = 0
-        s.start_player = e.start_player
-        s.president_next = -1
-        s.laws = [-1, -1]
-    elif t is ev.SetUp:
-        assert isinstance(e, ev.SetUp)
-        s.orange_tokens = list(e.orange_tokens)
-        s.blue_tokens = [list(x) for x in e.blue_tokens]
-        s.blue_shown[1] = True
-        s.production = list(e.production)
-        s.mega = [list(x) for x in e.mega]
-        s.mega_filled = [0] * len(e.mega)
-        s.start_tiles = list(e.start_tiles)
-        s.deep_space = list(e.deep_space)
-        s.law_stacks = [list(x) for x in e.laws]
-        s.start_player = e.start_player
-        for p in s.players:
-            p.hangar = e.start_ships
-        s.dead_left = e.dead_asteroids
-        s.erudite_stock = [n for _ in cat.PLANETS for n in e.erudite_stock]
-        thresholds = e.medal_thresholds or ev.V1_MEDAL_THRESHOLDS[s.seats]
-        for planet in cat.PLANETS:
-            s.medal_supply[planet] = list(thresholds)
-    elif t is ev.LawPassed:
-        pass
-    elif t is ev.Finished:
-        assert isinstance(e, ev.Finished)
-        s.finished = True
-        s.final_points = list(e.points)
-    return s

@@ -3,13 +3,13 @@ tiles and the order of the law stacks (sizes only)."""
 
 from __future__ import annotations
 
-from games.federation.rules import influence, level
-from games.federation.state import State
+from games.federation.counts import influence, level
+from games.federation.state import FederationState
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 
-def view(s: State, seat: int | None) -> FederationView:
+def view(s: FederationState, seat: int | None) -> FederationView:
     front = s.queue[0] if s.queue and not s.finished else None
     players = [
         PlayerView(
@@ -20,7 +20,7 @@ def view(s: State, seat: int | None) -> FederationView:
             pp=p.pp,
             hangar=p.hangar,
             reserve=cat.MAX_SHIPS - p.hangar - sum(p.missions),
-            authority_step=p.auth,
+            authority_step=p.authority_step,
             authority_level=level(p),
             die=p.die,
             die_on_board=p.die_on_board,
@@ -46,10 +46,10 @@ def view(s: State, seat: int | None) -> FederationView:
     spaces = [
         SpaceView(
             icon=cat.SPACE_ICON[i],
-            seat=s.sp_seat[i],
-            votes=s.sp_votes[i],
-            funding=s.sp_fund[i],
-            token=s.sp_token[i],
+            seat=s.space_seat[i],
+            votes=s.space_votes[i],
+            funding=s.space_funding[i],
+            token=s.space_token[i],
         )
         for i in range(cat.N_SPACES)
     ]

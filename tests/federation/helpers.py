@@ -4,23 +4,27 @@ from __future__ import annotations
 
 from random import Random
 
+from games.clone import clone
 from games.federation import GAME, FederationOptions
-from games.federation.ctx import Ctx, clone
-from games.federation.engine import after_step, drain
-from games.federation.state import State, evolve
+from games.federation.automatic import after_step, drain
+from games.federation.evolve import evolve
+from games.federation.state import FederationState
+from games.federation.working_copy import Ctx
 from games.playthrough import fold
 from games.rng import derive_rng
 from orrery_contracts.base import EventBody
-from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
-def opening(seats: int, seed: int = 1, options: FederationOptions | None = None) -> State:
+def opening(seats: int, seed: int = 1, options: FederationOptions | None = None) -> FederationState:
     opts = options or FederationOptions()
     events = GAME.setup(opts, seats, derive_rng(seed.to_bytes(16, "big"), 0))
     return fold(GAME, opts, seats, events)
 
 
-def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000, round: int = 0) -> State:
+def play_until(
+    state: FederationState, kind: str, seed: int = 0, limit: int = 5000, round: int = 0
+) -> FederationState:
     """Random legal play until the pending step is ``kind`` (in round >= ``round``)."""
     chooser = Random(seed)
     for _ in range(limit):
@@ -36,7 +40,9 @@ def play_until(state: State, kind: str, seed: int = 0, limit: int = 5000, round:
     raise AssertionError(f"never reached {kind}")
 
 
-def run_steps(state: State, *steps: ev.Step, seed: int = 0) -> tuple[State, list[EventBody]]:
+def run_steps(
+    state: FederationState, *steps: st.AnyStep, seed: int = 0
+) -> tuple[FederationState, list[EventBody]]:
     """Put steps at the front of a copy's queue and run the automatic part."""
     ctx = Ctx(clone(state), Random(seed))
     ctx.push(*steps)
@@ -44,7 +50,7 @@ def run_steps(state: State, *steps: ev.Step, seed: int = 0) -> tuple[State, list
     return ctx.s, ctx.events
 
 
-def settle(state: State) -> tuple[State, list[EventBody]]:
+def settle(state: FederationState) -> tuple[FederationState, list[EventBody]]:
     ctx = Ctx(clone(state), Random(0))
     after_step(ctx)
     drain(ctx)

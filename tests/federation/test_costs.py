@@ -9,7 +9,7 @@ lavandium ("資源獲得のある面でプレイした場合、即時獲得し�
 
 So a crystal the envoy brings can pay the room, the limit of 10 makes the player discard
 at once, and what is discarded can never be the crystal the room still has to be paid
-with: the same function (``rules.can_settle``) decides whether the placement is allowed,
+with: the same function (``payments.can_settle``) decides whether the placement is allowed,
 what may be discarded and how each cost may be paid.
 """
 
@@ -19,15 +19,17 @@ from random import Random
 
 import pytest
 
+from games.clone import clone
 from games.federation import GAME
-from games.federation.ctx import clone, pay_step
-from games.federation.rules import space_votes
-from games.federation.state import State
+from games.federation.effect_steps import pay_step
+from games.federation.senate import space_votes
+from games.federation.state import FederationState
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 from tests.federation.helpers import opening, play_until, run_steps
 
 ASSISTANT = cat.SPACE_ICON.index(cat.I_ASSISTANT)
@@ -38,7 +40,7 @@ VOTE_SIX_PAY_LAV = cat.ALTERATIONS.index((3, 6, (("l", -1),)))  # vote 6, pay 1 
 VOTE_TWO_FUNDING = 0  # voting token: vote 2 + also check the mission
 
 
-def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[State, int]:
+def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[FederationState, int]:
     """Round 1's first turn of a 4-player game (an empty senate), the crystals given."""
     s = play_until(opening(4, seed=3), "turn")
     seat = s.queue[0].seat
@@ -48,7 +50,9 @@ def _first_turn(copp: int = 0, lav: int = 0, ocean: int = 0) -> tuple[State, int
     return s, seat
 
 
-def _decide(s: State, command: CommandBody, seat: int) -> tuple[State, list[EventBody]]:
+def _decide(
+    s: FederationState, command: CommandBody, seat: int
+) -> tuple[FederationState, list[EventBody]]:
     events = GAME.decide(s, command, seat, Random(0))
     s = clone(s)
     for e in events:
@@ -120,7 +124,7 @@ def test_one_payment_never_leaves_the_next_cost_unpayable() -> None:
     assert _paid(events, "pay") == [(0, -1, 0), (0, 0, -1)]
     p = s.players[seat]
     assert (p.copp, p.lav, p.ocean, p.die) == (0, 0, 0, 2)
-    assert s.sp_votes[ASSISTANT] == 6
+    assert s.space_votes[ASSISTANT] == 6
 
 
 def test_a_placement_whose_cost_cannot_be_paid_is_not_allowed() -> None:
@@ -138,7 +142,7 @@ def test_a_placement_whose_cost_cannot_be_paid_is_not_allowed() -> None:
 def test_a_pay_step_with_nothing_to_pay_is_never_skipped() -> None:
     s, seat = _first_turn()
     with pytest.raises(RuntimeError):
-        run_steps(s, pay_step(seat, cat.ASSISTANT_COST), ev.Step(kind="fx_die", seat=seat, a=2))
+        run_steps(s, pay_step(seat, cat.ASSISTANT_COST), st.RaiseDie(seat=seat, amount=2))
 
 
 def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
@@ -150,7 +154,7 @@ def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
     p.die, p.tokens = 3, [VOTE_TWO_FUNDING]
     legal = GAME.legal_commands(s, seat)
     both = [c for c in legal if isinstance(c, cmd.Place) and c.die and c.token >= 0]
-    free = [i for i in range(cat.N_SPACES) if s.sp_seat[i] == -1]
+    free = [i for i in range(cat.N_SPACES) if s.space_seat[i] == -1]
     # every free ambassador on every free space (none of them costs anything here but
     # the spy and the assistant and ships rooms, which this seat cannot pay)
     costly = (cat.I_SPY, cat.I_ASSISTANT, cat.I_SHIPS)
@@ -161,7 +165,7 @@ def test_a_voting_envoy_with_the_die_and_a_voting_token_is_listed() -> None:
     place = cmd.Place(ambassador=ENVOY_C, space=0, die=True, token=VOTE_TWO_FUNDING)
     assert place in both
     s2, _ = _decide(s, place, seat)
-    assert s2.sp_die[0] and s2.sp_votes[0] == 2 and space_votes(s2, 0) == 2 + 3
+    assert s2.space_die[0] and s2.space_votes[0] == 2 and space_votes(s2, 0) == 2 + 3
 
 
 def test_the_outer_space_takes_an_envoy_on_neither_side() -> None:

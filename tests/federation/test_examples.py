@@ -8,13 +8,17 @@ import pytest
 
 from games.federation import GAME, FederationOptions
 from games.federation.choices import mission_ok
-from games.federation.rounds import final_breakdown, row_winners
-from games.federation.rules import level, payments, prizes
+from games.federation.counts import level
+from games.federation.payments import payments
+from games.federation.scoring import final_breakdown, prizes
+from games.federation.senate import row_winners
 from games.federation.state import initial_state
 from games.rejection import Rejected
+from games.table import game_options
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 from tests.federation.helpers import opening, play_until, run_steps, settle
 
 
@@ -76,7 +80,7 @@ def test_payment_per_authority_level() -> None:
 def _upkeep_state(step: int, copp: int, lav: int, ocean: int):  # type: ignore[no-untyped-def]
     s = play_until(opening(2), "turn")
     p = s.players[0]
-    p.auth, p.copp, p.lav, p.ocean = step, copp, lav, ocean
+    p.authority_step, p.copp, p.lav, p.ocean = step, copp, lav, ocean
     return s
 
 
@@ -88,7 +92,7 @@ def test_upkeep_options_and_drop_rule() -> None:
     assert cmd.Upkeep(level=2) in opts
     assert not any(isinstance(o, cmd.Upkeep) and o.level == 5 for o in opts)
     after = _decide_front(s, cmd.Upkeep(level=4, copp=1))
-    assert after.players[0].auth == cat.LEVEL_BOTTOM[4] == 6
+    assert after.players[0].authority_step == cat.LEVEL_BOTTOM[4] == 6
     assert after.players[0].copp == 0
 
 
@@ -96,26 +100,26 @@ def test_upkeep_oceanium_replaces_coppernium_and_paying_keeps_the_step() -> None
     s = _upkeep_state(7, 0, 0, 1)
     assert cmd.Upkeep(level=4, ocean=1) in GAME_OPTS(s)
     after = _decide_front(s, cmd.Upkeep(level=4, ocean=1))
-    assert after.players[0].auth == 7 and after.players[0].ocean == 0
+    assert after.players[0].authority_step == 7 and after.players[0].ocean == 0
 
 
 def test_upkeep_paying_nothing_drops_to_bottom_of_level_two() -> None:
     s = _upkeep_state(5, 0, 0, 0)  # level 3, no crystal: the only option is automatic
-    s2, _ = run_steps(s, ev.Step(kind="upkeep", seat=0))
-    assert s2.players[0].auth == 2 and level(s2.players[0]) == 2
+    s2, _ = run_steps(s, st.ChooseUpkeep(seat=0))
+    assert s2.players[0].authority_step == 2 and level(s2.players[0]) == 2
     s = _upkeep_state(9, 0, 2, 0)
     after = _decide_front(s, cmd.Upkeep(level=2))
-    assert after.players[0].auth == 2 and after.players[0].lav == 2
+    assert after.players[0].authority_step == 2 and after.players[0].lav == 2
 
 
 def GAME_OPTS(s):  # type: ignore[no-untyped-def]
-    s2, _ = run_steps(s, ev.Step(kind="upkeep", seat=0))
+    s2, _ = run_steps(s, st.ChooseUpkeep(seat=0))
     assert s2.queue[0].kind == "upkeep"
     return GAME.legal_commands(s2, 0)
 
 
 def _decide_front(s, command):  # type: ignore[no-untyped-def]
-    s2, _ = run_steps(s, ev.Step(kind="upkeep", seat=0))
+    s2, _ = run_steps(s, st.ChooseUpkeep(seat=0))
     for e in GAME.decide(s2, command, 0, Random(0)):
         s2 = GAME.evolve(s2, e)
     return s2
@@ -157,34 +161,34 @@ def test_oceanium_substitutes_for_coppernium_and_lavandium() -> None:
 
 def test_row_majority_ties_all_score() -> None:
     s = play_until(opening(4), "turn")
-    s.sp_seat[0], s.sp_votes[0] = 0, 3
-    s.sp_seat[1], s.sp_votes[1] = 1, 2
-    s.sp_seat[2], s.sp_votes[2] = 1, 1
-    s.sp_seat[3], s.sp_votes[3] = 2, 1
+    s.space_seat[0], s.space_votes[0] = 0, 3
+    s.space_seat[1], s.space_votes[1] = 1, 2
+    s.space_seat[2], s.space_votes[2] = 1, 1
+    s.space_seat[3], s.space_votes[3] = 2, 1
     assert row_winners(s, 0) == [0, 1]
-    s.players[0].auth, s.players[1].auth = 4, 9  # levels 3 and 5
+    s.players[0].authority_step, s.players[1].authority_step = 4, 9  # levels 3 and 5
     before = [p.pp for p in s.players]
-    s2, _ = run_steps(s, ev.Step(kind="rows"))
+    s2, _ = run_steps(s, st.ScoreRows())
     gained = [a.pp - b for a, b in zip(s2.players, before, strict=True)]
     assert gained == [3, 5, 0, 0]
 
 
 def test_row_majority_counts_the_assistant_die() -> None:
     s = play_until(opening(4), "turn")
-    s.sp_seat[6], s.sp_votes[6] = 0, 3
-    s.sp_seat[7], s.sp_votes[7], s.sp_die[7] = 1, 1, True
+    s.space_seat[6], s.space_votes[6] = 0, 3
+    s.space_seat[7], s.space_votes[7], s.space_die[7] = 1, 1, True
     s.players[1].die = 4
     assert row_winners(s, 1) == [1]
 
 
 def _law_state():  # type: ignore[no-untyped-def]
     s = play_until(opening(3), "turn")
-    s.sp_seat[0], s.sp_votes[0] = 0, 3  # left wing
-    s.sp_seat[3], s.sp_votes[3] = 1, 2  # right wing
-    s.sp_seat[4], s.sp_votes[4] = 2, 1
+    s.space_seat[0], s.space_votes[0] = 0, 3  # left wing
+    s.space_seat[3], s.space_votes[3] = 1, 2  # right wing
+    s.space_seat[4], s.space_votes[4] = 2, 1
     for i in range(18):
-        if s.sp_seat[i] == -3:
-            s.sp_seat[i], s.sp_votes[i] = -1, 0
+        if s.space_seat[i] == -3:
+            s.space_seat[i], s.space_votes[i] = -1, 0
     s.laws = [cat.ORANGE, cat.YELLOW]
     for seat, p in enumerate(s.players):
         p.orange = seat + 1
@@ -194,7 +198,7 @@ def _law_state():  # type: ignore[no-untyped-def]
 
 def test_law_tie_is_decided_by_the_start_player() -> None:
     s = _law_state()
-    s2, _ = run_steps(s, ev.Step(kind="law_vote"))
+    s2, _ = run_steps(s, st.CountLawVotes())
     assert s2.queue[0].kind == "law"
     assert GAME.status(s2).to_move == (s2.start_player,)
     other = (s2.start_player + 1) % 3
@@ -212,9 +216,9 @@ def test_law_tie_is_decided_by_the_start_player() -> None:
 
 def test_law_majority_side_passes_and_scores_influence_times_two() -> None:
     s = _law_state()
-    s.sp_votes[0] = 4  # left 4 vs right 3: the orange law
+    s.space_votes[0] = 4  # left 4 vs right 3: the orange law
     before = [p.pp for p in s.players]
-    s2, events = run_steps(s, ev.Step(kind="law_vote"))
+    s2, events = run_steps(s, st.CountLawVotes())
     assert any(isinstance(e, ev.LawPassed) and e.planet == cat.ORANGE for e in events)
     assert [p.pp - b for p, b in zip(s2.players, before, strict=True)] == [2, 4, 6]
 
@@ -222,9 +226,9 @@ def test_law_majority_side_passes_and_scores_influence_times_two() -> None:
 def test_law_majority_option_scores_only_the_top() -> None:
     s = _law_state()
     s.law_mode = "majority"
-    s.sp_votes[0] = 4
+    s.space_votes[0] = 4
     before = [p.pp for p in s.players]
-    s2, _ = run_steps(s, ev.Step(kind="law_vote"))
+    s2, _ = run_steps(s, st.CountLawVotes())
     assert [p.pp - b for p, b in zip(s2.players, before, strict=True)] == [0, 0, 6]
 
 
@@ -234,7 +238,7 @@ def test_megastructure_scores_the_smaller_criterion_times_the_slot() -> None:
     p = s.players[0]
     p.medals, p.tokens = ["orange", "blue"], [1, 2, 3]
     p.diamond, p.copp, p.lav, p.ocean = 0, 3, 0, 0
-    s2, _ = run_steps(s, ev.Step(kind="green", seat=0))
+    s2, _ = run_steps(s, st.ChooseStructure(seat=0))
     before = s2.players[0].pp
     for e in GAME.decide(s2, cmd.Build(structure=cat.N_PRODUCTION), 0, Random(0)):
         s2 = GAME.evolve(s2, e)
@@ -244,7 +248,7 @@ def test_megastructure_scores_the_smaller_criterion_times_the_slot() -> None:
     # the next builder gets the x2 slot
     q = s2.players[1]
     q.medals, q.tokens, q.copp, q.lav, q.ocean, q.diamond = ["green"], [4, 5], 3, 0, 0, 0
-    s3, _ = run_steps(s2, ev.Step(kind="green", seat=1))
+    s3, _ = run_steps(s2, st.ChooseStructure(seat=1))
     before = s3.players[1].pp
     for e in GAME.decide(s3, cmd.Build(structure=cat.N_PRODUCTION), 1, Random(0)):
         s3 = GAME.evolve(s3, e)
@@ -254,7 +258,8 @@ def test_megastructure_scores_the_smaller_criterion_times_the_slot() -> None:
 def test_mission_conditions() -> None:
     s = initial_state(2, "all", "seed", "any")
     p = s.players[0]
-    p.auth = 2  # level 2
+    p.authority_step = 2  # level 2
+    p.hangar = cat.START_SHIPS  # what the setup event puts in the hangar
     m = cat.ORANGE
     assert not mission_ok(s, 0, m)  # no check
     p.checks[m] = True
@@ -265,13 +270,13 @@ def test_mission_conditions() -> None:
     assert not mission_ok(s, 0, cat.GREEN) and not mission_ok(s, 0, cat.I_SHIPS)
     p.checks[cat.GREEN] = True
     assert not mission_ok(s, 0, cat.GREEN)  # needs level 3
-    p.auth = 4
+    p.authority_step = 4
     assert mission_ok(s, 0, cat.GREEN)
     p.missions[m] = True
     assert not mission_ok(s, 0, m)  # once per game
     p.missions = [True] * 8 + [False] * 4
     p.checks = [True] * 12
-    p.auth, p.hangar = 9, 1
+    p.authority_step, p.hangar = 9, 1
     assert not mission_ok(s, 0, 10)  # at most 8 missions
 
 
@@ -280,7 +285,7 @@ def test_mission_sends_a_ship_and_scores() -> None:
     seat = s.queue[0].seat
     p = s.players[seat]
     p.checks[cat.I_SHIPS] = True
-    p.auth, p.hangar = 9, 2
+    p.authority_step, p.hangar = 9, 2
     assert cmd.Mission(mission=cat.I_SHIPS) in GAME.legal_commands(s, seat)
     before = p.pp
     s2 = s
@@ -293,12 +298,12 @@ def test_mission_sends_a_ship_and_scores() -> None:
 
 def test_authority_medal_on_step_eight_and_pp_at_the_top() -> None:
     s = play_until(opening(2), "turn")
-    s.players[0].auth = 7
+    s.players[0].authority_step = 7
     s.deep_space = []
     before = s.players[0].pp
-    s2, _ = run_steps(s, ev.Step(kind="fx_auth", seat=0, a=4))
+    s2, _ = run_steps(s, st.GainAuthority(seat=0, steps=4))
     p = s2.players[0]
-    assert p.auth == 9 and "authority" in p.medals
+    assert p.authority_step == 9 and "authority" in p.medals
     assert p.pp - before == 2  # two gains while at the top
 
 
@@ -316,12 +321,13 @@ def test_planet_medals_by_threshold_once_per_planet() -> None:
 
 
 def test_options_are_validated() -> None:
-    for bad in (
-        FederationOptions(law_effect="x"),
-        FederationOptions(project_prizes="x"),
-        FederationOptions(president_medal="x"),
-    ):
-        with pytest.raises(Rejected):
-            GAME.validate_options(bad, 3)
-    with pytest.raises(Rejected):
-        GAME.validate_options(FederationOptions(), 5)
+    """The options' ``Literal`` fields are the only check: the table's decode refuses any
+    other value (``bad_options``); the seat range is declared once, on the game."""
+    for bad in ({"law_effect": "x"}, {"project_prizes": "x"}, {"president_medal": "x"}):
+        with pytest.raises(Rejected) as refused:
+            game_options(GAME, bad)
+        assert refused.value.code == "bad_options"
+    assert game_options(GAME, {"law_effect": "majority"}) == FederationOptions(
+        law_effect="majority"
+    )
+    assert (GAME.min_seats, GAME.max_seats) == (2, 4)

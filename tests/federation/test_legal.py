@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.federation import GAME, FederationOptions
-from games.federation.state import State
+from games.federation.state import FederationState
 from games.playthrough import fold
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
@@ -31,7 +31,7 @@ from tests.support.legality import listed_exactly_when_accepted
 ENCODE = msgspec.msgpack.encode
 
 
-def _placements(s: State, seat: int) -> Iterator[CommandBody]:
+def _placements(s: FederationState, seat: int) -> Iterator[CommandBody]:
     held = sorted(set(s.players[seat].tokens))
     tokens = [-1, *held, next(t for t in range(len(cat.ALTERATIONS)) if t not in held)]
     for amb, space, funding, die, token in product(
@@ -40,7 +40,7 @@ def _placements(s: State, seat: int) -> Iterator[CommandBody]:
         yield cmd.Place(ambassador=amb, space=space, funding=funding, die=die, token=token)
 
 
-def _answers(s: State) -> Iterator[CommandBody]:
+def _answers(s: FederationState) -> Iterator[CommandBody]:
     small = range(-1, 4)
     for c, lv, o, d in product(range(3), range(3), range(3), range(2)):
         yield cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d)
@@ -81,7 +81,7 @@ def _answers(s: State) -> Iterator[CommandBody]:
     yield cmd.EndTurn()
 
 
-def candidates(s: State, seat: int) -> Iterator[CommandBody]:
+def candidates(s: FederationState, seat: int) -> Iterator[CommandBody]:
     if s.queue and s.queue[0].kind == "turn":
         yield from _placements(s, seat)
         yield cmd.EndTurn()
@@ -90,14 +90,14 @@ def candidates(s: State, seat: int) -> Iterator[CommandBody]:
         yield cmd.Place(ambassador=0, space=cat.OUTER)
 
 
-def check_position(s: State) -> None:
+def check_position(s: FederationState) -> None:
     before = ENCODE(s)
     for seat in range(s.seats):
         listed_exactly_when_accepted(GAME, s, seat, candidates(s, seat))
     assert ENCODE(s) == before
 
 
-def position(seats: int, options: FederationOptions, seed: int, fraction: float) -> State:
+def position(seats: int, options: FederationOptions, seed: int, fraction: float) -> FederationState:
     chooser = Random(seed)
     state = fold(GAME, options, seats, GAME.setup(options, seats, Random(seed)))
     states = [ENCODE(state)]
@@ -110,7 +110,7 @@ def position(seats: int, options: FederationOptions, seed: int, fraction: float)
             state = GAME.evolve(state, e)
         states.append(ENCODE(state))
     index = min(len(states) - 1, int(fraction * len(states)))
-    return msgspec.msgpack.decode(states[index], type=State)
+    return msgspec.msgpack.decode(states[index], type=FederationState)
 
 
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.federation import GAME, FederationOptions
-from games.federation.rules import crystals
-from games.federation.state import State
+from games.federation.counts import crystals
+from games.federation.state import FederationState
 from games.playthrough import fold, play_random
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody, EventBody
@@ -25,7 +25,7 @@ VARIANTS = [
 ]
 
 
-def check_invariants(s: State) -> None:
+def check_invariants(s: FederationState) -> None:
     leading_discards = set()
     for step in s.queue:
         if step.kind != "discard":
@@ -38,7 +38,7 @@ def check_invariants(s: State) -> None:
         assert sum(p.missions) <= cat.MAX_MISSIONS
         assert len(p.medals) == len(set(p.medals)) <= 7
         assert all(p.checks[m] or not p.missions[m] for m in range(12)) or p.deep_space
-        assert 1 <= p.auth <= cat.MAX_STEP
+        assert 1 <= p.authority_step <= cat.MAX_STEP
         assert -1 <= p.die <= cat.MAX_DIE
         assert p.orange <= cat.ORANGE_MAX and p.blue <= cat.BLUE_MAX
         assert len(p.erudite) == len(set(p.erudite))
@@ -48,7 +48,7 @@ def check_invariants(s: State) -> None:
     assert all(f <= len(cat.MEGA_SLOTS) for f in s.mega_filled)
 
 
-def other_seat_command(s: State, seat: int) -> None:
+def other_seat_command(s: FederationState, seat: int) -> None:
     """Commands from the wrong seat, or of the wrong kind, are rejected with a code."""
     other = (seat + 1) % s.seats
     for legal in GAME.legal_commands(s, seat)[:2]:
@@ -61,7 +61,7 @@ def other_seat_command(s: State, seat: int) -> None:
         GAME.decide(s, wrong, seat, Random(0))
     assert isinstance(err.value.code, str)
     if kind == "turn":
-        taken = [i for i in range(cat.N_SPACES) if s.sp_seat[i] >= 0]
+        taken = [i for i in range(cat.N_SPACES) if s.space_seat[i] >= 0]
         free_amb = s.players[seat].used.index(False)
         for i in taken[:1]:
             with pytest.raises(Rejected) as err:
@@ -70,7 +70,9 @@ def other_seat_command(s: State, seat: int) -> None:
 
 
 def make_checker(rng: Random) -> Any:
-    def on_step(s: State, seat: int, command: CommandBody, events: list[EventBody]) -> None:
+    def on_step(
+        s: FederationState, seat: int, command: CommandBody, events: list[EventBody]
+    ) -> None:
         check_invariants(s)
         status = GAME.status(s)
         if status.finished:

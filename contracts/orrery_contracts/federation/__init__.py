@@ -1,4 +1,5 @@
-"""Wire contract of Federation: commands, events, views and the static catalogue."""
+"""Wire contract of Federation: commands, events, queue steps, options, views and the static
+catalogue."""
 
 from orrery_contracts.federation.commands import (
     Build,
@@ -47,16 +48,17 @@ from orrery_contracts.federation.events import (
     PresidentTaken,
     ProjectAdvanced,
     Pushed,
+    Queued,
     Revealed,
     RoundEnded,
     RoundStarted,
     SetUp,
     StallTaken,
     StartTileTaken,
-    Step,
     TileUsed,
     TokenTaken,
 )
+from orrery_contracts.federation.options import FederationOptions
 from orrery_contracts.federation.views import FederationView, PlayerView, SpaceView
 
 FederationCommand = (
@@ -87,6 +89,7 @@ FederationCommand = (
 )
 FederationEvent = (
     SetUp
+    | Queued
     | Pushed
     | Popped
     | Gained
@@ -143,6 +146,7 @@ COMMAND_TYPES = (
 )
 EVENT_TYPES = (
     SetUp,
+    Queued,
     Pushed,
     Popped,
     Gained,
@@ -177,8 +181,8 @@ __all__ = [
     "EVENT_TYPES",
     "FederationCommand",
     "FederationEvent",
+    "FederationOptions",
     "FederationView",
     "PlayerView",
     "SpaceView",
-    "Step",
 ]

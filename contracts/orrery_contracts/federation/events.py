@@ -3,7 +3,9 @@ never reads today's content data (``catalogue``): amounts gained and paid are in
 events, the setup content in ``fed.set_up`` and the neutral votes in each round's start.
 
 Fields added after rules version 1 have defaults equal to what rules version 1 used, so a
-log written before a field existed replays exactly as it was played.
+log written before a field existed replays exactly as it was played. Rules version 3
+typed the queue steps (``fed.queued``, ``steps.py``); the untyped ``fed.pushed`` of older
+logs is read through ``legacy.upcast``.
 """
 
 from __future__ import annotations
@@ -11,20 +13,12 @@ from __future__ import annotations
 import msgspec
 
 from orrery_contracts.base import EventBody
+from orrery_contracts.federation.legacy import LegacyStep
+from orrery_contracts.federation.steps import AnyStep
 
 #: Planet medal thresholds per player count of rules version 1 (logs whose ``fed.set_up``
 #: predates the ``medal_thresholds`` field).
 V1_MEDAL_THRESHOLDS: dict[int, tuple[int, ...]] = {2: (4, 6), 3: (4, 5, 6), 4: (3, 4, 5, 6)}
-
-
-class Step(msgspec.Struct, frozen=True, kw_only=True):
-    """One pending piece of work: an automatic step or a choice a seat must make."""
-
-    kind: str
-    seat: int = -1
-    a: int = 0
-    b: int = 0
-    alts: list[list[int]] = []
 
 
 class SetUp(EventBody, frozen=True, tag="fed.set_up"):
@@ -43,8 +37,16 @@ class SetUp(EventBody, frozen=True, tag="fed.set_up"):
     medal_thresholds: list[int] = []  # planet medals, lowest first; [] = rules version 1
 
 
+class Queued(EventBody, frozen=True, tag="fed.queued"):
+    """Steps put at the front of the queue, to run in the given order."""
+
+    steps: list[AnyStep]
+
+
 class Pushed(EventBody, frozen=True, tag="fed.pushed"):
-    steps: list[Step]
+    """``fed.queued`` of rules versions 1 and 2 (untyped steps, upcast when folded)."""
+
+    steps: list[LegacyStep]
 
 
 class Popped(EventBody, frozen=True, tag="fed.popped"):

@@ -8,21 +8,14 @@ from __future__ import annotations
 
 from random import Random
 
-import msgspec
-
-from games.federation.rules import reserve
-from games.federation.state import State, evolve
+from games.federation.counts import reserve
+from games.federation.effect_steps import effect_steps
+from games.federation.evolve import evolve
+from games.federation.state import FederationState
 from orrery_contracts.base import EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
-
-_ENC = msgspec.msgpack.Encoder()
-_DEC = msgspec.msgpack.Decoder(State)
-
-
-def clone(s: State) -> State:
-    return _DEC.decode(_ENC.encode(s))
-
+from orrery_contracts.federation import steps as st
 
 _INFLUENCE_EVENTS = (
     ev.OrangeMoved,
@@ -37,7 +30,7 @@ _INFLUENCE_EVENTS = (
 class Ctx:
     __slots__ = ("crystals_changed", "events", "influence_changed", "rng", "s")
 
-    def __init__(self, s: State, rng: Random) -> None:
+    def __init__(self, s: FederationState, rng: Random) -> None:
         self.s = s
         self.rng = rng
         self.events: list[EventBody] = []
@@ -52,10 +45,10 @@ class Ctx:
         elif isinstance(e, _INFLUENCE_EVENTS):
             self.influence_changed = True
 
-    def push(self, *steps: ev.Step) -> None:
+    def push(self, *steps: st.AnyStep) -> None:
         """Put steps at the front of the queue, to run in the given order."""
         if steps:
-            self.emit(ev.Pushed(steps=list(steps)))
+            self.emit(ev.Queued(steps=list(steps)))
 
     def push_effect(self, seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> None:
         self.push(*effect_steps(seat, effect, icon, times))
@@ -86,14 +79,3 @@ class Ctx:
                     reason=reason,
                 )
             )
-
-
-def effect_steps(seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> list[ev.Step]:
-    steps: list[ev.Step] = []
-    for key, n in effect:
-        steps.append(ev.Step(kind="fx_" + key, seat=seat, a=n * times, b=icon))
-    return steps
-
-
-def pay_step(seat: int, *alts: cat.Cost) -> ev.Step:
-    return ev.Step(kind="pay", seat=seat, alts=[list(a) for a in alts])

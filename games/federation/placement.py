@@ -1,7 +1,7 @@
 """The ambassador placement: validation, its effects, and every legal placement.
 
 ``placement_steps`` is the one description of what a placement does; ``apply_place``
-queues those steps and ``check_place`` asks ``rules.can_settle`` whether the seat can
+queues those steps and ``check_place`` asks ``payments.can_settle`` whether the seat can
 go through their gains and costs, so a placement is allowed exactly when its costs can
 be paid (after the crystals it brings, and the discards the limit of 10 forces).
 """
@@ -10,42 +10,44 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.federation.ctx import Ctx, effect_steps
+from games.federation.effect_steps import effect_steps
 from games.federation.effects import room_steps
-from games.federation.rules import Item, can_settle, holding, settle_items
-from games.federation.state import State
+from games.federation.payments import Item, can_settle, holding, settle_items
+from games.federation.state import FederationState
+from games.federation.working_copy import Ctx
 from games.rejection import CANNOT_AFFORD, ILLEGAL_COMMAND, Rejected
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
 
 
-def placement_steps(seat: int, c: cmd.Place) -> list[ev.Step]:
+def placement_steps(seat: int, c: cmd.Place) -> list[st.AnyStep]:
     """The steps a (valid) placement puts at the front of the queue, in order: the
     ambassador's and the token's gains and costs first, then the space's action."""
     if c.space == cat.OUTER:
-        return [ev.Step(kind="fx_o", seat=seat, a=1), ev.Step(kind="post", seat=seat)]
+        return [st.GainOceanium(seat=seat, amount=1), st.AfterPlacement(seat=seat)]
     icon = cat.SPACE_ICON[c.space]
-    steps: list[ev.Step] = []
+    steps: list[st.AnyStep] = []
     if c.funding:
         steps += effect_steps(seat, cat.AMBASSADORS[c.ambassador][1])
-        steps.append(ev.Step(kind="fx_funding", seat=seat, b=icon))
+        steps.append(st.CheckFundedMission(seat=seat, icon=icon))
     if c.token >= 0:
         steps += effect_steps(seat, cat.ALTERATIONS[c.token][2], icon=icon)
     steps += room_steps(seat, icon)
-    steps.append(ev.Step(kind="post", seat=seat))
+    steps.append(st.AfterPlacement(seat=seat))
     return steps
 
 
 @lru_cache(maxsize=8192)
 def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
-    """The fixed gains and costs of a placement's steps, in order (``rules.settle_items``
+    """The fixed gains and costs of a placement's steps, in order (``payments.settle_items``
     of ``placement_steps``; a pure function of the command, cached)."""
     return settle_items(placement_steps(seat, c), seat)
 
 
-def check_place(s: State, seat: int, c: cmd.Place) -> None:
+def check_place(s: FederationState, seat: int, c: cmd.Place) -> None:
     """Raise Rejected unless ``seat`` may place ``c`` now (its turn is already checked)."""
     p = s.players[seat]
     if not 0 <= c.ambassador < 4:
@@ -56,7 +58,7 @@ def check_place(s: State, seat: int, c: cmd.Place) -> None:
         raise Rejected(ILLEGAL_COMMAND, "no such space")
     outer = c.space == cat.OUTER
     if not outer:
-        taken = s.sp_seat[c.space]
+        taken = s.space_seat[c.space]
         if taken == -2:
             raise Rejected("space_blocked", "that space is blocked this round")
         if taken != -1:
@@ -102,7 +104,7 @@ def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
     ctx.push(*placement_steps(seat, c))
 
 
-def _candidates(s: State, seat: int) -> list[cmd.Place]:
+def _candidates(s: FederationState, seat: int) -> list[cmd.Place]:
     """Every placement worth asking ``check_place`` about: each free ambassador on each
     free space, voting (with or without the die) or funding, with no token or with each
     held token on its side; and the outer space."""
@@ -116,7 +118,7 @@ def _candidates(s: State, seat: int) -> list[cmd.Place]:
         if p.used[amb]:
             continue
         for space in range(cat.N_SPACES):
-            if s.sp_seat[space] != -1:
+            if s.space_seat[space] != -1:
                 continue
             for token in voting:
                 for with_die in die:
@@ -127,7 +129,7 @@ def _candidates(s: State, seat: int) -> list[cmd.Place]:
     return out
 
 
-def place_candidates(s: State, seat: int) -> list[CommandBody]:
+def place_candidates(s: FederationState, seat: int) -> list[CommandBody]:
     """Every placement ``decide`` accepts (``check_place`` on every candidate)."""
     out: list[CommandBody] = []
     for c in _candidates(s, seat):

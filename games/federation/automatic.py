@@ -1,0 +1,284 @@
+"""Running the queue: every automatic step until a seat must choose again (or the game
+ends), and the rules that apply "at once" after each step (planet medals, the limit of
+10 crystals). ``run_automatic`` dispatches an automatic step by its type.
+
+A choice without options is skipped (e.g. the yellow action when no stall is
+affordable), except a payment: a cost is paid or the action was not allowed, so a pay
+step always has an option (``payments.can_settle`` guards every way to reach one), and so
+does a discard of crystals over the limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.federation import effects, laws, rounds, scoring
+from games.federation.choices import CHOICE_TYPES, answer, options
+from games.federation.counts import crystals, influence
+from games.federation.effects import take_medal
+from games.federation.working_copy import Ctx
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import events as ev
+from orrery_contracts.federation import steps as st
+
+
+def after_step(ctx: Ctx) -> None:
+    """Things the rules do "at once": planet medals and discarding crystals over 10."""
+    s = ctx.s
+    if ctx.influence_changed:
+        ctx.influence_changed = False
+        for seat, p in enumerate(s.players):
+            for planet, name in enumerate(cat.PLANETS):
+                supply = s.medal_supply[name]
+                if supply and name not in p.medals and influence(p, planet) >= supply[0]:
+                    take_medal(ctx, seat, name)
+    if ctx.crystals_changed:
+        ctx.crystals_changed = False
+        for seat, p in enumerate(s.players):
+            if crystals(p) > cat.MAX_CRYSTALS and not any(
+                type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue
+            ):
+                ctx.push(st.DiscardCrystals(seat=seat))
+
+
+def run_automatic(ctx: Ctx, step: st.AnyStep) -> None:
+    """Run an automatic step (already popped from the queue)."""
+    handler = _AUTOMATIC.get(type(step))
+    if handler is None:
+        raise TypeError(f"{step.kind!r} is not an automatic step")
+    handler(ctx, step)
+
+
+def _planet_action(ctx: Ctx, step: st.PlanetAction) -> None:
+    effects.planet_action(ctx, step.seat, step.planet)
+
+
+def _planet_tiles(ctx: Ctx, step: st.PlanetTiles) -> None:
+    effects.planet_tiles(ctx, step.seat, step.planet)
+
+
+def _check_funded_mission(ctx: Ctx, step: st.CheckFundedMission) -> None:
+    effects.check_funded_mission(ctx, step.seat, step.icon)
+
+
+def _gain_coppernium(ctx: Ctx, step: st.GainCoppernium) -> None:
+    effects.gain_crystal(ctx, step.seat, step.amount, 0)
+
+
+def _gain_lavandium(ctx: Ctx, step: st.GainLavandium) -> None:
+    effects.gain_crystal(ctx, step.seat, step.amount, 1)
+
+
+def _gain_authority(ctx: Ctx, step: st.GainAuthority) -> None:
+    effects.gain_authority(ctx, step.seat, step.steps)
+
+
+def _gain_oceanium(ctx: Ctx, step: st.GainOceanium) -> None:
+    effects.gain_crystal(ctx, step.seat, step.amount, 2)
+
+
+def _gain_ships(ctx: Ctx, step: st.GainShips) -> None:
+    ctx.gain(step.seat, ships=step.amount)
+
+
+def _raise_die(ctx: Ctx, step: st.RaiseDie) -> None:
+    effects.raise_die(ctx, step.seat, step.amount)
+
+
+def _gain_diamonds(ctx: Ctx, step: st.GainDiamonds) -> None:
+    ctx.gain(step.seat, diamond=step.amount)
+
+
+def _collect_income(ctx: Ctx, step: st.CollectIncome) -> None:
+    rounds.collect_income(ctx, step.seat)
+
+
+def _tokens_from_your_level(ctx: Ctx, step: st.TokensFromYourLevel) -> None:
+    effects.tokens_from_your_level(ctx, step.seat, step.count)
+
+
+def _begin_round(ctx: Ctx, step: st.BeginRound) -> None:
+    rounds.begin_round(ctx, step.round)
+
+
+def _executive_phase(ctx: Ctx, step: st.ExecutivePhase) -> None:
+    rounds.executive_phase(ctx, step.round)
+
+
+def _fund_projects(ctx: Ctx, step: st.FundProjects) -> None:
+    rounds.fund_projects(ctx)
+
+
+def _score_rows(ctx: Ctx, step: st.ScoreRows) -> None:
+    rounds.score_rows(ctx)
+
+
+def _count_law_votes(ctx: Ctx, step: st.CountLawVotes) -> None:
+    laws.count_law_votes(ctx)
+
+
+def _pass_law(ctx: Ctx, step: st.PassLaw) -> None:
+    laws.pass_law(ctx, step.side)
+
+
+def _end_round(ctx: Ctx, step: st.EndRound) -> None:
+    rounds.end_round(ctx, step.round)
+
+
+def _megastructure_prestige(ctx: Ctx, step: st.MegastructurePrestige) -> None:
+    effects.megastructure_prestige(ctx, step.seat, step.megastructure, step.multiplier)
+
+
+def _presidents_office(ctx: Ctx, step: st.PresidentsOffice) -> None:
+    effects.presidents_office(ctx, step.seat)
+
+
+def _gain_prestige(ctx: Ctx, step: st.GainPrestige) -> None:
+    ctx.gain(step.seat, pp=step.amount)
+
+
+def _crystals_of_choice(ctx: Ctx, step: st.CrystalsOfChoice) -> None:
+    ctx.push(*[st.ChooseCrystal(seat=step.seat)] * step.count)
+
+
+def _die_at_least(ctx: Ctx, step: st.DieAtLeast) -> None:
+    effects.die_at_least(ctx, step.seat, step.value)
+
+
+def _prestige_per_medal(ctx: Ctx, step: st.PrestigePerMedal) -> None:
+    effects.prestige_per_medal(ctx, step.seat, step.points)
+
+
+def _prestige_per_upper_stall(ctx: Ctx, step: st.PrestigePerUpperStall) -> None:
+    effects.prestige_per_upper_stall(ctx, step.seat, step.points)
+
+
+def _project_advances(ctx: Ctx, step: st.ProjectAdvances) -> None:
+    ctx.push(*[st.ChooseProject(seat=step.seat)] * step.count)
+
+
+def _mission_checks(ctx: Ctx, step: st.MissionChecks) -> None:
+    ctx.push(*[st.ChooseCheck(seat=step.seat, level_two_only=step.level_two_only)] * step.count)
+
+
+def _level_one_erudites(ctx: Ctx, step: st.LevelOneErudites) -> None:
+    ctx.push(*[st.ChooseErudite(seat=step.seat, level_one_only=True)] * step.count)
+
+
+def _influence_of_choice(ctx: Ctx, step: st.InfluenceOfChoice) -> None:
+    ctx.push(*[st.ChooseInfluence(seat=step.seat)] * step.count)
+
+
+def _free_missions(ctx: Ctx, step: st.FreeMissions) -> None:
+    ctx.push(*[st.ChooseFreeMission(seat=step.seat)] * step.count)
+
+
+def _retriggers(ctx: Ctx, step: st.Retriggers) -> None:
+    ctx.push(*[st.ChooseRetrigger(seat=step.seat)] * step.count)
+
+
+def _tokens_from_level(ctx: Ctx, step: st.TokensFromLevel) -> None:
+    ctx.push(*[st.ChooseToken(seat=step.seat, level=step.level)] * step.count)
+
+
+def _orange_actions(ctx: Ctx, step: st.OrangeActions) -> None:
+    effects.planet_actions(ctx, step.seat, cat.ORANGE, step.count)
+
+
+def _blue_actions(ctx: Ctx, step: st.BlueActions) -> None:
+    effects.planet_actions(ctx, step.seat, cat.BLUE, step.count)
+
+
+def _intrigue_medal(ctx: Ctx, step: st.IntrigueMedal) -> None:
+    take_medal(ctx, step.seat, "intrigue")
+
+
+def _mission_prestige(ctx: Ctx, step: st.MissionPrestige) -> None:
+    effects.mission_prestige(ctx, step.seat, step.mission)
+
+
+def _final_scoring(ctx: Ctx, step: st.FinalScoring) -> None:
+    scoring.final_scoring(ctx)
+
+
+# A repeated choice queues the same (frozen) step ``count`` times.
+# Keyed by the step's type (exact: steps are final classes); a table lookup, not a
+# ``match``, for speed (see ``choices``). tests/federation/test_contract.py checks that
+# every automatic step has its handler, annotated with that very type.
+_AUTOMATIC: dict[type[st.Step], Callable[[Ctx, Any], None]] = {
+    st.PlanetAction: _planet_action,
+    st.PlanetTiles: _planet_tiles,
+    st.CheckFundedMission: _check_funded_mission,
+    st.GainCoppernium: _gain_coppernium,
+    st.GainLavandium: _gain_lavandium,
+    st.GainAuthority: _gain_authority,
+    st.GainOceanium: _gain_oceanium,
+    st.GainShips: _gain_ships,
+    st.RaiseDie: _raise_die,
+    st.GainDiamonds: _gain_diamonds,
+    st.CollectIncome: _collect_income,
+    st.TokensFromYourLevel: _tokens_from_your_level,
+    st.BeginRound: _begin_round,
+    st.ExecutivePhase: _executive_phase,
+    st.FundProjects: _fund_projects,
+    st.ScoreRows: _score_rows,
+    st.CountLawVotes: _count_law_votes,
+    st.PassLaw: _pass_law,
+    st.EndRound: _end_round,
+    st.MegastructurePrestige: _megastructure_prestige,
+    st.PresidentsOffice: _presidents_office,
+    st.GainPrestige: _gain_prestige,
+    st.CrystalsOfChoice: _crystals_of_choice,
+    st.DieAtLeast: _die_at_least,
+    st.PrestigePerMedal: _prestige_per_medal,
+    st.PrestigePerUpperStall: _prestige_per_upper_stall,
+    st.ProjectAdvances: _project_advances,
+    st.MissionChecks: _mission_checks,
+    st.LevelOneErudites: _level_one_erudites,
+    st.InfluenceOfChoice: _influence_of_choice,
+    st.FreeMissions: _free_missions,
+    st.Retriggers: _retriggers,
+    st.TokensFromLevel: _tokens_from_level,
+    st.OrangeActions: _orange_actions,
+    st.BlueActions: _blue_actions,
+    st.IntrigueMedal: _intrigue_medal,
+    st.MissionPrestige: _mission_prestige,
+    st.FinalScoring: _final_scoring,
+}
+
+
+def drain(ctx: Ctx) -> None:
+    s = ctx.s
+    while not s.finished and s.queue:
+        step = s.queue[0]
+        kind = type(step)  # exact types: cheaper than isinstance on a Struct, in a hot loop
+        if kind is st.Turn:
+            return
+        if kind in CHOICE_TYPES:
+            opts = options(s, step)
+            if not opts:
+                # every path to a pay step, and every gain before a discard, was checked
+                # first with payments.can_settle: neither can be stuck
+                if isinstance(step, st.PayCost):
+                    raise RuntimeError(f"seat {step.seat} cannot pay {step.alternatives}")
+                if kind is st.DiscardCrystals and crystals(s.players[step.seat]) > cat.MAX_CRYSTALS:
+                    raise RuntimeError(f"seat {step.seat} cannot discard down to the limit")
+                ctx.emit(ev.Popped())
+                continue
+            if len(opts) > 1:
+                return
+            answer(ctx, step, opts[0])
+        else:
+            ctx.emit(ev.Popped())
+            run_automatic(ctx, step)
+        after_step(ctx)
+
+
+def start(ctx: Ctx) -> None:
+    """Setup's automatic part: start-tile picks in reverse order, then round 1."""
+    s = ctx.s
+    n = s.seats
+    picks = [st.ChooseStartTile(seat=(s.start_player + n - 1 - i) % n) for i in range(n)]
+    ctx.push(*picks, st.BeginRound(round=1))
+    drain(ctx)

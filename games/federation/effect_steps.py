@@ -1,0 +1,16 @@
+"""Catalogue effects as queue steps (an effect's ``(key, n)`` pairs, each translated by
+``orrery_contracts.federation.steps.effect_step``), and the pay step of a cost."""
+
+from __future__ import annotations
+
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import steps as st
+
+
+def effect_steps(seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> list[st.AnyStep]:
+    """The steps of a catalogue effect (its ``(key, n)`` pairs, in order), ``times`` over."""
+    return [st.effect_step(seat, key, n * times, icon) for key, n in effect]
+
+
+def pay_step(seat: int, *alts: cat.Cost) -> st.PayCost:
+    return st.PayCost(seat=seat, alternatives=[list(a) for a in alts])

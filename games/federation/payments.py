@@ -1,0 +1,167 @@
+"""Paying costs: what a seat can pay, and whether it can settle what its action still
+brings and costs.
+
+One function decides what a seat can pay: ``payments`` lists the exact payments of a
+cost, and ``can_settle`` (built on it) whether a seat can go through the gains and
+costs still ahead of it in its current action. The placement check, every option that
+costs something, the pay step and the discard step all ask ``can_settle``, so a cost
+that was allowed is always paid, and a pay step never finds nothing to pay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+from games.federation.state import FederationState, Player
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import steps as st
+
+Holding = tuple[int, int, int, int]  # coppernium, lavandium, oceanium, diamonds
+NO_GAIN: Holding = (0, 0, 0, 0)
+
+
+class Item(NamedTuple):
+    """A gain (``alts`` empty) or a cost (one of the alternatives ``alts``) ahead."""
+
+    gain: Holding = NO_GAIN
+    alts: tuple[cat.Cost, ...] = ()
+
+
+def holding(p: Player) -> Holding:
+    return (p.copp, p.lav, p.ocean, p.diamond)
+
+
+def payments_of(h: Holding, alts: Iterable[Sequence[int]]) -> list[Holding]:
+    """Every exact payment (copp, lav, ocean, diamond) of one of the alternative costs.
+
+    A cost is (copp, lav, ocean, any crystal, diamond); oceanium may replace copp or lav.
+    """
+    copp, lav, ocean, diamond = h
+    found: list[Holding] = []
+    for cost in alts:
+        c0, l0, o0, a0, d0 = cost
+        if d0 > diamond:
+            continue
+        total = c0 + l0 + o0 + a0
+        for c in range(min(copp, total) + 1):
+            for lv in range(min(lav, total - c) + 1):
+                o = total - c - lv
+                if o > ocean or o < o0:
+                    continue
+                spare = o - o0
+                if spare < max(0, c0 - c) + max(0, l0 - lv):
+                    continue
+                pay = (c, lv, o, d0)
+                if pay not in found:
+                    found.append(pay)
+    return found
+
+
+def payments(p: Player, alts: Iterable[Sequence[int]]) -> list[Holding]:
+    return payments_of(holding(p), alts)
+
+
+def discards_of(h: Holding) -> list[Holding]:
+    """Every way to discard the crystals over the limit (``[NO_GAIN]`` within it)."""
+    copp, lav, ocean, _ = h
+    excess = copp + lav + ocean - cat.MAX_CRYSTALS
+    if excess <= 0:
+        return [NO_GAIN]
+    out: list[Holding] = []
+    for c in range(min(copp, excess) + 1):
+        for lv in range(min(lav, excess - c) + 1):
+            o = excess - c - lv
+            if o <= ocean:
+                out.append((c, lv, o, 0))
+    return out
+
+
+def minus(h: Holding, d: Sequence[int]) -> Holding:
+    return (h[0] - d[0], h[1] - d[1], h[2] - d[2], h[3] - d[3])
+
+
+@lru_cache(maxsize=4096)
+def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
+    """Whether a seat holding ``h`` can go through ``items`` in order: pay every cost in
+    some way, and after every gain discard the crystals over 10 at once (in some way)."""
+    if not items:
+        return True
+    item, rest = items[0], items[1:]
+    if item.alts:
+        return any(can_settle(minus(h, pay), rest) for pay in payments_of(h, item.alts))
+    gained = (h[0] + item.gain[0], h[1] + item.gain[1], h[2] + item.gain[2], h[3] + item.gain[3])
+    return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
+
+
+# Steps that end the chain of steps a seat's current action put in the queue (by exact
+# type: steps are final classes, and a set lookup is cheaper than isinstance on a Struct).
+_CHAIN_ENDS: frozenset[type[st.Step]] = frozenset(
+    {st.AfterPlacement, st.Turn, st.ExecutivePhase, st.EndRound, st.BeginRound, st.FinalScoring}
+)
+# Gains of crystals or diamonds: their index in a Holding.
+_HOLDING_INDEX: dict[type[st.Step], int] = {
+    st.GainCoppernium: 0,
+    st.GainLavandium: 1,
+    st.GainOceanium: 2,
+    st.GainDiamonds: 3,
+}
+_GAINS = (st.GainCoppernium, st.GainLavandium, st.GainOceanium, st.GainDiamonds)
+
+
+def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
+    """The fixed gains and costs of ``seat`` in ``steps`` (a queue, front first), up to
+    the end of its current action: pay steps, and crystals or diamonds gained (or, for a
+    negative amount, paid) by effect steps. Choices that may cost or gain more later are
+    not counted; each of them checks its own options when it comes up."""
+    out: list[Item] = []
+    for step in steps:
+        kind = type(step)
+        if kind in _CHAIN_ENDS:
+            break
+        if step.seat != seat:
+            continue
+        if kind is st.PayCost and isinstance(step, st.PayCost):  # (isinstance narrows)
+            out.append(Item(alts=tuple(_cost(a) for a in step.alternatives)))
+            continue
+        index = _HOLDING_INDEX.get(kind, -1)
+        if index < 0 or not isinstance(step, _GAINS):  # (isinstance only narrows the type)
+            continue
+        amount = step.amount
+        if amount == 0:
+            continue
+        amounts = [0, 0, 0, 0]
+        if amount > 0:
+            amounts[index] = amount
+            out.append(Item(gain=(amounts[0], amounts[1], amounts[2], amounts[3])))
+        else:
+            cost = [0, 0, 0, 0, 0]
+            cost[4 if index == 3 else index] = -amount
+            out.append(Item(alts=(_cost(cost),)))
+    return tuple(out)
+
+
+def _cost(a: Sequence[int]) -> cat.Cost:
+    return (a[0], a[1], a[2], a[3], a[4])
+
+
+def pending_items(s: FederationState, seat: int) -> tuple[Item, ...]:
+    """What ``seat`` must still gain and pay after the step now at the front."""
+    return settle_items(s.queue[1:], seat)
+
+
+def can_pay_now(s: FederationState, seat: int, *alts: cat.Cost) -> bool:
+    """Whether ``seat`` can pay one of ``alts`` now and still settle what follows."""
+    items = (Item(alts=alts), *pending_items(s, seat)) if alts else pending_items(s, seat)
+    return can_settle(holding(s.players[seat]), items)
+
+
+def settle_options(
+    s: FederationState, seat: int, alts: tuple[cat.Cost, ...]
+) -> list[tuple[int, ...]]:
+    """The payments of one of ``alts`` after which ``seat`` can still settle the gains
+    and costs ahead of it (``payments.can_settle``): the pay step's options."""
+    h = holding(s.players[seat])
+    rest = pending_items(s, seat)
+    return [pay for pay in payments_of(h, alts) if can_settle(minus(h, pay), rest)]
