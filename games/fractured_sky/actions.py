@@ -17,6 +17,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.round_end import after_rewards, finish_round
@@ -28,9 +29,8 @@ from games.fractured_sky.state import (
     PHASE_SLOT,
     PHASE_START,
     RES_INDEX,
-    FsState,
+    FracturedSkyState,
     ai_mode,
-    clone,
     unused_chips,
 )
 from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
@@ -69,7 +69,7 @@ def can_afford(have: list[int], cost: tuple[int, int, int]) -> bool:
     return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2]
 
 
-def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -> None:
+def _end_turn(state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random) -> None:
     """Hand the turn on, or end the round when everybody has placed 3 airships."""
     ships = list(state.ships)
     for event in events:
@@ -95,7 +95,7 @@ def _end_turn(state: FsState, seat: int, events: list[EventBody], rng: Random) -
 # per kind of command, then each parameter), so the two cannot drift apart.
 
 
-def gate(state: FsState, seat: int, kind: type[CommandBody]) -> Rejected | None:
+def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Rejected | None:
     """Whether ``seat`` may send a command of this kind now at all (phase and turn).
 
     The free trade (2 resources for 1) is allowed at any time while the game runs
@@ -128,13 +128,17 @@ def resource_problem(name: str | None) -> Rejected | None:
     return None
 
 
-def start_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
+def start_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
     if state.started[seat]:
         return Rejected("already_chosen", "you already chose your starting resources")
     return amounts_problem(gold, iron, wood, cat.STARTING_RESOURCES)
 
 
-def offer_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
+def offer_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
     """Paying 2 resources of your choice (a trade's offer, a peek's cost)."""
     if not can_afford(state.resources[seat], (gold, iron, wood)):
         return Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
@@ -152,7 +156,7 @@ def pointless_problem(gold: int, iron: int, wood: int, get: str) -> Rejected | N
     return None
 
 
-def trade_problem(state: FsState, seat: int, c: cmd.Trade) -> Rejected | None:
+def trade_problem(state: FracturedSkyState, seat: int, c: cmd.Trade) -> Rejected | None:
     return (
         amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
         or resource_problem(c.get)
@@ -161,26 +165,26 @@ def trade_problem(state: FsState, seat: int, c: cmd.Trade) -> Rejected | None:
     )
 
 
-def region_problem(state: FsState, region: int) -> Rejected | None:
+def region_problem(state: FracturedSkyState, region: int) -> Rejected | None:
     if region not in state.regions:
         return Rejected("unknown_region", "no such region in this game")
     return None
 
 
-def airship_region_problem(state: FsState, seat: int, region: int) -> Rejected | None:
+def airship_region_problem(state: FracturedSkyState, seat: int, region: int) -> Rejected | None:
     problem = region_problem(state, region)
     if problem is None and state.airships[seat][region] >= 0:
         return Rejected("region_taken", "you already have an airship in that region")
     return problem
 
 
-def chip_problem(state: FsState, seat: int, chip: int) -> Rejected | None:
+def chip_problem(state: FracturedSkyState, seat: int, chip: int) -> Rejected | None:
     if chip not in unused_chips(state, seat):
         return Rejected("chip_used", "you have no unused power chip of that value")
     return None
 
 
-def slot_problem(state: FsState, slot: int) -> Rejected | None:
+def slot_problem(state: FracturedSkyState, slot: int) -> Rejected | None:
     if slot not in free_slots(state):
         return Rejected("slot_unavailable", "that turn slot is taken or not in use")
     return None
@@ -192,7 +196,7 @@ def platform_problem(platform: int) -> Rejected | None:
     return None
 
 
-def building_problem(state: FsState, seat: int, fortress: bool) -> Rejected | None:
+def building_problem(state: FracturedSkyState, seat: int, fortress: bool) -> Rejected | None:
     """Why ``seat`` cannot build a fortress (or a market) anywhere now, or None."""
     built = state.fortresses[seat] if fortress else state.markets[seat]
     supply = cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY
@@ -204,7 +208,7 @@ def building_problem(state: FsState, seat: int, fortress: bool) -> Rejected | No
     return None
 
 
-def skimmer_problem(state: FsState, seat: int) -> Rejected | None:
+def skimmer_problem(state: FracturedSkyState, seat: int) -> Rejected | None:
     """Why ``seat`` cannot place a skimmer anywhere now, or None."""
     if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
         return Rejected("supply_exhausted", "you have no skimmer left")
@@ -213,11 +217,11 @@ def skimmer_problem(state: FsState, seat: int) -> Rejected | None:
     return None
 
 
-def scouted_by(state: FsState, seat: int) -> set[int]:
+def scouted_by(state: FracturedSkyState, seat: int) -> set[int]:
     return {r.card for r in state.scouts if r.seat == seat}
 
 
-def scout_problem(state: FsState, seat: int, card: int) -> Rejected | None:
+def scout_problem(state: FracturedSkyState, seat: int, card: int) -> Rejected | None:
     if not 0 <= card < len(state.secret_cards):
         return Rejected("unknown_card", "no secret stardust card in that position")
     if card in scouted_by(state, seat):
@@ -227,7 +231,7 @@ def scout_problem(state: FsState, seat: int, card: int) -> Rejected | None:
     return None
 
 
-def scout_take_problem(state: FsState, resource: str | None) -> Rejected | None:
+def scout_take_problem(state: FracturedSkyState, resource: str | None) -> Rejected | None:
     if resource is None:
         return None
     problem = resource_problem(resource)
@@ -237,7 +241,7 @@ def scout_take_problem(state: FsState, resource: str | None) -> Rejected | None:
     return problem
 
 
-def objective_problem(state: FsState, seat: int, objective: int) -> Rejected | None:
+def objective_problem(state: FracturedSkyState, seat: int, objective: int) -> Rejected | None:
     if not 0 <= objective < len(state.objectives):
         return Rejected("unknown_objective", "no objective card in that position")
     if objective < state.objectives_revealed:
@@ -247,13 +251,15 @@ def objective_problem(state: FsState, seat: int, objective: int) -> Rejected | N
     return None
 
 
-def peek_pay_problem(state: FsState, seat: int, gold: int, iron: int, wood: int) -> Rejected | None:
+def peek_pay_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
     return amounts_problem(gold, iron, wood, cat.PEEK_COST_TOTAL) or offer_problem(
         state, seat, gold, iron, wood
     )
 
 
-def choice_problem(state: FsState, seat: int, resource: str) -> Rejected | None:
+def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Rejected | None:
     mine = [p for p in state.pending if p.seat == seat]
     if not mine:
         return Rejected("no_pending_choice", "you have no resource to choose")
@@ -263,7 +269,7 @@ def choice_problem(state: FsState, seat: int, resource: str) -> Rejected | None:
     return problem
 
 
-_CHECKS: dict[type[CommandBody], Callable[[FsState, Any, int], Rejected | None]] = {
+_CHECKS: dict[type[CommandBody], Callable[[FracturedSkyState, Any, int], Rejected | None]] = {
     cmd.ChooseStart: lambda s, c, seat: start_problem(s, seat, c.gold, c.iron, c.wood),
     cmd.Trade: lambda s, c, seat: trade_problem(s, seat, c),
     cmd.PlaceAirship: lambda s, c, seat: (
@@ -286,19 +292,19 @@ _CHECKS: dict[type[CommandBody], Callable[[FsState, Any, int], Rejected | None]]
 }
 
 
-def problem(state: FsState, command: CommandBody, seat: int) -> Rejected | None:
+def problem(state: FracturedSkyState, command: CommandBody, seat: int) -> Rejected | None:
     """The rejection ``decide`` gives for this command, or None when it is accepted."""
     kind = type(command)
     return gate(state, seat, kind) or _CHECKS[kind](state, command, seat)
 
 
-def check(state: FsState, command: CommandBody, seat: int) -> None:
+def check(state: FracturedSkyState, command: CommandBody, seat: int) -> None:
     found = problem(state, command, seat)
     if found is not None:
         raise found
 
 
-def accepts(state: FsState, command: CommandBody, seat: int) -> bool:
+def accepts(state: FracturedSkyState, command: CommandBody, seat: int) -> bool:
     """Whether ``decide`` accepts the command."""
     return problem(state, command, seat) is None
 
@@ -306,18 +312,22 @@ def accepts(state: FsState, command: CommandBody, seat: int) -> bool:
 # ---------------------------------------------------------------- events (after check)
 
 
-def _choose_start(state: FsState, c: cmd.ChooseStart, seat: int, rng: Random) -> list[EventBody]:
+def _choose_start(
+    state: FracturedSkyState, c: cmd.ChooseStart, seat: int, rng: Random
+) -> list[EventBody]:
     events: list[EventBody] = [ev.StartChosen(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood)]
     if all(state.started[s] or s == seat for s in range(state.seats)):
         events.append(ev.TurnBegan(seat=state.order[0]))
     return events
 
 
-def _trade(state: FsState, c: cmd.Trade, seat: int, rng: Random) -> list[EventBody]:
+def _trade(state: FracturedSkyState, c: cmd.Trade, seat: int, rng: Random) -> list[EventBody]:
     return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)]
 
 
-def _place_airship(state: FsState, c: cmd.PlaceAirship, seat: int, rng: Random) -> list[EventBody]:
+def _place_airship(
+    state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random
+) -> list[EventBody]:
     explorer = state.explorer[c.region] < 0
     events: list[EventBody] = [
         ev.AirshipPlaced(seat=seat, region=c.region, chip=c.chip, explorer=explorer)
@@ -336,14 +346,16 @@ def _place_airship(state: FsState, c: cmd.PlaceAirship, seat: int, rng: Random) 
     return events
 
 
-def _choose_slot(state: FsState, c: cmd.ChooseSlot, seat: int, rng: Random) -> list[EventBody]:
+def _choose_slot(
+    state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random
+) -> list[EventBody]:
     events: list[EventBody] = [ev.SlotTaken(seat=seat, slot=c.slot, gold=slot_gold(state, c.slot))]
     _end_turn(state, seat, events, rng)
     return events
 
 
 def _build(
-    state: FsState, c: cmd.BuildFortress | cmd.BuildMarket, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.BuildFortress | cmd.BuildMarket, seat: int, rng: Random
 ) -> list[EventBody]:
     if isinstance(c, cmd.BuildFortress):
         gold, iron, wood = cat.FORTRESS_COST
@@ -358,7 +370,9 @@ def _build(
     return events
 
 
-def _skimmer(state: FsState, c: cmd.PlaceSkimmer, seat: int, rng: Random) -> list[EventBody]:
+def _skimmer(
+    state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random
+) -> list[EventBody]:
     gold, iron, wood = cat.SKIMMER_COST
     events: list[EventBody] = [
         ev.SkimmerPlaced(seat=seat, region=c.region, gold=gold, iron=iron, wood=wood)
@@ -367,12 +381,14 @@ def _skimmer(state: FsState, c: cmd.PlaceSkimmer, seat: int, rng: Random) -> lis
     return events
 
 
-def _scout(state: FsState, c: cmd.Scout, seat: int, rng: Random) -> list[EventBody]:
+def _scout(state: FracturedSkyState, c: cmd.Scout, seat: int, rng: Random) -> list[EventBody]:
     gold, iron, wood = cat.SCOUT_COST
     return [ev.Scouted(seat=seat, card=c.card, gold=gold, iron=iron, wood=wood)]
 
 
-def _scout_take(state: FsState, c: cmd.ScoutTake, seat: int, rng: Random) -> list[EventBody]:
+def _scout_take(
+    state: FracturedSkyState, c: cmd.ScoutTake, seat: int, rng: Random
+) -> list[EventBody]:
     card = state.scouting
     events: list[EventBody] = [ev.ScoutFinished(seat=seat, card=card, resource=c.resource)]
     taken = state.secret_taken[card] + (c.resource is not None)
@@ -387,7 +403,7 @@ def _scout_take(state: FsState, c: cmd.ScoutTake, seat: int, rng: Random) -> lis
     return events
 
 
-def _peek(state: FsState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody]:
+def _peek(state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody]:
     events: list[EventBody] = [
         ev.Peeked(seat=seat, objective=c.objective, gold=c.gold, iron=c.iron, wood=c.wood)
     ]
@@ -396,7 +412,7 @@ def _peek(state: FsState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody
 
 
 def _choose_resource(
-    state: FsState, c: cmd.ChooseResource, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random
 ) -> list[EventBody]:
     events: list[EventBody] = [ev.ResourceChosen(seat=seat, resource=c.resource)]
     if len(state.pending) == 1:
@@ -407,7 +423,9 @@ def _choose_resource(
     return events
 
 
-_EVENTS: dict[type[CommandBody], Callable[[FsState, Any, int, Random], list[EventBody]]] = {
+_EVENTS: dict[
+    type[CommandBody], Callable[[FracturedSkyState, Any, int, Random], list[EventBody]]
+] = {
     cmd.ChooseStart: _choose_start,
     cmd.Trade: _trade,
     cmd.PlaceAirship: _place_airship,
@@ -422,6 +440,8 @@ _EVENTS: dict[type[CommandBody], Callable[[FsState, Any, int, Random], list[Even
 }
 
 
-def decide(state: FsState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+def decide(
+    state: FracturedSkyState, command: CommandBody, seat: int, rng: Random
+) -> list[EventBody]:
     check(state, command, seat)
     return _EVENTS[type(command)](state, command, seat, rng)

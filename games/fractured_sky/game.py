@@ -14,7 +14,7 @@ from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_REWARDS,
     PHASE_START,
-    FsState,
+    FracturedSkyState,
 )
 from games.fractured_sky.undo import UNDO
 from games.fractured_sky.views import ai_title
@@ -31,7 +31,7 @@ class FracturedSky:
     min_seats: int = setup.MIN_SEATS
     max_seats: int = setup.MAX_SEATS
     options_type: type[msgspec.Struct] = setup.FracturedSkyOptions
-    state_type: type[FsState] = FsState
+    state_type: type[FracturedSkyState] = FracturedSkyState
     command_types: tuple[type[CommandBody], ...] = COMMAND_TYPES
     event_types: tuple[type[EventBody], ...] = EVENT_TYPES
     view_type: type[ViewBody] = FracturedSkyView
@@ -40,27 +40,27 @@ class FracturedSky:
     def validate_options(self, options: Any, seats: int) -> None:
         setup.validate_options(options, seats)
 
-    def initial_state(self, options: Any, seats: int) -> FsState:
+    def initial_state(self, options: Any, seats: int) -> FracturedSkyState:
         return setup.initial_state(options, seats)
 
     def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
         return setup.setup(options, seats, rng)
 
     def decide(
-        self, state: FsState, command: CommandBody, seat: int, rng: Random
+        self, state: FracturedSkyState, command: CommandBody, seat: int, rng: Random
     ) -> list[EventBody]:
         return actions.decide(state, command, seat, rng)
 
-    def evolve(self, state: FsState, event: EventBody) -> FsState:
+    def evolve(self, state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
         return evolve(state, event)
 
-    def view(self, state: FsState, seat: int | None) -> FracturedSkyView:
+    def view(self, state: FracturedSkyState, seat: int | None) -> FracturedSkyView:
         return views.view(state, seat)
 
-    def legal_commands(self, state: FsState, seat: int) -> list[CommandBody]:
+    def legal_commands(self, state: FracturedSkyState, seat: int) -> list[CommandBody]:
         return legal.legal_commands(state, seat)
 
-    def score(self, state: FsState) -> Standing:
+    def score(self, state: FracturedSkyState) -> Standing:
         points = tuple(state.stardust[: state.seats])
         ranks = standings(list(state.stardust), state.order)
         others = tuple(
@@ -71,7 +71,7 @@ class FracturedSky:
         )
         return Standing(points=points, ranks=tuple(ranks[: state.seats]), others=others)
 
-    def status(self, state: FsState) -> Status:
+    def status(self, state: FracturedSkyState) -> Status:
         phase = state.phase
         if phase == PHASE_FINISHED:
             return Status(phase=phase, finished=True, round=state.round)

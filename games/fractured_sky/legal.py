@@ -36,7 +36,7 @@ from games.fractured_sky.actions import (
     slot_problem,
     start_problem,
 )
-from games.fractured_sky.state import FsState
+from games.fractured_sky.state import FracturedSkyState
 from orrery_contracts.base import CommandBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import commands as cmd
@@ -50,11 +50,11 @@ _FOURS: tuple[tuple[int, int, int], ...] = tuple(
 _CHIP_VALUES = sorted(set(cat.CHIPS))
 
 
-def _open(state: FsState, seat: int, kind: type[CommandBody]) -> bool:
+def _open(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> bool:
     return gate(state, seat, kind) is None
 
 
-def _actions(state: FsState, seat: int) -> list[CommandBody]:
+def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     out: list[CommandBody] = []
     if not _open(state, seat, cmd.PlaceAirship):  # the same gate for every action
         return out
@@ -78,7 +78,7 @@ def _actions(state: FsState, seat: int) -> list[CommandBody]:
     return out
 
 
-def _required(state: FsState, seat: int) -> list[CommandBody]:
+def _required(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     """The seat's required action in this phase (not the trades)."""
     if _open(state, seat, cmd.ChooseStart):
         return [
@@ -105,7 +105,7 @@ def _required(state: FsState, seat: int) -> list[CommandBody]:
     return _actions(state, seat)
 
 
-def legal_commands(state: FsState, seat: int) -> list[CommandBody]:
+def legal_commands(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     if not _open(state, seat, cmd.Trade):  # game over, or not a seat of a person
         return []
     out = _required(state, seat)

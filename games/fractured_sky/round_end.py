@@ -12,7 +12,7 @@ from games.fractured_sky.evolve import evolve
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
 from games.fractured_sky.setup import deal_ai
-from games.fractured_sky.state import FsState, ai_threshold, end_order
+from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
@@ -22,13 +22,13 @@ TIER_BOTH = "both"
 TIER_ONE = "one"
 
 
-def _emit(sim: FsState, events: list[EventBody], event: EventBody) -> None:
+def _emit(sim: FracturedSkyState, events: list[EventBody], event: EventBody) -> None:
     events.append(event)
     evolve(sim, event)
 
 
 def resolve_region(
-    sim: FsState, chips: list[list[int]], region: int, order: list[int]
+    sim: FracturedSkyState, chips: list[list[int]], region: int, order: list[int]
 ) -> ev.RegionOutcome:
     """Rank rewards (stardust / both resources / one of choice / nothing) and markets."""
     found = presences(sim, chips, region)
@@ -90,7 +90,7 @@ def resolve_region(
     )
 
 
-def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
+def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     """Every participant has placed 3 airships and taken a slot: resolve the round."""
     events: list[EventBody] = []
     order = end_order(sim)
@@ -133,7 +133,7 @@ def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
     return events
 
 
-def convert_ai(sim: FsState, events: list[EventBody]) -> None:
+def convert_ai(sim: FracturedSkyState, events: list[EventBody]) -> None:
     """An AI market card at its threshold turns into 1 stardust at once."""
     threshold = ai_threshold(sim)
     if not threshold:
@@ -156,7 +156,7 @@ def standings(stardust: list[int], order: list[int]) -> list[int]:
     return ranks
 
 
-def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
+def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     """Cleanup and the next round, or the end of the game after round 5."""
     events: list[EventBody] = []
     order = end_order(sim)

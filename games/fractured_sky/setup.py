@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from games.fractured_sky.state import FsState
+from games.fractured_sky.state import FracturedSkyState
 from games.rejection import BAD_OPTIONS, Rejected
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
@@ -32,9 +32,9 @@ def validate_options(options: Any, seats: int) -> None:
         raise Rejected(BAD_OPTIONS, "difficulty must be easy, medium or hard")
 
 
-def initial_state(options: Any, seats: int) -> FsState:
+def initial_state(options: Any, seats: int) -> FracturedSkyState:
     participants = seats + cat.ai_count(seats)
-    return FsState(
+    return FracturedSkyState(
         seats=seats,
         participants=participants,
         regions=list(cat.active_regions(participants)),
