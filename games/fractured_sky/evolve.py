@@ -284,56 +284,57 @@ def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
 
 def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
     """Apply one event; an event of another game (or an unknown one) is an error."""
-    # The most frequent events first: ``match`` tries the classes in order.
+    # The most frequent events first (as counted in random games, AIs included): ``match``
+    # tries the classes in order, and a miss costs an ``isinstance`` (~0.2 µs on a Struct).
     match event:
         case ev.TurnBegan():
             _on_turn_began(state, event)
         case ev.AirshipPlaced():
             _on_airship_placed(state, event)
-        case ev.Traded():
-            _on_traded(state, event)
-        case ev.AiCardFlipped():
-            _on_ai_card_flipped(state, event)
-        case ev.SlotTaken():
-            _on_slot_taken(state, event)
-        case ev.ExplorationDrawn():
-            _on_exploration_drawn(state, event)
-        case ev.SlotPending():
-            _on_slot_pending(state, event)
-        case ev.FortressBuilt():
-            _on_fortress_built(state, event)
-        case ev.MarketBuilt():
-            _on_market_built(state, event)
-        case ev.SkimmerPlaced():
-            _on_skimmer_placed(state, event)
-        case ev.Scouted():
-            _on_scouted(state, event)
-        case ev.ScoutFinished():
-            _on_scout_finished(state, event)
-        case ev.Peeked():
-            _on_peeked(state, event)
-        case ev.StartChosen():
-            _on_start_chosen(state, event)
         case ev.RegionResolved():
             _on_region_resolved(state, event.outcome)
-        case ev.ResourceChosen():
-            _on_resource_chosen(state, event)
+        case ev.AiCardFlipped():
+            _on_ai_card_flipped(state, event)
+        case ev.ExplorationDrawn():
+            _on_exploration_drawn(state, event)
+        case ev.SlotTaken():
+            _on_slot_taken(state, event)
+        case ev.Traded():
+            _on_traded(state, event)
+        case ev.SlotPending():
+            _on_slot_pending(state, event)
+        case ev.AiBuilt():
+            _on_ai_built(state, event)
         case ev.RoundRevealed():
             _on_round_revealed(state, event)
         case ev.ObjectiveScored():
             _on_objective_scored(state, event)
         case ev.RoundSetUp():
             _on_round_set_up(state, event)
-        case ev.AiBuilt():
-            _on_ai_built(state, event)
         case ev.AiSkimmerPlaced():
             _on_ai_skimmer_placed(state, event)
         case ev.AiScouted():
             _on_ai_scouted(state, event)
-        case ev.SecretOpened():
-            _on_secret_opened(state, event)
         case ev.AiConverted():
             _on_ai_converted(state, event)
+        case ev.Peeked():
+            _on_peeked(state, event)
+        case ev.ResourceChosen():
+            _on_resource_chosen(state, event)
+        case ev.StartChosen():
+            _on_start_chosen(state, event)
+        case ev.SkimmerPlaced():
+            _on_skimmer_placed(state, event)
+        case ev.Scouted():
+            _on_scouted(state, event)
+        case ev.ScoutFinished():
+            _on_scout_finished(state, event)
+        case ev.MarketBuilt():
+            _on_market_built(state, event)
+        case ev.FortressBuilt():
+            _on_fortress_built(state, event)
+        case ev.SecretOpened():
+            _on_secret_opened(state, event)
         case ev.GameSetUp():
             _on_game_set_up(state, event)
         case ev.GameEnded():

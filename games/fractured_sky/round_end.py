@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from random import Random
 
-from games.fractured_sky.evolve import evolve
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
+from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai
 from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order
+from games.fractured_sky.turns import emit
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
@@ -20,11 +21,6 @@ from orrery_contracts.fractured_sky import events as ev
 TIER_STARDUST = "stardust"
 TIER_BOTH = "both"
 TIER_ONE = "one"
-
-
-def _emit(sim: FracturedSkyState, events: list[EventBody], event: EventBody) -> None:
-    events.append(event)
-    evolve(sim, event)
 
 
 def resolve_region(
@@ -104,7 +100,7 @@ def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
-    _emit(
+    emit(
         sim,
         events,
         ev.RoundRevealed(
@@ -123,10 +119,10 @@ def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
-        _emit(sim, events, ev.ObjectiveScored(outcome=outcome))
+        emit(sim, events, ev.ObjectiveScored(outcome=outcome))
     for region in sim.regions:
         outcome_r = resolve_region(sim, chips, region, order)
-        _emit(sim, events, ev.RegionResolved(outcome=outcome_r))
+        emit(sim, events, ev.RegionResolved(outcome=outcome_r))
         convert_ai(sim, events)
     if not sim.pending:
         events.extend(after_rewards(sim, rng))
@@ -142,18 +138,8 @@ def convert_ai(sim: FracturedSkyState, events: list[EventBody]) -> None:
         while tally >= threshold:
             stardust = 1 if sim.supply > 0 else 0
             seat = sim.seats + index
-            _emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
+            emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
             tally = sim.ai_tally[index]
-
-
-def standings(stardust: list[int], order: list[int]) -> list[int]:
-    """Rank per seat: most stardust first, ties to the earlier seat in ``order``."""
-    position = {seat: i for i, seat in enumerate(order)}
-    ranked = sorted(range(len(stardust)), key=lambda s: (-stardust[s], position.get(s, 99 + s)))
-    ranks = [0] * len(stardust)
-    for place, seat in enumerate(ranked):
-        ranks[seat] = place + 1
-    return ranks
 
 
 def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
@@ -161,7 +147,7 @@ def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     events: list[EventBody] = []
     order = end_order(sim)
     if sim.round >= cat.ROUNDS:
-        _emit(
+        emit(
             sim,
             events,
             ev.GameEnded(
@@ -177,7 +163,7 @@ def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     rng.shuffle(deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
-    _emit(
+    emit(
         sim,
         events,
         ev.RoundSetUp(
@@ -192,5 +178,5 @@ def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
             ai_pools=pools,
         ),
     )
-    _emit(sim, events, ev.TurnBegan(seat=order[0]))
+    emit(sim, events, ev.TurnBegan(seat=order[0]))
     return events

@@ -176,11 +176,6 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
     )
 
 
-def ai_title(index: int) -> str:
-    """How standings and seat bars name the ``index``-th automated opponent ("Black AI")."""
-    return f"{cat.AI_NAMES[index].capitalize()} AI"
-
-
 def _ais(state: FracturedSkyState) -> list[vw.AiView]:
     threshold = cat.AI_MARKET_THRESHOLD[state.difficulty]
     allowed = cat.AI_BUILDINGS[state.difficulty]

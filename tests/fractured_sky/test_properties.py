@@ -221,15 +221,6 @@ def test_an_event_of_another_game_is_an_error_not_ignored() -> None:
     assert ENCODE(state) == before
 
 
-def test_options_and_seats_are_validated() -> None:
-    for seats in range(1, 6):
-        GAME.validate_options(OPTIONS, seats)
-    for seats in (0, 6):
-        with pytest.raises(Rejected) as bad:
-            GAME.validate_options(OPTIONS, seats)
-        assert bad.value.code == "bad_options"
-
-
 def play_busy(seats: int, seed: int, on_step: Checker, options: Any = OPTIONS) -> FracturedSkyState:
     """Random play that prefers building, scouting, peeking and trading to airships."""
     chooser = Random(seed)
