@@ -120,33 +120,35 @@ def _choose_slot(
     return _end_turn(state, seat, [taken], rng)
 
 
+def _paid(cost: tuple[int, int, int]) -> dict[str, int]:
+    """A catalogue cost as the ``gold``/``iron``/``wood`` fields of the event paying it."""
+    gold, iron, wood = cost
+    return {"gold": gold, "iron": iron, "wood": wood}
+
+
 def _build_fortress(
     state: FracturedSkyState, c: cmd.BuildFortress, seat: int, rng: Random
 ) -> list[EventBody]:
-    gold, iron, wood = cat.FORTRESS_COST
-    built = ev.FortressBuilt(seat=seat, platform=c.platform, gold=gold, iron=iron, wood=wood)
+    built = ev.FortressBuilt(seat=seat, platform=c.platform, **_paid(cat.FORTRESS_COST))
     return _end_turn(state, seat, [built], rng)
 
 
 def _build_market(
     state: FracturedSkyState, c: cmd.BuildMarket, seat: int, rng: Random
 ) -> list[EventBody]:
-    gold, iron, wood = cat.MARKET_COST
-    built = ev.MarketBuilt(seat=seat, platform=c.platform, gold=gold, iron=iron, wood=wood)
+    built = ev.MarketBuilt(seat=seat, platform=c.platform, **_paid(cat.MARKET_COST))
     return _end_turn(state, seat, [built], rng)
 
 
 def _place_skimmer(
     state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random
 ) -> list[EventBody]:
-    gold, iron, wood = cat.SKIMMER_COST
-    placed = ev.SkimmerPlaced(seat=seat, region=c.region, gold=gold, iron=iron, wood=wood)
+    placed = ev.SkimmerPlaced(seat=seat, region=c.region, **_paid(cat.SKIMMER_COST))
     return _end_turn(state, seat, [placed], rng)
 
 
 def _scout(c: cmd.Scout, seat: int) -> list[EventBody]:
-    gold, iron, wood = cat.SCOUT_COST
-    return [ev.Scouted(seat=seat, card=c.card, gold=gold, iron=iron, wood=wood)]
+    return [ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))]
 
 
 def _scout_take(

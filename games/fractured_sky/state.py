@@ -1,4 +1,10 @@
-"""The mutable game state (msgpack-friendly) and small lookups over the catalogue."""
+"""``FracturedSkyState``, the mutable game state (msgpack-friendly), and small lookups.
+
+The state's defaults never read the catalogue: the board size, the stardust supply and
+the market-card threshold come from ``GameSetUp``, so a log folds the same after the
+content data changes. The lookups (bridges, unused chips) are for ``decide`` and
+``view``, which may read today's content.
+"""
 
 from __future__ import annotations
 
