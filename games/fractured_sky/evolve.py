@@ -1,7 +1,10 @@
 """``evolve``: apply one fact to the state (no decisions, no randomness).
 
-It reads no content data that could change: costs paid are in the events, and the
-setup event records the market-card threshold, the stardust supply and the board size.
+One ``match`` over the event types, one small function per event; an event this game
+does not know is an error (a log of another game, or a newer rules version), never
+silently skipped. It reads no content data that could change: costs paid are in the
+events, and the setup event records the market-card threshold, the stardust supply and
+the board size.
 """
 
 from __future__ import annotations
