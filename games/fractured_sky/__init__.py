@@ -1,13 +1,16 @@
 """Fractured Sky (IV Studio) for 1-5 players as a decider (1-2 players with AIs).
 
-Modules: ``state`` (the state and lookups), ``setup`` (options, opening events),
-``actions`` (decide: turn actions and their rejection codes), ``turns`` (turn order),
-``ai`` (automated opponents), ``round_end`` (reveal, objective, region rewards,
-cleanup), ``power`` (power and ranking), ``objectives``, ``evolve``, ``views``,
-``legal``, ``game`` (the GAME object). Static content lives in
-``orrery_contracts.fractured_sky.catalogue``.
+The same skeleton as every game: ``game`` (the GAME object: definition and wiring
+only), ``state`` (``FracturedSkyState`` and lookups), ``setup`` (the initial state and
+opening events), ``decide`` (one function per command), ``evolve`` (one ``match`` over
+the events), ``legal`` (the predicates ``decide`` checks, their rejection codes, and
+``legal_commands``), ``views``, ``scoring`` (``score`` and the final ranking), ``undo``;
+and the rules of this game: ``turns`` (turn order, ``status``), ``ai`` (automated
+opponents), ``round_end`` (reveal, objective, region rewards, cleanup), ``power`` (power
+and ranking) and ``objectives``. The options (``FracturedSkyOptions``), commands, events,
+views and the static content (``catalogue``) live in ``orrery_contracts.fractured_sky``.
 
-``decide`` validates with ``actions.problem`` alone (``gate`` for the phase and turn, then
+``decide`` validates with ``legal.problem`` alone (``gate`` for the phase and turn, then
 per-parameter predicates) and ``legal_commands`` lists exactly the candidates those same
 predicates accept. Events carry what was paid (buildings, skimmers, scouting,
 peeks, trades) and the setup event the content the fold needs (market-card threshold,

@@ -14,7 +14,7 @@ from random import Random
 from games.fractured_sky.round_end import convert_ai, finish_round
 from games.fractured_sky.state import (
     PHASE_PLAY,
-    FsState,
+    FracturedSkyState,
     platform_regions,
     region_platforms,
 )
@@ -37,11 +37,11 @@ def _best(items: list[int], score: dict[int, int]) -> list[int]:
     return [i for i in items if score[i] == top]
 
 
-def _own_buildings(sim: FsState, seat: int, platforms: tuple[int, ...]) -> int:
+def _own_buildings(sim: FracturedSkyState, seat: int, platforms: tuple[int, ...]) -> int:
     return sum(sim.fortresses[seat][p] + sim.markets[seat][p] for p in platforms)
 
 
-def airship_region(sim: FsState, seat: int, compass: cat.AiCard) -> int:
+def airship_region(sim: FracturedSkyState, seat: int, compass: cat.AiCard) -> int:
     """Most stardust among regions without this AI's airship, then AI Advantage (own
     buildings bridged to the region), then the compass."""
     row = sim.airships[seat]
@@ -53,7 +53,7 @@ def airship_region(sim: FsState, seat: int, compass: cat.AiCard) -> int:
     return min(pool, key=lambda r: compass_key(compass, cat.REGIONS[r].x, cat.REGIONS[r].y))
 
 
-def build_platform(sim: FsState, seat: int, kind: str, compass: cat.AiCard) -> int:
+def build_platform(sim: FracturedSkyState, seat: int, kind: str, compass: cat.AiCard) -> int:
     """(A) near the most stardust, (B) most bridges, (C) AI Advantage (own buildings of
     that type on the platform), (D) the compass."""
     bridges = platform_regions(sim)
@@ -65,7 +65,7 @@ def build_platform(sim: FsState, seat: int, kind: str, compass: cat.AiCard) -> i
     return min(pool, key=lambda p: compass_key(compass, cat.PLATFORMS[p].x, cat.PLATFORMS[p].y))
 
 
-def scout_card(sim: FsState, seat: int, compass: cat.AiCard) -> int:
+def scout_card(sim: FracturedSkyState, seat: int, compass: cat.AiCard) -> int:
     """The westmost or eastmost secret card this AI has not scouted (-1: none)."""
     done = {r.card for r in sim.scouts if r.seat == seat}
     pool = [i for i in range(len(sim.secret_cards)) if i not in done and not sim.secret_open[i]]
@@ -75,7 +75,9 @@ def scout_card(sim: FsState, seat: int, compass: cat.AiCard) -> int:
     return max(pool) if dx > 0 else min(pool)
 
 
-def _plan(sim: FsState, seat: int, card: cat.AiCard, compass: cat.AiCard) -> list[EventBody]:
+def _plan(
+    sim: FracturedSkyState, seat: int, card: cat.AiCard, compass: cat.AiCard
+) -> list[EventBody]:
     """The events of carrying out ``card``, or [] when it cannot be carried out."""
     action = card.action
     if action == cat.AI_AIRSHIP:
@@ -99,13 +101,13 @@ def _plan(sim: FsState, seat: int, card: cat.AiCard, compass: cat.AiCard) -> lis
     return [ev.AiSkimmerPlaced(seat=seat, region=sim.public_card)]
 
 
-def open_secret(sim: FsState, card: int) -> ev.SecretOpened:
+def open_secret(sim: FracturedSkyState, card: int) -> ev.SecretOpened:
     return ev.SecretOpened(
         card=card, region=sim.secret_cards[card], stardust=1 if sim.supply > 0 else 0
     )
 
 
-def _place(sim: FsState, seat: int, compass: cat.AiCard) -> list[EventBody]:
+def _place(sim: FracturedSkyState, seat: int, compass: cat.AiCard) -> list[EventBody]:
     region = airship_region(sim, seat, compass)
     token = sim.ai_pool[seat - sim.seats][0]
     return [
@@ -113,7 +115,7 @@ def _place(sim: FsState, seat: int, compass: cat.AiCard) -> list[EventBody]:
     ]
 
 
-def ai_turn(sim: FsState, events: list[EventBody], rng: Random) -> None:
+def ai_turn(sim: FracturedSkyState, events: list[EventBody], rng: Random) -> None:
     seat = sim.turn
     index = seat - sim.seats
     while True:
@@ -144,7 +146,7 @@ def ai_turn(sim: FsState, events: list[EventBody], rng: Random) -> None:
         events.extend(finish_round(sim, rng))
 
 
-def run_automation(sim: FsState, events: list[EventBody], rng: Random) -> None:
+def run_automation(sim: FracturedSkyState, events: list[EventBody], rng: Random) -> None:
     """Play AI turns while an automated opponent is to act."""
     while sim.phase == PHASE_PLAY and sim.turn >= sim.seats:
         ai_turn(sim, events, rng)

@@ -1,13 +1,13 @@
 """``evolve``: apply one fact to the state (no decisions, no randomness).
 
-It reads no content data that could change: costs paid are in the events, and the
-setup event records the market-card threshold, the stardust supply and the board size.
+One ``match`` over the event types, one small function per event; an event this game
+does not know is an error (a log of another game, or a newer rules version), never
+silently skipped. It reads no content data that could change: costs paid are in the
+events, and the setup event records the market-card threshold, the stardust supply and
+the board size.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from games.fractured_sky.state import (
     PHASE_FINISHED,
@@ -16,7 +16,7 @@ from games.fractured_sky.state import (
     PHASE_SCOUT,
     PHASE_SLOT,
     RES_INDEX,
-    FsState,
+    FracturedSkyState,
     PendingChoice,
     ScoutRecord,
     ai_threshold,
@@ -26,7 +26,7 @@ from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
 
 
-def _reset_round(state: FsState) -> None:
+def _reset_round(state: FracturedSkyState) -> None:
     n = state.participants
     regions = state.region_count
     state.ships = [0] * n
@@ -46,14 +46,14 @@ def _reset_round(state: FsState) -> None:
 
 
 def _ai_round(
-    state: FsState, decks: list[list[int]], out: list[list[int]], pools: list[list[int]]
+    state: FracturedSkyState, decks: list[list[int]], out: list[list[int]], pools: list[list[int]]
 ) -> None:
     state.ai_deck = [list(d) for d in decks]
     state.ai_out = [list(o) for o in out]
     state.ai_pool = [list(p) for p in pools]
 
 
-def _gain(state: FsState, seat: int, resource: int, amount: int) -> None:
+def _gain(state: FracturedSkyState, seat: int, resource: int, amount: int) -> None:
     """Resources for a player; for an AI they go on its market card (if it has one)."""
     if seat < state.seats:
         state.resources[seat][resource] += amount
@@ -61,7 +61,14 @@ def _gain(state: FsState, seat: int, resource: int, amount: int) -> None:
         state.ai_tally[seat - state.seats] += amount
 
 
-def _set_up(state: FsState, e: ev.GameSetUp) -> None:
+def _pay(state: FracturedSkyState, seat: int, cost: tuple[int, int, int]) -> None:
+    res = state.resources[seat]
+    res[0] -= cost[0]
+    res[1] -= cost[1]
+    res[2] -= cost[2]
+
+
+def _on_game_set_up(state: FracturedSkyState, e: ev.GameSetUp) -> None:
     n = e.participants
     state.seats = e.seats
     state.participants = n
@@ -97,7 +104,7 @@ def _set_up(state: FsState, e: ev.GameSetUp) -> None:
     _reset_round(state)
 
 
-def _revealed(state: FsState, e: ev.RoundRevealed) -> None:
+def _on_round_revealed(state: FracturedSkyState, e: ev.RoundRevealed) -> None:
     state.phase = PHASE_REWARDS
     state.turn = -1
     state.revealed = True
@@ -110,7 +117,7 @@ def _revealed(state: FsState, e: ev.RoundRevealed) -> None:
     state.region_results = []
 
 
-def _region(state: FsState, o: ev.RegionOutcome) -> None:
+def _on_region_resolved(state: FracturedSkyState, o: ev.RegionOutcome) -> None:
     if o.stardust_seat >= 0:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
@@ -128,7 +135,7 @@ def _region(state: FsState, o: ev.RegionOutcome) -> None:
     state.region_results.append(o)
 
 
-def _chosen(state: FsState, e: ev.ResourceChosen) -> None:
+def _on_resource_chosen(state: FracturedSkyState, e: ev.ResourceChosen) -> None:
     for i, pending in enumerate(state.pending):
         if pending.seat == e.seat:
             del state.pending[i]
@@ -136,7 +143,7 @@ def _chosen(state: FsState, e: ev.ResourceChosen) -> None:
     state.resources[e.seat][RES_INDEX[e.resource]] += 1
 
 
-def _round_set_up(state: FsState, e: ev.RoundSetUp) -> None:
+def _on_round_set_up(state: FracturedSkyState, e: ev.RoundSetUp) -> None:
     state.round = e.round
     state.order = list(e.order)
     state.public_card = e.public_card
@@ -150,7 +157,7 @@ def _round_set_up(state: FsState, e: ev.RoundSetUp) -> None:
     _reset_round(state)
 
 
-def _on_airship_placed(state: FsState, event: ev.AirshipPlaced) -> None:
+def _on_airship_placed(state: FracturedSkyState, event: ev.AirshipPlaced) -> None:
     state.airships[event.seat][event.region] = event.chip
     state.ships[event.seat] += 1
     if event.explorer:
@@ -159,12 +166,12 @@ def _on_airship_placed(state: FsState, event: ev.AirshipPlaced) -> None:
         state.ai_pool[event.seat - state.seats].remove(event.chip)
 
 
-def _on_turn_began(state: FsState, event: ev.TurnBegan) -> None:
+def _on_turn_began(state: FracturedSkyState, event: ev.TurnBegan) -> None:
     state.phase = PHASE_PLAY
     state.turn = event.seat
 
 
-def _on_traded(state: FsState, event: ev.Traded) -> None:
+def _on_traded(state: FracturedSkyState, event: ev.Traded) -> None:
     res = state.resources[event.seat]
     res[0] -= event.gold
     res[1] -= event.iron
@@ -172,44 +179,44 @@ def _on_traded(state: FsState, event: ev.Traded) -> None:
     res[RES_INDEX[event.get]] += 1
 
 
-def _on_exploration_drawn(state: FsState, event: ev.ExplorationDrawn) -> None:
+def _on_exploration_drawn(state: FracturedSkyState, event: ev.ExplorationDrawn) -> None:
     state.secret_deck.remove(event.card)
     state.drawn[event.seat].append(event.card)
 
 
-def _on_slot_pending(state: FsState, event: ev.SlotPending) -> None:
+def _on_slot_pending(state: FracturedSkyState, event: ev.SlotPending) -> None:
     state.phase = PHASE_SLOT
     state.turn = event.seat
 
 
-def _on_slot_taken(state: FsState, event: ev.SlotTaken) -> None:
+def _on_slot_taken(state: FracturedSkyState, event: ev.SlotTaken) -> None:
     state.next_slots[event.slot - 1] = event.seat
     _gain(state, event.seat, cat.GOLD, event.gold)
 
 
-def _on_fortress_built(state: FsState, event: ev.FortressBuilt) -> None:
+def _on_fortress_built(state: FracturedSkyState, event: ev.FortressBuilt) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.fortresses[event.seat][event.platform] += 1
 
 
-def _on_market_built(state: FsState, event: ev.MarketBuilt) -> None:
+def _on_market_built(state: FracturedSkyState, event: ev.MarketBuilt) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.markets[event.seat][event.platform] += 1
 
 
-def _on_skimmer_placed(state: FsState, event: ev.SkimmerPlaced) -> None:
+def _on_skimmer_placed(state: FracturedSkyState, event: ev.SkimmerPlaced) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.skimmers[event.seat][event.region] += 1
 
 
-def _on_scouted(state: FsState, event: ev.Scouted) -> None:
+def _on_scouted(state: FracturedSkyState, event: ev.Scouted) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
     state.scouting = event.card
     state.phase = PHASE_SCOUT
 
 
-def _on_scout_finished(state: FsState, event: ev.ScoutFinished) -> None:
+def _on_scout_finished(state: FracturedSkyState, event: ev.ScoutFinished) -> None:
     state.scouting = -1
     if event.resource is not None:
         index = RES_INDEX[event.resource]
@@ -221,12 +228,12 @@ def _on_scout_finished(state: FsState, event: ev.ScoutFinished) -> None:
                 break
 
 
-def _on_peeked(state: FsState, event: ev.Peeked) -> None:
+def _on_peeked(state: FracturedSkyState, event: ev.Peeked) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.peeks[event.seat].append(event.objective)
 
 
-def _on_start_chosen(state: FsState, event: ev.StartChosen) -> None:
+def _on_start_chosen(state: FracturedSkyState, event: ev.StartChosen) -> None:
     res = state.resources[event.seat]
     res[0] += event.gold
     res[1] += event.iron
@@ -234,107 +241,107 @@ def _on_start_chosen(state: FsState, event: ev.StartChosen) -> None:
     state.started[event.seat] = True
 
 
-def _on_round_revealed(state: FsState, event: ev.RoundRevealed) -> None:
-    _revealed(state, event)
-
-
-def _on_objective_scored(state: FsState, event: ev.ObjectiveScored) -> None:
+def _on_objective_scored(state: FracturedSkyState, event: ev.ObjectiveScored) -> None:
     if event.outcome.winner >= 0:
         state.stardust[event.outcome.winner] += 1
         state.supply -= 1
     state.objective_results.append(event.outcome)
 
 
-def _on_region_resolved(state: FsState, event: ev.RegionResolved) -> None:
-    _region(state, event.outcome)
-
-
-def _on_resource_chosen(state: FsState, event: ev.ResourceChosen) -> None:
-    _chosen(state, event)
-
-
-def _on_round_set_up(state: FsState, event: ev.RoundSetUp) -> None:
-    _round_set_up(state, event)
-
-
-def _on_game_set_up(state: FsState, event: ev.GameSetUp) -> None:
-    _set_up(state, event)
-
-
-def _on_ai_card_flipped(state: FsState, event: ev.AiCardFlipped) -> None:
+def _on_ai_card_flipped(state: FracturedSkyState, event: ev.AiCardFlipped) -> None:
     state.ai_deck[event.seat - state.seats].remove(event.card)
     state.ai_flipped[event.seat - state.seats].append(event.card)
 
 
-def _on_ai_built(state: FsState, event: ev.AiBuilt) -> None:
+def _on_ai_built(state: FracturedSkyState, event: ev.AiBuilt) -> None:
     built = state.fortresses if event.kind == cat.AI_FORTRESS else state.markets
     built[event.seat][event.platform] += 1
 
 
-def _on_ai_skimmer_placed(state: FsState, event: ev.AiSkimmerPlaced) -> None:
+def _on_ai_skimmer_placed(state: FracturedSkyState, event: ev.AiSkimmerPlaced) -> None:
     state.skimmers[event.seat][event.region] += 1
 
 
-def _on_ai_scouted(state: FsState, event: ev.AiScouted) -> None:
+def _on_ai_scouted(state: FracturedSkyState, event: ev.AiScouted) -> None:
     state.scouts.append(ScoutRecord(seat=event.seat, card=event.card))
     state.secret_taken[event.card] += 1
 
 
-def _on_secret_opened(state: FsState, event: ev.SecretOpened) -> None:
+def _on_secret_opened(state: FracturedSkyState, event: ev.SecretOpened) -> None:
     state.secret_open[event.card] = True
     state.board_stardust[event.region] += event.stardust
     state.supply -= event.stardust
 
 
-def _on_ai_converted(state: FsState, event: ev.AiConverted) -> None:
+def _on_ai_converted(state: FracturedSkyState, event: ev.AiConverted) -> None:
     state.ai_tally[event.seat - state.seats] -= event.spent
     state.stardust[event.seat] += event.stardust
     state.supply -= event.stardust
 
 
-def _on_game_ended(state: FsState, event: ev.GameEnded) -> None:
+def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
     state.phase = PHASE_FINISHED
     state.turn = -1
     state.order = list(event.order)
 
 
-_HANDLERS: dict[type[EventBody], Callable[[FsState, Any], None]] = {
-    ev.AirshipPlaced: _on_airship_placed,
-    ev.TurnBegan: _on_turn_began,
-    ev.Traded: _on_traded,
-    ev.ExplorationDrawn: _on_exploration_drawn,
-    ev.SlotPending: _on_slot_pending,
-    ev.SlotTaken: _on_slot_taken,
-    ev.FortressBuilt: _on_fortress_built,
-    ev.MarketBuilt: _on_market_built,
-    ev.SkimmerPlaced: _on_skimmer_placed,
-    ev.Scouted: _on_scouted,
-    ev.ScoutFinished: _on_scout_finished,
-    ev.Peeked: _on_peeked,
-    ev.StartChosen: _on_start_chosen,
-    ev.RoundRevealed: _on_round_revealed,
-    ev.ObjectiveScored: _on_objective_scored,
-    ev.RegionResolved: _on_region_resolved,
-    ev.ResourceChosen: _on_resource_chosen,
-    ev.RoundSetUp: _on_round_set_up,
-    ev.GameSetUp: _on_game_set_up,
-    ev.AiCardFlipped: _on_ai_card_flipped,
-    ev.AiBuilt: _on_ai_built,
-    ev.AiSkimmerPlaced: _on_ai_skimmer_placed,
-    ev.AiScouted: _on_ai_scouted,
-    ev.SecretOpened: _on_secret_opened,
-    ev.AiConverted: _on_ai_converted,
-    ev.GameEnded: _on_game_ended,
-}
-
-
-def evolve(state: FsState, event: EventBody) -> FsState:
-    _HANDLERS[type(event)](state, event)
+def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
+    """Apply one event; an event of another game (or an unknown one) is an error."""
+    # The most frequent events first (as counted in random games, AIs included): ``match``
+    # tries the classes in order, and a miss costs an ``isinstance`` (~0.2 µs on a Struct).
+    match event:
+        case ev.TurnBegan():
+            _on_turn_began(state, event)
+        case ev.AirshipPlaced():
+            _on_airship_placed(state, event)
+        case ev.RegionResolved():
+            _on_region_resolved(state, event.outcome)
+        case ev.AiCardFlipped():
+            _on_ai_card_flipped(state, event)
+        case ev.ExplorationDrawn():
+            _on_exploration_drawn(state, event)
+        case ev.SlotTaken():
+            _on_slot_taken(state, event)
+        case ev.Traded():
+            _on_traded(state, event)
+        case ev.SlotPending():
+            _on_slot_pending(state, event)
+        case ev.AiBuilt():
+            _on_ai_built(state, event)
+        case ev.RoundRevealed():
+            _on_round_revealed(state, event)
+        case ev.ObjectiveScored():
+            _on_objective_scored(state, event)
+        case ev.RoundSetUp():
+            _on_round_set_up(state, event)
+        case ev.AiSkimmerPlaced():
+            _on_ai_skimmer_placed(state, event)
+        case ev.AiScouted():
+            _on_ai_scouted(state, event)
+        case ev.AiConverted():
+            _on_ai_converted(state, event)
+        case ev.Peeked():
+            _on_peeked(state, event)
+        case ev.ResourceChosen():
+            _on_resource_chosen(state, event)
+        case ev.StartChosen():
+            _on_start_chosen(state, event)
+        case ev.SkimmerPlaced():
+            _on_skimmer_placed(state, event)
+        case ev.Scouted():
+            _on_scouted(state, event)
+        case ev.ScoutFinished():
+            _on_scout_finished(state, event)
+        case ev.MarketBuilt():
+            _on_market_built(state, event)
+        case ev.FortressBuilt():
+            _on_fortress_built(state, event)
+        case ev.SecretOpened():
+            _on_secret_opened(state, event)
+        case ev.GameSetUp():
+            _on_game_set_up(state, event)
+        case ev.GameEnded():
+            _on_game_ended(state, event)
+        case _:
+            raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
     return state
-
-
-def _pay(state: FsState, seat: int, cost: tuple[int, int, int]) -> None:
-    res = state.resources[seat]
-    res[0] -= cost[0]
-    res[1] -= cost[1]
-    res[2] -= cost[2]

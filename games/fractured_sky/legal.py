@@ -1,45 +1,290 @@
-"""``legal_commands``: exactly the commands ``decide`` accepts from a seat.
+"""What ``decide`` accepts: the predicates it checks, and ``legal_commands`` listing them.
 
-Candidates are enumerated here and kept only when the predicates ``decide`` runs
-(``actions.gate`` once per kind of command, then the ``*_problem`` of each parameter)
-find no problem, so no rule is written twice. The lists are
-complete: every (region, chip value) airship placement, every platform or region for a
-building, every card, every objective with every way to pay two resources, and every
-2-for-1 trade (at most ~200 commands).
+``decide`` validates with ``problem`` alone: ``gate`` for the phase and turn, then one
+predicate per parameter (each ``*_problem`` returns the rejection, or None).
+``legal_commands`` enumerates candidates and keeps those the very same predicates accept
+(``gate`` once per kind of command, then each parameter), so no rule is written twice
+and the two cannot drift apart. The lists are complete: every (region, chip value)
+airship placement, every platform or region for a building, every card, every objective
+with every way to pay two resources, and every 2-for-1 trade (at most ~200 commands).
 
 The free trade is legal at any time while the game runs (rule choice 12), so it is listed
 for every seat the moment it holds two resources, also for seats that are not to move.
 ``status().to_move`` never counts trades: a seat is "to move" only for its required
 action, and as every trade lowers the seat's resources by one, random legal play (bots,
 the zombie moves of seats that left) still reaches the end.
+
+Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_over``,
+``cannot_afford``, ``illegal_command``): ``unknown_seat``, ``already_chosen``,
+``bad_amounts``, ``bad_resource``, ``unknown_region``, ``region_taken``, ``chip_used``,
+``unknown_platform``, ``supply_exhausted``, ``unknown_card``, ``already_scouted``,
+``unknown_objective``, ``objective_revealed``, ``already_peeked``, ``slot_unavailable``,
+``no_pending_choice``, ``pointless_trade``.
 """
 
 from __future__ import annotations
 
-from games.fractured_sky.actions import (
-    airship_region_problem,
-    amounts_problem,
-    building_problem,
-    chip_problem,
-    choice_problem,
-    gate,
-    objective_problem,
-    offer_problem,
-    peek_pay_problem,
-    platform_problem,
-    pointless_problem,
-    region_problem,
-    resource_problem,
-    scout_problem,
-    scout_take_problem,
-    skimmer_problem,
-    slot_problem,
-    start_problem,
+from games.fractured_sky.state import (
+    PHASE_FINISHED,
+    PHASE_PLAY,
+    PHASE_REWARDS,
+    PHASE_SCOUT,
+    PHASE_SLOT,
+    PHASE_START,
+    RES_INDEX,
+    FracturedSkyState,
+    unused_chips,
 )
-from games.fractured_sky.state import FsState
+from games.fractured_sky.turns import free_slots
+from games.rejection import (
+    CANNOT_AFFORD,
+    GAME_OVER,
+    ILLEGAL_COMMAND,
+    NOT_YOUR_TURN,
+    WRONG_PHASE,
+    Rejected,
+)
 from orrery_contracts.base import CommandBody
+from orrery_contracts.fractured_sky import COMMAND_TYPES
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import commands as cmd
+
+ACTIONS = (
+    cmd.PlaceAirship,
+    cmd.BuildFortress,
+    cmd.BuildMarket,
+    cmd.PlaceSkimmer,
+    cmd.Scout,
+    cmd.Peek,
+)
+PHASE_COMMANDS: dict[str, tuple[type[CommandBody], ...]] = {
+    PHASE_START: (cmd.ChooseStart,),
+    PHASE_PLAY: ACTIONS,
+    PHASE_SCOUT: (cmd.ScoutTake,),
+    PHASE_SLOT: (cmd.ChooseSlot,),
+    PHASE_REWARDS: (cmd.ChooseResource,),
+}
+TURN_PHASES = (PHASE_PLAY, PHASE_SCOUT, PHASE_SLOT)
+_COMMAND_TYPES = frozenset(COMMAND_TYPES)
+
+
+def can_afford(have: list[int], cost: tuple[int, int, int]) -> bool:
+    return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2]
+
+
+# ---------------------------------------------------------------- the predicates
+
+
+def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Rejected | None:
+    """Whether ``seat`` may send a command of this kind now at all (phase and turn).
+
+    The free trade (2 resources for 1) is allowed at any time while the game runs
+    (rule choice 12): in every phase, on or off the seat's turn.
+    """
+    if state.phase == PHASE_FINISHED:
+        return Rejected(GAME_OVER, "the game is over")
+    if not 0 <= seat < state.seats:
+        return Rejected("unknown_seat", "no such seat at this table")
+    if kind not in _COMMAND_TYPES:
+        return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+    if kind is cmd.Trade:
+        return None
+    if kind not in PHASE_COMMANDS[state.phase]:
+        return Rejected(WRONG_PHASE, f"that command is not possible now ({state.phase})")
+    if state.phase in TURN_PHASES and seat != state.turn:
+        return Rejected(NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
+    return None
+
+
+def amounts_problem(gold: int, iron: int, wood: int, total: int) -> Rejected | None:
+    if min(gold, iron, wood) < 0 or gold + iron + wood != total:
+        return Rejected("bad_amounts", f"the amounts must be non-negative and sum to {total}")
+    return None
+
+
+def resource_problem(name: str | None) -> Rejected | None:
+    if name not in RES_INDEX:
+        return Rejected("bad_resource", "resource must be gold, iron or wood")
+    return None
+
+
+def start_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
+    if state.started[seat]:
+        return Rejected("already_chosen", "you already chose your starting resources")
+    return amounts_problem(gold, iron, wood, cat.STARTING_RESOURCES)
+
+
+def offer_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
+    """Paying 2 resources of your choice (a trade's offer, a peek's cost)."""
+    if not can_afford(state.resources[seat], (gold, iron, wood)):
+        return Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
+    return None
+
+
+def pointless_problem(gold: int, iron: int, wood: int, get: str) -> Rejected | None:
+    """A trade that pays with the resource it asks for ("2 wood for 1 wood", "1 gold and
+    1 wood for 1 gold") only returns part of what was paid: no player would make it, so
+    it is refused and never listed (rule choice: the rule text allows any 2 for any 1)."""
+    if (gold, iron, wood)[RES_INDEX[get]] > 0:
+        return Rejected(
+            "pointless_trade", f"that trade pays {get} for {get}: it only gives back what you pay"
+        )
+    return None
+
+
+def trade_problem(state: FracturedSkyState, seat: int, c: cmd.Trade) -> Rejected | None:
+    return (
+        amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
+        or resource_problem(c.get)
+        or pointless_problem(c.gold, c.iron, c.wood, c.get)
+        or offer_problem(state, seat, c.gold, c.iron, c.wood)
+    )
+
+
+def region_problem(state: FracturedSkyState, region: int) -> Rejected | None:
+    if region not in state.regions:
+        return Rejected("unknown_region", "no such region in this game")
+    return None
+
+
+def airship_region_problem(state: FracturedSkyState, seat: int, region: int) -> Rejected | None:
+    problem = region_problem(state, region)
+    if problem is None and state.airships[seat][region] >= 0:
+        return Rejected("region_taken", "you already have an airship in that region")
+    return problem
+
+
+def chip_problem(state: FracturedSkyState, seat: int, chip: int) -> Rejected | None:
+    if chip not in unused_chips(state, seat):
+        return Rejected("chip_used", "you have no unused power chip of that value")
+    return None
+
+
+def slot_problem(state: FracturedSkyState, slot: int) -> Rejected | None:
+    if slot not in free_slots(state):
+        return Rejected("slot_unavailable", "that turn slot is taken or not in use")
+    return None
+
+
+def platform_problem(platform: int) -> Rejected | None:
+    if not 0 <= platform < cat.PLATFORM_COUNT:
+        return Rejected("unknown_platform", "no such floating platform")
+    return None
+
+
+def building_problem(state: FracturedSkyState, seat: int, fortress: bool) -> Rejected | None:
+    """Why ``seat`` cannot build a fortress (or a market) anywhere now, or None."""
+    built = state.fortresses[seat] if fortress else state.markets[seat]
+    supply = cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY
+    if sum(built) >= supply:
+        return Rejected("supply_exhausted", "you have no such building left")
+    cost = cat.FORTRESS_COST if fortress else cat.MARKET_COST
+    if not can_afford(state.resources[seat], cost):
+        return Rejected(CANNOT_AFFORD, "you cannot pay for that building")
+    return None
+
+
+def skimmer_problem(state: FracturedSkyState, seat: int) -> Rejected | None:
+    """Why ``seat`` cannot place a skimmer anywhere now, or None."""
+    if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
+        return Rejected("supply_exhausted", "you have no skimmer left")
+    if not can_afford(state.resources[seat], cat.SKIMMER_COST):
+        return Rejected(CANNOT_AFFORD, "a skimmer costs 1 iron and 1 wood")
+    return None
+
+
+def scouted_by(state: FracturedSkyState, seat: int) -> set[int]:
+    return {r.card for r in state.scouts if r.seat == seat}
+
+
+def scout_problem(state: FracturedSkyState, seat: int, card: int) -> Rejected | None:
+    if not 0 <= card < len(state.secret_cards):
+        return Rejected("unknown_card", "no secret stardust card in that position")
+    if card in scouted_by(state, seat):
+        return Rejected("already_scouted", "you already scouted that card")
+    if not can_afford(state.resources[seat], cat.SCOUT_COST):
+        return Rejected(CANNOT_AFFORD, "scouting costs 2 gold")
+    return None
+
+
+def scout_take_problem(state: FracturedSkyState, resource: str | None) -> Rejected | None:
+    if resource is None:
+        return None
+    problem = resource_problem(resource)
+    region = cat.REGIONS[state.secret_cards[state.scouting]]
+    if problem is None and resource not in region.resources:
+        return Rejected("bad_resource", "take a resource shown on the card, or nothing")
+    return problem
+
+
+def objective_problem(state: FracturedSkyState, seat: int, objective: int) -> Rejected | None:
+    if not 0 <= objective < len(state.objectives):
+        return Rejected("unknown_objective", "no objective card in that position")
+    if objective < state.objectives_revealed:
+        return Rejected("objective_revealed", "that objective is already face up")
+    if objective in state.peeks[seat]:
+        return Rejected("already_peeked", "you already peeked at that objective")
+    return None
+
+
+def peek_pay_problem(
+    state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
+) -> Rejected | None:
+    return amounts_problem(gold, iron, wood, cat.PEEK_COST_TOTAL) or offer_problem(
+        state, seat, gold, iron, wood
+    )
+
+
+def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Rejected | None:
+    mine = [p for p in state.pending if p.seat == seat]
+    if not mine:
+        return Rejected("no_pending_choice", "you have no resource to choose")
+    problem = resource_problem(resource)
+    if problem is None and RES_INDEX[resource] not in mine[0].options:
+        return Rejected("bad_resource", "choose one of the offered resources")
+    return problem
+
+
+def problem(state: FracturedSkyState, command: CommandBody, seat: int) -> Rejected | None:
+    """The rejection ``decide`` gives for this command, or None when it is accepted."""
+    found = gate(state, seat, type(command))
+    if found is not None:
+        return found
+    match command:  # the most frequent commands first
+        case cmd.PlaceAirship(region=region, chip=chip):
+            return airship_region_problem(state, seat, region) or chip_problem(state, seat, chip)
+        case cmd.Trade():
+            return trade_problem(state, seat, command)
+        case cmd.ChooseSlot(slot=slot):
+            return slot_problem(state, slot)
+        case cmd.Peek(objective=objective, gold=gold, iron=iron, wood=wood):
+            return objective_problem(state, seat, objective) or peek_pay_problem(
+                state, seat, gold, iron, wood
+            )
+        case cmd.ChooseStart(gold=gold, iron=iron, wood=wood):
+            return start_problem(state, seat, gold, iron, wood)
+        case cmd.ChooseResource(resource=resource):
+            return choice_problem(state, seat, resource)
+        case cmd.PlaceSkimmer(region=region):
+            return region_problem(state, region) or skimmer_problem(state, seat)
+        case cmd.BuildMarket(platform=platform):
+            return platform_problem(platform) or building_problem(state, seat, fortress=False)
+        case cmd.Scout(card=card):
+            return scout_problem(state, seat, card)
+        case cmd.ScoutTake(resource=resource):
+            return scout_take_problem(state, resource)
+        case cmd.BuildFortress(platform=platform):
+            return platform_problem(platform) or building_problem(state, seat, fortress=True)
+        case _:  # ``gate`` refuses other commands first
+            return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+
+
+# ---------------------------------------------------------------- the listing
+
 
 _PAIRS: tuple[tuple[int, int, int], ...] = tuple(
     (g, i, 2 - g - i) for g in range(3) for i in range(3 - g)
@@ -50,11 +295,11 @@ _FOURS: tuple[tuple[int, int, int], ...] = tuple(
 _CHIP_VALUES = sorted(set(cat.CHIPS))
 
 
-def _open(state: FsState, seat: int, kind: type[CommandBody]) -> bool:
+def _open(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> bool:
     return gate(state, seat, kind) is None
 
 
-def _actions(state: FsState, seat: int) -> list[CommandBody]:
+def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     out: list[CommandBody] = []
     if not _open(state, seat, cmd.PlaceAirship):  # the same gate for every action
         return out
@@ -78,7 +323,7 @@ def _actions(state: FsState, seat: int) -> list[CommandBody]:
     return out
 
 
-def _required(state: FsState, seat: int) -> list[CommandBody]:
+def _required(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     """The seat's required action in this phase (not the trades)."""
     if _open(state, seat, cmd.ChooseStart):
         return [
@@ -105,7 +350,7 @@ def _required(state: FsState, seat: int) -> list[CommandBody]:
     return _actions(state, seat)
 
 
-def legal_commands(state: FsState, seat: int) -> list[CommandBody]:
+def legal_commands(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     if not _open(state, seat, cmd.Trade):  # game over, or not a seat of a person
         return []
     out = _required(state, seat)

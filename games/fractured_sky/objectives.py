@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from games.fractured_sky.power import presences, ranking
-from games.fractured_sky.state import FsState, platform_regions, region_platforms
+from games.fractured_sky.state import FracturedSkyState, platform_regions, region_platforms
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
-def measure(state: FsState, chips: list[list[int]], card: int, order: list[int]) -> list[int]:
+def measure(
+    state: FracturedSkyState, chips: list[list[int]], card: int, order: list[int]
+) -> list[int]:
     """The objective's quantity per participant, at the reveal (before region rewards)."""
     objective = cat.OBJECTIVES[card]
     kind = objective.kind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from games.fractured_sky.state import FsState, region_platforms
+from games.fractured_sky.state import FracturedSkyState, region_platforms
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
@@ -14,7 +14,7 @@ class Presence(msgspec.Struct, kw_only=True):
     total: int  # ship power + own skimmers
 
 
-def ai_faces(state: FsState, row: list[int], board: list[int]) -> list[int]:
+def ai_faces(state: FracturedSkyState, row: list[int], board: list[int]) -> list[int]:
     """An AI's revealed powers: its token(s) with the highest high face in regions holding
     stardust turn to the high face (1, or 2 on hard), the others to the low face."""
     placed = [r for r in state.regions if row[r] >= 0]
@@ -29,7 +29,7 @@ def ai_faces(state: FsState, row: list[int], board: list[int]) -> list[int]:
 
 
 def adjusted_chips(
-    state: FsState, board: list[int] | None = None
+    state: FracturedSkyState, board: list[int] | None = None
 ) -> tuple[list[list[int]], list[int]]:
     """Chips after the over-10 rule: every chip reduced by the excess (floor 0). AIs
     ignore the limit; their tokens show the face the rotation rule gives (``board``:
@@ -48,7 +48,7 @@ def adjusted_chips(
     return chips, excess
 
 
-def presences(state: FsState, chips: list[list[int]], region: int) -> list[Presence]:
+def presences(state: FracturedSkyState, chips: list[list[int]], region: int) -> list[Presence]:
     """Every participant with an airship or skimmer in ``region``."""
     platforms = region_platforms(state)[region]
     found: list[Presence] = []
@@ -73,6 +73,6 @@ def ranking(found: list[Presence], order: list[int]) -> list[Presence]:
     return eligible
 
 
-def market_count(state: FsState, seat: int, region: int) -> int:
+def market_count(state: FracturedSkyState, seat: int, region: int) -> int:
     markets = state.markets[seat]
     return sum(markets[p] for p in region_platforms(state)[region])

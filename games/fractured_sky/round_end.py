@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from random import Random
 
-from games.fractured_sky.evolve import evolve
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
+from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai
-from games.fractured_sky.state import FsState, ai_threshold, end_order
+from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order
+from games.fractured_sky.turns import emit
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
@@ -22,13 +23,8 @@ TIER_BOTH = "both"
 TIER_ONE = "one"
 
 
-def _emit(sim: FsState, events: list[EventBody], event: EventBody) -> None:
-    events.append(event)
-    evolve(sim, event)
-
-
 def resolve_region(
-    sim: FsState, chips: list[list[int]], region: int, order: list[int]
+    sim: FracturedSkyState, chips: list[list[int]], region: int, order: list[int]
 ) -> ev.RegionOutcome:
     """Rank rewards (stardust / both resources / one of choice / nothing) and markets."""
     found = presences(sim, chips, region)
@@ -90,7 +86,7 @@ def resolve_region(
     )
 
 
-def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
+def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     """Every participant has placed 3 airships and taken a slot: resolve the round."""
     events: list[EventBody] = []
     order = end_order(sim)
@@ -104,7 +100,7 @@ def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
     chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
-    _emit(
+    emit(
         sim,
         events,
         ev.RoundRevealed(
@@ -123,17 +119,17 @@ def finish_round(sim: FsState, rng: Random) -> list[EventBody]:
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
-        _emit(sim, events, ev.ObjectiveScored(outcome=outcome))
+        emit(sim, events, ev.ObjectiveScored(outcome=outcome))
     for region in sim.regions:
         outcome_r = resolve_region(sim, chips, region, order)
-        _emit(sim, events, ev.RegionResolved(outcome=outcome_r))
+        emit(sim, events, ev.RegionResolved(outcome=outcome_r))
         convert_ai(sim, events)
     if not sim.pending:
         events.extend(after_rewards(sim, rng))
     return events
 
 
-def convert_ai(sim: FsState, events: list[EventBody]) -> None:
+def convert_ai(sim: FracturedSkyState, events: list[EventBody]) -> None:
     """An AI market card at its threshold turns into 1 stardust at once."""
     threshold = ai_threshold(sim)
     if not threshold:
@@ -142,26 +138,16 @@ def convert_ai(sim: FsState, events: list[EventBody]) -> None:
         while tally >= threshold:
             stardust = 1 if sim.supply > 0 else 0
             seat = sim.seats + index
-            _emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
+            emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
             tally = sim.ai_tally[index]
 
 
-def standings(stardust: list[int], order: list[int]) -> list[int]:
-    """Rank per seat: most stardust first, ties to the earlier seat in ``order``."""
-    position = {seat: i for i, seat in enumerate(order)}
-    ranked = sorted(range(len(stardust)), key=lambda s: (-stardust[s], position.get(s, 99 + s)))
-    ranks = [0] * len(stardust)
-    for place, seat in enumerate(ranked):
-        ranks[seat] = place + 1
-    return ranks
-
-
-def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
+def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     """Cleanup and the next round, or the end of the game after round 5."""
     events: list[EventBody] = []
     order = end_order(sim)
     if sim.round >= cat.ROUNDS:
-        _emit(
+        emit(
             sim,
             events,
             ev.GameEnded(
@@ -177,7 +163,7 @@ def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
     rng.shuffle(deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
-    _emit(
+    emit(
         sim,
         events,
         ev.RoundSetUp(
@@ -192,5 +178,5 @@ def after_rewards(sim: FsState, rng: Random) -> list[EventBody]:
             ai_pools=pools,
         ),
     )
-    _emit(sim, events, ev.TurnBegan(seat=order[0]))
+    emit(sim, events, ev.TurnBegan(seat=order[0]))
     return events

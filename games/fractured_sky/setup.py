@@ -1,40 +1,24 @@
-"""Options, the empty initial state and the opening events (every draw recorded)."""
+"""``setup``: the empty initial state and the opening events (every draw recorded).
+
+The catalogue is read here, never in ``evolve``: ``GameSetUp`` carries the content the
+fold needs. The options are already valid (``FracturedSkyOptions``' types, checked when
+``games/table.py`` decodes them), and so is the seat count (``min_seats``/``max_seats``).
+"""
 
 from __future__ import annotations
 
 from random import Random
-from typing import Any, Literal
 
-import msgspec
-
-from games.fractured_sky.state import FsState
-from games.rejection import BAD_OPTIONS, Rejected
+from games.fractured_sky.state import FracturedSkyState
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky.events import GameSetUp
-
-MIN_SEATS = 1
-MAX_SEATS = 5
+from orrery_contracts.fractured_sky.options import FracturedSkyOptions
 
 
-class FracturedSkyOptions(msgspec.Struct, frozen=True, kw_only=True):
-    """``difficulty`` of the automated opponents; used only with 1 or 2 players."""
-
-    difficulty: Literal["easy", "medium", "hard"] = "easy"
-
-
-def validate_options(options: Any, seats: int) -> None:
-    if not isinstance(options, FracturedSkyOptions):
-        raise Rejected(BAD_OPTIONS, "options must be FracturedSkyOptions")
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise Rejected(BAD_OPTIONS, f"Fractured Sky needs {MIN_SEATS} to {MAX_SEATS} players")
-    if options.difficulty not in cat.DIFFICULTIES:
-        raise Rejected(BAD_OPTIONS, "difficulty must be easy, medium or hard")
-
-
-def initial_state(options: Any, seats: int) -> FsState:
+def initial_state(options: FracturedSkyOptions, seats: int) -> FracturedSkyState:
     participants = seats + cat.ai_count(seats)
-    return FsState(
+    return FracturedSkyState(
         seats=seats,
         participants=participants,
         regions=list(cat.active_regions(participants)),
@@ -77,7 +61,7 @@ def deal_objectives(deck: list[int]) -> tuple[list[int], list[int]]:
     return slots, discarded
 
 
-def setup(options: Any, seats: int, rng: Random) -> list[EventBody]:
+def setup(options: FracturedSkyOptions, seats: int, rng: Random) -> list[EventBody]:
     ais = cat.ai_count(seats)
     participants = seats + ais
     regions = list(cat.active_regions(participants))

@@ -1,4 +1,10 @@
-"""The mutable game state (msgpack-friendly) and small lookups over the catalogue."""
+"""``FracturedSkyState``, the mutable game state (msgpack-friendly), and small lookups.
+
+The state's defaults never read the catalogue: the board size, the stardust supply and
+the market-card threshold come from ``GameSetUp``, so a log folds the same after the
+content data changes. The lookups (bridges, unused chips) are for ``decide`` and
+``view``, which may read today's content.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ class PendingChoice(msgspec.Struct, kw_only=True):
     reason: str
 
 
-class FsState(msgspec.Struct, kw_only=True):
+class FracturedSkyState(msgspec.Struct, kw_only=True):
     seats: int
     # Participants take turns; seats 0..seats-1 are people. Automated opponents (the
     # 1-2 player rules) would be participants numbered from ``seats`` upward.
@@ -45,7 +51,7 @@ class FsState(msgspec.Struct, kw_only=True):
     resources: list[list[int]] = []  # [seat][gold, iron, wood]
     started: list[bool] = []
     stardust: list[int] = []
-    supply: int = cat.STARDUST_TOKENS
+    supply: int = 0  # stardust tokens left; set from ``GameSetUp.stardust_tokens``
     board_stardust: list[int] = []  # per region index
     ships: list[int] = []  # airships placed this round, per seat
     airships: list[list[int]] = []  # [seat][region]: chip value, -1 = none
@@ -79,22 +85,17 @@ class FsState(msgspec.Struct, kw_only=True):
     ai_tally: list[int] = []  # resources on the market card
     # Content recorded at setup (``GameSetUp``), so the fold never reads the catalogue.
     ai_market_threshold: int = 0  # AI resources per stardust; 0 = no market card
-    region_count: int = cat.REGION_COUNT
-    platform_count: int = cat.PLATFORM_COUNT
+    region_count: int = 0
+    platform_count: int = 0
 
 
-def is_ai(state: FsState, participant: int) -> bool:
+def is_ai(state: FracturedSkyState, participant: int) -> bool:
     return participant >= state.seats
 
 
-def ai_mode(state: FsState) -> bool:
+def ai_mode(state: FracturedSkyState) -> bool:
     """A 1-2 player game with automated opponents (and its special scouting rule)."""
     return state.participants > state.seats
-
-
-def clone(state: FsState) -> FsState:
-    """An independent copy, used when decide must simulate a chain of events."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=FsState)
 
 
 def _bridges(active: frozenset[int]) -> tuple[tuple[int, ...], ...]:
@@ -114,15 +115,15 @@ _REGION_PLATFORMS = {
 }
 
 
-def platform_regions(state: FsState) -> tuple[tuple[int, ...], ...]:
+def platform_regions(state: FracturedSkyState) -> tuple[tuple[int, ...], ...]:
     return _PLATFORM_REGIONS[state.participants <= cat.SMALL_TABLE_MAX]
 
 
-def region_platforms(state: FsState) -> tuple[tuple[int, ...], ...]:
+def region_platforms(state: FracturedSkyState) -> tuple[tuple[int, ...], ...]:
     return _REGION_PLATFORMS[state.participants <= cat.SMALL_TABLE_MAX]
 
 
-def unused_chips(state: FsState, seat: int) -> list[int]:
+def unused_chips(state: FracturedSkyState, seat: int) -> list[int]:
     chips = list(cat.CHIPS)
     for value in state.airships[seat]:
         if value >= 0:
@@ -134,11 +135,11 @@ def chip_class(value: int) -> str:
     return cat.CHIP_WHITE if value in cat.WHITE_CHIPS else cat.CHIP_BLACK
 
 
-def end_order(state: FsState) -> list[int]:
+def end_order(state: FracturedSkyState) -> list[int]:
     """The next column (end-of-round turn order), complete once every seat chose."""
     return [s for s in state.next_slots if s >= 0]
 
 
-def ai_threshold(state: FsState) -> int:
+def ai_threshold(state: FracturedSkyState) -> int:
     """AI resources per stardust on the market card (0: no card), as recorded at setup."""
     return state.ai_market_threshold

@@ -11,7 +11,7 @@ owner answers them). Chip values of others become public at the round-end reveal
 
 from __future__ import annotations
 
-from games.fractured_sky.state import PHASE_FINISHED, FsState, chip_class, unused_chips
+from games.fractured_sky.state import PHASE_FINISHED, FracturedSkyState, chip_class, unused_chips
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import views as vw
 from orrery_contracts.fractured_sky.events import Choice
@@ -19,7 +19,7 @@ from orrery_contracts.fractured_sky.events import Choice
 _CLASS = {v: chip_class(v) for v in range(cat.POWER_LIMIT + 1)}
 
 
-def _regions(state: FsState, seat: int | None) -> list[vw.RegionView]:
+def _regions(state: FracturedSkyState, seat: int | None) -> list[vw.RegionView]:
     out = []
     seats = range(state.participants)
     revealed = state.revealed
@@ -53,7 +53,7 @@ def _regions(state: FsState, seat: int | None) -> list[vw.RegionView]:
     return out
 
 
-def _players(state: FsState) -> list[vw.PlayerView]:
+def _players(state: FracturedSkyState) -> list[vw.PlayerView]:
     slot_of = {s: i + 1 for i, s in enumerate(state.next_slots) if s >= 0}
     pending = [0] * state.participants
     for p in state.pending:
@@ -81,7 +81,7 @@ def _players(state: FsState) -> list[vw.PlayerView]:
     return out
 
 
-def _secret_cards(state: FsState, seat: int | None) -> list[vw.SecretCardView]:
+def _secret_cards(state: FracturedSkyState, seat: int | None) -> list[vw.SecretCardView]:
     marks: list[list[vw.ScoutMark]] = [[] for _ in state.secret_cards]
     known: set[int] = set()
     for record in state.scouts:
@@ -104,7 +104,7 @@ def _secret_cards(state: FsState, seat: int | None) -> list[vw.SecretCardView]:
     ]
 
 
-def _objectives(state: FsState, seat: int | None) -> list[vw.ObjectiveView]:
+def _objectives(state: FracturedSkyState, seat: int | None) -> list[vw.ObjectiveView]:
     peeked_by: list[list[int]] = [[] for _ in state.objectives]
     for s, positions in enumerate(state.peeks):
         for position in positions:
@@ -125,7 +125,7 @@ def _objectives(state: FsState, seat: int | None) -> list[vw.ObjectiveView]:
     return out
 
 
-def view(state: FsState, seat: int | None) -> vw.FracturedSkyView:
+def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
     own = seat is not None and 0 <= seat < state.seats
     choices: list[Choice] | None = None
     if own:
@@ -176,12 +176,7 @@ def view(state: FsState, seat: int | None) -> vw.FracturedSkyView:
     )
 
 
-def ai_title(index: int) -> str:
-    """How standings and seat bars name the ``index``-th automated opponent ("Black AI")."""
-    return f"{cat.AI_NAMES[index].capitalize()} AI"
-
-
-def _ais(state: FsState) -> list[vw.AiView]:
+def _ais(state: FracturedSkyState) -> list[vw.AiView]:
     threshold = cat.AI_MARKET_THRESHOLD[state.difficulty]
     allowed = cat.AI_BUILDINGS[state.difficulty]
     out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from games.fractured_sky import GAME
-from games.fractured_sky.state import PHASE_SLOT, FsState
+from games.fractured_sky.state import PHASE_SLOT, FracturedSkyState
 from games.playthrough import fold
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
@@ -17,7 +17,9 @@ REGION = {r.key: r.index for r in cat.REGIONS}
 PLATFORM = {p.key: p.index for p in cat.PLATFORMS}
 
 
-def run(state: FsState, seat: int, command: CommandBody, seed: int = 0) -> list[EventBody]:
+def run(
+    state: FracturedSkyState, seat: int, command: CommandBody, seed: int = 0
+) -> list[EventBody]:
     events = GAME.decide(state, command, seat, Random(seed))
     for event in events:
         GAME.evolve(state, event)
@@ -31,7 +33,7 @@ def started(
     start: tuple[int, int, int] = (2, 0, 2),
     order: list[int] | None = None,
     difficulty: str = "easy",
-) -> FsState:
+) -> FracturedSkyState:
     """A game in round 1 after setup and the starting choice, with a controlled board:
     no stardust anywhere, turn order ``order`` (default 0, 1, 2, ...), resources ``start``."""
     options = GAME.options_type(difficulty=difficulty)
@@ -46,17 +48,17 @@ def started(
     return state
 
 
-def clear_stardust(state: FsState) -> None:
+def clear_stardust(state: FracturedSkyState) -> None:
     state.supply += sum(state.board_stardust)
     state.board_stardust = [0] * cat.REGION_COUNT
 
 
-def put_stardust(state: FsState, region: int, count: int = 1) -> None:
+def put_stardust(state: FracturedSkyState, region: int, count: int = 1) -> None:
     state.board_stardust[region] += count
     state.supply -= count
 
 
-def set_secret(state: FsState, cards: list[int]) -> None:
+def set_secret(state: FracturedSkyState, cards: list[int]) -> None:
     """Put ``cards`` face down on the tray; the other active regions form the deck."""
     state.secret_cards = list(cards)
     state.secret_deck = [r for r in state.regions if r not in cards]
@@ -65,7 +67,7 @@ def set_secret(state: FsState, cards: list[int]) -> None:
 
 
 def play_round(
-    state: FsState,
+    state: FracturedSkyState,
     placements: dict[int, list[tuple[int, int]]],
     slots: dict[int, int] | None = None,
     seed: int = 0,
@@ -96,7 +98,7 @@ def resolved(events: list[EventBody], region: int) -> ev.RegionOutcome:
     raise AssertionError(f"region {region} not resolved")
 
 
-def answer_all(state: FsState) -> list[EventBody]:
+def answer_all(state: FracturedSkyState) -> list[EventBody]:
     """Answer every pending resource choice with its first option."""
     events: list[EventBody] = []
     while state.pending:

@@ -207,7 +207,7 @@ def test_ai_market_card_converts_at_the_threshold() -> None:
 def test_ai_hidden_tokens_and_decks(seats: int) -> None:
     import msgspec
 
-    from games.fractured_sky.state import clone
+    from games.clone import clone
 
     state = started(seats)
     run(state, HUMAN, cmd.PlaceAirship(region=REGION["molten_moor"], chip=4))

@@ -8,8 +8,9 @@ from random import Random
 import msgspec
 import pytest
 
+from games.clone import clone
 from games.fractured_sky import GAME
-from games.fractured_sky.state import FsState, clone
+from games.fractured_sky.state import FracturedSkyState
 from games.rejection import Rejected
 from orrery_contracts.base import CommandBody
 from orrery_contracts.fractured_sky import commands as cmd
@@ -19,7 +20,7 @@ YELLOW, BLUE, RED, GREEN = 0, 1, 2, 3
 CC = REGION["creepy_cove"]
 
 
-def position() -> FsState:
+def position() -> FracturedSkyState:
     """Yellow explored Creepy Cove with a 5, blue scouted card 0, red peeked objective 1."""
     state = started(4, start=(2, 1, 1))
     state.round = 2
@@ -33,11 +34,11 @@ def position() -> FsState:
     return state
 
 
-def views(state: FsState) -> dict[int | None, bytes]:
+def views(state: FracturedSkyState) -> dict[int | None, bytes]:
     return {seat: msgspec.json.encode(GAME.view(state, seat)) for seat in [0, 1, 2, 3, None]}
 
 
-def differ(change: Callable[[FsState], None]) -> set[int | None]:
+def differ(change: Callable[[FracturedSkyState], None]) -> set[int | None]:
     state = position()
     other = clone(state)
     change(other)
@@ -47,55 +48,55 @@ def differ(change: Callable[[FsState], None]) -> set[int | None]:
 
 
 def test_chip_value_is_known_only_to_its_owner() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.airships[YELLOW][CC] = 6  # black border like the 5
 
     assert differ(change) == {YELLOW}
 
 
 def test_white_chip_bluff_is_hidden() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.airships[GREEN][REGION["dreadful_desert"]] = 1  # white border like the 10
 
     assert differ(change) == {GREEN}
 
 
 def test_secret_card_is_known_only_to_its_scout() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.secret_cards[0], s.secret_deck[-1] = s.secret_deck[-1], s.secret_cards[0]
 
     assert differ(change) == {BLUE}
 
 
 def test_exploration_draw_is_known_only_to_the_explorer() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.drawn[YELLOW][0], s.secret_deck[-1] = s.secret_deck[-1], s.drawn[YELLOW][0]
 
     assert differ(change) == {YELLOW}
 
 
 def test_deck_order_is_known_to_nobody() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.secret_deck.reverse()
 
     assert differ(change) == set()
 
 
 def test_objective_is_known_only_to_who_peeked() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.objectives[1], s.objectives[3] = s.objectives[3], s.objectives[1]
 
     assert differ(change) == {RED}
 
 
 def test_unpeeked_objectives_are_hidden_from_everyone() -> None:
-    def change(s: FsState) -> None:
+    def change(s: FracturedSkyState) -> None:
         s.objectives[2], s.objectives[4] = s.objectives[4], s.objectives[2]
 
     assert differ(change) == set()
 
 
-def _outcome(state: FsState, seat: int, command: CommandBody) -> tuple[str, str]:
+def _outcome(state: FracturedSkyState, seat: int, command: CommandBody) -> tuple[str, str]:
     try:
         events = GAME.decide(state, command, seat, Random(3))
     except Rejected as rejected:
@@ -137,7 +138,7 @@ def test_reveal_makes_chips_and_secret_cards_public() -> None:
 
     seen: list[bool] = []
 
-    def check(state: FsState, *_: object) -> None:
+    def check(state: FracturedSkyState, *_: object) -> None:
         if state.revealed:
             spectator = GAME.view(state, None)
             assert all(card.region is not None for card in spectator.secret_cards)

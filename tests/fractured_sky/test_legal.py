@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.fractured_sky import GAME
-from games.fractured_sky.state import FsState
+from games.fractured_sky.state import FracturedSkyState
 from games.playthrough import fold
 from orrery_contracts.base import CommandBody
 from orrery_contracts.fractured_sky import catalogue as cat
@@ -29,7 +29,7 @@ RESOURCES = (*cat.RESOURCES, "stone")
 AMOUNTS = [(g, i, w) for g in range(3) for i in range(3) for w in range(3)]
 
 
-def candidates(state: FsState) -> Iterator[CommandBody]:
+def candidates(state: FracturedSkyState) -> Iterator[CommandBody]:
     regions = range(-1, cat.REGION_COUNT + 1)
     for g in range(5):
         for i in range(5 - g):
@@ -58,7 +58,7 @@ def candidates(state: FsState) -> Iterator[CommandBody]:
         yield cmd.ChooseSlot(slot=slot)
 
 
-def check_position(state: FsState) -> None:
+def check_position(state: FracturedSkyState) -> None:
     before = msgspec.msgpack.encode(state)
     pool = list(candidates(state))
     for seat in range(state.participants + 1):
@@ -71,7 +71,7 @@ def check_position(state: FsState) -> None:
     assert msgspec.msgpack.encode(state) == before
 
 
-def position(seats: int, difficulty: str, seed: int, fraction: float) -> FsState:
+def position(seats: int, difficulty: str, seed: int, fraction: float) -> FracturedSkyState:
     """The state ``fraction`` of the way through a random game (off-turn trades and
     actions other than airships preferred now and then)."""
     options = GAME.options_type(difficulty=difficulty)  # type: ignore[arg-type]
@@ -94,7 +94,7 @@ def position(seats: int, difficulty: str, seed: int, fraction: float) -> FsState
             GAME.evolve(state, event)
         states.append(msgspec.msgpack.encode(state))
     index = min(len(states) - 1, int(fraction * len(states)))
-    return msgspec.msgpack.decode(states[index], type=FsState)
+    return msgspec.msgpack.decode(states[index], type=FracturedSkyState)
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4, 5])

@@ -20,7 +20,7 @@ from games.fractured_sky.state import (
     PHASE_SCOUT,
     PHASE_SLOT,
     PHASE_START,
-    FsState,
+    FracturedSkyState,
 )
 from games.playthrough import fold
 from games.rejection import Rejected
@@ -40,11 +40,11 @@ CC = REGION["creepy_cove"]  # gold + wood
 TWO_FOR_IRON = cmd.Trade(gold=1, wood=1, get="iron")  # any 2 for 1 of any type
 
 
-def _trades(state: FsState, seat: int) -> list[cmd.Trade]:
+def _trades(state: FracturedSkyState, seat: int) -> list[cmd.Trade]:
     return [c for c in GAME.legal_commands(state, seat) if isinstance(c, cmd.Trade)]
 
 
-def _others(state: FsState, seat: int) -> list[object]:
+def _others(state: FracturedSkyState, seat: int) -> list[object]:
     return [c for c in GAME.legal_commands(state, seat) if not isinstance(c, cmd.Trade)]
 
 

@@ -1,4 +1,5 @@
-"""Fractured Sky wire contract: commands, events, the per-seat view and the catalogue."""
+"""Fractured Sky wire contract: options, commands, events, the per-seat view and the
+catalogue."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from orrery_contracts.fractured_sky.events import (
     Traded,
     TurnBegan,
 )
+from orrery_contracts.fractured_sky.options import FracturedSkyOptions
 from orrery_contracts.fractured_sky.views import FracturedSkyView
 
 FracturedSkyCommand = (
@@ -134,5 +136,6 @@ __all__ = [
     "EVENT_TYPES",
     "FracturedSkyCommand",
     "FracturedSkyEvent",
+    "FracturedSkyOptions",
     "FracturedSkyView",
 ]

@@ -25,7 +25,11 @@ the AI difficulty table (buildings 2/3/4, market card none/6/5, high tokens 1/1/
 
 from __future__ import annotations
 
+from typing import get_args
+
 import msgspec
+
+from orrery_contracts.fractured_sky.options import Difficulty
 
 RESOURCES: tuple[str, ...] = ("gold", "iron", "wood")
 GOLD, IRON, WOOD = 0, 1, 2
@@ -258,7 +262,7 @@ def objective_deck(participants: int) -> tuple[int, ...]:
 # seed; the action deck, the compasses and the AI airship tokens are ASSUMED (§7.2).
 
 AI_NAMES: tuple[str, ...] = ("black", "orange")
-DIFFICULTIES: tuple[str, ...] = ("easy", "medium", "hard")
+DIFFICULTIES: tuple[str, ...] = get_args(Difficulty)
 AI_BUILDINGS: dict[str, int] = {"easy": 2, "medium": 3, "hard": 4}  # per building type
 AI_MARKET_THRESHOLD: dict[str, int] = {"easy": 0, "medium": 6, "hard": 5}  # 0 = no card
 AI_HIGH_TOKENS: dict[str, int] = {"easy": 1, "medium": 1, "hard": 2}

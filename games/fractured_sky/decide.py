@@ -1,0 +1,184 @@
+"""``decide``: validate one command and return the events it causes.
+
+Validation is ``legal.problem`` alone (the predicates ``legal_commands`` lists with, so
+the two cannot drift apart; the rejection codes are listed in :mod:`legal`). Then one
+function per command builds its events; they record what was paid. A command that
+hands the turn to an automated opponent or ends the round runs the rest here, on a
+private copy of the state (``games.clone``): AI turns and the round end are events of
+the command that caused them.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from games.clone import clone
+from games.fractured_sky.ai import open_secret, run_automation
+from games.fractured_sky.evolve import evolve
+from games.fractured_sky.legal import problem
+from games.fractured_sky.round_end import after_rewards, finish_round
+from games.fractured_sky.state import FracturedSkyState, ai_mode
+from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
+from games.rejection import ILLEGAL_COMMAND, Rejected
+from orrery_contracts.base import CommandBody, EventBody
+from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.fractured_sky import commands as cmd
+from orrery_contracts.fractured_sky import events as ev
+
+
+def decide(
+    state: FracturedSkyState, command: CommandBody, seat: int, rng: Random
+) -> list[EventBody]:
+    refusal = problem(state, command, seat)
+    if refusal is not None:
+        raise refusal
+    match command:  # the most frequent commands first
+        case cmd.PlaceAirship():
+            return _place_airship(state, command, seat, rng)
+        case cmd.Trade():
+            return _trade(command, seat)
+        case cmd.ChooseSlot():
+            return _choose_slot(state, command, seat, rng)
+        case cmd.Peek():
+            return _peek(state, command, seat, rng)
+        case cmd.ChooseStart():
+            return _choose_start(state, command, seat)
+        case cmd.ChooseResource():
+            return _choose_resource(state, command, seat, rng)
+        case cmd.PlaceSkimmer():
+            return _place_skimmer(state, command, seat, rng)
+        case cmd.BuildMarket():
+            return _build_market(state, command, seat, rng)
+        case cmd.Scout():
+            return _scout(command, seat)
+        case cmd.ScoutTake():
+            return _scout_take(state, command, seat, rng)
+        case cmd.BuildFortress():
+            return _build_fortress(state, command, seat, rng)
+        case _:  # ``problem`` refuses other commands first
+            raise Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+
+
+def _end_turn(
+    state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random
+) -> list[EventBody]:
+    """``events`` and then: the turn handed on, or the round ended when everybody has
+    placed 3 airships (with the turns of automated opponents in between)."""
+    ships = list(state.ships)
+    for event in events:
+        if isinstance(event, ev.AirshipPlaced):
+            ships[event.seat] += 1
+    nxt = next_seat(state, seat, ships)
+    if 0 <= nxt < state.seats:
+        events.append(ev.TurnBegan(seat=nxt))
+        return events
+    sim = clone(state)
+    for event in events:
+        evolve(sim, event)
+    if nxt >= 0:
+        emit(sim, events, ev.TurnBegan(seat=nxt))
+    else:
+        events.extend(finish_round(sim, rng))
+    run_automation(sim, events, rng)
+    return events
+
+
+def _choose_start(state: FracturedSkyState, c: cmd.ChooseStart, seat: int) -> list[EventBody]:
+    events: list[EventBody] = [ev.StartChosen(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood)]
+    if all(state.started[s] or s == seat for s in range(state.seats)):
+        events.append(ev.TurnBegan(seat=state.order[0]))
+    return events
+
+
+def _trade(c: cmd.Trade, seat: int) -> list[EventBody]:
+    return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)]
+
+
+def _place_airship(
+    state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random
+) -> list[EventBody]:
+    explorer = state.explorer[c.region] < 0
+    events: list[EventBody] = [
+        ev.AirshipPlaced(seat=seat, region=c.region, chip=c.chip, explorer=explorer)
+    ]
+    if explorer and state.secret_deck:
+        events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
+    if state.ships[seat] + 1 < cat.AIRSHIPS:
+        return _end_turn(state, seat, events, rng)
+    free = free_slots(state)
+    if len(free) == 1:
+        events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
+        return _end_turn(state, seat, events, rng)
+    events.append(ev.SlotPending(seat=seat))
+    return events
+
+
+def _choose_slot(
+    state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random
+) -> list[EventBody]:
+    taken = ev.SlotTaken(seat=seat, slot=c.slot, gold=slot_gold(state, c.slot))
+    return _end_turn(state, seat, [taken], rng)
+
+
+def _paid(cost: tuple[int, int, int]) -> dict[str, int]:
+    """A catalogue cost as the ``gold``/``iron``/``wood`` fields of the event paying it."""
+    gold, iron, wood = cost
+    return {"gold": gold, "iron": iron, "wood": wood}
+
+
+def _build_fortress(
+    state: FracturedSkyState, c: cmd.BuildFortress, seat: int, rng: Random
+) -> list[EventBody]:
+    built = ev.FortressBuilt(seat=seat, platform=c.platform, **_paid(cat.FORTRESS_COST))
+    return _end_turn(state, seat, [built], rng)
+
+
+def _build_market(
+    state: FracturedSkyState, c: cmd.BuildMarket, seat: int, rng: Random
+) -> list[EventBody]:
+    built = ev.MarketBuilt(seat=seat, platform=c.platform, **_paid(cat.MARKET_COST))
+    return _end_turn(state, seat, [built], rng)
+
+
+def _place_skimmer(
+    state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random
+) -> list[EventBody]:
+    placed = ev.SkimmerPlaced(seat=seat, region=c.region, **_paid(cat.SKIMMER_COST))
+    return _end_turn(state, seat, [placed], rng)
+
+
+def _scout(c: cmd.Scout, seat: int) -> list[EventBody]:
+    return [ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))]
+
+
+def _scout_take(
+    state: FracturedSkyState, c: cmd.ScoutTake, seat: int, rng: Random
+) -> list[EventBody]:
+    card = state.scouting
+    events: list[EventBody] = [ev.ScoutFinished(seat=seat, card=card, resource=c.resource)]
+    taken = state.secret_taken[card] + (c.resource is not None)
+    if (
+        ai_mode(state)
+        and not state.secret_open[card]
+        and c.resource is not None
+        and taken >= cat.SCOUT_REVEAL_AT
+    ):
+        events.append(open_secret(state, card))
+    return _end_turn(state, seat, events, rng)
+
+
+def _peek(state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody]:
+    peeked = ev.Peeked(seat=seat, objective=c.objective, gold=c.gold, iron=c.iron, wood=c.wood)
+    return _end_turn(state, seat, [peeked], rng)
+
+
+def _choose_resource(
+    state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random
+) -> list[EventBody]:
+    events: list[EventBody] = [ev.ResourceChosen(seat=seat, resource=c.resource)]
+    if len(state.pending) == 1:
+        sim = clone(state)
+        evolve(sim, events[0])
+        events.extend(after_rewards(sim, rng))
+        run_automation(sim, events, rng)
+    return events
