@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from games.protocol import Standing, Status
-from games.rejection import BAD_OPTIONS, Rejected
 from games.spacecraft import actions, legal, scoring, setup, views
 from games.spacecraft.evolve import evolve
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from games.spacecraft.undo import UNDO
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
-from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
+from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES, SpacecraftOptions
 from orrery_contracts.spacecraft.views import SpacecraftView
-
-
-class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):
-    variant: Literal["basic", "advanced"] = "basic"
 
 
 class SpacecraftGame:
@@ -36,10 +31,9 @@ class SpacecraftGame:
     undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
     def validate_options(self, options: Any, seats: int) -> None:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise Rejected(BAD_OPTIONS, "SPACEcraft is for 2 to 4 players")
-        if getattr(options, "variant", None) not in ("basic", "advanced"):
-            raise Rejected(BAD_OPTIONS, "variant must be 'basic' or 'advanced'")
+        """Nothing to check: decoding refuses a variant other than the two (the options'
+        ``Literal``), the table refuses a seat count outside ``min_seats..max_seats``,
+        and no option depends on the seat count."""
 
     def initial_state(self, options: Any, seats: int) -> SpacecraftState:
         return setup.initial_state(options.variant, seats)
