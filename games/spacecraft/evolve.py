@@ -1,8 +1,10 @@
 """evolve: apply one SPACEcraft fact to the state (no decisions, no randomness).
 
 One ``match`` on the event type, one case per event; an event that is not SPACEcraft's
-is an error, never silently skipped. The turn's events come first (a game has hundreds),
-the set-up events last (once per game).
+is an error, never silently skipped. A case costs an ``isinstance`` test, so the cases
+stand in the order of how often their events occur (random 4-seat games: a third of all
+events pass the turn, then searches, builds, leaves, visits, ...); the set-up events,
+once per game, come last.
 
 It reads no content data: the workshop stock and the advanced markers come with the
 setup events, what a part cost with ``sc.part_built``.
@@ -17,38 +19,38 @@ from orrery_contracts.spacecraft import events as ev
 
 def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
     match event:
-        case ev.Visited():
-            _take(state, event.seat, event.x, event.y)
+        case ev.TurnPassed():
+            _turn_passed(state, event)
         case ev.Searched():
             _take(state, event.seat, event.x, event.y)
-        case ev.Left():
-            _left(state, event)
         case ev.PartBuilt():
             _built(state, event)
+        case ev.Left():
+            _left(state, event)
+        case ev.Visited():
+            _take(state, event.seat, event.x, event.y)
+        case ev.RowsRefilled():
+            state.lower, state.upper = list(event.lower), list(event.upper)
+            del state.deck[: event.drawn]
+        case ev.DesignFulfilled():
+            _fulfilled(state, event)
+        case ev.MarkerPlaced():
+            _marked(state, event)
+        case ev.DesignReserved():
+            _reserved(state, event)
         case ev.Arranged():
             state.rockets[event.seat] = list(event.layout)
             state.arranged = True
-        case ev.DesignFulfilled():
-            _fulfilled(state, event)
-        case ev.DesignReserved():
-            _reserved(state, event)
-        case ev.MarkerPlaced():
-            _marked(state, event)
+        case ev.GoalChosen():
+            state.goals[event.seat] = event.goal
         case ev.CountdownTriggered():
             state.holder = event.seat
         case ev.CountdownAdvanced():
             state.countdown = event.remaining
-        case ev.RowsRefilled():
-            state.lower, state.upper = list(event.lower), list(event.upper)
-            del state.deck[: event.drawn]
-        case ev.TurnPassed():
-            _turn_passed(state, event)
         case ev.FinalRoundStarted():
             _final_round(state, event)
         case ev.GameEnded():
             _ended(state, event)
-        case ev.GoalChosen():
-            state.goals[event.seat] = event.goal
         case ev.PlayStarted():
             _play_started(state, event)
         case ev.JunkyardLaid():

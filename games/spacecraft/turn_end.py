@@ -4,7 +4,7 @@ turn, the countdown, the final round, the end of the game."""
 from __future__ import annotations
 
 from games.rejection import WRONG_PHASE, Rejected
-from games.spacecraft.junkyard import visit_targets
+from games.spacecraft.junkyard import has_visit_target
 from games.spacecraft.scoring import breakdown
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.base import EventBody
@@ -80,7 +80,7 @@ def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
         if remaining <= 1:
             out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
             return out
-    if state.pawns[nxt] < 0 and not visit_targets(state):
+    if state.pawns[nxt] < 0 and not has_visit_target(state):
         out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
     return out
 
