@@ -64,7 +64,7 @@ def problem(state: SpacecraftState, command: CommandBody, seat: int) -> Rejected
         return found
     match command:
         case ChooseGoal():
-            return goals.goal_problem(state, seat, command.goal)
+            return goals.choose_goal_problem(state, command, seat)
         case Visit():
             return action_step.visit_problem(state, command, seat)
         case Search():

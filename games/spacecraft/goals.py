@@ -10,13 +10,13 @@ from orrery_contracts.spacecraft.commands import ChooseGoal
 from orrery_contracts.spacecraft.events import GoalChosen, PlayStarted
 
 
-def goal_problem(state: SpacecraftState, seat: int, goal: int) -> Rejected | None:
-    """Whether ``seat`` may choose ``goal`` now."""
+def choose_goal_problem(state: SpacecraftState, c: ChooseGoal, seat: int) -> Rejected | None:
+    """Whether ``seat`` may choose this goal now."""
     if state.phase != "goals":
         return Rejected(WRONG_PHASE, "personal goals are chosen at the start only")
     if state.goals[seat] != NO_CARD:
         return Rejected("already_chosen", "you already chose your personal goal")
-    if goal not in state.goal_options[seat]:
+    if c.goal not in state.goal_options[seat]:
         return Rejected("not_an_option", "choose one of the two goals dealt to you")
     return None
 
