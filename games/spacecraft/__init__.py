@@ -64,7 +64,8 @@ not_an_option, final_leave_only, in_junkyard, not_in_junkyard, illegal_move, boa
 too_heavy, must_visit, build_step_over, build_limit, no_such_slot, sold_out, bad_payment,
 cannot_afford, missing_required_junk, layout_mismatch, invalid_layout, does_not_fit,
 wrong_variant, already_reserved, design_limit, card_not_available, requirements_not_met,
-already_fulfilled, reserve_full, already_marked, no_markers, card_full, bad_options.
+already_fulfilled, reserve_full, already_marked, no_markers, card_full; the table's
+bad_options for a variant other than the two, bad_seats for a seat count outside 2-4.
 """
 
 from games.spacecraft.game import GAME, SpacecraftGame
