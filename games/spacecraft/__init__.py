@@ -42,7 +42,7 @@ Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
   holds: its two rightmost cards, No.52 and No.55, are subjects Agatha does not score
   (rules version 2; until then 48 was the engine card and 52 the white one).
 
-``decide`` validates with ``actions.problem`` alone (a gate, then per-parameter
+``decide`` validates with ``decide.problem`` alone (a gate, then per-parameter
 predicates) and ``legal_commands`` keeps only the candidates those same predicates
 accept: exact for every command but two with free-form parameters,
 ``sc.build`` (one build per compartment that some payment can pay, with the cheapest
@@ -51,14 +51,24 @@ carry the workshop stock and the advanced markers, ``sc.part_built`` what was pa
 ``evolve`` reads no content data (fields added in rules version 2 default to version 1's
 values).
 
+Modules (the same skeleton as every game): ``game.py`` the game object, ``state.py``,
+``setup.py``, ``decide.py``, ``evolve.py``, ``legal.py``, ``views.py`` (view, status),
+``scoring.py``, ``undo.py``; the rules by turn step: ``goals.py``, ``action_step.py``
+(visit, search, leave; movement in ``junkyard.py``), ``build_step.py`` (build, arrange;
+costs in ``workshop.py``, geometry in ``rocket.py``), ``design_step.py`` (fulfil,
+reserve, mark), ``turn_end.py`` (refill, countdown, final round, the end). The options
+are declared in ``contracts/orrery_contracts/spacecraft/options.py``.
+
 Rejection codes: not_your_turn, wrong_phase, game_over, illegal_command, already_chosen,
 not_an_option, final_leave_only, in_junkyard, not_in_junkyard, illegal_move, board_full,
 too_heavy, must_visit, build_step_over, build_limit, no_such_slot, sold_out, bad_payment,
 cannot_afford, missing_required_junk, layout_mismatch, invalid_layout, does_not_fit,
 wrong_variant, already_reserved, design_limit, card_not_available, requirements_not_met,
-already_fulfilled, reserve_full, already_marked, no_markers, card_full, bad_options.
+already_fulfilled, reserve_full, already_marked, no_markers, card_full; the table's
+bad_options for a variant other than the two, bad_seats for a seat count outside 2-4.
 """
 
-from games.spacecraft.game import GAME, SpacecraftGame, SpacecraftOptions
+from games.spacecraft.game import GAME, SpacecraftGame
+from orrery_contracts.spacecraft.options import SpacecraftOptions
 
 __all__ = ["GAME", "SpacecraftGame", "SpacecraftOptions"]

@@ -1,25 +1,20 @@
-"""The SPACEcraft game object (games.protocol.Game)."""
+"""The SPACEcraft game object (``games.protocol.Game``): its name, seats, options and
+types, each method wired to the module that holds that part of the rules."""
 
 from __future__ import annotations
 
 from random import Random
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from games.protocol import Standing, Status
-from games.rejection import BAD_OPTIONS, Rejected
-from games.spacecraft import actions, legal, scoring, setup, views
-from games.spacecraft.evolve import evolve
-from games.spacecraft.state import NO_CARD, SpacecraftState
+from games.spacecraft import decide, evolve, legal, scoring, setup, views
+from games.spacecraft.state import SpacecraftState
 from games.spacecraft.undo import UNDO
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
-from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES
+from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES, SpacecraftOptions
 from orrery_contracts.spacecraft.views import SpacecraftView
-
-
-class SpacecraftOptions(msgspec.Struct, frozen=True, kw_only=True):
-    variant: Literal["basic", "advanced"] = "basic"
 
 
 class SpacecraftGame:
@@ -36,24 +31,23 @@ class SpacecraftGame:
     undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
     def validate_options(self, options: Any, seats: int) -> None:
-        if not self.min_seats <= seats <= self.max_seats:
-            raise Rejected(BAD_OPTIONS, "SPACEcraft is for 2 to 4 players")
-        if getattr(options, "variant", None) not in ("basic", "advanced"):
-            raise Rejected(BAD_OPTIONS, "variant must be 'basic' or 'advanced'")
+        """Nothing to check: decoding refuses a variant other than the two (the options'
+        ``Literal``), the table refuses a seat count outside ``min_seats..max_seats``,
+        and no option depends on the seat count."""
 
     def initial_state(self, options: Any, seats: int) -> SpacecraftState:
-        return setup.initial_state(options.variant, seats)
+        return setup.initial_state(options, seats)
 
     def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]:
-        return setup.setup_events(options.variant, seats, rng)
+        return setup.setup(options, seats, rng)
 
     def decide(
         self, state: SpacecraftState, command: CommandBody, seat: int, rng: Random
     ) -> list[EventBody]:
-        return actions.decide(state, command, seat, rng)
+        return decide.decide(state, command, seat, rng)
 
     def evolve(self, state: SpacecraftState, event: EventBody) -> SpacecraftState:
-        return evolve(state, event)
+        return evolve.evolve(state, event)
 
     def view(self, state: SpacecraftState, seat: int | None) -> SpacecraftView:
         return views.view(state, seat)
@@ -62,21 +56,10 @@ class SpacecraftGame:
         return legal.legal_commands(state, seat)
 
     def score(self, state: SpacecraftState) -> Standing:
-        if state.phase == "over":
-            return Standing(points=tuple(state.points), ranks=tuple(state.ranks))
-        b = scoring.breakdown(state)
-        return Standing(points=tuple(b.points), ranks=tuple(b.ranks))
+        return scoring.score(state)
 
     def status(self, state: SpacecraftState) -> Status:
-        rnd = (max(state.turns, 1) - 1) // state.players + 1
-        if state.phase == "over":
-            return Status(phase="over", finished=True, round=rnd)
-        if state.phase == "goals":
-            waiting = tuple(s for s, g in enumerate(state.goals) if g == NO_CARD)
-            return Status(phase="goals", to_move=waiting)
-        if state.phase == "setup":
-            return Status(phase="setup")
-        return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)
+        return views.status(state)
 
 
 GAME = SpacecraftGame()

@@ -42,6 +42,20 @@ def visit_targets(state: SpacecraftState) -> list[int]:
     return targets
 
 
+def has_visit_target(state: SpacecraftState) -> bool:
+    """Whether ``visit_targets(state)`` is not empty. Checked at every turn's end; a free
+    pile on the edge, the usual case, answers it without the walk through empty spaces."""
+    size = state.size
+    piles = state.piles
+    pawns = set(state.pawns)
+    last = size - 1
+    for i in range(size):
+        for cell in (i, last * size + i, i * size, i * size + last):
+            if piles[cell] and cell not in pawns:
+                return True
+    return bool(visit_targets(state))
+
+
 def search_moves(state: SpacecraftState, seat: int) -> list[int]:
     """Cells the seat's pawn may move to (adjacent pile or farthest reachable pile in each
     straight direction; pawns and empty spaces block), before the weight check."""

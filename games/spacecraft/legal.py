@@ -1,15 +1,17 @@
 """legal_commands: the commands ``decide`` accepts. Candidates are kept only when the
-predicates ``decide`` runs find no problem (``actions.gate`` once, then each parameter's
-``*_problem``, or ``actions.accepts`` for a whole command), so no rule is written twice.
+predicates ``decide`` runs find no problem (``decide.gate`` once, then each parameter's
+``*_problem`` from the turn's modules, or ``decide.accepts`` for a whole command), so no
+rule is written twice.
 
 Exact for every command with a small parameter space: goals, visits, searches, leave, the
 design cards (fulfil / reserve / mark) and end turn. Two commands take free-form
 parameters and are listed by one representative each:
 
 * ``sc.build``: one build per workshop compartment that some payment can pay for, with
-  the cheapest such payment (least weight, then fewest tiles) and automatic placement;
-  any other valid payment or layout is accepted too. A compartment is listed exactly when
-  paying every junk tile beside the board would be accepted.
+  the cheapest such payment (``workshop.cheapest_payment``: least weight, then fewest
+  tiles) and automatic placement; any other valid payment or layout is accepted too. A
+  compartment is listed exactly when paying every junk tile beside the board would be
+  accepted.
 * ``sc.arrange``: the automatic layout, once per build step and only when it differs
   from the rocket (``decide`` accepts any number of rearrangements; listing one keeps
   random play from rearranging forever).
@@ -17,25 +19,18 @@ parameters and are listed by one representative each:
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations_with_replacement
-
 from games.spacecraft import rocket
-from games.spacecraft.actions import (
-    accepts,
-    building_problem,
-    fit_problem,
-    gate,
-    pay_problem,
-    payment_problem,
+from games.spacecraft.action_step import (
     search_cell_problem,
     searching_problem,
-    slot_problem,
     visit_cell_problem,
     visiting_problem,
 )
+from games.spacecraft.build_step import building_problem, fit_problem
+from games.spacecraft.decide import accepts, gate
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
+from games.spacecraft.workshop import cheapest_payment, pay_problem, slot_problem
 from orrery_contracts.base import CommandBody
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import (
@@ -50,47 +45,6 @@ from orrery_contracts.spacecraft.commands import (
     Search,
     Visit,
 )
-
-
-def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | None:
-    """The payment (junk ids) of least total weight, fewest tiles on ties, that
-    ``payment_problem`` accepts; None when it accepts no payment.
-
-    Whether any payment exists is ``payment_problem`` on paying everything (paying more
-    never hurts). The search then adds to the column's token the lightest tiles that
-    reach the weight: at most ``need - weight(token)`` of them (each weighs at least 1),
-    and the result is checked again by ``payment_problem``."""
-    found = _cheapest(tuple(beside), token, need)
-    return None if found is None else list(found)
-
-
-@lru_cache(maxsize=1024)
-def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
-    have = list(beside)
-    everything = _everything(have)
-    if payment_problem(have, token, need, everything) is not None:
-        return None
-    rest = need - cat.JUNK_WEIGHT[token]
-    if rest <= 0:
-        return (token,)
-    avail = list(beside)
-    avail[token] -= 1
-    types = [t for t in range(cat.N_JUNK) if avail[t] > 0]
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    for size in range(1, rest + 1):
-        for combo in combinations_with_replacement(types, size):
-            weight = sum(cat.JUNK_WEIGHT[t] for t in combo)
-            if weight < rest or any(combo.count(t) > avail[t] for t in set(combo)):
-                continue
-            key = (weight, size, combo)
-            if best is None or key < best:
-                best = key
-    pay = sorted([token, *best[2]]) if best is not None else everything
-    return tuple(pay if payment_problem(have, token, need, pay) is None else everything)
-
-
-def _everything(beside: list[int]) -> list[int]:
-    return [t for t in range(cat.N_JUNK) for _ in range(beside[t])]
 
 
 def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:

@@ -1,9 +1,13 @@
-"""Final scoring: trigger bonus, blueprint, personal goal, design cards; ranks with tie-break."""
+"""Scoring: trigger bonus, blueprint, personal goal, design cards; ranks with tie-break.
+
+``score`` is the standing (the final one once the game is over, else as it would be if
+the game ended now); ``breakdown`` its pieces, which ``sc.game_ended`` records."""
 
 from __future__ import annotations
 
 import msgspec
 
+from games.protocol import Standing
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
@@ -62,3 +66,10 @@ def breakdown(state: SpacecraftState) -> Breakdown:
         designs=designs,
         junk=junk,
     )
+
+
+def score(state: SpacecraftState) -> Standing:
+    if state.phase == "over":
+        return Standing(points=tuple(state.points), ranks=tuple(state.ranks))
+    b = breakdown(state)
+    return Standing(points=tuple(b.points), ranks=tuple(b.ranks))

@@ -1,4 +1,4 @@
-"""Setup: the empty deterministic state and the opening events (every random draw recorded)."""
+"""Set-up: the empty deterministic state and the opening events (every random draw recorded)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from random import Random
 
 from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
 from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import SpacecraftOptions
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Placement
 from orrery_contracts.spacecraft.events import (
@@ -18,10 +19,10 @@ from orrery_contracts.spacecraft.events import (
 )
 
 
-def initial_state(variant: str, seats: int) -> SpacecraftState:
+def initial_state(options: SpacecraftOptions, seats: int) -> SpacecraftState:
     """The empty state; the workshop stock and the markers come with the setup events."""
     return SpacecraftState(
-        variant=variant,
+        variant=options.variant,
         players=seats,
         pawns=[OFF_BOARD] * seats,
         goal_options=[[] for _ in range(seats)],
@@ -37,7 +38,8 @@ def initial_state(variant: str, seats: int) -> SpacecraftState:
     )
 
 
-def setup_events(variant: str, seats: int, rng: Random) -> list[EventBody]:
+def setup(options: SpacecraftOptions, seats: int, rng: Random) -> list[EventBody]:
+    """The opening events: junkyard, workshop, blueprint, design cards, goals dealt."""
     events: list[EventBody] = []
     # junkyard
     returned = [1 if seats == 2 else 0] * cat.N_JUNK
@@ -57,7 +59,7 @@ def setup_events(variant: str, seats: int, rng: Random) -> list[EventBody]:
     events.append(WorkshopLaid(tokens=light[:2] + rest, supply=[s.stock for s in cat.SLOTS]))
     events.append(BlueprintDrawn(card=rng.choice(cat.BLUEPRINTS).id))
     # design cards
-    if variant == "advanced":
+    if options.variant == "advanced":
         cards = [c.id for c in cat.ADVANCED_CARDS]
         rng.shuffle(cards)
         n_removed, n_a, n_b = cat.ADVANCED_LAYOUT[seats]

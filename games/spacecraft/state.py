@@ -1,4 +1,9 @@
-"""The mutable SPACEcraft state (flat msgspec Struct, msgpack friendly) and a fast clone."""
+"""The mutable SPACEcraft state: one flat msgspec Struct, msgpack friendly.
+
+Its defaults are empty and read no content data: ``setup.initial_state`` sizes the lists
+for the seats, the set-up events fill in the junkyard, the workshop and the cards. A copy
+is ``games.clone.clone`` (the msgpack round trip every game uses).
+"""
 
 from __future__ import annotations
 
@@ -59,50 +64,3 @@ class SpacecraftState(msgspec.Struct, kw_only=True):
     final_reason: str = ""
     points: list[int] = []
     ranks: list[int] = []
-
-
-def clone(s: SpacecraftState) -> SpacecraftState:
-    """An independent copy (lists copied; Placements are frozen and shared)."""
-    return SpacecraftState(
-        variant=s.variant,
-        players=s.players,
-        size=s.size,
-        piles=[list(p) for p in s.piles],
-        returned=list(s.returned),
-        pawns=list(s.pawns),
-        tokens=list(s.tokens),
-        supply=list(s.supply),
-        blueprint=s.blueprint,
-        goal_options=[list(g) for g in s.goal_options],
-        goals=list(s.goals),
-        lower=list(s.lower),
-        upper=list(s.upper),
-        deck=list(s.deck),
-        removed_designs=list(s.removed_designs),
-        adv_cards=list(s.adv_cards),
-        adv_sides=list(s.adv_sides),
-        adv_marks=[list(m) for m in s.adv_marks],
-        adv_removed=list(s.adv_removed),
-        markers_left=list(s.markers_left),
-        boards=[list(b) for b in s.boards],
-        beside=[list(b) for b in s.beside],
-        paid=list(s.paid),
-        rockets=[list(r) for r in s.rockets],
-        fulfilled=[list(f) for f in s.fulfilled],
-        reserved=list(s.reserved),
-        phase=s.phase,
-        step=s.step,
-        current=s.current,
-        turns=s.turns,
-        builds=s.builds,
-        designs=s.designs,
-        reserved_now=s.reserved_now,
-        marked=s.marked,
-        arranged=s.arranged,
-        holder=s.holder,
-        countdown=s.countdown,
-        final_order=list(s.final_order),
-        final_reason=s.final_reason,
-        points=list(s.points),
-        ranks=list(s.ranks),
-    )

@@ -1,7 +1,8 @@
-"""view: what one seat (or a spectator, seat None) may know."""
+"""view: what one seat (or a spectator, seat None) may know; status: whose move it is."""
 
 from __future__ import annotations
 
+from games.protocol import Status
 from games.spacecraft import rocket
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
@@ -75,3 +76,16 @@ def view(state: SpacecraftState, seat: int | None) -> SpacecraftView:
         points=list(state.points) if over else None,
         ranks=list(state.ranks) if over else None,
     )
+
+
+def status(state: SpacecraftState) -> Status:
+    """Where the game stands (public): the phase and step, who is to move, the round."""
+    rnd = (max(state.turns, 1) - 1) // state.players + 1
+    if state.phase == "over":
+        return Status(phase="over", finished=True, round=rnd)
+    if state.phase == "goals":
+        waiting = tuple(s for s, g in enumerate(state.goals) if g == NO_CARD)
+        return Status(phase="goals", to_move=waiting)
+    if state.phase == "setup":
+        return Status(phase="setup")
+    return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)

@@ -6,7 +6,7 @@ import pytest
 
 from games.rejection import Rejected
 from games.spacecraft import GAME
-from games.spacecraft.junkyard import must_leave, search_moves, visit_targets
+from games.spacecraft.junkyard import has_visit_target, must_leave, search_moves, visit_targets
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
@@ -153,6 +153,39 @@ def test_visit_edge_piles_and_piles_behind_empty_spaces() -> None:
     with pytest.raises(Rejected) as info:
         GAME.decide(state, Visit(x=2, y=2), 0, None)  # type: ignore[arg-type]
     assert info.value.code == "illegal_move"
+
+
+def test_a_pile_to_visit_exists_exactly_when_visit_targets_lists_one() -> None:
+    """``has_visit_target`` (checked at every turn's end, edge first) agrees with
+    ``visit_targets`` when the edge is free, emptied, held by pawns, or all gone."""
+    state = started(4)
+    empty_junkyard(state)
+    edge = [cell(state, x, y) for x in range(5) for y in range(5) if x in (0, 4) or y in (0, 4)]
+    inner = [c for c in range(25) if c not in edge]
+
+    def agree() -> bool:
+        found = has_visit_target(state)
+        assert found == bool(visit_targets(state))
+        return found
+
+    assert agree()
+    for c in edge:  # an emptied edge: the inner piles next to it become reachable
+        state.piles[c] = []
+    assert agree()
+    for c in inner:
+        if c != cell(state, 2, 2):
+            state.piles[c] = []
+    assert agree()  # (2, 2) reachable through the empty spaces
+    state.pawns[0] = cell(state, 2, 2)
+    assert not agree()  # the last pile holds a pawn
+    empty_junkyard(state)
+    state.pawns = [edge[0], edge[1], edge[2], edge[3]]
+    for c in edge[4:]:
+        state.piles[c] = []
+    assert agree()  # the edge's piles all hold pawns; the inner ones lie open
+    for c in inner:
+        state.piles[c] = []
+    assert not agree()
 
 
 def test_search_adjacent_or_farthest_blocked_by_pawns_and_empty_spaces() -> None:

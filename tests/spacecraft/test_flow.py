@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from games.rejection import Rejected
@@ -20,6 +21,7 @@ from orrery_contracts.spacecraft.commands import (
     Visit,
 )
 from orrery_contracts.spacecraft.events import CountdownTriggered, FinalRoundStarted, GameEnded
+from orrery_contracts.table import TableStarted
 from tests.spacecraft.support import J, P, apply, beside, slot_of, started
 
 
@@ -243,3 +245,12 @@ def test_agatha_fulfils_two_designs_with_one_new_connector() -> None:
     assert state.fulfilled[2] == [12, 11]
     # the parts stay on the rocket
     assert len(state.rockets[2]) == 5
+
+
+def test_evolve_refuses_an_event_that_is_not_spacecraft_s() -> None:
+    """An unknown event is an error, never silently skipped (it would fork the state)."""
+    state = started(2)
+    before = msgspec.msgpack.encode(state)
+    with pytest.raises(TypeError, match="TableStarted"):
+        GAME.evolve(state, TableStarted())
+    assert msgspec.msgpack.encode(state) == before

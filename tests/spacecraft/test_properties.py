@@ -16,9 +16,11 @@ from games.rejection import Rejected
 from games.spacecraft import GAME, SpacecraftOptions, rocket
 from games.spacecraft.junkyard import board_weight
 from games.spacecraft.state import SpacecraftState
+from games.table import TableState, decide_table
 from orrery_contracts.base import CommandBody
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Build, EndTurn, Leave, Search, Visit
+from orrery_contracts.table import CreateTable
 
 CONFIGS = [(n, v) for v in ("basic", "advanced") for n in (2, 3, 4)]
 
@@ -197,9 +199,27 @@ def test_goal_options_only_visible_to_their_owner() -> None:
     assert a[2] != b[2]
 
 
-def test_bad_options_rejected() -> None:
+def _create_refusal(seats: int, options: dict[str, Any]) -> str:
+    create = CreateTable(game="spacecraft", seats=seats, options=options)
     with pytest.raises(Rejected) as info:
-        GAME.validate_options(SpacecraftOptions(), 5)
-    assert info.value.code == "bad_options"
+        decide_table(TableState(table_id="t"), create, None, b"seed")
+    return info.value.code
+
+
+def test_bad_options_rejected() -> None:
+    """Options and seats are declared once (the options' ``Literal``, ``min_seats`` and
+    ``max_seats``) and checked once, where a table is created: the game adds no check."""
+    assert _create_refusal(2, {"variant": "expert"}) == "bad_options"
+    assert _create_refusal(2, {"variant": 2}) == "bad_options"
+    assert _create_refusal(5, {}) == "bad_seats"
+    assert _create_refusal(1, {"variant": "advanced"}) == "bad_seats"
+    assert (GAME.min_seats, GAME.max_seats) == (2, 4)
     GAME.validate_options(SpacecraftOptions(variant="advanced"), 2)
     assert msgspec.convert({}, GAME.options_type) == SpacecraftOptions(variant="basic")
+    created = decide_table(
+        TableState(table_id="t"),
+        CreateTable(game="spacecraft", seats=4, options={"variant": "advanced"}),
+        None,
+        b"seed",
+    )
+    assert [type(e).__name__ for e in created] == ["TableCreated"]

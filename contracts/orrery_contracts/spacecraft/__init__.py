@@ -1,4 +1,4 @@
-"""SPACEcraft wire contract: commands, events, views and the static catalogue."""
+"""SPACEcraft wire contract: options, commands, events, views and the static catalogue."""
 
 from orrery_contracts.spacecraft.commands import (
     Arrange,
@@ -37,6 +37,7 @@ from orrery_contracts.spacecraft.events import (
     Visited,
     WorkshopLaid,
 )
+from orrery_contracts.spacecraft.options import SpacecraftOptions
 from orrery_contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 
 SpacecraftCommand = (
@@ -130,6 +131,7 @@ __all__ = [
     "SeatView",
     "SpacecraftCommand",
     "SpacecraftEvent",
+    "SpacecraftOptions",
     "SpacecraftView",
     "TurnPassed",
     "Visit",

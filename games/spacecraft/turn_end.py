@@ -1,12 +1,15 @@
-"""End of turn: design-row refill, passing the turn, the countdown, the final round, the end."""
+"""End of turn (``sc.end_turn``, or a visit or a search): design-row refill, passing the
+turn, the countdown, the final round, the end of the game."""
 
 from __future__ import annotations
 
-from games.spacecraft.junkyard import visit_targets
+from games.rejection import WRONG_PHASE, Rejected
+from games.spacecraft.junkyard import has_visit_target
 from games.spacecraft.scoring import breakdown
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import EndTurn
 from orrery_contracts.spacecraft.events import (
     CountdownAdvanced,
     FinalRoundStarted,
@@ -77,6 +80,16 @@ def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
         if remaining <= 1:
             out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
             return out
-    if state.pawns[nxt] < 0 and not visit_targets(state):
+    if state.pawns[nxt] < 0 and not has_visit_target(state):
         out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
     return out
+
+
+def end_turn_problem(state: SpacecraftState, c: EndTurn, seat: int) -> Rejected | None:
+    if state.step == "action":
+        return Rejected(WRONG_PHASE, "visit, search or leave first")
+    return None
+
+
+def end_turn(state: SpacecraftState, c: EndTurn, seat: int) -> list[EventBody]:
+    return finish_turn(state, seat)

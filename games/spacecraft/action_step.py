@@ -1,0 +1,131 @@
+"""The action step of a turn: visit the junkyard, search it, or leave it (``sc.visit``,
+``sc.search``, ``sc.leave``). Where a pawn may go is ``junkyard.py``; a visit or a search
+ends the turn (``turn_end.finish_turn``), leaving starts the build step.
+
+Each command has its whole-command predicate (``*_problem`` taking the command) built from
+the per-parameter ones that ``legal.py`` asks as well.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from games.rejection import WRONG_PHASE, Rejected
+from games.spacecraft.junkyard import board_weight, search_moves, visit_targets
+from games.spacecraft.state import SpacecraftState
+from games.spacecraft.turn_end import finish_turn
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Leave, Search, Visit
+from orrery_contracts.spacecraft.events import Left, Searched, Visited
+
+
+def _action_step(state: SpacecraftState) -> Rejected | None:
+    if state.step != "action":
+        return Rejected(WRONG_PHASE, "you already left the junkyard this turn")
+    if state.phase == "final":
+        return Rejected("final_leave_only", "only the final leave is left")
+    return None
+
+
+def _off_grid(state: SpacecraftState, x: int, y: int) -> Rejected | None:
+    if not (0 <= x < state.size and 0 <= y < state.size):
+        return Rejected("illegal_move", "that space is not on the junkyard")
+    return None
+
+
+def _taken(state: SpacecraftState, seat: int, cell: int) -> SpacecraftState:
+    """A light copy of the state after ``seat`` took the top tile of ``cell``."""
+    piles = list(state.piles)
+    piles[cell] = piles[cell][:-1]
+    pawns = list(state.pawns)
+    pawns[seat] = cell
+    return msgspec.structs.replace(state, piles=piles, pawns=pawns)
+
+
+# ---------------------------------------------------------------------------- visit
+
+
+def visiting_problem(state: SpacecraftState, seat: int) -> Rejected | None:
+    """Whether ``seat`` may visit at all now (any pile)."""
+    found = _action_step(state)
+    if found is None and state.pawns[seat] >= 0:
+        return Rejected("in_junkyard", "your pawn is already in the junkyard: search or leave")
+    return found
+
+
+def visit_cell_problem(
+    state: SpacecraftState, x: int, y: int, targets: list[int]
+) -> Rejected | None:
+    """Whether pile (x, y) can be visited, ``targets`` being ``visit_targets(state)``."""
+    found = _off_grid(state, x, y)
+    if found is None and y * state.size + x not in targets:
+        return Rejected("illegal_move", "that pile cannot be reached from outside")
+    return found
+
+
+def visit_problem(state: SpacecraftState, c: Visit, seat: int) -> Rejected | None:
+    found = visiting_problem(state, seat)
+    return found or visit_cell_problem(state, c.x, c.y, visit_targets(state))
+
+
+def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:
+    cell = c.y * state.size + c.x
+    events: list[EventBody] = [Visited(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
+    return events + finish_turn(_taken(state, seat, cell), seat)
+
+
+# ---------------------------------------------------------------------------- search
+
+
+def searching_problem(state: SpacecraftState, seat: int) -> Rejected | None:
+    """Whether ``seat`` may search at all now (any pile)."""
+    found = _action_step(state)
+    if found is None and state.pawns[seat] < 0:
+        return Rejected("not_in_junkyard", "your pawn is outside: visit the junkyard")
+    return found
+
+
+def search_cell_problem(
+    state: SpacecraftState, seat: int, x: int, y: int, moves: list[int]
+) -> Rejected | None:
+    """Whether the pawn may move to pile (x, y) and take its top tile, ``moves`` being
+    ``search_moves(state, seat)``."""
+    found = _off_grid(state, x, y)
+    if found is not None:
+        return found
+    cell = y * state.size + x
+    if cell not in moves:
+        return Rejected("illegal_move", "move straight to the adjacent or the farthest pile")
+    board = state.boards[seat]
+    if len(board) >= cat.BOARD_MAX_TILES:
+        return Rejected("board_full", "your board already holds 4 tiles: leave the junkyard")
+    if board_weight(board) + cat.JUNK_WEIGHT[state.piles[cell][-1]] > cat.BOARD_MAX_WEIGHT:
+        return Rejected("too_heavy", "that tile would make your board heavier than 7")
+    return None
+
+
+def search_problem(state: SpacecraftState, c: Search, seat: int) -> Rejected | None:
+    found = searching_problem(state, seat)
+    return found or search_cell_problem(state, seat, c.x, c.y, search_moves(state, seat))
+
+
+def search(state: SpacecraftState, c: Search, seat: int) -> list[EventBody]:
+    cell = c.y * state.size + c.x
+    events: list[EventBody] = [Searched(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
+    return events + finish_turn(_taken(state, seat, cell), seat)
+
+
+# ---------------------------------------------------------------------------- leave
+
+
+def leave_problem(state: SpacecraftState, c: Leave, seat: int) -> Rejected | None:
+    if state.step != "action":
+        return Rejected(WRONG_PHASE, "you already left the junkyard this turn")
+    if state.phase != "final" and state.pawns[seat] < 0:
+        return Rejected("must_visit", "your pawn is outside: visit the junkyard")
+    return None
+
+
+def leave(state: SpacecraftState, c: Leave, seat: int) -> list[EventBody]:
+    return [Left(seat=seat, tiles=list(state.boards[seat]))]

@@ -1,0 +1,92 @@
+"""The build step of a turn: build up to two parts and rearrange the rocket at will
+(``sc.build``, ``sc.arrange``). What a part costs is ``workshop.py``, where it may go
+``rocket.py``; the first rocket to meet the blueprint in normal play starts the countdown.
+"""
+
+from __future__ import annotations
+
+from games.rejection import WRONG_PHASE, Rejected
+from games.spacecraft import rocket
+from games.spacecraft.state import SpacecraftState
+from games.spacecraft.workshop import paid_ids, pay_problem, slot_problem
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Arrange, Build, Placement
+from orrery_contracts.spacecraft.events import Arranged, CountdownTriggered, PartBuilt
+
+
+def _build_step(state: SpacecraftState) -> Rejected | None:
+    if state.step != "build":
+        if state.step == "design":
+            return Rejected("build_step_over", "parts are built before design cards")
+        return Rejected(WRONG_PHASE, "leave the junkyard first")
+    return None
+
+
+def _layout_problem(
+    state: SpacecraftState, seat: int, layout: list[Placement], extra: str
+) -> Rejected | None:
+    kinds = [p.kind for p in state.rockets[seat]]
+    if extra:
+        kinds.append(extra)
+    if sorted(kinds) != sorted(p.kind for p in layout):
+        return Rejected("layout_mismatch", "the layout must hold exactly your rocket's parts")
+    reason = rocket.invalid_reason(layout)
+    if reason is not None:
+        return Rejected("invalid_layout", reason)
+    return None
+
+
+def building_problem(state: SpacecraftState, seat: int) -> Rejected | None:
+    """Whether ``seat`` may build a part at all now (any compartment)."""
+    found = _build_step(state)
+    if found is None and state.builds >= 2:
+        return Rejected("build_limit", "at most 2 parts per turn")
+    return found
+
+
+def fit_problem(state: SpacecraftState, seat: int, kind: str) -> Rejected | None:
+    """Whether a part of ``kind`` fits the rocket, rearranged if need be."""
+    if not rocket.feasible([*(p.kind for p in state.rockets[seat]), kind]):
+        return Rejected("does_not_fit", "that part cannot fit your rocket")
+    return None
+
+
+def build_problem(state: SpacecraftState, c: Build, seat: int) -> Rejected | None:
+    found = building_problem(state, seat) or slot_problem(state, c.slot)
+    found = found or pay_problem(state, seat, c.slot, c.pay)
+    if found is not None:
+        return found
+    kind = cat.SLOTS[c.slot].kind
+    if c.layout is not None:
+        return _layout_problem(state, seat, list(c.layout), kind)
+    return fit_problem(state, seat, kind)
+
+
+def build(state: SpacecraftState, c: Build, seat: int) -> list[EventBody]:
+    kind = cat.SLOTS[c.slot].kind
+    if c.layout is not None:
+        layout = list(c.layout)
+    else:
+        placed = rocket.place_new(state.rockets[seat], kind)
+        assert placed is not None, "a feasible part always finds a layout"
+        layout = placed
+    paid = sorted(paid_ids(c.pay) or [])
+    events: list[EventBody] = [
+        PartBuilt(seat=seat, slot=c.slot, kind=kind, paid=paid, layout=layout)
+    ]
+    if (
+        state.holder < 0
+        and state.phase == "play"
+        and rocket.meets_blueprint(layout, state.blueprint)
+    ):
+        events.append(CountdownTriggered(seat=seat))
+    return events
+
+
+def arrange_problem(state: SpacecraftState, c: Arrange, seat: int) -> Rejected | None:
+    return _build_step(state) or _layout_problem(state, seat, list(c.layout), "")
+
+
+def arrange(state: SpacecraftState, c: Arrange, seat: int) -> list[EventBody]:
+    return [Arranged(seat=seat, layout=list(c.layout))]

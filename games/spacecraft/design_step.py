@@ -1,0 +1,79 @@
+"""The design step of a turn: basic variant, fulfil up to two design cards or reserve one
+(``sc.fulfil``, ``sc.reserve``); advanced variant, place one marker (``sc.mark``). A
+design step may follow the build step directly (no part built)."""
+
+from __future__ import annotations
+
+from games.rejection import WRONG_PHASE, Rejected
+from games.spacecraft import rocket
+from games.spacecraft.state import NO_CARD, SpacecraftState
+from orrery_contracts.base import EventBody
+from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft.commands import Fulfil, Mark, Reserve
+from orrery_contracts.spacecraft.events import DesignFulfilled, DesignReserved, MarkerPlaced
+
+
+def _design_step(state: SpacecraftState, variant: str) -> Rejected | None:
+    if state.step not in ("build", "design"):
+        return Rejected(WRONG_PHASE, "leave the junkyard first")
+    if state.variant != variant:
+        return Rejected("wrong_variant", f"only in the {variant} variant")
+    return None
+
+
+def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | None:
+    found = _design_step(state, "basic")
+    if found is not None:
+        return found
+    if state.reserved_now:
+        return Rejected("already_reserved", "you reserved a card instead of fulfilling")
+    if state.designs >= 2:
+        return Rejected("design_limit", "at most 2 design cards per turn")
+    if c.card == NO_CARD or (c.card not in state.lower and c.card != state.reserved[seat]):
+        return Rejected("card_not_available", "that card is not in the lower row nor reserved")
+    if not rocket.meets_design(state.rockets[seat], cat.DESIGN_BY_ID[c.card]):
+        return Rejected("requirements_not_met", "your rocket does not meet that design")
+    return None
+
+
+def fulfil(state: SpacecraftState, c: Fulfil, seat: int) -> list[EventBody]:
+    slot = state.lower.index(c.card) if c.card in state.lower else -1
+    return [DesignFulfilled(seat=seat, card=c.card, slot=slot)]
+
+
+def reserve_problem(state: SpacecraftState, c: Reserve, seat: int) -> Rejected | None:
+    found = _design_step(state, "basic")
+    if found is not None:
+        return found
+    if state.designs > 0:
+        return Rejected("already_fulfilled", "reserve only when you fulfilled no design")
+    if state.reserved_now or state.reserved[seat] != NO_CARD:
+        return Rejected("reserve_full", "you may hold only one reserved card")
+    if c.card == NO_CARD or c.card not in state.lower:
+        return Rejected("card_not_available", "that card is not in the lower row")
+    return None
+
+
+def reserve(state: SpacecraftState, c: Reserve, seat: int) -> list[EventBody]:
+    return [DesignReserved(seat=seat, card=c.card, slot=state.lower.index(c.card))]
+
+
+def mark_problem(state: SpacecraftState, c: Mark, seat: int) -> Rejected | None:
+    found = _design_step(state, "advanced")
+    if found is not None:
+        return found
+    if state.marked:
+        return Rejected("already_marked", "one marker per turn")
+    if state.markers_left[seat] <= 0:
+        return Rejected("no_markers", "you have no markers left")
+    if c.card not in state.adv_cards:
+        return Rejected("card_not_available", "that card is not on display")
+    i = state.adv_cards.index(c.card)
+    if len(state.adv_marks[i]) >= len(cat.advanced_track(c.card, state.adv_sides[i])):
+        return Rejected("card_full", "that card has no free space")
+    return None
+
+
+def mark(state: SpacecraftState, c: Mark, seat: int) -> list[EventBody]:
+    space = len(state.adv_marks[state.adv_cards.index(c.card)])
+    return [MarkerPlaced(seat=seat, card=c.card, space=space)]

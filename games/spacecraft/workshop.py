@@ -1,0 +1,112 @@
+"""The workshop: its compartments, what a part costs and who can pay for it.
+
+``payment_problem`` is the one affordability rule: ``decide`` checks a build's payment
+with it, and ``cheapest_payment`` (the payment ``legal_commands`` lists) is searched
+for and checked again with it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from games.rejection import Rejected
+from games.spacecraft import rocket
+from games.spacecraft.state import SpacecraftState
+from orrery_contracts.spacecraft import catalogue as cat
+
+
+def payment_problem(beside: list[int], token: int, need: int, pay: list[int]) -> str | None:
+    """Why paying ``pay`` (junk ids) for a part of weight ``need`` in a column requiring
+    ``token`` fails, or None: the one affordability rule (``decide`` and the cheapest
+    payment that ``legal_commands`` lists both use it)."""
+    counts = [0] * cat.N_JUNK
+    weight = 0
+    for t in pay:
+        counts[t] += 1
+        weight += cat.JUNK_WEIGHT[t]
+    for t, n in enumerate(counts):
+        if n > beside[t]:
+            return "cannot_afford"
+    if counts[token] == 0:
+        return "missing_required_junk"
+    if weight < need:
+        return "too_light"
+    return None
+
+
+def paid_ids(names: list[str]) -> list[int] | None:
+    """The junk ids of a payment given by name, None when a name is no junk."""
+    try:
+        return [cat.JUNK_ID[name] for name in names]
+    except KeyError:
+        return None
+
+
+def slot_problem(state: SpacecraftState, slot: int) -> Rejected | None:
+    """Whether compartment ``slot`` exists and still holds a part."""
+    if not 0 <= slot < len(cat.SLOTS):
+        return Rejected("no_such_slot", "no such workshop compartment")
+    if state.supply[slot] <= 0:
+        return Rejected("sold_out", f"no {cat.SLOTS[slot].kind} left in the workshop")
+    return None
+
+
+def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) -> Rejected | None:
+    """Whether ``pay`` (junk names) pays for a part of compartment ``slot``."""
+    paid = paid_ids(pay)
+    if paid is None:
+        unknown = next(name for name in pay if name not in cat.JUNK_ID)
+        return Rejected("bad_payment", f"unknown junk {unknown!r}")
+    part = cat.SLOTS[slot]
+    token = state.tokens[part.column]
+    need = cat.PART_WEIGHT[rocket.shape(part.kind)]
+    reason = payment_problem(state.beside[seat], token, need, paid)
+    if reason == "cannot_afford":
+        return Rejected("cannot_afford", "you do not have that junk beside your board")
+    if reason == "missing_required_junk":
+        return Rejected(reason, f"this column needs a {cat.JUNK_NAMES[token]}")
+    if reason == "too_light":
+        return Rejected("cannot_afford", "the junk paid is too light for this part")
+    return None
+
+
+def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | None:
+    """The payment (junk ids) of least total weight, fewest tiles on ties, that
+    ``payment_problem`` accepts; None when it accepts no payment.
+
+    Whether any payment exists is ``payment_problem`` on paying everything (paying more
+    never hurts). The search then adds to the column's token the lightest tiles that
+    reach the weight: at most ``need - weight(token)`` of them (each weighs at least 1),
+    and the result is checked again by ``payment_problem``."""
+    found = _cheapest(tuple(beside), token, need)
+    return None if found is None else list(found)
+
+
+@lru_cache(maxsize=1024)
+def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
+    have = list(beside)
+    everything = _everything(have)
+    if payment_problem(have, token, need, everything) is not None:
+        return None
+    rest = need - cat.JUNK_WEIGHT[token]
+    if rest <= 0:
+        return (token,)
+    avail = list(beside)
+    avail[token] -= 1
+    types = [t for t in range(cat.N_JUNK) if avail[t] > 0]
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for size in range(1, rest + 1):
+        for combo in combinations_with_replacement(types, size):
+            weight = sum(cat.JUNK_WEIGHT[t] for t in combo)
+            if weight < rest or any(combo.count(t) > avail[t] for t in set(combo)):
+                continue
+            key = (weight, size, combo)
+            if best is None or key < best:
+                best = key
+    pay = sorted([token, *best[2]]) if best is not None else everything
+    return tuple(pay if payment_problem(have, token, need, pay) is None else everything)
+
+
+def _everything(beside: list[int]) -> list[int]:
+    return [t for t in range(cat.N_JUNK) for _ in range(beside[t])]
