@@ -5,6 +5,7 @@ never touching the game; ``table.undo`` over HTTP and the socket."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -147,19 +148,31 @@ async def test_rate_limit_and_an_operators_delete(
 
 
 async def to_build_step(players: dict[int, Player], table: str) -> int:
-    """Play a SPACEcraft table until a seat may leave the junkyard; that seat leaves."""
+    """Play a SPACEcraft table until a seat may leave the junkyard; that seat leaves.
+    Each command's view is waited for (an answer comes before the views show it)."""
+    seq = 0
     while True:
-        view = await players[0].view(table)
+        view = await view_at(players[0], table, seq)
         seat = view["to_move"][0]
-        legal = (await players[seat].view(table))["legal"]
+        legal = (await view_at(players[seat], table, seq))["legal"]
         kinds = {c["type"]: c for c in legal}
         for kind in ("sc.leave", "sc.choose_goal", "sc.visit", "sc.search"):
             if kind in kinds:
                 response = await players[seat].command(table, kinds[kind])
                 assert response.status_code == 200, response.text
+                seq = response.json()["last_seq"]
                 break
         if kind == "sc.leave":
+            await view_at(players[seat], table, seq)
             return seat
+
+
+async def view_at(player: Player, table: str, seq: int) -> dict[str, Any]:
+    """The player's view once it shows seq ``seq`` (views follow the answers)."""
+    async with asyncio.timeout(60):
+        while (view := await player.view(table))["seq"] < seq:
+            await asyncio.sleep(0.05)
+    return view
 
 
 async def test_undo_over_http_and_the_socket(http: httpx.AsyncClient, live: LiveGateway) -> None:

@@ -56,9 +56,12 @@ def test_the_web_client_runs_under_a_strict_csp(stack: WebStack, browser: Browse
     ann.wait_phase("playing")
     ann.page.get_by_test_id("connection").filter(has_text="Live").wait_for()
     # the grid's columns come from script (CSSOM): applied under the policy
-    columns = ann.page.locator(".junkyard").first.evaluate(
-        "e => getComputedStyle(e).gridTemplateColumns"
-    )
+    # (polled: a live re-render may swap the element between the lookup and the read)
+    columns = ann.page.wait_for_function(
+        "() => { const e = document.querySelector('.junkyard');"
+        " const c = e && e.isConnected ? getComputedStyle(e).gridTemplateColumns : '';"
+        " return c && c !== 'none' ? c : null; }"
+    ).json_value()
     assert columns and columns != "none", columns
     assert ann.views(), "views arrived over the WebSocket"
 
