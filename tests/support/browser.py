@@ -383,11 +383,12 @@ class Person:
         """Click one legal-move control at random, on the drawn board when it offers one
         (mostly); wait until the page shows its outcome. False when there was nothing to
         click."""
-        page = self.page
         # Sometimes another choice first: an ambassador, side, die or token (Federation's
-        # placement in steps), or the chip a click on a region places (Fractured Sky).
+        # placement in steps), the chip a click on a region places or the payment a click
+        # on an objective peeks with (Fractured Sky).
         self.choose_other("[data-testid=placement] input[type=radio]", ":checked")
         self.choose_other("button.chip[aria-pressed]", "[aria-pressed=true]")
+        self.choose_other("button.pay[aria-pressed]", "[aria-pressed=true]")
         on_board = self.board_controls()
         controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
         if controls is None:
@@ -395,8 +396,14 @@ class Person:
         count = controls.count()
         if not count:
             return False
+        self.click_control(controls.nth(self.rng.randrange(count)))
+        return True
+
+    def click_control(self, control: Any) -> None:
+        """Make the move of one legal-move control (the first move on the board with the
+        keyboard) and wait until the page shows its outcome."""
+        page = self.page
         seq = self.attr("data-seq")
-        control = controls.nth(self.rng.randrange(count))
         body = json.loads(control.get_attribute("data-command") or "{}")
         assert body.get("type") and not body["type"].startswith("table."), body
         assert control.get_attribute("aria-label"), "a move control without an accessible name"
@@ -417,7 +424,6 @@ class Person:
             arg=seq,
             timeout=TIMEOUT_MS,
         )
-        return True
 
 
 def stalled(people: list[Person]) -> str:
