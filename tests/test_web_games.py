@@ -519,7 +519,7 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     replay = cat.page.locator("[data-testid=table][data-replay]")
     slider = cat.page.get_by_test_id("replay-slider")
     replay.and_(cat.page.locator(f"[data-seq='{last}']")).wait_for()
-    middle = cat.replay(table, last // 2)["replay"]  # the command holding that seq
+    middle = cat.replay(table, last // 2, fresh=True)["replay"]  # the command holding that seq
     assert middle["first_seq"] <= last // 2 <= middle["seq"]
     assert slider.get_attribute("max") == str(middle["steps"])
     slider.fill(str(middle["step"]))

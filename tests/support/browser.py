@@ -330,11 +330,12 @@ class Person:
                 return view
         return {k: v for k, v in self.replay(table_id, seq).items() if k != "replay"}
 
-    def replay(self, table_id: str, seq: int) -> dict[str, Any]:
+    def replay(self, table_id: str, seq: int, fresh: bool = False) -> dict[str, Any]:
         """My view after the command holding ``seq`` (GET …/replay, with its ``replay``
-        member; kept, since a past seq never changes)."""
+        member; kept, since a past seq's view never changes). ``fresh`` asks again: the
+        ``replay`` member's ``steps`` (the table's command count) grows while it plays."""
         key = (table_id, seq)
-        if key not in self.replays:
+        if fresh or key not in self.replays:
             self.replays[key] = self.api(f"/v1/tables/{table_id}/replay", at=seq)
         return self.replays[key]
 
