@@ -2,7 +2,8 @@
 
 Tables are created, joined and started through the command streams; each bot reads
 only its own seat's view (legal commands included) from the projections; the final
-scores come from the scoreboard projection.
+scores are the last view's standing, the built-in opponents' from the scoreboard
+projection (its lines after the seats').
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ class PlayedTable:
     seq: int = 0
     done: bool = False
     ais: list[str] = field(default_factory=list)  # built-in opponents (Fractured Sky 1-2)
+    # the built-in opponents' final points and ranks (the scoreboard's lines for them)
+    ai_points: list[int] = field(default_factory=list)
+    ai_ranks: list[int] = field(default_factory=list)
 
 
 async def play_table(
@@ -58,6 +62,9 @@ async def play_table(
     played.points = list(final["points"])
     played.ranks = list(final["ranks"])
     played.seq = score["seq"] if score else views[0]["seq"]
+    others = [line for line in (score["lines"] if score else []) if line.get("ai")]
+    played.ai_points = [line["points"] for line in others]
+    played.ai_ranks = [line["rank"] for line in others]
     played.done = True
     return played
 

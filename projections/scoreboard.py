@@ -31,8 +31,7 @@ from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
 from archive import ARCHIVE_URL_ENV, Archive, TableSummary, open_archive
-from games.registry import get_game
-from games.table import TableState, table_status
+from games.table import TableState, standing_lines, table_status
 from orrery_contracts import keys
 from orrery_contracts.lobby import BOT_PLAYER_ID
 from orrery_contracts.views import RatingLine, ScoreLine, TableScore
@@ -64,25 +63,41 @@ _rating_decoder = msgspec.json.Decoder(PlayerRating)
 
 
 def table_score(state: TableState) -> TableScore:
+    """The table's scoreboard record: a line per seat (seat order), then a line per
+    built-in opponent (participant order), from the standings every view carries."""
     status = table_status(state)
-    lines: list[ScoreLine] = []
-    if state.standing is not None:
+    standings = standing_lines(state)
+    by_seat = {line.seat: line for line in standings if line.seat is not None}
+    if by_seat:
+        points = [by_seat[s].points for s in range(state.seats)]
+        ranks = [by_seat[s].rank for s in range(state.seats)]
+    elif state.standing is not None:
         points, ranks = state.standing.points, state.standing.ranks
-    elif state.phase == "playing":
-        standing = get_game(state.game).score(state.game_state)  # type: ignore[union-attr]
-        points, ranks = list(standing.points), list(standing.ranks)
     else:
         points, ranks = [0] * state.seats, [1] * state.seats
-    for seat in range(state.seats):
-        lines.append(
-            ScoreLine(
-                seat=seat,
-                name=state.names[seat],
-                points=points[seat],
-                rank=ranks[seat],
-                left=state.left[seat],
-            )
+    lines = [
+        ScoreLine(
+            seat=seat,
+            participant=seat,
+            name=state.names[seat],
+            points=points[seat],
+            rank=ranks[seat],
+            left=state.left[seat],
         )
+        for seat in range(state.seats)
+    ]
+    lines += [
+        ScoreLine(
+            seat=line.participant,
+            participant=line.participant,
+            name=line.name,
+            points=line.points,
+            rank=line.rank,
+            ai=True,
+        )
+        for line in sorted(standings, key=lambda line: line.participant)
+        if line.ai
+    ]
     return TableScore(
         table_id=state.table_id,
         game=state.game,

@@ -325,6 +325,8 @@ def test_demo_board_keeps_table_ids_whole_at_80_columns() -> None:
             seq=290,
             done=True,
             ais=["black", "orange"],
+            ai_points=[52, 47],
+            ai_ranks=[1, 2],
         ),
         PlayedTable(game="spacecraft", table_id="spacecraft-5e0512eb8f", seats=BOT_NAMES[:4]),
         PlayedTable(game="federation", table_id="", seats=[]),
@@ -348,5 +350,5 @@ def test_demo_board_keeps_table_ids_whole_at_80_columns() -> None:
     assert cells["fractured_sky-3f0c9a51d2"] == (
         "Ada 104 #2, Brahe 97 #3, Cassini 88 #4, Dyson 120 #1, Encke 61 #5"
     )
-    assert cells["fractured_sky-77aa01bc3e"] == "Ada 40 #3, black (AI), orange (AI)"
+    assert cells["fractured_sky-77aa01bc3e"] == ("Ada 40 #3, black (AI) 52 #1, orange (AI) 47 #2")
     assert cells["spacecraft-5e0512eb8f"] == "Ada, Brahe, Cassini, Dyson"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+import pytest
+
 from games.protocol import Standing
 from games.table import final_standing
 
@@ -69,3 +72,68 @@ def test_final_standings_follow_the_final_standing_and_conceded_seats_end_last()
     assert {line.seat: line.rank for line in lines} == dict(enumerate(state.standing.ranks))
     gone = [line for line in lines if line.left]
     assert gone and gone[-1] == lines[-1]
+
+
+# ---------------------------------------------------------------- on the scoreboard
+
+
+class OldScoreLine(msgspec.Struct, frozen=True, kw_only=True):
+    """A scoreboard line as readers written before the built-in opponents' lines read it."""
+
+    seat: int
+    name: str | None
+    points: int
+    rank: int
+    left: bool = False
+
+
+class OldTableScore(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    seq: int
+    lines: list[OldScoreLine]
+
+
+@pytest.mark.parametrize("stop_after", [12, None])
+def test_the_scoreboard_has_the_same_participants_as_the_standings(
+    stop_after: int | None,
+) -> None:
+    """A solo Fractured Sky game, live and finished: the scoreboard (TableScore) has a
+    line per seat first, then one per AI, with the view's standings' points and ranks;
+    a reader of the older shape still decodes it, seat 0 first."""
+    from games.table import table_view
+    from projections.scoreboard import table_score
+    from tests.support.table_play import play_through_views
+
+    state = play_through_views("fractured_sky", 1, {"difficulty": "easy"}, stop_after=stop_after)
+    assert state.phase == ("finished" if stop_after is None else "playing")
+    score = table_score(state)
+    standings = table_view(state, None).standings
+    assert len(score.lines) == len(standings) == 3
+    assert (score.lines[0].seat, score.lines[0].participant, score.lines[0].ai) == (0, 0, False)
+    assert {(s.participant, s.name, s.points, s.rank, s.ai) for s in score.lines} == {
+        (s.participant, s.name, s.points, s.rank, s.ai) for s in standings
+    }
+    ais = score.lines[1:]
+    assert [a.name for a in ais] == ["Black AI", "Orange AI"]
+    assert all(a.ai and a.seat == a.participant >= state.seats for a in ais)
+    assert sorted(s.rank for s in score.lines) == sorted(s.rank for s in standings)
+    old = msgspec.json.decode(msgspec.json.encode(score), type=OldTableScore)
+    assert old.lines[0] == OldScoreLine(
+        seat=0,
+        name=state.names[0],
+        points=score.lines[0].points,
+        rank=score.lines[0].rank,
+    )
+
+
+def test_the_scoreboard_of_a_game_without_built_in_opponents_is_one_line_per_seat() -> None:
+    from projections.scoreboard import table_score
+    from tests.support.table_play import play_through_views
+
+    state = play_through_views("spacecraft", 3, {}, concede_at=20)
+    assert state.standing is not None
+    score = table_score(state)
+    assert [(s.seat, s.participant, s.ai) for s in score.lines] == [(s, s, False) for s in range(3)]
+    assert [s.points for s in score.lines] == list(state.standing.points)
+    assert [s.rank for s in score.lines] == list(state.standing.ranks)
+    assert [s.left for s in score.lines] == list(state.left)

@@ -216,6 +216,33 @@ def spacecraft_order(person: Person) -> bool:
     return True
 
 
+LOOKS = "[data-command*='\"fs.scout\"'], [data-command*='\"fs.peek\"']"
+
+
+def fs_look_on_the_board(person: Person, looked: dict[str, int]) -> bool:
+    """Fractured Sky: the first time the board offers a scout or a peek (a secret
+    stardust card or an objective drawn under the track), click it; then finish the scout
+    on the board too (the scouted card's region offers what to take)."""
+    board = person.board_controls()
+    takes = board.and_(person.page.locator("[data-command*='\"fs.scout_take\"']"))
+    if looked["made"] == 1 and takes.count():
+        assert takes.first.get_attribute("data-region") is not None
+        looked["made"] += 1
+        person.click_control(takes.first)
+        return True
+    looks = board.and_(person.page.locator(LOOKS))
+    if not looks.count():
+        return False
+    looked["offered"] += 1
+    if looked["made"]:
+        return False
+    looked["made"] += 1
+    control = looks.first
+    assert control.get_attribute("data-secret") or control.get_attribute("data-objective")
+    person.click_control(control)
+    return True
+
+
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
@@ -251,12 +278,13 @@ def test_a_person_plays_a_whole_game_against_bots(
     named_everywhere(ann)
     shoot_both(ann, f"{game}-start")
     shot = {"taken": False, "ordered": game != "spacecraft", "compared": 0}
+    looked = {"offered": 0, "made": 0}  # Fractured Sky's scouts / peeks on the board
 
     def before_click(person: Person) -> bool:
         if not shot["ordered"] and spacecraft_order(person):
             shot["ordered"] = True
             return True
-        return False
+        return game == "fractured_sky" and fs_look_on_the_board(person, looked)
 
     def after_click(person: Person, clicks: int) -> None:
         if game == "spacecraft":
@@ -274,6 +302,7 @@ def test_a_person_plays_a_whole_game_against_bots(
     assert ann.board_keys == 1  # one of them with the keyboard (Enter on the focused element)
     assert game != "spacecraft" or shot["ordered"], "no build step reached to try an order"
     assert game != "spacecraft" or shot["compared"] > 5, shot
+    assert looked["made"] or not looked["offered"], looked  # scouted / peeked on the board
     final = check_standings(ann, table)
     shoot_both(ann, f"{game}-end")
     if game == "spacecraft":
@@ -490,7 +519,7 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     replay = cat.page.locator("[data-testid=table][data-replay]")
     slider = cat.page.get_by_test_id("replay-slider")
     replay.and_(cat.page.locator(f"[data-seq='{last}']")).wait_for()
-    middle = cat.replay(table, last // 2)["replay"]  # the command holding that seq
+    middle = cat.replay(table, last // 2, fresh=True)["replay"]  # the command holding that seq
     assert middle["first_seq"] <= last // 2 <= middle["seq"]
     assert slider.get_attribute("max") == str(middle["steps"])
     slider.fill(str(middle["step"]))

@@ -414,7 +414,10 @@ class OrreryClient:
         return typed
 
     async def score(self, table_id: str) -> dict[str, Any] | None:
-        """The table's live (or final) scores and ranks, as decoded JSON."""
+        """The table's live (or final) scores and ranks, as decoded JSON (a
+        ``TableScore``): ``lines`` holds one line per seat first, in seat order, then one
+        per built-in opponent (``ai`` true; Fractured Sky's AIs in 1-2 player games),
+        ranked among the seats as in the view's ``standings``."""
         key = keys.score_key(self.partition(table_id), table_id)
         raw = await self._retrying(lambda: self.redis.get(key))
         return None if raw is None else msgspec.json.decode(raw)

@@ -79,15 +79,29 @@ class TableView(msgspec.Struct, Generic[V, C], frozen=True, kw_only=True):
 
 
 class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One participant's points and rank on the scoreboard (the rules' own score). A
+    seat's line has ``seat`` = ``participant`` = its seat; a built-in opponent's (``ai``
+    true; Fractured Sky's AIs in 1-2 player games) has no seat of the table: ``seat`` and
+    ``participant`` are both its number after the seats (what the game's view and the
+    view's ``standings`` call it), so ``seat`` stays an int for readers written before
+    these lines existed."""
+
     seat: int
     name: str | None
     points: int
     rank: int
     left: bool = False
+    # the game's number for the participant (None in records written before it existed)
+    participant: int | None = None
+    ai: bool = False
 
 
 class TableScore(msgspec.Struct, frozen=True, kw_only=True):
-    """The scoreboard's record of one table: live while playing, final when finished."""
+    """The scoreboard's record of one table: live while playing, final when finished.
+    ``lines`` holds one line per seat first, in seat order (``lines[s]`` is seat ``s``,
+    as it always was), then one per built-in opponent in the game's order: the same
+    participants, points and ranks as the view's ``standings`` (ranks count the
+    opponents: a solo player behind two AIs is 3rd)."""
 
     table_id: str
     game: str

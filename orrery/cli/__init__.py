@@ -386,7 +386,13 @@ def _players_cell(table: Any) -> str:
             f"{name} {points} #{rank}"
             for name, points, rank in zip(seats, table.points, table.ranks, strict=True)
         ]
-    return ", ".join([*seats, *(f"{ai} (AI)" for ai in table.ais)])
+    ais = [f"{ai} (AI)" for ai in table.ais]
+    if table.done and len(table.ai_points) == len(ais) == len(table.ai_ranks):
+        ais = [
+            f"{ai} {points} #{rank}"
+            for ai, points, rank in zip(ais, table.ai_points, table.ai_ranks, strict=True)
+        ]
+    return ", ".join([*seats, *ais])
 
 
 def _print_final(tables: list[Any], seconds: float) -> None:
@@ -396,6 +402,7 @@ def _print_final(tables: list[Any], seconds: float) -> None:
     console.print(f"\n{len(tables)} tables finished in {seconds:.1f}s")
     for t in tables:
         winners = [s for s, r in zip(t.seats, t.ranks, strict=True) if r == 1]
+        winners += [a for a, r in zip(t.ais, t.ai_ranks, strict=False) if r == 1]
         against = f" (against {', '.join(t.ais)})" if t.ais else ""
         console.print(
             f"{t.game} {t.table_id}{against}: winner {', '.join(winners) or 'an AI'}; "

@@ -330,11 +330,12 @@ class Person:
                 return view
         return {k: v for k, v in self.replay(table_id, seq).items() if k != "replay"}
 
-    def replay(self, table_id: str, seq: int) -> dict[str, Any]:
+    def replay(self, table_id: str, seq: int, fresh: bool = False) -> dict[str, Any]:
         """My view after the command holding ``seq`` (GET …/replay, with its ``replay``
-        member; kept, since a past seq never changes)."""
+        member; kept, since a past seq's view never changes). ``fresh`` asks again: the
+        ``replay`` member's ``steps`` (the table's command count) grows while it plays."""
         key = (table_id, seq)
-        if key not in self.replays:
+        if fresh or key not in self.replays:
             self.replays[key] = self.api(f"/v1/tables/{table_id}/replay", at=seq)
         return self.replays[key]
 
@@ -383,11 +384,12 @@ class Person:
         """Click one legal-move control at random, on the drawn board when it offers one
         (mostly); wait until the page shows its outcome. False when there was nothing to
         click."""
-        page = self.page
         # Sometimes another choice first: an ambassador, side, die or token (Federation's
-        # placement in steps), or the chip a click on a region places (Fractured Sky).
+        # placement in steps), the chip a click on a region places or the payment a click
+        # on an objective peeks with (Fractured Sky).
         self.choose_other("[data-testid=placement] input[type=radio]", ":checked")
         self.choose_other("button.chip[aria-pressed]", "[aria-pressed=true]")
+        self.choose_other("button.pay[aria-pressed]", "[aria-pressed=true]")
         on_board = self.board_controls()
         controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
         if controls is None:
@@ -395,8 +397,14 @@ class Person:
         count = controls.count()
         if not count:
             return False
+        self.click_control(controls.nth(self.rng.randrange(count)))
+        return True
+
+    def click_control(self, control: Any) -> None:
+        """Make the move of one legal-move control (the first move on the board with the
+        keyboard) and wait until the page shows its outcome."""
+        page = self.page
         seq = self.attr("data-seq")
-        control = controls.nth(self.rng.randrange(count))
         body = json.loads(control.get_attribute("data-command") or "{}")
         assert body.get("type") and not body["type"].startswith("table."), body
         assert control.get_attribute("aria-label"), "a move control without an accessible name"
@@ -417,7 +425,6 @@ class Person:
             arg=seq,
             timeout=TIMEOUT_MS,
         )
-        return True
 
 
 def stalled(people: list[Person]) -> str:

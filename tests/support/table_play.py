@@ -30,8 +30,14 @@ def step(state: TableState, command: Any, seat: int | None, seed: bytes = SEED) 
 
 
 def play_through_views(
-    game: str, players: int, options: dict[str, Any], *, concede_at: int = 40
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    *,
+    concede_at: int = 40,
+    stop_after: int | None = None,
 ) -> TableState:
+    """The table at the end of the game, or after ``stop_after`` moves (mid-game)."""
     chooser = Random(players)
     state = step(
         TableState(table_id="t1"), CreateTable(game=game, seats=players, options=options), None
@@ -41,7 +47,7 @@ def play_through_views(
     state = step(state, StartTable(), 0)
     codec = codec_for(game)
     moves = 0
-    while state.phase == "playing":
+    while state.phase == "playing" and moves != stop_after:
         to_move = [s for s in range(players) if s in table_view(state, s).to_move]
         seat = chooser.choice(to_move)
         legal = msgspec.json.decode(json_encoder.encode(table_view(state, seat)))["legal"]

@@ -245,10 +245,11 @@ export function render(ctx) {
 
 // ------------------------------------------------------------------ the picture
 // The senate (three rows, two wings of three rooms each, and the outer space) with the
-// ambassadors on it, the tracks every player climbs (orange, blue, authority, projects)
-// and each player's board (crystals, diamonds, PP, ships, ambassadors left, influence
+// ambassadors on it, the tracks every player climbs (orange, blue, authority, projects),
+// the yellow, purple and green planets' boards (stalls, erudite tiles, structures) and
+// each player's board (crystals, diamonds, PP, ships, ambassadors left, influence
 // on the five planets). A free senate space where the placement chosen under the board
-// may go is one click.
+// may go is one click, so is a stall spot, an erudite tile or a structure on offer.
 
 const PLANET_COLOUR = ["#fb8c00", "#1e88e5", "#fdd835", "#8e24aa", "#43a047"];
 const SPACE_W = 96;
@@ -262,7 +263,7 @@ function board(ctx) {
   const { game, cat } = ctx;
   const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${PENDING[game.pending] || game.pending}` : "";
   return svgBoard(
-    "0 0 1000 600",
+    "0 0 1000 680",
     `Federation board, round ${game.round} of ${cat.rounds}${now}`,
     "fed-board",
     text(10, 24, "Senate", { class: "name" }),
@@ -275,33 +276,180 @@ function board(ctx) {
   );
 }
 
-// The five planets' own rows: what the orange, blue, yellow, purple and green actions
-// find there now (and who holds what), one box each.
-function planetsDrawing(ctx) {
-  const { game, cat } = ctx;
-  const holders = (has) => game.players.map((p, seat) => (has(p) ? seat : null)).filter((seat) => seat !== null);
-  const faceUp = game.blue_tokens.flat().filter((t) => t >= 0).length;
-  const built = (index) => holders((p) => p.built.includes(index));
-  const rows = [
-    [`asteroids: ${game.orange_tokens.filter((t) => t !== -1).length} on the track`, `dead asteroids left: ${game.dead_asteroids}`, []],
-    [`alteration tokens face up: ${faceUp}`, `levels 1-${cat.blue_max}`, []],
-    [`stalls: ${cat.stalls.length}`, "stall pawns:", holders((p) => p.stalls.some((n) => n))],
-    [`erudite tiles left: ${game.erudite_stock.reduce((a, b) => a + b, 0)}`, "", []],
-    [`structures built: ${game.players.reduce((n, p) => n + p.built.length, 0)}`, "builders:", [...new Set(game.production.flatMap((_, i) => built(i)))]],
+// The five planets' own rows, under the senate. Orange and blue are climbed on the
+// tracks to the right; here what their actions find (asteroids, face-up tokens). Yellow,
+// purple and green are drawn as their boards: the six stalls with a lower and an upper
+// spot (each player's pawn where it stands), the erudite tiles by colour and level (how
+// many are left, who holds one) and the structures (production and megastructures, who
+// built them). A stall spot, a tile or a structure the pending choice offers is a click.
+const BAND = 280; // top of the planets' band
+const BAND_H = 144; // its height: two rows of stalls or structures, three of tiles
+
+function short(words) {
+  return words
+    .replace(/coppernium/g, "copp")
+    .replace(/lavandium/g, "lav")
+    .replace(/oceanium/g, "ocean")
+    .replace(/alteration token/g, "token")
+    .replace(/authority step/g, "authority")
+    .replace(/on the assistant die/g, "die")
+    .replace(/spaceship/g, "ship")
+    .replace(/ crystals?/g, " cryst");
+}
+
+function pawns(seats, x, y, gap = 11) {
+  return seats.map((seat, k) => s("circle", { class: `p${seat % 6} piece`, cx: x + k * gap, cy: y, r: 4.5 }));
+}
+
+function planetTitle(cat, i, x, words) {
+  return [
+    s("rect", { x, y: BAND, width: 10, height: 10, rx: 2, fill: PLANET_COLOUR[i] }),
+    text(x + 14, BAND + 9, `${capitalise(cat.planets[i])}: ${words}`, { class: "tiny" }),
   ];
-  return rows.map(([line1, line2, seats], i) => {
-    const x = 10 + i * 196;
-    const y = 282;
-    return thing(
-      `The ${cat.planets[i]} planet: ${line1}${line2 ? `, ${line2}` : ""}${seats.length ? ` ${listing(seats.map((seat) => ctx.name(seat)))}` : ""}`,
-      { class: "fed-planet" },
-      s("rect", { class: "room", x, y, width: 190, height: 56, rx: 8 }),
-      s("rect", { x, y, width: 190, height: 6, rx: 3, fill: PLANET_COLOUR[i] }),
-      text(x + 8, y + 24, `${capitalise(cat.planets[i])}: ${line1}`, { class: "tiny" }),
-      text(x + 8, y + 44, line2, { class: "tiny" }),
-      seats.map((seat, k) => s("circle", { class: `p${seat % 6} piece`, cx: x + 84 + k * 14, cy: y + 40, r: 5 })),
+}
+
+function planetsDrawing(ctx) {
+  return [orangeBlueDrawing(ctx), stallsDrawing(ctx), eruditeDrawing(ctx), structuresDrawing(ctx)];
+}
+
+function orangeBlueDrawing(ctx) {
+  const { game, cat } = ctx;
+  const onTrack = game.orange_tokens.filter((t) => t !== -1).length;
+  const faceUp = game.blue_tokens.flat().filter((t) => t >= 0).length;
+  const box = (i, y, line1, line2, words) =>
+    thing(
+      `The ${cat.planets[i]} planet: ${words}`,
+      { class: "fed-planet", "data-planet": i },
+      s("rect", { class: "room", x: 10, y, width: 160, height: 60, rx: 8 }),
+      s("rect", { x: 10, y, width: 160, height: 6, rx: 3, fill: PLANET_COLOUR[i] }),
+      text(18, y + 24, line1, { class: "tiny" }),
+      text(18, y + 44, line2, { class: "tiny" }),
     );
+  return [
+    box(0, BAND, `Orange: ${plural(onTrack, "asteroid")} on it`, `dead asteroids left: ${game.dead_asteroids}`,
+      `${plural(onTrack, "asteroid")} on the track, ${game.dead_asteroids} dead asteroids left (the track is on the right)`),
+    box(1, BAND + 72, `Blue: ${faceUp} tokens face up`, `levels 1-${cat.blue_max}`,
+      `${faceUp} alteration tokens face up on levels 1 to ${cat.blue_max} (the track is on the right)`),
+  ];
+}
+
+// Yellow: six stalls in two rows of three; each a lower spot (its reward) and an upper
+// spot (the reward ×3, for a player whose pawn is on the lower one).
+function stallsDrawing(ctx) {
+  const { game, cat } = ctx;
+  const offered = ctx.of("fed.stall");
+  const x0 = 182;
+  const w = 78;
+  const h2 = 62;
+  return [
+    planetTitle(cat, 2, x0, "stalls"),
+    cat.stalls.map((stall, i) => {
+      const x = x0 + (i % 3) * (w + 2);
+      const y = BAND + 16 + Math.floor(i / 3) * (h2 + 2);
+      const at = (level) => game.players.map((p, seat) => (p.stalls[i] === level ? seat : null)).filter((seat) => seat !== null);
+      const lower = at(1);
+      const upper = at(2);
+      const words =
+        `Stall ${i + 1}: pay ${stall.text}, get ${stall.reward} (upper ×${stall.upper_factor})` +
+        `; lower spot: ${listing(lower.map((seat) => ctx.name(seat))) || "nobody"}` +
+        `; upper spot: ${listing(upper.map((seat) => ctx.name(seat))) || "nobody"}`;
+      const spot = (upperSpot) => {
+        const y1 = upperSpot ? y + 22 : y + 42;
+        const body = offered.find((b) => b.stall === i && !!b.upper === upperSpot);
+        const shape = s("rect", { class: "hit", x: x + 3, y: y1 - 1, width: w - 6, height: 18, rx: 4 });
+        return body ? hot(ctx, body, label(body, ctx), { class: "small-hot", "data-stall": i, "data-upper": String(upperSpot) }, shape) : null;
+      };
+      return [
+        thing(
+          words,
+          { class: "fed-stall", "data-stall": i },
+          s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
+          s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[2] }),
+          text(x + 4, y + 15, `${i + 1}: ${short(stall.text)}`, { class: "micro-strong" }),
+          s("rect", { class: "step", x: x + 3, y: y + 21, width: w - 6, height: 18, rx: 4 }),
+          text(x + 6, y + 33, `×${stall.upper_factor}`, { class: "micro" }),
+          pawns(upper, x + 26, y + 30),
+          s("rect", { class: "step", x: x + 3, y: y + 41, width: w - 6, height: 18, rx: 4 }),
+          text(x + 6, y + 53, short(stall.reward), { class: "micro" }),
+          pawns(lower, x + w - 10 - (lower.length - 1) * 11, y + 50),
+        ),
+        spot(true),
+        spot(false),
+      ];
+    }),
+  ];
+}
+
+// Purple: the erudite tiles, a column per colour, a row per level.
+function eruditeDrawing(ctx) {
+  const { game, cat } = ctx;
+  const offered = ctx.of("fed.erudite");
+  const x0 = 428;
+  const w = 50;
+  const h2 = 40;
+  return [
+    planetTitle(cat, 3, x0, `erudite tiles (${game.erudite_stock.reduce((a, b) => a + b, 0)} left)`),
+    cat.erudite.map((tile) => {
+      const colour = Math.max(0, cat.planets.indexOf(tile.planet));
+      const x = x0 + colour * (w + 2);
+      const y = BAND + 16 + (tile.level - 1) * (h2 + 2);
+      const left = game.erudite_stock[tile.tile];
+      const holders = game.players.map((p, seat) => (p.erudite.includes(tile.tile) ? seat : null)).filter((seat) => seat !== null);
+      const words =
+        `${capitalise(tile.planet)} erudite tile, level ${tile.level} (${tile.timing}): ${tile.text}; ${left} left` +
+        (holders.length ? `; held by ${listing(holders.map((seat) => ctx.name(seat)))}` : "");
+      const body = offered.find((b) => b.tile === tile.tile);
+      const face = [
+        s("rect", { class: "room" + (left ? "" : " empty"), x, y, width: w, height: h2, rx: 5 }),
+        s("rect", { x, y, width: 5, height: h2, rx: 2, fill: PLANET_COLOUR[colour] }),
+        text(x + 9, y + 13, `L${tile.level}`, { class: "micro-strong" }),
+        text(x + w - 4, y + 13, `×${left}`, { class: "micro", "text-anchor": "end" }),
+        pawns(holders, x + 13, y + 29, 10),
+      ];
+      if (body) {
+        return hot(ctx, body, label(body, ctx), { class: "tile-hot", "data-tile": tile.tile }, face,
+          s("rect", { class: "hit", x, y, width: w, height: h2, rx: 5 }));
+      }
+      return thing(words, { class: "fed-tile", "data-tile": tile.tile }, face);
+    }),
+  ];
+}
+
+// Green: the production structures (their effect and cost) over the megastructures
+// (what they score by, how many of their slots are filled), with who built each.
+function structuresDrawing(ctx) {
+  const { game, cat } = ctx;
+  const offered = ctx.of("fed.build");
+  const x0 = 696;
+  const w = 72;
+  const h2 = 62;
+  const builders = (index) => game.players.map((p, seat) => (p.built.includes(index) ? seat : null)).filter((seat) => seat !== null);
+  const one = (index, x, y, line1, line2) => {
+    const seats = builders(index);
+    const words = `${capitalise(structure(cat, game, index))}; built by ${listing(seats.map((seat) => ctx.name(seat))) || "nobody"}`;
+    const body = offered.find((b) => b.structure === index);
+    const face = [
+      s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
+      s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[4] }),
+      text(x + 4, y + 16, line1, { class: "micro-strong" }),
+      text(x + 4, y + 30, line2, { class: "micro" }),
+      pawns(seats, x + 9, y + h2 - 12),
+    ];
+    if (body) {
+      return hot(ctx, body, label(body, ctx), { class: "structure-hot", "data-structure": index }, face,
+        s("rect", { class: "hit", x, y, width: w, height: h2, rx: 6 }));
+    }
+    return thing(words, { class: "fed-structure", "data-structure": index }, face);
+  };
+  const production = game.production.map((kind, i) => {
+    const info = cat.production[kind];
+    return one(i, x0 + i * (w + 2), BAND + 16, short(info ? info.text : String(kind)).slice(0, 14), short(info ? costText(info) : "").slice(0, 16));
   });
+  const mega = game.mega.map((criteria, j) =>
+    one(cat.n_production + j, x0 + j * (w + 2), BAND + 16 + h2 + 2, `mega ${j + 1} · ${game.mega_filled[j]}/${cat.mega_slots.length}`,
+      criteria.map((c) => (cat.mega_criteria[c] ? cat.mega_criteria[c].key.split("_")[0] : c)).join("+").slice(0, 16)),
+  );
+  return [planetTitle(cat, 4, x0, "structures"), production, mega];
 }
 
 function senateDrawing(ctx) {
@@ -414,7 +562,7 @@ function playersDrawing(ctx) {
   const { game, cat } = ctx;
   const n = game.players.length;
   const boxW = 980 / n;
-  const top = 356;
+  const top = BAND + BAND_H + 6;
   return game.players.map((p, seat) => {
     const x = 10 + seat * boxW;
     const left = p.ambassadors_used.map((used, i) => (used ? null : i + 1)).filter((v) => v);

@@ -237,9 +237,126 @@ function board(ctx) {
   // The picture spans the regions in play (3 players leave out the two ends).
   const xs = game.regions.map((region) => regionCentre(cat.regions[region.index])[0]);
   const left = Math.min(...xs) - RW / 2 - 10;
-  const width = Math.max(Math.max(...xs) + RW / 2 + 10 - left, 520);
-  const legend = text(left + width - 8, 470, "● gold  ■ iron  ▲ wood  ★ stardust", { class: "small", "text-anchor": "end" });
-  return svgBoard(`${left} 10 ${width} 480`, name, "fs-board", regions, overlays, platforms, trackDrawing(ctx, left + 8), legend);
+  const width = Math.max(Math.max(...xs) + RW / 2 + 10 - left, 660);
+  const legend = text(left + width - 8, 574, "● gold  ■ iron  ▲ wood  ★ stardust", { class: "small", "text-anchor": "end" });
+  return svgBoard(
+    `${left} 10 ${width} 576`,
+    name,
+    "fs-board",
+    regions,
+    overlays,
+    takeOverlays(ctx),
+    platforms,
+    trackDrawing(ctx, left + 8),
+    trayDrawing(ctx, left + 8),
+    legend,
+  );
+}
+
+// The choices of a resource that belong to a region, drawn on it: what to take from the
+// scouted card (its region's resources) and a round-end reward or market payout there.
+function takeOverlays(ctx) {
+  const { game, cat } = ctx;
+  const at = new Map();
+  const scouting = game.secret_cards.find((card) => card.position === game.scouting);
+  if (scouting && scouting.region !== null && scouting.region !== undefined) {
+    at.set(scouting.region, ctx.of("fs.scout_take"));
+  }
+  const choice = (game.my_choices || [])[0];
+  if (choice && !at.has(choice.region)) at.set(choice.region, ctx.of("fs.choose_resource"));
+  return [...at].map(([region, bodies]) => {
+    const [cx, cy] = regionCentre(cat.regions[region]);
+    const w = Math.min(50, (RW - 12) / Math.max(bodies.length, 1));
+    const x0 = cx - (bodies.length * w) / 2;
+    return bodies.map((body, i) =>
+      hot(ctx, body, label(body, ctx), { class: "small-hot take-hot", "data-region": region },
+        s("rect", { class: "hit", x: x0 + i * w + 2, y: cy + 34, width: w - 4, height: 24, rx: 8 }),
+        text(x0 + i * w + w / 2, cy + 51, body.resource ? `+${ICON[body.resource]} ${body.resource}` : "nothing", { class: "tiny", "text-anchor": "middle" })),
+    );
+  });
+}
+
+// The payment a click on an objective peeks with: the one chosen beside the board, else
+// the first offered (like the chip a click on a region places).
+function peekPayment(ctx) {
+  const pays = [...new Set(ctx.of("fs.peek").map(payKey))];
+  if (!pays.length) return null;
+  const ui = (ctx.ui.fs = ctx.ui.fs || {});
+  if (!pays.includes(ui.pay)) ui.pay = pays[0];
+  return ui.pay;
+}
+
+function payKey(body) {
+  return RES.map((r) => body[r] || 0).join(",");
+}
+
+// The secret stardust cards and the objectives tray under the turn track. A card you may
+// scout and an objective you may peek at are one click each (a peek pays with the payment
+// chosen beside the board).
+const CARD_W = 56;
+const CARD_H = 62;
+const CARD_STEP = 64;
+const TRAY_Y = 498;
+
+function marks(seats, x, y) {
+  return seats.map((seat, i) => s("circle", { class: `p${seat % 6} piece`, cx: x + 9 + i * 10, cy: y, r: 4 }));
+}
+
+function trayDrawing(ctx, left) {
+  const { game, cat } = ctx;
+  const scouts = ctx.of("fs.scout");
+  const pay = peekPayment(ctx);
+  const peeks = ctx.of("fs.peek").filter((body) => payKey(body) === pay);
+  const cards = game.secret_cards.map((card, i) => {
+    const x = left + i * CARD_STEP;
+    const known = card.region !== null && card.region !== undefined;
+    const scoutedBy = card.scouts.map((m) => `${participant(ctx, m.seat)}${m.resource ? ` (took ${m.resource})` : ""}`);
+    const words =
+      `Secret stardust card ${card.position + 1}: ` +
+      (known ? `${regionName(cat, card.region)}${card.opened ? " (opened)" : game.revealed ? "" : " (you scouted it)"}` : "face down") +
+      (scoutedBy.length ? `; scouted by ${listing(scoutedBy)}` : "");
+    const face = [
+      s("rect", { class: "card" + (known ? " known" : ""), x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }),
+      text(x + CARD_W / 2, TRAY_Y + 16, `★ ${card.position + 1}`, { class: "tiny", "text-anchor": "middle" }),
+      text(x + CARD_W / 2, TRAY_Y + 36, known ? regionName(cat, card.region).split(" ")[0] : "?", { class: known ? "micro-strong" : "small", "text-anchor": "middle" }),
+      marks(card.scouts.map((m) => m.seat), x, TRAY_Y + CARD_H - 9),
+    ];
+    const scout = scouts.find((b) => b.card === card.position);
+    if (scout) {
+      return hot(ctx, scout, label(scout, ctx), { class: "card-hot", "data-secret": card.position },
+        face, s("rect", { class: "hit", x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }));
+    }
+    return thing(words, { class: "fs-card", "data-secret": card.position }, face);
+  });
+  const objLeft = left + Math.max(game.secret_cards.length, 1) * CARD_STEP + 40;
+  const objectives = game.objectives.map((objective, i) => {
+    const x = objLeft + i * CARD_STEP;
+    const icon = cat.objective_icons[objective.icon] || objective.icon;
+    const known = objective.card !== null && objective.card !== undefined;
+    const words =
+      `Objective ${objective.position + 1} (${icon}): ` +
+      (known ? `${objectiveText(cat, objective.card)}${objective.revealed ? "" : " (you peeked)"}` : "face down") +
+      (objective.peeked_by.length ? `; peeked by ${listing(objective.peeked_by.map((p) => participant(ctx, p)))}` : "");
+    const face = [
+      s("rect", { class: "card objective" + (objective.revealed ? " revealed" : known ? " known" : ""), x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }),
+      text(x + CARD_W / 2, TRAY_Y + 16, String(objective.position + 1), { class: "tiny", "text-anchor": "middle" }),
+      text(x + CARD_W / 2, TRAY_Y + 34, icon.slice(0, 7), { class: "micro-strong", "text-anchor": "middle" }),
+      known ? text(x + CARD_W / 2, TRAY_Y + 46, objective.revealed ? "revealed" : "seen", { class: "micro", "text-anchor": "middle" }) : null,
+      marks(objective.peeked_by, x, TRAY_Y + CARD_H - 9),
+    ];
+    const peek = peeks.find((b) => b.objective === objective.position);
+    if (peek) {
+      return hot(ctx, peek, label(peek, ctx), { class: "card-hot", "data-objective": objective.position },
+        face, s("rect", { class: "hit", x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }));
+    }
+    return thing(words, { class: "fs-card", "data-objective": objective.position }, face);
+  });
+  return [
+    text(left, TRAY_Y - 8, "Secret stardust cards", { class: "small" }),
+    cards,
+    game.objectives.length ? text(objLeft, TRAY_Y - 8, "Objectives", { class: "small" }) : null,
+    objectives,
+  ];
 }
 
 function regionDrawing(ctx, region, active) {
@@ -678,9 +795,10 @@ function chipPicker(ctx, chips) {
   return h(
     "span",
     { class: "chips", role: chosen === null ? null : "group", "aria-label": chosen === null ? null : "Chip to place" },
-    chips.map((c) => {
+    chips.map((c, i) => {
       const colour = ctx.cat.white_chips.includes(c) ? "white" : "black";
-      if (!placeable.has(c)) return h("span", { class: `chip ${colour}` }, c);
+      // two chips of one value are one choice: the first is the toggle
+      if (!placeable.has(c) || chips.indexOf(c) !== i) return h("span", { class: `chip ${colour}` }, c);
       return h(
         "button",
         {
@@ -700,13 +818,11 @@ function chipPicker(ctx, chips) {
   );
 }
 
-// The button's own text where the group's title says the rest ("Trade …": "2 wood → 1 gold").
+// The button's own text where the group's title says the rest ("Scout …": "Card 2").
 function shortLabel(body, ctx) {
   switch (body.type) {
     case "fs.choose_start":
       return amounts(body);
-    case "fs.trade":
-      return `${amounts(body)} → 1 ${body.get}`;
     case "fs.scout":
       return `Card ${body.card + 1}`;
     case "fs.peek":
@@ -724,7 +840,6 @@ function movesPanel(ctx) {
     ["fs.choose_resource", "Choose a resource"],
     ["fs.scout", "Scout a secret stardust card"],
     ["fs.peek", "Peek at an objective"],
-    ["fs.trade", "Trade (free action: 2 resources for 1)"],
   ];
   const boxes = groups
     .map(([type, title]) => [ctx.of(type), title])
@@ -734,10 +849,11 @@ function movesPanel(ctx) {
         "div",
         { class: "move-group" },
         h("h4", {}, title),
+        moves[0].type === "fs.peek" ? paymentPicker(ctx) : null,
         h("div", { class: "move-list compact" }, moves.map((body) => ctx.button(body, label(body, ctx), shortLabel(body, ctx)))),
       ),
     );
-  const elsewhere = ["fs.place_airship", "fs.place_skimmer", "fs.build_fortress", "fs.build_market", "fs.choose_slot"]
+  const elsewhere = ["fs.place_airship", "fs.place_skimmer", "fs.build_fortress", "fs.build_market", "fs.choose_slot", "fs.scout", "fs.peek", "fs.scout_take", "fs.choose_resource"]
     .filter((type) => ctx.of(type).length)
     .map((type) => ({
       "fs.place_airship": "place an airship: choose a chip in your hand, then click a region on the board",
@@ -745,12 +861,84 @@ function movesPanel(ctx) {
       "fs.build_fortress": "build a fortress (F beside a platform)",
       "fs.build_market": "build a market (M beside a platform)",
       "fs.choose_slot": "take a turn slot for the next round (under the board)",
+      "fs.scout": "scout a secret stardust card (click it under the board)",
+      "fs.peek": "peek at an objective (click it under the board)",
+      "fs.scout_take": "take a resource from the scouted card (on its region)",
+      "fs.choose_resource": "choose a resource (on the region it comes from)",
     })[type]);
   return section(
     "Your moves",
     { class: "panel moves game-moves", "data-testid": "game-moves" },
     elsewhere.length ? h("p", { class: "hint" }, `You may ${listing(elsewhere)}.`) : null,
     boxes,
+    tradePanel(ctx),
+  );
+}
+
+// How a click on an objective pays for the peek (shown when there is more than one way).
+function paymentPicker(ctx) {
+  const chosen = peekPayment(ctx);
+  const pays = [...new Map(ctx.of("fs.peek").map((body) => [payKey(body), body])).values()];
+  if (pays.length < 2) return null;
+  return h(
+    "p",
+    { class: "pay-picker", role: "group", "aria-label": "Payment for a peek on the board" },
+    "Pay with ",
+    pays.map((body) => {
+      const key = payKey(body);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "pay",
+          "aria-pressed": String(key === chosen),
+          "aria-label": `Peek paying ${amounts(body)} (then click an objective under the board)`,
+          "data-key": `fs-pay-${key}`,
+          onclick: () => {
+            ctx.ui.fs.pay = key;
+            ctx.rerender();
+          },
+        },
+        amounts(body),
+      );
+    }),
+  );
+}
+
+// Trades as a grid: a row per payment (2 resources), a column per resource to get; a
+// cell is a trade you may make (never one that pays with what it asks for).
+function tradePanel(ctx) {
+  const trades = ctx.of("fs.trade");
+  if (!trades.length) return null;
+  const rows = [...new Map(trades.map((body) => [payKey(body), body])).values()];
+  return h(
+    "div",
+    { class: "move-group trade-panel", "data-testid": "trade-panel" },
+    h(
+      "table",
+      { class: "trades" },
+      h("caption", {}, "Trade (free action: 2 resources for 1)"),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", { scope: "col" }, "Give"), RES.map((r) => h("th", { scope: "col" }, `${ICON[r]} ${r}`))),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((row) =>
+          h(
+            "tr",
+            {},
+            h("th", { scope: "row" }, amounts(row)),
+            RES.map((r) => {
+              const body = trades.find((b) => payKey(b) === payKey(row) && b.get === r);
+              return h("td", {}, body ? ctx.button(body, label(body, ctx), `→ 1 ${ICON[r]}`) : h("span", { class: "meta", "aria-hidden": "true" }, "—"));
+            }),
+          ),
+        ),
+      ),
+    ),
   );
 }
 
