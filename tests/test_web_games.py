@@ -243,6 +243,19 @@ def fs_look_on_the_board(person: Person, looked: dict[str, int]) -> bool:
     return True
 
 
+def overflowing_structure_labels(person: Person) -> list[str]:
+    """Federation's structure boxes: the labels drawn wider than their box."""
+    found: list[str] = person.page.evaluate(
+        """() => [...document.querySelectorAll('.board [data-structure]')].flatMap((g) => {
+            const box = g.querySelector('rect').getBBox();
+            return [...g.querySelectorAll('text')]
+              .filter((t) => { const b = t.getBBox(); return b.x + b.width > box.x + box.width; })
+              .map((t) => t.textContent);
+        })"""
+    )
+    return found
+
+
 @pytest.mark.parametrize(
     ("game", "seats", "options"),
     [
@@ -295,6 +308,8 @@ def test_a_person_plays_a_whole_game_against_bots(
             shoot_both(person, game)
             shot["taken"] = True
 
+    if game == "federation":
+        assert overflowing_structure_labels(ann) == []
     clicks = play_until_finished([ann], before=before_click, after=after_click)
     assert clicks > 5 and shot["taken"]
     # played on the board wherever it offered the move (the rest: choices beside it)

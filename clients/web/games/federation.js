@@ -7,7 +7,7 @@
 // medals, income, upkeep, laws, missions) as labelled buttons.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
+import { fittedText, board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -431,8 +431,8 @@ function structuresDrawing(ctx) {
     const face = [
       s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
       s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[4] }),
-      text(x + 4, y + 16, line1, { class: "micro-strong" }),
-      text(x + 4, y + 30, line2, { class: "micro" }),
+      fittedText(x + 4, y + 16, line1, w - 8, 6.2, { class: "micro-strong" }),
+      fittedText(x + 4, y + 30, line2, w - 8, 5.2, { class: "micro" }),
       pawns(seats, x + 9, y + h2 - 12),
     ];
     if (body) {

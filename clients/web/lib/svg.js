@@ -48,6 +48,13 @@ export function text(x, y, content, attrs = {}) {
   return s("text", { x, y, ...attrs }, content);
 }
 
+// Text at most `width` wide: a label longer than about `width / em` characters is squeezed
+// (SVG's textLength) instead of running into the next box.
+export function fittedText(x, y, content, width, em, attrs = {}) {
+  const squeeze = content.length * em > width ? { textLength: width, lengthAdjust: "spacingAndGlyphs" } : {};
+  return text(x, y, content, { ...attrs, ...squeeze });
+}
+
 // A labelled, non-interactive drawn element (read by screen readers as one image).
 export function thing(label, attrs, ...children) {
   return s("g", { role: "img", "aria-label": label, ...attrs }, s("title", {}, label), ...children);
