@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import undo
+from games.codec import codec_for
 from games.table.clocks import settle_turns
 from games.table.evolve import evolve_table
 from games.table.state import TableState, copy_table
@@ -22,8 +23,6 @@ from orrery_contracts.table import (
 
 def apply_entry(state: TableState, envelope: Any) -> TableState:
     """Fold one log entry (an ``EventEnvelope`` with a raw msgpack body) into the table."""
-    from games.codec import codec_for  # local: codec imports the registry only
-
     if envelope.seq != state.seq + 1:
         raise ValueError(f"table {state.table_id}: seq {envelope.seq} after {state.seq}")
     body = codec_for(state.game or None).decode_event(envelope.body)

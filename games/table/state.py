@@ -13,24 +13,14 @@ from typing import Any
 
 import msgspec
 
+from games.codec import TABLE_EVENTS
 from games.protocol import Game, Status
 from games.registry import get_game
 from games.rejection import Rejected
 from games.undo import UndoChain
 from orrery_contracts.envelope import GENESIS_HASH
 from orrery_contracts.inputs import excerpt
-from orrery_contracts.table import (
-    ClockExpired,
-    ClockOption,
-    FinalStanding,
-    SeatJoined,
-    SeatLeft,
-    TableClosed,
-    TableCreated,
-    TableFinished,
-    TableStarted,
-    TableUndone,
-)
+from orrery_contracts.table import ClockOption, FinalStanding
 from orrery_contracts.views import TablePhase
 
 
@@ -94,16 +84,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-LIFECYCLE_EVENTS = (
-    TableCreated,
-    SeatJoined,
-    SeatLeft,
-    TableStarted,
-    TableFinished,
-    ClockExpired,
-    TableClosed,
-    TableUndone,
-)
+# the table's own events (evolve_table applies them; every other event is the game's)
+LIFECYCLE_EVENTS = TABLE_EVENTS
 
 
 def table_status(state: TableState) -> Status:
