@@ -15,10 +15,7 @@ from games.table.evolve import evolve_table
 from games.table.state import TableState, copy_table
 from games.table.undo_points import open_undo_point, undo_blocker
 from orrery_contracts.base import EventBody
-from orrery_contracts.table import (
-    TableCreated,
-    TableFinished,
-)
+from orrery_contracts.table import TableCreated, TableFinished
 
 
 def apply_entry(state: TableState, envelope: Any) -> TableState:

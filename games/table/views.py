@@ -14,11 +14,7 @@ from games.table.clocks import clock_view, settle_turns
 from games.table.standing import standing_lines
 from games.table.state import TableState, table_status
 from games.table.undo_points import undo_check
-from orrery_contracts.table import (
-    LeaveTable,
-    StartTable,
-    UndoTable,
-)
+from orrery_contracts.table import LeaveTable, StartTable, UndoTable
 from orrery_contracts.views import SeatInfo, StandingLine, TableView
 
 
