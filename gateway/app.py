@@ -31,7 +31,7 @@ from litestar.static_files import StaticFiles, create_static_files_router
 
 from gateway.asyncapi import asyncapi_document
 from gateway.bodies import strict_body
-from gateway.core import Gateway, provide_player
+from gateway.core import Gateway, provide_gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
@@ -162,6 +162,9 @@ def create_app(
     )
     app = Litestar(
         route_handlers=handlers,
+        # handlers take these by name (gateway/routes.py); "player" needs a session, so it
+        # is declared on the protected router
+        dependencies={"gateway": Provide(provide_gateway, sync_to_thread=False)},
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=before_request,

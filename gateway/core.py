@@ -1,6 +1,8 @@
 """What every request shares: the :class:`Gateway` (made once per process: the wire
-client, accounts, sessions, rate limiter, tables, live hub) and the small helpers the
-routes use to reach it and to answer with raw JSON.
+client, accounts, sessions, rate limiter, tables, live hub), the dependencies that hand
+it (``gateway``) and the session's player (``player``) to the handlers — Litestar
+injects them by parameter name, gateway.app declares them — and the small helpers the
+routes use to answer with raw JSON.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any
 
 import msgspec
 import structlog
-from litestar import Request, Response, WebSocket
+from litestar import Request, Response
+from litestar.datastructures import State
 
 from gateway.accounts import Accounts
 from gateway.chat import TableChat
@@ -98,8 +101,10 @@ class Gateway:
         await self.limiter.take(f"ip:{address}", s.anonymous_rate_per_s, s.anonymous_burst)
 
 
-def gateway_of(connection: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Gateway:
-    gateway: Gateway = connection.app.state.gateway
+def provide_gateway(state: State) -> Gateway:
+    """The ``gateway`` dependency of every handler (HTTP and WebSocket): the one the app
+    was made with (``app.state.gateway``, set by gateway.app)."""
+    gateway: Gateway = state.gateway
     return gateway
 
 
@@ -107,8 +112,9 @@ def address_of(request: Request[Any, Any, Any]) -> str:
     return request.client.host if request.client else "unknown"
 
 
-async def provide_player(request: Request[Any, Any, Any]) -> str:
-    gateway = gateway_of(request)
+async def provide_player(request: Request[Any, Any, Any], gateway: Gateway) -> str:
+    """The ``player`` dependency of the routes that need a session: the bearer token's
+    player, after taking a token from its bucket."""
     player_id, _ = await gateway.player(bearer(request.headers.get("authorization")))
     return player_id
 

@@ -6,6 +6,11 @@ Each operation has a short ``operationId`` and one tag (its resource), so a gene
 client gets one module per resource and functions named ``get_view``, ``send_command``.
 The statuses listed here are the operation's own; :mod:`gateway.openapi` adds those
 every operation may answer (400, 401, 413, 422, 429, 503) and the typed play bodies.
+
+Handlers name what they need and Litestar injects it (gateway.app declares the
+dependencies): ``gateway`` (the process's :class:`gateway.core.Gateway`) and, under the
+session router, ``player`` (the bearer token's player id). Injected parameters are not
+request parameters: they never appear in the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
 from gateway.chat import ChatHistory
-from gateway.core import address_of, document, gateway_of, raw_json
+from gateway.core import Gateway, address_of, document, raw_json
 from gateway.errors import ApiError
 from gateway.models import (
     BotIn,
@@ -95,9 +100,10 @@ Limit = Annotated[int, Parameter(ge=1, le=MAX_LIST, description=f"1 to {MAX_LIST
     operation_id="createPlayer",
     tags=["players"],
 )
-async def create_player(data: NewPlayer, request: Request[Any, Any, Any]) -> PlayerCreated:
+async def create_player(
+    data: NewPlayer, request: Request[Any, Any, Any], gateway: Gateway
+) -> PlayerCreated:
     """Create an account."""
-    gateway = gateway_of(request)
     await gateway.anonymous(address_of(request))
     account = await gateway.accounts.create(data.name, data.password)
     log.info("player_created", player_id=account.player_id)
@@ -111,9 +117,10 @@ async def create_player(data: NewPlayer, request: Request[Any, Any, Any]) -> Pla
     operation_id="createSession",
     tags=["sessions"],
 )
-async def create_session(data: Credentials, request: Request[Any, Any, Any]) -> Session:
+async def create_session(
+    data: Credentials, request: Request[Any, Any, Any], gateway: Gateway
+) -> Session:
     """Sign in: a bearer token for the other endpoints."""
-    gateway = gateway_of(request)
     await gateway.anonymous(address_of(request))
     account = await gateway.accounts.verify(data.name, data.password)
     token, expires_at = gateway.sessions.issue(account.player_id)
@@ -150,9 +157,8 @@ async def healthz() -> Health:
     operation_id="getReadiness",
     tags=["health"],
 )
-async def readyz(request: Request[Any, Any, Any]) -> Readiness:
+async def readyz(gateway: Gateway) -> Readiness:
     """Redis is reachable and the consumer groups the service needs exist."""
-    gateway = gateway_of(request)
     redis = gateway.client.redis
     try:
         await redis.ping()
@@ -180,9 +186,9 @@ async def readyz(request: Request[Any, Any, Any]) -> Readiness:
 
 
 @get("/players/me", operation_id="getMe", tags=["players"])
-async def me(player: str, request: Request[Any, Any, Any]) -> Me:
+async def me(player: str, gateway: Gateway) -> Me:
     """My account, ratings and the tables where I hold a seat."""
-    return await gateway_of(request).tables.me(player)
+    return await gateway.tables.me(player)
 
 
 @get(
@@ -193,7 +199,7 @@ async def me(player: str, request: Request[Any, Any, Any]) -> Me:
 )
 async def my_games(
     player: str,
-    request: Request[Any, Any, Any],
+    gateway: Gateway,
     game: Annotated[str | None, Parameter(description="only this game's tables")] = None,
     cursor: Annotated[str | None, Parameter(description="the `next` of the page before")] = None,
     limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
@@ -201,30 +207,28 @@ async def my_games(
     """My finished (and closed) games, newest finish first, live and archived: game,
     every seat with its name, rank and score, my seat, when it finished; a page at a
     time."""
-    return await gateway_of(request).tables.my_games(player, game, cursor, limit)
+    return await gateway.tables.my_games(player, game, cursor, limit)
 
 
 @post(
     "/tables", status_code=201, responses=_errors(504), operation_id="createTable", tags=["tables"]
 )
-async def create_table(data: NewTable, player: str, request: Request[Any, Any, Any]) -> TableMade:
+async def create_table(data: NewTable, player: str, gateway: Gateway) -> TableMade:
     """Create a table (a private one gets an invite and is never listed)."""
-    return await gateway_of(request).tables.create(
-        player, data.game, data.seats, data.options, data.private
-    )
+    return await gateway.tables.create(player, data.game, data.seats, data.options, data.private)
 
 
 @get("/tables", operation_id="listTables", tags=["tables"])
 async def list_tables(
     player: str,
-    request: Request[Any, Any, Any],
+    gateway: Gateway,
     game: str | None = None,
     table_state: Annotated[str, Parameter(query="state", description=STATE_HELP)] = "open",
     limit: Limit = 20,
     cursor: str | None = None,
 ) -> TableList:
     """The lobby: public tables by state (newest first), a page at a time."""
-    return await gateway_of(request).tables.listing(game, table_state, limit, cursor)
+    return await gateway.tables.listing(game, table_state, limit, cursor)
 
 
 @post(
@@ -235,11 +239,11 @@ async def list_tables(
     tags=["tables"],
 )
 async def join_table(
-    table_id: str, player: str, request: Request[Any, Any, Any], data: JoinIn | None = None
+    table_id: str, player: str, gateway: Gateway, data: JoinIn | None = None
 ) -> SeatOut:
     """Take a seat (``seat``: that one; ``invite``: a private table's)."""
     data = data or JoinIn()
-    seat = await gateway_of(request).tables.join(player, table_id, data.seat, data.invite)
+    seat = await gateway.tables.join(player, table_id, data.seat, data.invite)
     return SeatOut(seat=seat)
 
 
@@ -251,11 +255,11 @@ async def join_table(
     tags=["tables"],
 )
 async def add_bot(
-    table_id: str, player: str, request: Request[Any, Any, Any], data: BotIn | None = None
+    table_id: str, player: str, gateway: Gateway, data: BotIn | None = None
 ) -> SeatOut:
     """A server-side bot takes an open seat and plays it."""
     data = data or BotIn()
-    seat = await gateway_of(request).tables.add_bot(player, table_id, data.seat)
+    seat = await gateway.tables.add_bot(player, table_id, data.seat)
     return SeatOut(seat=seat)
 
 
@@ -266,11 +270,9 @@ async def add_bot(
     operation_id="startTable",
     tags=["tables"],
 )
-async def start_table(
-    table_id: str, player: str, request: Request[Any, Any, Any]
-) -> Response[bytes]:
+async def start_table(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
     """Start the table (every seat taken)."""
-    status, body = await gateway_of(request).tables.lifecycle(player, table_id, StartTable())
+    status, body = await gateway.tables.lifecycle(player, table_id, StartTable())
     return document(status, body)
 
 
@@ -281,11 +283,9 @@ async def start_table(
     operation_id="leaveTable",
     tags=["tables"],
 )
-async def leave_table(
-    table_id: str, player: str, request: Request[Any, Any, Any]
-) -> Response[bytes]:
+async def leave_table(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
     """Leave: before the start the seat opens again; after it, the seat concedes."""
-    status, body = await gateway_of(request).tables.lifecycle(player, table_id, LeaveTable())
+    status, body = await gateway.tables.lifecycle(player, table_id, LeaveTable())
     return document(status, body)
 
 
@@ -297,12 +297,10 @@ async def leave_table(
     tags=["play"],
 )
 async def send_command(
-    table_id: str, data: CommandIn, player: str, request: Request[Any, Any, Any]
+    table_id: str, data: CommandIn, player: str, gateway: Gateway
 ) -> Response[bytes]:
     """Send a command for my seat: 200 accepted or duplicate, 422 rejected."""
-    status, body = await gateway_of(request).tables.command(
-        player, table_id, data.command_id, data.body
-    )
+    status, body = await gateway.tables.command(player, table_id, data.command_id, data.body)
     return document(status, body)
 
 
@@ -313,12 +311,10 @@ async def send_command(
     operation_id="postChat",
     tags=["chat"],
 )
-async def post_chat(
-    table_id: str, data: ChatIn, player: str, request: Request[Any, Any, Any]
-) -> ChatMessage:
+async def post_chat(table_id: str, data: ChatIn, player: str, gateway: Gateway) -> ChatMessage:
     """Say something in the table's chat (as my seat, or as a spectator): the message.
     1-500 characters, no control characters; 429 ``rate_limited`` when I say too much."""
-    return await gateway_of(request).chat.post(player, table_id, data.text)
+    return await gateway.chat.post(player, table_id, data.text)
 
 
 @get(
@@ -330,7 +326,7 @@ async def post_chat(
 async def read_chat(
     table_id: str,
     player: str,
-    request: Request[Any, Any, Any],
+    gateway: Gateway,
     after: Annotated[
         str | None,
         Parameter(
@@ -340,7 +336,7 @@ async def read_chat(
     limit: Annotated[int, Parameter(ge=1, le=1000, description="messages per page")] = 100,
 ) -> ChatHistory:
     """The table's chat, oldest first (a deleted message is a marker: ``deleted``)."""
-    return await gateway_of(request).chat.read(table_id, after, limit)
+    return await gateway.chat.read(table_id, after, limit)
 
 
 @get(
@@ -349,18 +345,16 @@ async def read_chat(
     operation_id="getView",
     tags=["play"],
 )
-async def table_view(
-    table_id: str, player: str, request: Request[Any, Any, Any]
-) -> Response[bytes]:
+async def table_view(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
     """My seat's view, or the spectator's when I hold no seat."""
-    return raw_json(await gateway_of(request).tables.view(player, table_id))
+    return raw_json(await gateway.tables.view(player, table_id))
 
 
 @get("/tables/{table_id:str}", responses=_errors(404), operation_id="getTable", tags=["tables"])
-async def table_detail(table_id: str, player: str, request: Request[Any, Any, Any]) -> TableDetail:
+async def table_detail(table_id: str, player: str, gateway: Gateway) -> TableDetail:
     """One table: game, options, seats and players as the lobby shows them, bots, open
     seats, phase, whose turn, its last seq, when it was created and finished."""
-    return await gateway_of(request).tables.detail(table_id)
+    return await gateway.tables.detail(table_id)
 
 
 @get(
@@ -372,7 +366,7 @@ async def table_detail(table_id: str, player: str, request: Request[Any, Any, An
 async def table_replay(
     table_id: str,
     player: str,
-    request: Request[Any, Any, Any],
+    gateway: Gateway,
     at: Annotated[
         int | None, Parameter(description="a seq: the view after the command holding it")
     ] = None,
@@ -386,15 +380,13 @@ async def table_replay(
     """My view (a seat's only as itself, else the spectator's) after the command holding
     seq ``at`` (or after the ``step``-th command; neither: now), with ``replay``: where
     it stands (``seq`` shown, ``at`` asked, the step, the steps around it)."""
-    return raw_json(await gateway_of(request).tables.replay(player, table_id, at, step, viewer))
+    return raw_json(await gateway.tables.replay(player, table_id, at, step, viewer))
 
 
 @get("/leaderboard/{game:str}", operation_id="getLeaderboard", tags=["leaderboard"])
-async def leaderboard(
-    game: str, player: str, request: Request[Any, Any, Any], limit: Limit = 20
-) -> Leaderboard:
+async def leaderboard(game: str, player: str, gateway: Gateway, limit: Limit = 20) -> Leaderboard:
     """The top rated players of a game (verified players only)."""
-    return await gateway_of(request).tables.leaderboard(game, limit)
+    return await gateway.tables.leaderboard(game, limit)
 
 
 @route(

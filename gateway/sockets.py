@@ -23,7 +23,7 @@ from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
 from gateway.bodies import MAX_DEPTH, too_deep
-from gateway.core import Gateway, gateway_of
+from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.tables import seat_of
 from orrery_contracts import keys
@@ -255,14 +255,13 @@ async def _record_at(gateway: Gateway, table_id: str, seq: int) -> LobbyTable:
 
 
 @websocket("/tables/{table_id:str}/live")
-async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
+async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: Gateway) -> None:
     """First send ``{"type": "auth", "token"}``; then views are pushed as ``{"type":
     "view", "seq", "view"}`` after ``after``; send ``{"type": "command", "command_id",
     "body"}`` to act (answer: ``{"type": "outcome"}``).
     Chat: messages posted from now on arrive as ``{"type": "chat", "id", "seat" |
     "spectator", "name", "text", "at"}`` (an operator's deletion: ``{"type": "chat", "id",
     "deleted": true}``); send ``{"type": "say", "text"}`` to post."""
-    gateway = gateway_of(socket)
     await socket.accept()
     try:
         player, expires = await _authenticate(socket, gateway)
@@ -302,10 +301,9 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
 
 
 @websocket("/players/me/live")
-async def player_live(socket: WebSocket[Any, Any, Any]) -> None:
+async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> None:
     """First send ``{"type": "auth", "token"}``; then my notices ("your turn" at any of
     my tables), one JSON frame per entry."""
-    gateway = gateway_of(socket)
     await socket.accept()
     try:
         player, expires = await _authenticate(socket, gateway)

@@ -122,7 +122,7 @@ def unfinished_command(state: TableState) -> str | None:
     """Why ``state`` cannot be where a command ended, or None when it can be.
 
     A command's events are appended together, so every state a viewer, a projection or
-    the next command meets is a command's end, and there the table promises (games/table.py
+    the next command meets is a command's end, and there the table promises (games/table/
     and games/protocol.py): a game that is over has its ``table.finished`` (the same
     command appends it); a game in play waits for at least one seat, none of them a seat
     that left (the table moves for those inside the command), each with a legal command.

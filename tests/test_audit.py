@@ -179,14 +179,6 @@ def test_export_lines_round_trip_byte_for_byte() -> None:
     assert [encode_entry(e) for e in back] == [encode_entry(e) for e in entries]
 
 
-def test_bench_replay_prints_its_table() -> None:
-    result = runner.invoke(app, ["bench", "replay", "--events", "200", "--repeat", "1"])
-    assert result.exit_code == 0, result.output
-    for measure in ("raw msgpack decode", "load: decode + fold", "audit:", "load from the server"):
-        assert measure in result.output
-    assert "target: load a 200-event table" in result.output
-
-
 def test_seats_that_left_are_re_decided_too() -> None:
     # seat 1 concedes: its moves are random legal ones decided in the same appends
     entries, _ = play_log("fractured_sky", 3, 8, leaves={1: 12})

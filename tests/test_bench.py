@@ -1,4 +1,4 @@
-"""Smoke tests of ``orrery bench`` and ``orrery bench rules`` on tiny configurations.
+"""Smoke tests of ``orrery bench``, ``bench rules`` and ``bench replay`` on tiny configurations.
 
 They check that each command runs end to end and prints its table (or JSON) with the
 expected columns and rows. No speed is asserted: targets live in the printed output.
@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
+from typer.testing import CliRunner
 
 from orrery.bench.service import COLUMNS as SERVICE_COLUMNS
 from orrery.bench.service import CPU_COLUMNS
+from orrery.cli import app
 from orrery.server.embedded import EmbeddedServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,3 +194,11 @@ def test_bench_archive_archives_every_game_and_prints_its_figures(tmp_path: Path
     table = orrery("bench", "archive", "--games", "3", "--scratch", str(tmp_path / "t"))
     for row in ("archive rate", "bytes/event", "tombstone", "replay of", "1,000,000"):
         assert row in table, table
+
+
+def test_bench_replay_prints_its_table() -> None:
+    result = CliRunner().invoke(app, ["bench", "replay", "--events", "200", "--repeat", "1"])
+    assert result.exit_code == 0, result.output
+    for measure in ("raw msgpack decode", "load: decode + fold", "audit:", "load from the server"):
+        assert measure in result.output
+    assert "target: load a 200-event table" in result.output

@@ -1,4 +1,4 @@
-"""The table decider's ``Decision`` (games/table.py): the state it returns is the table
+"""The table decider's ``Decision`` (games/table/decide.py): the state it returns is the table
 folded from the events it decided, exactly as a reader folds the log; the state it was
 given is left as it was; the caller's secret is checked and only its hash recorded."""
 

@@ -2,7 +2,7 @@
 
 The catalogue is read here, never in ``evolve``: ``GameSetUp`` carries the content the
 fold needs. The options are already valid (``FracturedSkyOptions``' types, checked when
-``games/table.py`` decodes them), and so is the seat count (``min_seats``/``max_seats``).
+``games/table/state.py`` decodes them), and so is the seat count (``min_seats``/``max_seats``).
 """
 
 from __future__ import annotations

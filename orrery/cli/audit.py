@@ -1,4 +1,4 @@
-"""``orrery replay``, ``audit``, ``export``, ``import`` and ``bench replay`` (docs/replay-audit.md).
+"""``orrery replay``, ``audit``, ``export`` and ``import`` (docs/replay-audit.md).
 
 Every command works on a server (``--redis-url`` / ``$ORRERY_REDIS_URL``, else the
 embedded server on ``--data-dir``, the folder ``orrery demo`` uses) or, where it makes
@@ -12,16 +12,18 @@ import asyncio
 import datetime
 import json
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import msgspec
 import typer
 
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery_contracts.envelope import RawEnvelope
+
+if TYPE_CHECKING:
+    from services.audit import AuditReport
 
 EXIT_DISCREPANCY = 1
 EXIT_REFUSED = 2
@@ -352,24 +354,29 @@ def audit(
     if as_json:
         typer.echo(json.dumps(report.as_dict(), indent=2))
     else:
-        version = f", rules version {report.rules_version}" if report.rules_version else ""
-        typer.echo(f"audit of {report.table_id} ({report.game or 'unknown game'}{version})")
-        for passed in report.passed:
-            typer.echo(f"  ok       {passed}")
-        for skipped in report.not_checked:
-            typer.echo(f"  skipped  {skipped}")
-        if report.failure is not None:
-            f = report.failure
-            typer.echo(f"FAILED at seq {f.seq} ({f.check}): {f.detail}")
-        else:
-            typer.echo(
-                f"{report.verdict}: {report.events} events verified, "
-                f"{report.commands_redecided} of {report.commands} commands re-decided"
-            )
+        _print_report(report)
     if report.failure is not None:
         raise typer.Exit(EXIT_DISCREPANCY)
     if require_complete and not report.complete:
         raise typer.Exit(3)
+
+
+def _print_report(report: AuditReport) -> None:
+    """The audit as text: each check passed or skipped, then the verdict or the failure."""
+    version = f", rules version {report.rules_version}" if report.rules_version else ""
+    typer.echo(f"audit of {report.table_id} ({report.game or 'unknown game'}{version})")
+    for passed in report.passed:
+        typer.echo(f"  ok       {passed}")
+    for skipped in report.not_checked:
+        typer.echo(f"  skipped  {skipped}")
+    if report.failure is not None:
+        f = report.failure
+        typer.echo(f"FAILED at seq {f.seq} ({f.check}): {f.detail}")
+    else:
+        typer.echo(
+            f"{report.verdict}: {report.events} events verified, "
+            f"{report.commands_redecided} of {report.commands} commands re-decided"
+        )
 
 
 # ---------------------------------------------------------------- export / import
@@ -393,32 +400,43 @@ def export(
     The full log of an unfinished table holds hidden facts and needs the admin token; a
     finished table's log is public (its seed is revealed, anyone may re-run it).
     """
+    entries, _ = _load(table, None, redis_url, data_dir)
+    viewer: Any = _viewer(viewer_text) if viewer_text is not None else "admin"
+    lines = _export_lines(entries, viewer, token)
+    if out is None:
+        _write_lines(lines, sys.stdout.buffer)
+        return
+    with out.open("wb") as target:
+        count = _write_lines(lines, target)
+    typer.echo(f"wrote {count} lines of table {table} to {out}", err=True)
+
+
+def _export_lines(
+    entries: Sequence[RawEnvelope], viewer: Any, token: str | None
+) -> Iterable[bytes]:
+    """The lines ``viewer`` may export: the full log (admin: an unfinished table's needs
+    the admin token), or what one seat or a spectator saw."""
     from services.replay import is_admin_token
     from services.transfer import export_lines, export_view_lines
 
-    entries, _ = _load(table, None, redis_url, data_dir)
-    viewer: Any = _viewer(viewer_text) if viewer_text is not None else "admin"
-    if viewer == "admin":
-        if not _is_finished(entries) and not is_admin_token(token):
-            raise _fail(
-                "access denied: the full log of an unfinished table needs the admin token "
-                "($ORRERY_ADMIN_TOKEN via --token); use --as SEAT for a player's export"
-            )
-        lines = export_lines(entries)
-    else:
+    if viewer != "admin":
         _authorize(entries, viewer, token)
-        lines = export_view_lines(entries, viewer)
-    target = out.open("wb") if out is not None else sys.stdout.buffer
-    try:
-        count = 0
-        for line in lines:
-            target.write(line + b"\n")
-            count += 1
-    finally:
-        if out is not None:
-            target.close()
-    if out is not None:
-        typer.echo(f"wrote {count} lines of table {table} to {out}", err=True)
+        return export_view_lines(entries, viewer)
+    if not _is_finished(entries) and not is_admin_token(token):
+        raise _fail(
+            "access denied: the full log of an unfinished table needs the admin token "
+            "($ORRERY_ADMIN_TOKEN via --token); use --as SEAT for a player's export"
+        )
+    return export_lines(entries)
+
+
+def _write_lines(lines: Iterable[bytes], target: BinaryIO) -> int:
+    """Write each line with its newline; how many were written."""
+    count = 0
+    for line in lines:
+        target.write(line + b"\n")
+        count += 1
+    return count
 
 
 def import_(
@@ -461,136 +479,6 @@ def import_(
     )
 
 
-# ---------------------------------------------------------------- bench
-
-
-def bench_replay(
-    events: Annotated[
-        int,
-        typer.Option(
-            min=1, help="events in the loaded table (cut at a command's end at or before)"
-        ),
-    ] = 1_000,
-    repeat: Annotated[int, typer.Option(help="runs per measure (the best counts)")] = 20,
-    seed: Annotated[int, typer.Option(help="seed of the generated table")] = 3,
-) -> None:
-    """Events/s to load (decode + fold) and to audit a table, against raw msgpack decoding."""
-    from rich.console import Console
-    from rich.table import Table
-
-    rows = measure_replay(events, repeat, seed)
-    table = Table(title=f"replay and audit ({rows[0]['game']}, best of {repeat})")
-    for column in ("measure", "events", "ms", "events/s", "× raw decode time"):
-        table.add_column(column, justify="left" if column == "measure" else "right")
-    raw_rate = rows[0]["rate"]
-    for row in rows:
-        table.add_row(
-            row["measure"],
-            f"{row['events']:,}",
-            f"{row['seconds'] * 1000:.2f}",
-            f"{row['rate']:,.0f}",
-            f"{raw_rate / row['rate']:.1f}",
-        )
-    console = Console() if sys.stdout.isatty() else Console(width=120)
-    console.print(table)
-    load = next(r for r in rows if r["measure"] == "load: decode + fold")
-    verdict = "met" if load["seconds"] <= 0.010 else "missed"
-    console.print(
-        f"target: load a {load['events']:,}-event table in ≤ 10 ms: "
-        f"{load['seconds'] * 1000:.2f} ms ({verdict})"
-    )
-
-
-def measure_replay(events: int, repeat: int, seed: int) -> list[dict[str, Any]]:
-    """The benchmark's figures (also used by tests with tiny sizes)."""
-    import tempfile
-
-    import redis.asyncio as aioredis
-
-    from games.table import TableState, apply_entry
-    from orrery.server.embedded import EmbeddedServer
-    from orrery_contracts.envelope import decode_entry, encode_entry
-    from services.audit import audit_entries
-    from services.replay import command_ends, frames, play_log
-    from services.transfer import import_entries, read_stored_log
-
-    game = "federation"
-    entries: list[RawEnvelope] = []
-    attempt = seed
-    while len(entries) < events:
-        entries, _ = play_log(game, 4, attempt, table_id=f"bench-{attempt}")
-        attempt += 1000
-    # cut at the end of a command: a log never ends inside one (its events are appended
-    # together), and a viewer never saw the table there
-    prefix = entries[: max(end for end in command_ends(entries) if end <= max(events, 1))]
-    encoded = [encode_entry(e) for e in prefix]
-    generic = msgspec.msgpack.Decoder()
-
-    def best(work: Callable[[], Any]) -> float:
-        times = []
-        for _ in range(repeat):
-            started = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - started)
-        return min(times)
-
-    def raw() -> None:
-        for data in encoded:
-            generic.decode(data)
-
-    def load() -> None:
-        state = TableState(table_id=prefix[0].table_id)
-        for data in encoded:
-            state = apply_entry(state, decode_entry(data))
-
-    def audit_all() -> None:
-        report = audit_entries(entries)
-        assert report.complete, report.as_dict()
-
-    def replay_seat() -> None:
-        for _ in frames(prefix, 0, 1, None):
-            pass
-
-    rows = [
-        ("raw msgpack decode (untyped)", len(prefix), best(raw)),
-        ("load: decode + fold", len(prefix), best(load)),
-        (
-            "audit: chain, seed, re-decide, standing",
-            len(entries),
-            best(audit_all),
-        ),
-        ("replay as a seat: a view per command", len(prefix), best(replay_seat)),
-    ]
-
-    async def from_server(url: str) -> float:
-        redis = aioredis.Redis.from_url(url)
-        try:
-            await import_entries(redis, 16, prefix)
-            times = []
-            for _ in range(repeat):
-                started = time.perf_counter()
-                stored = await read_stored_log(redis, 16, prefix[0].table_id)
-                state = TableState(table_id=prefix[0].table_id)
-                for entry in stored.entries:
-                    state = apply_entry(state, entry)
-                times.append(time.perf_counter() - started)
-            return min(times)
-        finally:
-            await redis.aclose()
-
-    with tempfile.TemporaryDirectory() as folder, EmbeddedServer(Path(folder)) as server:
-        rows.append(
-            (
-                "load from the server: XRANGE + decode + fold",
-                len(prefix),
-                asyncio.run(from_server(server.url)),
-            )
-        )
-    return [
-        {"game": game, "measure": m, "events": n, "seconds": s, "rate": n / s} for m, n, s in rows
-    ]
-
-
 # ---------------------------------------------------------------- registration
 
 
@@ -599,4 +487,4 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.command("audit")(audit)
     app.command("export")(export)
     app.command("import")(import_)
-    bench_app.command("replay")(bench_replay)
+    del bench_app

@@ -2,7 +2,12 @@
 
 * ``orrery bench`` — the whole service under load against a Redis-only baseline
   measured in the same run (:mod:`orrery.bench.service`);
-* ``orrery bench rules`` — the games' pure rules on one core (:mod:`orrery.bench.rules`).
+* ``orrery bench rules`` — the games' pure rules on one core (:mod:`orrery.bench.rules`);
+* ``orrery bench replay`` — loading, auditing and replaying a table's log
+  (:mod:`orrery.bench.replay`).
+
+(``bench scale``, ``bench gateway`` and ``bench archive`` are registered with their
+command groups: orrery/cli/ops.py, gateway.py, archive.py.)
 
 Figures are printed next to their targets; nothing here asserts a target. The heavy
 modules are imported only when a command runs, so the CLI starts fast.
@@ -22,6 +27,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     del app
     bench_app.callback(invoke_without_command=True)(bench)
     bench_app.command("rules")(rules)
+    bench_app.command("replay")(replay)
 
 
 def bench(
@@ -96,3 +102,19 @@ def rules(
         typer.echo(json.dumps([f.as_dict() for f in figures], indent=2))
     else:
         typer.echo(render(figures))
+
+
+def replay(
+    events: Annotated[
+        int,
+        typer.Option(
+            min=1, help="events in the loaded table (cut at a command's end at or before)"
+        ),
+    ] = 1_000,
+    repeat: Annotated[int, typer.Option(help="runs per measure (the best counts)")] = 20,
+    seed: Annotated[int, typer.Option(help="seed of the generated table")] = 3,
+) -> None:
+    """Events/s to load (decode + fold) and to audit a table, against raw msgpack decoding."""
+    from orrery.bench.replay import measure_replay, print_replay
+
+    print_replay(measure_replay(events, repeat, seed), repeat)

@@ -23,60 +23,62 @@ from orrery.errors import UserError
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     chat_app = typer.Typer(no_args_is_help=True, help="Table chats (moderation).")
     app.add_typer(chat_app, name="chat")
+    chat_app.command("delete")(chat_delete)
 
-    @chat_app.command("delete")
-    def chat_delete(
-        table_id: Annotated[str, typer.Argument(help="the table")],
-        message_id: Annotated[str, typer.Argument(help="the message id (as GET …/chat shows)")],
-        redis_url: Annotated[
-            str | None,
-            typer.Option("--redis-url", help="Redis/Valkey URL (default: $ORRERY_REDIS_URL)"),
-        ] = None,
-        archive_url_option: Annotated[
-            str | None,
-            typer.Option(
-                "--archive-url",
-                help="the archive, for an archived table's chat (default: "
-                "$ORRERY_ARCHIVE_URL, else <data-dir>/data/archive.sqlite3)",
-            ),
-        ] = None,
-        data_dir: Annotated[
-            Path, typer.Option("--data-dir", help="embedded server's data folder")
-        ] = Path(DATA_DIR),
-    ) -> None:
-        """Delete a chat message (a "deleted" marker stays in its place), in Redis or,
-        for an archived table, in the archive."""
-        import redis.asyncio as aioredis
 
-        from orrery.archiving import opened_archive
-        from orrery.config import ensure_partitions
-        from orrery.logs import configure_logging
-        from orrery.runtime import server_for
-        from orrery_contracts import keys
-        from services.chat import ChatDesk
+def chat_delete(
+    table_id: Annotated[str, typer.Argument(help="the table")],
+    message_id: Annotated[str, typer.Argument(help="the message id (as GET …/chat shows)")],
+    redis_url: Annotated[
+        str | None,
+        typer.Option("--redis-url", help="Redis/Valkey URL (default: $ORRERY_REDIS_URL)"),
+    ] = None,
+    archive_url_option: Annotated[
+        str | None,
+        typer.Option(
+            "--archive-url",
+            help="the archive, for an archived table's chat (default: "
+            "$ORRERY_ARCHIVE_URL, else <data-dir>/data/archive.sqlite3)",
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path, typer.Option("--data-dir", help="embedded server's data folder")
+    ] = Path(DATA_DIR),
+) -> None:
+    """Delete a chat message (a "deleted" marker stays in its place), in Redis or,
+    for an archived table, in the archive."""
+    from orrery.logs import configure_logging
+    from orrery.runtime import server_for
 
-        configure_logging("warning")
-        store = archive_url(archive_url_option, data_dir)
+    configure_logging("warning")
+    store = archive_url(archive_url_option, data_dir)
+    with server_for(redis_url_from_env(redis_url), data_dir / "data") as url:
+        where = asyncio.run(_delete_message(url, store, table_id, message_id))
+    if not where:
+        raise UserError(f"table {table_id!r} has no chat message {message_id!r}")
+    suffix = " (in the archive)" if where == "archive" else ""
+    print(f"deleted chat message {message_id} of table {table_id}{suffix}")
 
-        async def run(url: str) -> str:
-            """Where the message was deleted: ``redis``, ``archive`` or ``""`` (nowhere)."""
-            redis = aioredis.Redis.from_url(url)
-            try:
-                partitions = await ensure_partitions(redis)
-                if await ChatDesk(redis, partitions).delete(table_id, message_id):
-                    return "redis"
-                tombstone = keys.tombstone_key(keys.partition_of(table_id, partitions), table_id)
-                if not await redis.exists(tombstone):
-                    return ""
-            finally:
-                await redis.aclose()
-            async with opened_archive(store) as archive:
-                found = await archive.delete_chat_message(table_id, message_id)
-            return "archive" if found else ""
 
-        with server_for(redis_url_from_env(redis_url), data_dir / "data") as url:
-            where = asyncio.run(run(url))
-        if not where:
-            raise UserError(f"table {table_id!r} has no chat message {message_id!r}")
-        suffix = " (in the archive)" if where == "archive" else ""
-        print(f"deleted chat message {message_id} of table {table_id}{suffix}")
+async def _delete_message(url: str, store: str, table_id: str, message_id: str) -> str:
+    """Where the message was deleted: ``redis``, ``archive`` or ``""`` (nowhere)."""
+    import redis.asyncio as aioredis
+
+    from orrery.archiving import opened_archive
+    from orrery.config import ensure_partitions
+    from orrery_contracts import keys
+    from services.chat import ChatDesk
+
+    redis = aioredis.Redis.from_url(url)
+    try:
+        partitions = await ensure_partitions(redis)
+        if await ChatDesk(redis, partitions).delete(table_id, message_id):
+            return "redis"
+        tombstone = keys.tombstone_key(keys.partition_of(table_id, partitions), table_id)
+        if not await redis.exists(tombstone):
+            return ""
+    finally:
+        await redis.aclose()
+    async with opened_archive(store) as archive:
+        found = await archive.delete_chat_message(table_id, message_id)
+    return "archive" if found else ""

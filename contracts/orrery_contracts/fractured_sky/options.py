@@ -1,6 +1,6 @@
 """Fractured Sky's table options, as ``CreateTable.options`` carries them.
 
-The field types are the whole check: ``games/table.py`` decodes the options into this
+The field types are the whole check: ``games/table/state.py`` decodes the options into this
 Struct and a value outside the ``Literal`` is refused there (``bad_options``).
 """
 
