@@ -25,6 +25,7 @@ from gateway.crypto import seat_secret, session_key
 from orrery_contracts import keys
 from orrery_contracts.lobby import lobby_table_key
 from tests.support.gateway import (
+    Frames,
     LiveGateway,
     Player,
     auth_frame,
@@ -477,13 +478,10 @@ async def test_websocket_resumes_after_a_reconnect_and_runs_commands(
                 {"type": "command", "command_id": command_id, "body": {"type": "tiny.stand"}}
             )
         )
-        outcome = None
-        while outcome is None:
-            reply = await next_frame(socket)
-            if reply["type"] == "outcome":
-                outcome = reply
+        frames = Frames(socket)  # the new view may come before the outcome, or after it
+        outcome = await frames.outcome()
         assert outcome["outcome"] == "accepted" and outcome["command_id"] == command_id
-        final = await frame_at(socket, outcome["last_seq"])
+        final = await frames.view_at(outcome["last_seq"])
         assert final["view"]["phase"] == "finished"
         for bad, code in [("not json", "malformed"), (json.dumps({"type": "hello"}), "malformed")]:
             await socket.send(bad)

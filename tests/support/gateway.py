@@ -294,6 +294,15 @@ class Frames:
                 return frame
         return self.views.pop(0)
 
+    async def view_at(self, seq: int, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The first view frame showing at least ``seq``, kept or still to come (a view
+        may arrive before the outcome of the command that made it)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                frame = await self.view()
+                if frame["seq"] >= seq:
+                    return frame
+
     async def outcome(self) -> dict[str, Any]:
         while True:
             frame = await next_frame(self.socket)
