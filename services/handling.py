@@ -371,7 +371,7 @@ class CommandHandler:
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, now: int
     ) -> Decision:
         """Decode the body, gather what the table's decider needs (the seed, the player a
-        gateway vouched for), and decide (games/table.py: authentication, seat-less
+        gateway vouched for), and decide (games/table/decide.py: authentication, seat-less
         routing and every table rule live there)."""
         if state.phase == "none" and await self.store.archived(envelope.table_id):
             # moved to the archive (archive/archiver.py): only its tombstone is left here
