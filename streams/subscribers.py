@@ -10,6 +10,7 @@ manually, stay out of the AsyncAPI schema, and hand their handler a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -42,27 +43,17 @@ def subscribe_stream(
         "include_in_schema": False,
         "decoder": to_batch,
     }
+    # One group, one consumer name per process: the reader's and the claimer's entries
+    # are this process's pending entries.
+    member = functools.partial(StreamSub, stream, group=group, consumer=consumer)
     reader = broker.subscriber(
-        stream=StreamSub(
-            stream,
-            group=group,
-            consumer=consumer,
-            polling_interval=polling_ms,
-            batch=True,
-            max_records=batch,
-        ),
+        stream=member(polling_interval=polling_ms, batch=True, max_records=batch),
         parser=raw_batch_parser,
         **common,
     )
     reader(_handler(on_batch))
     claimer = broker.subscriber(
-        stream=StreamSub(
-            stream,
-            group=group,
-            consumer=consumer,
-            min_idle_time=claim_idle_ms,
-            polling_interval=claim_poll_ms(claim_idle_ms),
-        ),
+        stream=member(min_idle_time=claim_idle_ms, polling_interval=claim_poll_ms(claim_idle_ms)),
         **common,
     )
     claimer(_handler(on_claimed))
