@@ -15,13 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from redis.commands.core import AsyncScript
+
 
 @dataclass(frozen=True, slots=True)
 class ScriptWrite:
     """A projection's script call for one table."""
 
     table_id: str
-    script: Any  # redis-py's AsyncScript: its source, and its sha once loaded
+    script: AsyncScript  # its source, and its sha once loaded
     keys: list[str]
     args: list[Any]
 
