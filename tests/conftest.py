@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
@@ -38,3 +40,10 @@ def postgres_server() -> Iterator[PostgresServer]:
     it (the archive's)."""
     with PostgresServer() as started:
         yield started
+
+
+@pytest.fixture
+async def http(live: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of the module's ``live`` gateway (a module's fixture with a ``url``)."""
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
+        yield client

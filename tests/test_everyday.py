@@ -187,3 +187,55 @@ def test_a_worker_started_before_the_init_job_records_the_configured_partitions(
         finally:
             worker.send_signal(signal.SIGTERM)
             worker.wait(30)
+
+
+def _servers_of(folder: Path) -> list[int]:
+    """Pids of the embedded servers working in ``folder`` (a server's working directory is
+    its ``--dir``; its command line is rewritten to a title once it runs)."""
+    inside = str(folder.resolve())
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            args = (proc / "cmdline").read_bytes()
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            continue  # gone, or not ours to read
+        if b"valkey-server" in args and cwd.startswith(inside):
+            found.append(int(proc.name))
+    return found
+
+
+@pytest.mark.parametrize("moment", ["server_started", "url_printed"])
+def test_sigterm_while_serve_starts_leaves_no_server_running(tmp_path: Path, moment: str) -> None:
+    """SIGTERM the moment the embedded server exists (serve still waits for it to answer,
+    or starts the workers), or the moment its URL is printed: serve exits and stops it."""
+    import time
+
+    data = tmp_path / "data"
+    args = ["serve", "--no-gateway", "--archivers", "0", "--data-dir", str(data)]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=ENV,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        if moment == "server_started":
+            while not _servers_of(data) and serve.poll() is None:
+                assert time.monotonic() < deadline, "no embedded server started"
+                time.sleep(0.005)
+        else:
+            assert serve.stdout is not None
+            assert serve.stdout.readline().startswith(b"redis://")
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(timeout=120)
+    finally:
+        serve.kill()
+        serve.wait()
+    deadline = time.monotonic() + 15
+    while _servers_of(data):
+        assert time.monotonic() < deadline, f"left running: {_servers_of(data)}"
+        time.sleep(0.1)

@@ -9,7 +9,7 @@ import asyncio
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +42,6 @@ from tests.support.gateway import (
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     with live_gateway(Path(tmp_path_factory.mktemp("gw-api"))) as gateway:
         yield gateway
-
-
-@pytest.fixture
-async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
-        yield client
 
 
 async def seated_table(a: Player, b: Player, seats: int = 2) -> str:

@@ -30,3 +30,28 @@ def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     cost = result["sign_in"]
     assert (cost["memory_kib"], cost["time_cost"], cost["parallelism"]) == (19456, 2, 1)
     assert cost["ms"] > 0 and cost["library_default_ms"] > 0
+
+
+def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None:
+    from orrery.bench.gateway import render
+
+    def phase(kind: str, per_s: float, p99: float) -> dict[str, object]:
+        return {"kind": kind, "commands": 10, "commands_per_s": per_s, "p50_ms": 1, "p99_ms": p99}
+
+    result = {
+        "tables": 2,
+        "game": "fractured_sky",
+        "phases": [phase("sdk", 100.0, 10.0), phase("http", 70.0, 25.0), phase("ws", 50.0, 15.0)],
+        "push": {"spectators": 3, "frames": 4, "updates": 4, "p50_ms": 1, "p99_ms": 2},
+        "sign_in": {
+            "memory_kib": 19456,
+            "time_cost": 2,
+            "parallelism": 1,
+            "ms": 30,
+            "library_default_ms": 40,
+        },
+    }
+    rows = {line.split()[0]: line for line in render(result).splitlines()}
+    assert "target" not in rows["sdk"]
+    assert rows["http"].endswith("÷ sdk ≥ 0.60 (met), p99 ≤ 20.0 (not met)")
+    assert rows["ws"].endswith("÷ sdk ≥ 0.60 (not met), p99 ≤ 20.0 (met)")

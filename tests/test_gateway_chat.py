@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +39,6 @@ XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     with live_gateway(Path(tmp_path_factory.mktemp("gw-chat")), bots=False) as gateway:
         yield gateway
-
-
-@pytest.fixture
-async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
-        yield client
 
 
 async def tiny_table(a: Player, b: Player) -> str:

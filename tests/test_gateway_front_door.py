@@ -9,7 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -37,12 +37,6 @@ GOOD = "a good password"
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     with live_gateway(Path(tmp_path_factory.mktemp("gw-door")), bots=False) as gateway:
         yield gateway
-
-
-@pytest.fixture
-async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
-        yield client
 
 
 # ---------------------------------------------------------------- 1. look-alike names

@@ -11,7 +11,7 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -67,12 +67,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     }
     with live_gateway(Path(tmp_path_factory.mktemp("gw-openapi")), bots=False, **roomy) as gw:
         yield gw
-
-
-@pytest.fixture
-async def http(live: LiveGateway) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
-        yield client
 
 
 async def test_schemathesis_finds_the_document_and_the_server_agree(

@@ -41,7 +41,14 @@ from orrery_contracts.table import NOT_MOVES
 
 GAME = "fractured_sky"
 TABLES = 8
+# issue 23: HTTP and WebSocket commands/s at least 0.6 of the SDK's, p99 at most twice its
+TARGET_RATIO_TO_SDK = 0.6
+TARGET_P99_TIMES_SDK = 2.0
 PHASE_TIMEOUT_S = 600
+
+
+def _met(ok: bool) -> str:
+    return "(met)" if ok else "(not met)"
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -304,13 +311,21 @@ def render(result: dict[str, Any]) -> str:
     sdk = result["phases"][0]
     lines = [
         f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver each",
-        f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}",
+        f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}"
+        f"  target (issue 23)",
     ]
     for phase in result["phases"]:
         ratio = phase["commands_per_s"] / sdk["commands_per_s"] if sdk["commands_per_s"] else 0
+        target = ""
+        if phase is not sdk:
+            p99_limit = TARGET_P99_TIMES_SDK * sdk["p99_ms"]
+            target = (
+                f"  ÷ sdk ≥ {TARGET_RATIO_TO_SDK:.2f} {_met(ratio >= TARGET_RATIO_TO_SDK)}, "
+                f"p99 ≤ {p99_limit:.1f} {_met(phase['p99_ms'] <= p99_limit)}"
+            )
         lines.append(
             f"{phase['kind']:8} {phase['commands']:>9} {phase['commands_per_s']:>8} "
-            f"{ratio:>6.2f} {phase['p50_ms']:>8} {phase['p99_ms']:>8}"
+            f"{ratio:>6.2f} {phase['p50_ms']:>8} {phase['p99_ms']:>8}{target}"
         )
     push = result["push"]
     lines.append(

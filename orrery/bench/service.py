@@ -40,11 +40,13 @@ from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted
 
-TARGET_RATIO = 0.5
+# The targets printed beside the figures are issue 23's (issue 14 had asked for 0.5 and
+# 2.5×; issue 23 set what the service must reach on a 2-core machine).
+TARGET_RATIO = 0.30
 TARGET_HALF_RATE_P99_MS = 10.0
 TARGET_HALF_RATE_LAG_P99_MS = 20.0
 # service CPU per command (workers + projectors + server) ÷ the baseline's (worker + server)
-TARGET_CPU_RATIO = 2.5
+TARGET_CPU_RATIO = 3.5
 GAMES = ("fractured_sky", "spacecraft", "federation")
 NOOP = {"type": "bench.noop"}
 _json = msgspec.json.Decoder()

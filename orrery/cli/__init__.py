@@ -510,7 +510,15 @@ def _register_extensions() -> None:
 _register_extensions()
 
 
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    # SIGTERM before a command installs its own handler (a service still starting, a
+    # one-shot command) unwinds like Ctrl-C instead of killing the process at once, so
+    # the ``with`` blocks that started an embedded server stop it again.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         app()
     except KeyboardInterrupt:

@@ -135,9 +135,13 @@ class EmbeddedServer:
                 except redis.exceptions.RedisError:
                     pass
                 if time.monotonic() > deadline:
-                    self.stop()
                     raise RuntimeError(f"embedded server did not answer on port {self.port}")
                 time.sleep(0.05)
+        except BaseException:
+            # A start that fails or is interrupted (SIGTERM, Ctrl-C) leaves no server behind:
+            # ``__exit__`` does not run when ``__enter__`` raises.
+            self.stop()
+            raise
         finally:
             client.close()
 

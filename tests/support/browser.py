@@ -36,6 +36,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from orrery.runtime import stop_processes
+from tests.support.gateway import spawn_gateway
 from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")
@@ -117,18 +118,10 @@ class WebStack:
         }
 
     def start_gateway(self, port: int = 0) -> str:
-        process = subprocess.Popen(
-            [*ORRERY, "gateway", "--redis-url", self.service.url, "--port", str(port)],
-            env=self.env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-        )
-        assert process.stdout is not None
-        line = process.stdout.readline().decode().strip()
-        if not line.startswith("http://"):
-            process.kill()
-            raise RuntimeError(f"the gateway did not start: {line!r}\n{self.logs()[-3000:]}")
+        try:
+            process, line = spawn_gateway(self.service.url, self.env(), self.log, port)
+        except RuntimeError as failure:
+            raise RuntimeError(f"{failure}\n{self.logs()[-3000:]}") from None
         self.gateway = process
         self.processes.append(process)
         self.url = line

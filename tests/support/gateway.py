@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import websockets
@@ -34,6 +34,27 @@ from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")
 TIMEOUT = 30.0
+
+
+def spawn_gateway(
+    redis_url: str, env: dict[str, str], log: IO[bytes], port: int = 0
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``orrery gateway`` as a process (its log lines to ``log``) and the base URL it
+    prints on its first stdout line once it listens."""
+    process = subprocess.Popen(
+        [*ORRERY, "gateway", "--redis-url", redis_url, "--port", str(port)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=log,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline().decode().strip()
+    if not line.startswith("http://"):
+        process.kill()
+        log.flush()
+        raise RuntimeError(f"the gateway did not start: {line!r}")
+    return process, line
 
 
 class LiveGateway:
@@ -63,18 +84,7 @@ class LiveGateway:
 
     def start_gateway(self, redis_url: str | None = None, **env: str) -> str:
         """Another gateway process on the same Redis (its base URL)."""
-        process = subprocess.Popen(
-            [*ORRERY, "gateway", "--redis-url", redis_url or self.redis_url, "--port", "0"],
-            env=self.env(**env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self.log,
-        )
-        assert process.stdout is not None
-        line = process.stdout.readline().decode().strip()
-        if not line.startswith("http://"):
-            process.kill()
-            raise RuntimeError(f"the gateway did not start: {line!r}")
+        process, line = spawn_gateway(redis_url or self.redis_url, self.env(**env), self.log)
         self.gateways.append(process)
         self.urls.append(line)
         return line
