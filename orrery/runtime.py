@@ -30,7 +30,8 @@ from orrery.server.folder import folder_server
 from orrery_client.cluster import read_stream_keys_locally
 from projections.runner import build_projector_app, ensure_feed_groups
 from services.assignment import Assignment
-from services.intake import build_decider_app, consumer_name, ensure_command_groups
+from services.intake import build_decider_app, ensure_command_groups
+from streams.consumers import consumer_name
 
 log = structlog.get_logger("orrery.process")
 
@@ -71,13 +72,17 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     structlog.contextvars.bind_contextvars(role=role, consumer=consumer)
     p = await prepare(url, partitions, (role,))
     broker = make_broker(url)
+    # The broker's own client (FastStream's public connect(): the one connection the
+    # subscribers read with), handed to the handlers and the partition assignment.
+    redis = await broker.connect()
     assignment = None
     if role == "worker":
         # Each partition is read by one live worker at a time (services/assignment.py).
         assignment = Assignment(p, consumer)
-        build_decider_app(broker, p, consumer=consumer, assignment=assignment)
+        build_decider_app(broker, redis, p, consumer=consumer, assignment=assignment)
     else:
-        build_projector_app(broker, p, consumer=consumer, on_applied=metrics.observe_projection_lag)
+        on_applied = metrics.observe_projection_lag
+        build_projector_app(broker, redis, p, consumer=consumer, on_applied=on_applied)
     metrics.serve_metrics(None)
     metrics.name_process(role, consumer)
     stop = asyncio.Event()
@@ -85,7 +90,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await broker.start()
-    read_stream_keys_locally(broker._connection)  # (a cluster client; else untouched)
+    read_stream_keys_locally(redis)  # (a cluster client; else untouched)
     log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
@@ -99,7 +104,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
             parked=assignment.is_parked if assignment else None,
         )
     )
-    sharing = asyncio.create_task(assignment.run(broker._connection)) if assignment else None
+    sharing = asyncio.create_task(assignment.run(redis)) if assignment else None
     try:
         await stop.wait()
     finally:

@@ -41,6 +41,7 @@ from orrery_contracts.lobby import (
     lobby_table_key,
     player_tables_key,
 )
+from projections.writes import LobbyWrite
 
 _json = msgspec.json.Encoder()
 
@@ -170,9 +171,9 @@ class LobbyWriter:
         self._queue_fixed(pipe, table_id)
         return 4
 
-    def call(self, state: TableState, replies: list[Any]) -> tuple[list[str], list[Any]] | None:
-        """The script's keys and arguments from the replies of :meth:`queue_reads` (None:
-        nothing to write). The script answers -1 when the record changed since the read;
+    def call(self, state: TableState, replies: list[Any]) -> LobbyWrite | None:
+        """The script call from the replies of :meth:`queue_reads` (None: nothing to
+        write). The script answers -1 when the record changed since the read;
         :meth:`write` then reads and tries again."""
         if state.phase == "none":
             return None
@@ -195,7 +196,9 @@ class LobbyWriter:
             or (previous.state, previous.private) != (record.state, record.private)
             or verified_players(previous) != current
         )
-        return (
+        return LobbyWrite(
+            state.table_id,
+            self.script,
             [
                 APPLIED_HASH,
                 lobby_table_key(state.table_id),
@@ -225,7 +228,7 @@ class LobbyWriter:
             call = self.call(state, await pipe.execute())
             if call is None:
                 return False
-            written = await self.script(keys=call[0], args=call[1])
+            written = await call.run()
             if written != -1:
                 return bool(written)
         raise RuntimeError(f"the lobby record of {state.table_id} kept changing")

@@ -32,6 +32,7 @@ from games.table import TableState, seat_deadline, settle_turns
 from orrery_contracts import keys
 from orrery_contracts.notices import YourTurn
 from orrery_contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
+from projections.writes import NoticesWrite
 
 NOTICES_MAXLEN = 1_000
 NOTICE_TTL_ENV = "ORRERY_NOTICE_TTL_S"
@@ -69,12 +70,11 @@ class NoticeWriter:
         call = self.call(state)
         if call is None:
             return []
-        script_keys, args, turns = call
-        return await self.sent(state, await self.script(keys=script_keys, args=args), turns)
+        return await self.sent(state, await call.run(), call.turns)
 
-    def call(self, state: TableState) -> tuple[list[str], list[Any], dict[int, int]] | None:
-        """The script's keys and arguments, and the candidate seats' turns (None: a table
-        that does not exist yet)."""
+    def call(self, state: TableState) -> NoticesWrite | None:
+        """The script call, with the candidate seats' turns (None: a table that does
+        not exist yet)."""
         if state.phase == "none":
             return None
         settle_turns(state)
@@ -106,7 +106,7 @@ class NoticeWriter:
             keys.table_deadlines_key(p, state.table_id),
             *(keys.notice_stream(p, state.table_id, seat) for seat, _ in candidates),
         ]
-        return script_keys, argv, dict(candidates)
+        return NoticesWrite(state.table_id, self.script, script_keys, argv, dict(candidates))
 
     async def sent(self, state: TableState, result: Any, turns: dict[int, int]) -> list[int]:
         """After the script: the seats it notified, each also told on its verified

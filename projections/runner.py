@@ -24,26 +24,27 @@ Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
 before the oldest one a projection has not applied) and removes the old ones.
 
-Readers take batches of feed entries through a parser that leaves the raw entries
-undecoded; handlers take the message as their only parameter (a ``message`` context
-parameter costs a worker-thread hop per delivery in fast_depends).
+The reader/claimer pair of each feed, the raw batches they deliver and the delivery
+count come from ``streams/`` (written once for the projectors and the intake); the
+writes of a batch are typed work items (projections/writes.py), and what a write's reply
+asks for is dispatched by the write's type. The Redis client is the broker's own,
+handed in by the process wiring (orrery/runtime.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import structlog
-from faststream import AckPolicy, FastStream
-from faststream.redis import RedisBroker, StreamSub
+from faststream import FastStream
+from faststream.redis import RedisBroker
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ClusterDownError, NoScriptError, RedisError, TryAgainError
+from redis.exceptions import ClusterDownError, NoScriptError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError as NoSuchKey
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -56,12 +57,15 @@ from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
+from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite
+from streams.batches import Batch, Entry
+from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
+from streams.deliveries import deliveries_left
+from streams.subscribers import subscribe_stream
 
 log = structlog.get_logger("orrery.projector")
 
 BATCH = 64
-CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
-MAX_DELIVERIES = 5
 
 
 async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
@@ -86,12 +90,8 @@ async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
             if group in present:
                 continue
             start = await feed_resume_id(redis, p, group)
-            try:
-                await redis.xgroup_create(stream, group, id=start, mkstream=True)
+            if await create_group(redis, stream, group, start):
                 created.append(f"{stream} {group}")
-            except RedisError as error:
-                if "BUSYGROUP" not in str(error):
-                    raise
         for legacy in keys.LEGACY_PROJECTION_GROUPS:
             if legacy in present:
                 await redis.xgroup_destroy(stream, legacy)
@@ -151,6 +151,12 @@ class Projector:
         self.notices = NoticeWriter(redis, partitions)
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
+        self.scripts = (
+            self.lobby.script,
+            self.views.script,
+            self.notices.script,
+            self.scores.guarded_set,
+        )
         # A cluster pipeline runs its nodes' parts in parallel: the lobby goes first alone.
         self.cluster = isinstance(redis, RedisCluster)
         self.loaded = False
@@ -164,7 +170,36 @@ class Projector:
         """Bring every projection of each table up to at least its seq in ``newest``;
         returns the tables that failed, with their errors (the others are written)."""
         failed: dict[str, BaseException] = {}
-        states: dict[str, TableState] = {}
+        states, lobby_reads = await self._read(newest, failed)
+        # A finished game's rating before its final score (rare; its own transaction).
+        for table_id, state in list(states.items()):
+            try:
+                await self.scores.before(state)
+            except Exception as error:
+                failed[table_id] = error
+                del states[table_id]
+        lobby_writes, writes = self._writes(states, lobby_reads)
+        if self.cluster:
+            done = await self._run(lobby_writes)
+            done += await self._run(writes)
+        else:
+            done = await self._run(lobby_writes + writes)
+        for write, reply in zip(lobby_writes + writes, done, strict=True):
+            if write.table_id in failed:
+                continue
+            try:
+                if isinstance(reply, BaseException):
+                    raise reply
+                await self._after(write, states[write.table_id], reply)
+            except Exception as error:
+                failed[write.table_id] = error
+        return failed
+
+    async def _read(
+        self, newest: dict[str, int], failed: dict[str, BaseException]
+    ) -> tuple[dict[str, TableState], dict[str, list[Any]]]:
+        """Each table's state and the lobby's reads for it, in one round trip; a table
+        whose state or reads failed goes to ``failed`` instead."""
         counts: dict[str, int] = {}
 
         def queue_lobby_reads(pipe: Any) -> int:
@@ -173,13 +208,14 @@ class Projector:
             return sum(counts.values())
 
         found, lobby_replies = await self.tables.states(newest, queue_lobby_reads)
+        states: dict[str, TableState] = {}
         for table_id, state in found.items():
             if isinstance(state, BaseException):
                 failed[table_id] = state
             else:
                 states[table_id] = state
         if not states:
-            return failed
+            return states, {}
         replies = iter(lobby_replies)
         lobby_reads = {t: [next(replies) for _ in range(n)] for t, n in counts.items()}
         lobby_reads = {t: read for t, read in lobby_reads.items() if t in states}
@@ -188,91 +224,68 @@ class Projector:
             if error is not None:
                 failed[table_id] = error
                 del states[table_id]
-        # A finished game's rating before its final score (rare; its own transaction).
-        for table_id, state in list(states.items()):
-            try:
-                await self.scores.before(state)
-            except Exception as error:
-                failed[table_id] = error
-                del states[table_id]
-        calls: list[tuple[str, str, Any, list[str], list[Any]]] = []
-        lobby_calls = []
+        return states, lobby_reads
+
+    def _writes(
+        self, states: dict[str, TableState], lobby_reads: dict[str, list[Any]]
+    ) -> tuple[list[ScriptWrite], list[ScriptWrite]]:
+        """The lobby's writes (sent first: whoever sees a view at seq n finds the record
+        too) and every other projection's, for each table."""
+        lobby_writes: list[ScriptWrite] = []
+        writes: list[ScriptWrite] = []
         for table_id, state in states.items():
             lobby = self.lobby.call(state, lobby_reads[table_id])
             if lobby is not None:
-                lobby_calls.append((table_id, "lobby", None, *lobby))
-            calls.append((table_id, "views", None, *self.views.call(state)))
+                lobby_writes.append(lobby)
+            writes.append(self.views.call(state))
             notices = self.notices.call(state)
             if notices is not None:
-                calls.append((table_id, "notices", notices[2], notices[0], notices[1]))
-            calls.append((table_id, "score", None, *self.scores.call(state)))
-        if self.cluster:
-            done = await self._run(lobby_calls)
-            done += await self._run(calls)
-            calls = lobby_calls + calls
-        else:
-            calls = lobby_calls + calls
-            done = await self._run(calls)
-        for (table_id, kind, turns, _, _), result in zip(calls, done, strict=True):
-            if table_id in failed:
-                continue
-            try:
-                if isinstance(result, BaseException):
-                    raise result
-                if kind == "lobby" and result == -1:  # the record changed since the read
-                    await self.lobby.write(states[table_id])
-                elif kind == "notices":
-                    await self.notices.sent(states[table_id], result, turns)
-            except Exception as error:
-                failed[table_id] = error
-        return failed
+                writes.append(notices)
+            writes.append(self.scores.call(state))
+        return lobby_writes, writes
 
-    def _script(self, kind: str) -> Any:
-        if kind == "lobby":
-            return self.lobby.script
-        if kind == "views":
-            return self.views.script
-        if kind == "notices":
-            return self.notices.script
-        return self.scores.guarded_set
+    async def _after(self, write: ScriptWrite, state: TableState, reply: Any) -> None:
+        """What a write's reply asks for, by the write's type."""
+        match write:
+            case LobbyWrite() if reply == -1:  # the record changed since the read
+                await self.lobby.write(state)
+            case NoticesWrite(turns=turns):
+                await self.notices.sent(state, reply, turns)
 
-    async def _run(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
-        """Every call's script in one pipeline (``EVALSHA``; the scripts are loaded once,
-        and again when the server lost them), each call's reply or error. On a cluster,
+    async def _run(self, writes: list[ScriptWrite]) -> list[Any]:
+        """Every write's script in one pipeline (``EVALSHA``; the scripts are loaded once,
+        and again when the server lost them), each write's reply or error. On a cluster,
         the pipeline sends each node's calls together (``SCRIPT LOAD`` goes to every
         primary)."""
-        if not calls:
+        if not writes:
             return []
         if not self.loaded:
             await self._load_scripts()
-        replies = await self._pipeline(calls)
+        replies = await self._pipeline(writes)
         if not any(isinstance(r, NoScriptError) for r in replies):
             return replies
         # The server lost its scripts (a restart without data, SCRIPT FLUSH). Every
         # script is guarded by the seq it writes: running all of them again is safe.
         await self._load_scripts()
-        again = await self._pipeline(calls)
+        again = await self._pipeline(writes)
         pairs = zip(replies, again, strict=True)
         return [a if isinstance(r, NoScriptError) else r for r, a in pairs]
 
-    async def _pipeline(self, calls: list[tuple[str, str, Any, list[str], list[Any]]]) -> list[Any]:
+    async def _pipeline(self, writes: list[ScriptWrite]) -> list[Any]:
         pipe = self.redis.pipeline(transaction=False)
-        for _, kind, _, script_keys, args in calls:
-            # execute_command, not pipe.evalsha: a cluster pipeline refuses the method
-            # (not the command), and routes the command by its keys.
-            sha = self._script(kind).sha
-            pipe.execute_command("EVALSHA", sha, len(script_keys), *script_keys, *args)
+        for write in writes:
+            write.queue(pipe)
         return list(await pipe.execute(raise_on_error=False))
 
     async def _load_scripts(self) -> None:
-        for kind in ("lobby", "views", "notices", "score"):
-            script = self._script(kind)
+        for script in self.scripts:
             script.sha = await self.redis.script_load(script.script)
         self.loaded = True
 
 
 def build_projector_app(
     broker: RedisBroker,
+    redis: Any,
     partitions: int,
     *,
     consumer: str | None = None,
@@ -281,87 +294,91 @@ def build_projector_app(
     polling_ms: int = 2_000,
     on_applied: Callable[[str, float], None] | None = None,
 ) -> FastStream:
-    """``on_applied(group, lag_seconds)`` is called after each applied feed entry
-    (the metrics hook; projections do not import the services' metrics module)."""
-    consumer = (
-        consumer
-        or os.environ.get("ORRERY_CONSUMER")
-        or (f"projector-{socket.gethostname()}-{os.getpid()}")
-    )
-    shared: list[Projector] = []
-
-    def projector() -> Projector:
-        if not shared:
-            redis = broker._connection
-            shared.append(Projector(redis, partitions, TableCache(redis, partitions)))
-        return shared[0]
-
-    group = keys.PROJECTIONS_GROUP
+    """Subscribe every partition's feed reader and claimer to one :class:`Projector` on
+    ``redis`` (the broker's client). ``on_applied(group, lag_seconds)`` is called after
+    each applied feed entry (the metrics hook; projections do not import the services'
+    metrics module)."""
+    consumer = consumer or consumer_name("projector")
+    projector = Projector(redis, partitions, TableCache(redis, partitions))
+    feed = FeedHandlers(projector, on_applied)
     for p in range(partitions):
-        # The reader takes batches: a table's entries collapse into one catch-up and
-        # one write, and FastStream's per-message cost is paid once per batch.
-        reader = StreamSub(
+        subscribe_stream(
+            broker,
             keys.feed_stream(p),
-            group=group,
+            group=keys.PROJECTIONS_GROUP,
             consumer=consumer,
-            polling_interval=polling_ms,
-            batch=True,
-            max_records=BATCH,
+            # The reader takes batches: a table's entries collapse into one catch-up and
+            # one write, and FastStream's per-message cost is paid once per batch.
+            on_batch=functools.partial(feed.on_batch, p),
+            # The claimer re-takes, one by one, entries a crashed projector (or a failed
+            # batch) left pending.
+            on_claimed=functools.partial(feed.on_claimed, p),
+            batch=BATCH,
+            polling_ms=polling_ms,
         )
-        broker.subscriber(
-            stream=reader,
-            ack_policy=AckPolicy.MANUAL,
-            include_in_schema=False,
-            parser=_raw_batch,
-            decoder=_the_message,
-        )(_batch_handler(projector, p, on_applied))
-        # The claimer re-takes, one by one, entries a crashed projector (or a failed
-        # batch) left pending.
-        claimer = StreamSub(
-            keys.feed_stream(p),
-            group=group,
-            consumer=consumer,
-            polling_interval=_claim_poll_ms(CLAIM_IDLE_MS),
-            min_idle_time=CLAIM_IDLE_MS,
-        )
-        broker.subscriber(
-            stream=claimer,
-            ack_policy=AckPolicy.MANUAL,
-            include_in_schema=False,
-            decoder=_the_message,
-        )(_feed_handler(projector, p, on_applied))
     return FastStream(broker)
 
 
-def _batch_handler(
-    projector: Callable[[], Projector], p: int, on_applied: Callable[[str, float], None] | None
-) -> Any:
-    group = keys.PROJECTIONS_GROUP
+class FeedHandlers:
+    """What the feed's reader and claimer do with their entries."""
 
-    async def on_batch(message: Any) -> None:
+    def __init__(
+        self, projector: Projector, on_applied: Callable[[str, float], None] | None
+    ) -> None:
+        self.projector = projector
+        self.on_applied = on_applied
+        self.redis = projector.redis
+
+    async def on_batch(self, p: int, batch: Batch) -> None:
+        """Apply a reader's batch; acknowledged as a whole once every table is written,
+        else left pending as a whole (the claimer retries the entries one by one)."""
         newest: dict[str, int] = {}
-        for fields in message.raw_message["data"]:
+        for entry in batch.entries:
             try:
-                entry = feed_decoder.decode(fields[b"__data__"])
-            except (msgspec.DecodeError, KeyError):
+                feed_entry = feed_decoder.decode(entry.data)
+            except msgspec.DecodeError:
                 log.warning("feed_entry_unreadable", partition=p)
                 continue  # acked with the batch: nothing to apply
-            newest[entry.table] = max(entry.to_seq, newest.get(entry.table, 0))
-        failed = await _apply_riding_out(projector(), newest, p)
+            newest[feed_entry.table] = max(feed_entry.to_seq, newest.get(feed_entry.table, 0))
+        failed = await _apply_riding_out(self.projector, newest, p)
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
                 log.error("projection_failed", error=repr(error))
-            projector().tables.forget(table_id)
+            self.projector.tables.forget(table_id)
         if failed:
-            return  # left pending as a whole: the claimer retries the entries one by one
-        ids = message.raw_message.get("message_ids") or [b"0-0"]
-        if on_applied is not None:
-            now = time.time() * 1000
-            for entry_id in ids:
-                on_applied(group, (now - int(bytes(entry_id).split(b"-")[0])) / 1000)
-        await message.ack()
+            return
+        self._applied(batch.entries)
+        await self.redis.xack(batch.stream, keys.PROJECTIONS_GROUP, *batch.ids)
 
-    return on_batch
+    async def on_claimed(self, p: int, batch: Batch) -> None:
+        """Apply a claimed entry; one that keeps failing is given up (acknowledged)
+        after :data:`~streams.consumers.MAX_DELIVERIES`."""
+        (entry,) = batch.entries
+        try:
+            feed_entry = feed_decoder.decode(entry.data)
+        except Exception:
+            log.warning("feed_entry_unreadable", partition=p)
+            await self.redis.xack(batch.stream, keys.PROJECTIONS_GROUP, entry.id)
+            return
+        table_id = feed_entry.table
+        with structlog.contextvars.bound_contextvars(table_id=table_id, seq=feed_entry.to_seq):
+            try:
+                await self.projector.apply(table_id, feed_entry.to_seq)
+            except Exception:
+                log.exception("projection_failed")
+                group = keys.PROJECTIONS_GROUP
+                if await deliveries_left(self.redis, batch.stream, group, entry.id, MAX_DELIVERIES):
+                    self.projector.tables.forget(table_id)
+                    return  # stays pending; the claimer retries it
+            self._applied(batch.entries)
+            await self.redis.xack(batch.stream, keys.PROJECTIONS_GROUP, entry.id)
+
+    def _applied(self, entries: tuple[Entry, ...]) -> None:
+        if self.on_applied is None:
+            return
+        now = time.time() * 1000
+        for entry in entries:
+            self.on_applied(keys.PROJECTIONS_GROUP, (now - entry.time_ms) / 1000)
 
 
 # A connection lost under a batch (a node restarting, a failover; redis-py's cluster
@@ -400,51 +417,3 @@ async def _apply_riding_out(
         await asyncio.sleep(pause)
         pending = {t: newest[t] for t in failed}
     return failed
-
-
-def _feed_handler(
-    projector: Callable[[], Projector], p: int, on_applied: Callable[[str, float], None] | None
-) -> Any:
-    group = keys.PROJECTIONS_GROUP
-
-    async def on_feed(message: Any) -> None:
-        entry_id = message.raw_message.get("message_ids", [b"0-0"])[0]
-        try:
-            entry = feed_decoder.decode(message.body)
-        except Exception:
-            log.warning("feed_entry_unreadable", partition=p)
-            await message.ack()
-            return
-        with structlog.contextvars.bound_contextvars(table_id=entry.table, seq=entry.to_seq):
-            try:
-                await projector().apply(entry.table, entry.to_seq)
-            except Exception:
-                log.exception("projection_failed")
-                if await message.get_delivery_count() < MAX_DELIVERIES:
-                    projector().tables.forget(entry.table)
-                    return  # stays pending; the claimer retries it
-            lag = time.time() * 1000 - int(entry_id.split(b"-")[0])
-            if on_applied is not None:
-                on_applied(group, lag / 1000)
-            await message.ack()
-
-    return on_feed
-
-
-async def _raw_batch(raw: Any, original: Any) -> Any:
-    """FastStream's batch message without its decoded body (which would JSON-decode and
-    re-encode every entry): the handler decodes ``raw_message["data"]`` itself."""
-    message = await original({**raw, "data": []})
-    message.raw_message = raw
-    return message
-
-
-async def _the_message(message: Any) -> Any:
-    """The handler's only parameter is the message itself: a ``message`` context
-    parameter would make fast_depends resolve it in a worker thread per delivery."""
-    return message
-
-
-def _claim_poll_ms(claim_idle_ms: int) -> int:
-    """How long a claimer sleeps when nothing is idle long enough to claim."""
-    return max(250, min(claim_idle_ms // 3, 5_000))

@@ -35,6 +35,7 @@ from games.table import TableState, standing_lines, table_status
 from orrery_contracts import keys
 from orrery_contracts.lobby import BOT_PLAYER_ID
 from orrery_contracts.views import RatingLine, ScoreLine, TableScore
+from projections.writes import ScoreWrite
 
 START_RATING = 1500.0
 _model = PlackettLuce(mu=START_RATING, sigma=START_RATING / 3, beta=START_RATING / 6, tau=5.0)
@@ -156,18 +157,19 @@ class ScoreboardWriter:
         # Rate a finished game before its final score appears, so a client that sees
         # "finished" on the scoreboard also sees the new ratings.
         await self.before(state)
-        script_keys, args = self.call(state)
-        await self.guarded_set(keys=script_keys, args=args)
+        await self.call(state).run()
 
     async def before(self, state: TableState) -> None:
         """What must be written before the table's score: a finished game's rating."""
         if state.phase == "finished" and state.standing is not None:
             await self.record_finish(state)
 
-    def call(self, state: TableState) -> tuple[list[str], list[Any]]:
-        """The guarded score write's keys and arguments."""
+    def call(self, state: TableState) -> ScoreWrite:
+        """The guarded score write."""
         p = keys.partition_of(state.table_id, self.partitions)
-        return (
+        return ScoreWrite(
+            state.table_id,
+            self.guarded_set,
             [
                 keys.projection_seq_key(p, state.table_id, keys.SCOREBOARD_GROUP),
                 keys.score_key(p, state.table_id),

@@ -15,6 +15,7 @@ import msgspec
 
 from games.table import TableState, standing_lines, table_view
 from orrery_contracts import keys
+from projections.writes import ViewsWrite
 
 UPDATES_MAXLEN = 1_000
 _SCRIPT = (Path(__file__).parent / "views.lua").read_text()
@@ -33,12 +34,14 @@ class ViewWriter:
         self.partitions = partitions
         self.script = redis.register_script(_SCRIPT)
 
-    def call(self, state: TableState) -> tuple[list[str], list[Any]]:
-        """The script's keys and arguments for the table's views (each encoded once)."""
+    def call(self, state: TableState) -> ViewsWrite:
+        """The script call for the table's views (each encoded once)."""
         p = keys.partition_of(state.table_id, self.partitions)
         views = render_views(state)
         view_keys = [keys.view_key(p, state.table_id, seat) for seat in views]
-        return (
+        return ViewsWrite(
+            state.table_id,
+            self.script,
             [
                 keys.projection_seq_key(p, state.table_id, keys.VIEWS_GROUP),
                 keys.updates_stream(p, state.table_id),
@@ -48,5 +51,4 @@ class ViewWriter:
         )
 
     async def write(self, state: TableState) -> bool:
-        script_keys, args = self.call(state)
-        return bool(await self.script(keys=script_keys, args=args))
+        return bool(await self.call(state).run())

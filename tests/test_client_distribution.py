@@ -29,7 +29,7 @@ PACKAGES = {
     "orrery_client": CLIENT / "orrery_client",
     "orrery_contracts": REPO / "contracts" / "orrery_contracts",
 }
-SERVER_PACKAGES = ("games", "services", "projections", "gateway", "orrery", "clients")
+SERVER_PACKAGES = ("games", "streams", "services", "projections", "gateway", "orrery", "clients")
 
 
 @pytest.fixture(scope="module")

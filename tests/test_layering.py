@@ -1,6 +1,7 @@
 """The folder layout is the architecture: imports point one way (README, "Architecture").
 
 ``orrery_contracts ← games ← services, projections ← orrery`` and
+``orrery_contracts ← streams ← services, projections`` (the consumer-group plumbing) and
 ``orrery_contracts ← orrery_client ← clients, gateway ← orrery`` and
 ``orrery_contracts ← archive ← services, projections, gateway, orrery``: the rules never see I/O,
 ``services`` and ``projections`` never import each other, no client imports the rules,
@@ -21,6 +22,7 @@ FOLDERS = {
     "orrery_contracts": REPO / "contracts" / "orrery_contracts",
     "orrery_client": REPO / "clients" / "orrery_client",
     "games": REPO / "games",
+    "streams": REPO / "streams",
     "services": REPO / "services",
     "projections": REPO / "projections",
     "clients": REPO / "clients",
@@ -33,8 +35,9 @@ OURS = {
     "orrery_contracts": set(),
     "games": {"orrery_contracts"},
     "archive": {"orrery_contracts"},
-    "services": {"orrery_contracts", "games", "archive"},
-    "projections": {"orrery_contracts", "games", "archive"},
+    "streams": {"orrery_contracts"},
+    "services": {"orrery_contracts", "games", "archive", "streams"},
+    "projections": {"orrery_contracts", "games", "archive", "streams"},
     "orrery_client": {"orrery_contracts"},
     "clients": {"orrery_contracts", "orrery_client"},
     "gateway": {"orrery_contracts", "orrery_client", "clients", "archive"},
@@ -44,6 +47,8 @@ THIRD_PARTY = {
     "orrery_contracts": {"msgspec"},
     "orrery_client": {"msgspec", "redis"},
     "games": {"msgspec"},
+    # the consumer-group plumbing: FastStream's subscribers over redis-py
+    "streams": {"faststream", "redis"},
     # the archive: its databases' drivers, zstd, and what the archiver process uses
     "archive": {
         "msgspec",

@@ -170,7 +170,7 @@ async def _follow(
     broker: Any,
     poll: float,
 ) -> None:
-    current = _masters_of(broker._connection)  # what the subscribers started on
+    current = _masters_of(await broker.connect())  # what the subscribers started on
     while True:
         await asyncio.sleep(poll)
         try:
@@ -222,7 +222,7 @@ async def resubscribe(broker: Any, role: str, partitions: int) -> int:
     from projections.runner import ensure_feed_groups
     from services.intake import ensure_command_groups
 
-    client = broker._connection
+    client = await broker.connect()  # the broker's own (running) client
     await client.nodes_manager.initialize()
     if role == "worker":
         created = await ensure_command_groups(client, partitions)

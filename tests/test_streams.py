@@ -1,0 +1,142 @@
+"""The consumer-group plumbing (streams/) against a real server through a real broker:
+what a reader and a claimer hand their handlers, groups, delivery counts, dead letters."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import msgspec
+import pytest
+import redis.asyncio as aioredis
+from faststream.redis import RedisBroker
+
+from orrery.server.embedded import EmbeddedServer
+from orrery_contracts import keys
+from streams.batches import Batch, Entry, read_own_pending
+from streams.consumers import consumer_name, create_group
+from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
+from streams.subscribers import subscribe_stream
+
+STREAM, GROUP = "test:streams", "testers"
+
+
+@pytest.fixture
+async def broker(server: EmbeddedServer) -> AsyncIterator[RedisBroker]:
+    broker = RedisBroker(server.url)
+    try:
+        yield broker
+    finally:
+        await broker.stop()
+
+
+async def _until(condition: asyncio.Event) -> None:
+    await asyncio.wait_for(condition.wait(), timeout=30)
+
+
+async def test_the_reader_hands_over_raw_entries_and_the_claimer_a_batch_of_one(
+    redis_client: aioredis.Redis, broker: RedisBroker
+) -> None:
+    assert await create_group(redis_client, STREAM, GROUP)
+    binary = msgspec.msgpack.encode({"not": "json", "bytes": b"\x00\xff"})
+    # three entries another (crashed) consumer read and never acknowledged
+    stuck = [
+        await redis_client.xadd(STREAM, {"__data__": binary}),
+        await redis_client.xadd(STREAM, {"other": "field"}),  # no __data__ at all
+        await redis_client.xadd(STREAM, {"__data__": b'{"stuck": true}'}),
+    ]
+    await redis_client.xreadgroup(GROUP, "crashed", {STREAM: ">"})
+    fresh = [await redis_client.xadd(STREAM, {"__data__": b"%d" % i}) for i in range(3)]
+
+    read: list[Batch] = []
+    claimed: list[Batch] = []
+    done = asyncio.Event()
+
+    async def on_batch(batch: Batch) -> None:
+        read.append(batch)
+        await redis_client.xack(batch.stream, GROUP, *batch.ids)
+
+    async def on_claimed(batch: Batch) -> None:
+        claimed.append(batch)
+        await redis_client.xack(batch.stream, GROUP, *batch.ids)
+        if len(claimed) == len(stuck):
+            done.set()
+
+    redis = await broker.connect()
+    subscribe_stream(
+        broker,
+        STREAM,
+        group=GROUP,
+        consumer="alive",
+        on_batch=on_batch,
+        on_claimed=on_claimed,
+        batch=8,
+        polling_ms=100,
+        claim_idle_ms=1000,  # far above a reader entry's time before its ack
+    )
+    await broker.start()
+    await _until(done)
+    assert redis is await broker.connect()  # the one client the subscribers read with
+
+    # the reader's entries as one batch, in stream order, bodies untouched
+    assert read == [Batch(STREAM, tuple(Entry(i, b"%d" % n) for n, i in enumerate(fresh)))]
+    # the crashed consumer's, claimed one by one, as batches of one, bodies untouched
+    bodies = [binary, b"", b'{"stuck": true}']
+    one_by_one = zip(stuck, bodies, strict=True)
+    assert claimed == [Batch(STREAM, (Entry(entry_id, body),)) for entry_id, body in one_by_one]
+    assert claimed[0].entries[0].time_ms == int(stuck[0].split(b"-")[0])
+    assert (await redis_client.xpending(STREAM, GROUP))["pending"] == 0
+
+
+async def test_create_group_is_idempotent_and_starts_where_told(
+    redis_client: aioredis.Redis,
+) -> None:
+    old = await redis_client.xadd(STREAM, {"__data__": b"old"})
+    assert await create_group(redis_client, STREAM, GROUP, start=old.decode())
+    assert not await create_group(redis_client, STREAM, GROUP)  # exists: left alone
+    new = await redis_client.xadd(STREAM, {"__data__": b"new"})
+    read = await redis_client.xreadgroup(GROUP, "me", {STREAM: ">"})
+    assert [entry_id for entry_id, _ in read[0][1]] == [new]
+
+
+async def test_deliveries_are_counted_and_own_pending_entries_read_back(
+    redis_client: aioredis.Redis,
+) -> None:
+    await create_group(redis_client, STREAM, GROUP)
+    ids = [await redis_client.xadd(STREAM, {"__data__": str(i).encode()}) for i in range(3)]
+    await redis_client.xreadgroup(GROUP, "me", {STREAM: ">"})
+    assert await delivery_count(redis_client, STREAM, GROUP, ids[0]) == 1
+    for _ in range(2):
+        await redis_client.xclaim(STREAM, GROUP, "me", 0, [ids[0]])
+    assert await delivery_count(redis_client, STREAM, GROUP, ids[0]) == 3
+    assert await deliveries_left(redis_client, STREAM, GROUP, ids[0], 4)
+    assert not await deliveries_left(redis_client, STREAM, GROUP, ids[0], 3)
+
+    pending = await read_own_pending(redis_client, STREAM, GROUP, "me", ids[0], 10)
+    assert pending == Batch(STREAM, (Entry(ids[1], b"1"), Entry(ids[2], b"2")))
+    assert not (await read_own_pending(redis_client, STREAM, GROUP, "other", b"0", 10)).entries
+
+
+async def test_a_dead_letter_keeps_the_reason_capped_and_the_data_given(
+    redis_client: aioredis.Redis,
+) -> None:
+    await add_dead_letter(redis_client, 3, "1-0", b"scrubbed", "why " * 1000)
+    pipe = redis_client.pipeline(transaction=False)
+    add_dead_letter(pipe, 3, "2-0", b"also", "short")
+    await pipe.execute()
+    letters = await redis_client.xrange(keys.dead_letter_stream(3))
+    fields = [f for _, f in letters]
+    assert [f[b"entry"] for f in fields] == [b"1-0", b"2-0"]
+    assert len(fields[0][b"reason"]) == 2000 and fields[1][b"reason"] == b"short"
+    assert [f[b"data"] for f in fields] == [b"scrubbed", b"also"]
+
+
+def test_failure_kinds_and_consumer_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    assert failure_kind(RedisConnectionError("gone")) == "infrastructure"
+    assert failure_kind(KeyError("bug")) == "unexpected"
+    monkeypatch.delenv("ORRERY_CONSUMER", raising=False)
+    assert consumer_name("decider").startswith("decider-")
+    monkeypatch.setenv("ORRERY_CONSUMER", "pod-7")
+    assert consumer_name("projector") == "pod-7"
