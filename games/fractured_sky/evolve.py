@@ -9,6 +9,8 @@ the board size.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_PLAY,
@@ -287,61 +289,67 @@ def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
 
 def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
     """Apply one event; an event of another game (or an unknown one) is an error."""
-    # The most frequent events first (as counted in random games, AIs included): ``match``
-    # tries the classes in order, and a miss costs an ``isinstance`` (~0.2 µs on a Struct).
-    match event:
-        case ev.TurnBegan():
-            _on_turn_began(state, event)
-        case ev.AirshipPlaced():
-            _on_airship_placed(state, event)
-        case ev.RegionResolved():
-            _on_region_resolved(state, event.outcome)
-        case ev.AiCardFlipped():
-            _on_ai_card_flipped(state, event)
-        case ev.ExplorationDrawn():
-            _on_exploration_drawn(state, event)
-        case ev.SlotTaken():
-            _on_slot_taken(state, event)
-        case ev.Traded():
-            _on_traded(state, event)
-        case ev.SlotPending():
-            _on_slot_pending(state, event)
-        case ev.AiBuilt():
-            _on_ai_built(state, event)
-        case ev.RoundRevealed():
-            _on_round_revealed(state, event)
-        case ev.ObjectiveScored():
-            _on_objective_scored(state, event)
-        case ev.RoundSetUp():
-            _on_round_set_up(state, event)
-        case ev.AiSkimmerPlaced():
-            _on_ai_skimmer_placed(state, event)
-        case ev.AiScouted():
-            _on_ai_scouted(state, event)
-        case ev.AiConverted():
-            _on_ai_converted(state, event)
-        case ev.Peeked():
-            _on_peeked(state, event)
-        case ev.ResourceChosen():
-            _on_resource_chosen(state, event)
-        case ev.StartChosen():
-            _on_start_chosen(state, event)
-        case ev.SkimmerPlaced():
-            _on_skimmer_placed(state, event)
-        case ev.Scouted():
-            _on_scouted(state, event)
-        case ev.ScoutFinished():
-            _on_scout_finished(state, event)
-        case ev.MarketBuilt():
-            _on_market_built(state, event)
-        case ev.FortressBuilt():
-            _on_fortress_built(state, event)
-        case ev.SecretOpened():
-            _on_secret_opened(state, event)
-        case ev.GameSetUp():
-            _on_game_set_up(state, event)
-        case ev.GameEnded():
-            _on_game_ended(state, event)
+    # ``match type(event)`` with dotted value patterns: a case that misses costs one
+    # compare of two classes (~30 ns), where a class pattern (``case ev.TurnBegan():``)
+    # costs an ``isinstance`` through msgspec's metaclass (~100 ns). Events are never
+    # subclassed, so the exact type is the event's kind. mypy does not narrow ``event``
+    # from ``type(event)``, hence ``e: Any``: each case hands it to the handler typed
+    # for that class. The most frequent events first (counted in random 4-seat games),
+    # then the automated opponents', then the rare ones.
+    e: Any = event
+    match type(event):
+        case ev.RegionResolved:
+            _on_region_resolved(state, e.outcome)
+        case ev.TurnBegan:
+            _on_turn_began(state, e)
+        case ev.AirshipPlaced:
+            _on_airship_placed(state, e)
+        case ev.ExplorationDrawn:
+            _on_exploration_drawn(state, e)
+        case ev.SlotTaken:
+            _on_slot_taken(state, e)
+        case ev.Traded:
+            _on_traded(state, e)
+        case ev.SlotPending:
+            _on_slot_pending(state, e)
+        case ev.AiCardFlipped:
+            _on_ai_card_flipped(state, e)
+        case ev.AiBuilt:
+            _on_ai_built(state, e)
+        case ev.RoundRevealed:
+            _on_round_revealed(state, e)
+        case ev.ObjectiveScored:
+            _on_objective_scored(state, e)
+        case ev.RoundSetUp:
+            _on_round_set_up(state, e)
+        case ev.ResourceChosen:
+            _on_resource_chosen(state, e)
+        case ev.Peeked:
+            _on_peeked(state, e)
+        case ev.StartChosen:
+            _on_start_chosen(state, e)
+        case ev.AiSkimmerPlaced:
+            _on_ai_skimmer_placed(state, e)
+        case ev.AiScouted:
+            _on_ai_scouted(state, e)
+        case ev.AiConverted:
+            _on_ai_converted(state, e)
+        case ev.SkimmerPlaced:
+            _on_skimmer_placed(state, e)
+        case ev.Scouted:
+            _on_scouted(state, e)
+        case ev.ScoutFinished:
+            _on_scout_finished(state, e)
+        case ev.MarketBuilt:
+            _on_market_built(state, e)
+        case ev.FortressBuilt:
+            _on_fortress_built(state, e)
+        case ev.SecretOpened:
+            _on_secret_opened(state, e)
+        case ev.GameSetUp:
+            _on_game_set_up(state, e)
+        case ev.GameEnded:
+            _on_game_ended(state, e)
         case _:
             raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
     return state
