@@ -69,8 +69,8 @@ def _end_turn(
     """``events`` and then: the turn handed on, or the round ended when everybody has
     placed 3 airships (with the turns of automated opponents in between)."""
     ships = list(state.ships)
-    for event in events:
-        if isinstance(event, ev.AirshipPlaced):
+    for event in events:  # the exact type: ``isinstance`` on a Struct misses dearly
+        if type(event) is ev.AirshipPlaced:
             ships[event.seat] += 1
     nxt = next_seat(state, seat, ships)
     if 0 <= nxt < state.seats:

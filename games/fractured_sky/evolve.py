@@ -1,6 +1,7 @@
 """``evolve``: apply one fact to the state (no decisions, no randomness).
 
-One ``match`` over the event types, one small function per event; an event this game
+One ``match`` over the event types, one small function per event (the two-line ones,
+among the most frequent, inline: a call costs more than their work); an event this game
 does not know is an error (a log of another game, or a newer rules version), never
 silently skipped. It reads no content data that could change: costs paid are in the
 events, and the setup event records the market-card threshold, the stardust supply and
@@ -168,27 +169,12 @@ def _on_airship_placed(state: FracturedSkyState, event: ev.AirshipPlaced) -> Non
         state.ai_pool[event.seat - state.seats].remove(event.chip)
 
 
-def _on_turn_began(state: FracturedSkyState, event: ev.TurnBegan) -> None:
-    state.phase = PHASE_PLAY
-    state.turn = event.seat
-
-
 def _on_traded(state: FracturedSkyState, event: ev.Traded) -> None:
     res = state.resources[event.seat]
     res[0] -= event.gold
     res[1] -= event.iron
     res[2] -= event.wood
     res[RES_INDEX[event.get]] += 1
-
-
-def _on_exploration_drawn(state: FracturedSkyState, event: ev.ExplorationDrawn) -> None:
-    state.secret_deck.remove(event.card)
-    state.drawn[event.seat].append(event.card)
-
-
-def _on_slot_pending(state: FracturedSkyState, event: ev.SlotPending) -> None:
-    state.phase = PHASE_SLOT
-    state.turn = event.seat
 
 
 def _on_slot_taken(state: FracturedSkyState, event: ev.SlotTaken) -> None:
@@ -301,17 +287,20 @@ def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
         case ev.RegionResolved:
             _on_region_resolved(state, e.outcome)
         case ev.TurnBegan:
-            _on_turn_began(state, e)
+            state.phase = PHASE_PLAY
+            state.turn = e.seat
         case ev.AirshipPlaced:
             _on_airship_placed(state, e)
         case ev.ExplorationDrawn:
-            _on_exploration_drawn(state, e)
+            state.secret_deck.remove(e.card)
+            state.drawn[e.seat].append(e.card)
         case ev.SlotTaken:
             _on_slot_taken(state, e)
         case ev.Traded:
             _on_traded(state, e)
         case ev.SlotPending:
-            _on_slot_pending(state, e)
+            state.phase = PHASE_SLOT
+            state.turn = e.seat
         case ev.AiCardFlipped:
             _on_ai_card_flipped(state, e)
         case ev.AiBuilt:
