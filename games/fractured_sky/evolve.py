@@ -177,11 +177,6 @@ def _on_traded(state: FracturedSkyState, event: ev.Traded) -> None:
     res[RES_INDEX[event.get]] += 1
 
 
-def _on_slot_taken(state: FracturedSkyState, event: ev.SlotTaken) -> None:
-    state.next_slots[event.slot - 1] = event.seat
-    _gain(state, event.seat, cat.GOLD, event.gold)
-
-
 def _on_fortress_built(state: FracturedSkyState, event: ev.FortressBuilt) -> None:
     _pay(state, event.seat, (event.gold, event.iron, event.wood))
     state.fortresses[event.seat][event.platform] += 1
@@ -295,7 +290,8 @@ def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
             state.secret_deck.remove(e.card)
             state.drawn[e.seat].append(e.card)
         case ev.SlotTaken:
-            _on_slot_taken(state, e)
+            state.next_slots[e.slot - 1] = e.seat
+            _gain(state, e.seat, cat.GOLD, e.gold)
         case ev.Traded:
             _on_traded(state, e)
         case ev.SlotPending:
