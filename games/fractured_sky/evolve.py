@@ -124,8 +124,12 @@ def _on_region_resolved(state: FracturedSkyState, o: ev.RegionOutcome) -> None:
     if o.stardust_seat >= 0:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
-    for gain in o.gains:
-        _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
+    seats = state.seats
+    for gain in o.gains:  # the frequent case, a player's resources, without a call
+        if gain.seat < seats:
+            state.resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
+        else:
+            _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
     for choice in o.choices:
         state.pending.append(
             PendingChoice(
