@@ -17,13 +17,17 @@ from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
-_INFLUENCE_EVENTS = (
-    ev.OrangeMoved,
-    ev.BlueMoved,
-    ev.StallTaken,
-    ev.EruditeTaken,
-    ev.Built,
-    ev.InfluenceAdded,
+# A set of exact types: every emitted event is looked up here, and ``isinstance`` with a
+# tuple of msgspec Structs costs a call through the metaclass per class tried.
+_INFLUENCE_EVENTS: frozenset[type[EventBody]] = frozenset(
+    (
+        ev.OrangeMoved,
+        ev.BlueMoved,
+        ev.StallTaken,
+        ev.EruditeTaken,
+        ev.Built,
+        ev.InfluenceAdded,
+    )
 )
 
 
@@ -40,9 +44,10 @@ class Ctx:
     def emit(self, e: EventBody) -> None:
         self.events.append(e)
         evolve(self.s, e)
-        if type(e) is ev.Gained:
+        kind = type(e)
+        if kind is ev.Gained:
             self.crystals_changed = True
-        elif isinstance(e, _INFLUENCE_EVENTS):
+        elif kind in _INFLUENCE_EVENTS:
             self.influence_changed = True
 
     def push(self, *steps: st.AnyStep) -> None:

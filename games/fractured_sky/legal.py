@@ -24,6 +24,8 @@ Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_o
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_PLAY,
@@ -254,31 +256,36 @@ def problem(state: FracturedSkyState, command: CommandBody, seat: int) -> Reject
     found = gate(state, seat, type(command))
     if found is not None:
         return found
-    match command:  # the most frequent commands first
-        case cmd.PlaceAirship(region=region, chip=chip):
-            return airship_region_problem(state, seat, region) or chip_problem(state, seat, chip)
-        case cmd.Trade():
-            return trade_problem(state, seat, command)
-        case cmd.ChooseSlot(slot=slot):
-            return slot_problem(state, slot)
-        case cmd.Peek(objective=objective, gold=gold, iron=iron, wood=wood):
-            return objective_problem(state, seat, objective) or peek_pay_problem(
-                state, seat, gold, iron, wood
+    # One compare of classes per case (see ``evolve``); ``c`` is ``Any`` because mypy does
+    # not narrow ``command`` from ``type(command)``. The most frequent commands first.
+    c: Any = command
+    match type(command):
+        case cmd.PlaceAirship:
+            return airship_region_problem(state, seat, c.region) or chip_problem(
+                state, seat, c.chip
             )
-        case cmd.ChooseStart(gold=gold, iron=iron, wood=wood):
-            return start_problem(state, seat, gold, iron, wood)
-        case cmd.ChooseResource(resource=resource):
-            return choice_problem(state, seat, resource)
-        case cmd.PlaceSkimmer(region=region):
-            return region_problem(state, region) or skimmer_problem(state, seat)
-        case cmd.BuildMarket(platform=platform):
-            return platform_problem(platform) or building_problem(state, seat, fortress=False)
-        case cmd.Scout(card=card):
-            return scout_problem(state, seat, card)
-        case cmd.ScoutTake(resource=resource):
-            return scout_take_problem(state, resource)
-        case cmd.BuildFortress(platform=platform):
-            return platform_problem(platform) or building_problem(state, seat, fortress=True)
+        case cmd.Trade:
+            return trade_problem(state, seat, c)
+        case cmd.ChooseSlot:
+            return slot_problem(state, c.slot)
+        case cmd.Peek:
+            return objective_problem(state, seat, c.objective) or peek_pay_problem(
+                state, seat, c.gold, c.iron, c.wood
+            )
+        case cmd.ChooseStart:
+            return start_problem(state, seat, c.gold, c.iron, c.wood)
+        case cmd.ChooseResource:
+            return choice_problem(state, seat, c.resource)
+        case cmd.PlaceSkimmer:
+            return region_problem(state, c.region) or skimmer_problem(state, seat)
+        case cmd.BuildMarket:
+            return platform_problem(c.platform) or building_problem(state, seat, fortress=False)
+        case cmd.Scout:
+            return scout_problem(state, seat, c.card)
+        case cmd.ScoutTake:
+            return scout_take_problem(state, c.resource)
+        case cmd.BuildFortress:
+            return platform_problem(c.platform) or building_problem(state, seat, fortress=True)
         case _:  # ``gate`` refuses other commands first
             return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
 
