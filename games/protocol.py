@@ -75,10 +75,6 @@ class Game(Protocol[S]):
     event_types: tuple[type[EventBody], ...]
     view_type: type[ViewBody]
 
-    def validate_options(self, options: Any, seats: int) -> None:
-        """Raise ``Rejected("bad_options", ...)`` when options do not fit ``seats``."""
-        ...
-
     def initial_state(self, options: Any, seats: int) -> S: ...
 
     def setup(self, options: Any, seats: int, rng: Random) -> list[EventBody]: ...

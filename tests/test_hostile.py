@@ -224,6 +224,12 @@ def _corpus(victim: str, seat0_join_id: str, p: int) -> list[Case]:
         "bad_options",
         table="opt-2",
     )  # fmt: skip
+    command(
+        "an option outside its range",
+        {"type": "table.create", "game": "tiny", "seats": 2, "options": {"max_cards": 9}},
+        "bad_options",
+        table="opt-3",
+    )
     # wrong types and unknown tags
     for field, value in (("game", None), ("seats", "2"), ("options", "x")):
         body = {"type": "table.create", "game": "tiny", "seats": 2, field: value}

@@ -32,11 +32,6 @@ class FederationGame:
     view_type: type[ViewBody] = FederationView
     undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
-    def validate_options(self, options: Any, seats: int) -> None:
-        """Nothing to check: decoding refuses any option value but the declared ones (the
-        options' ``Literal``), the table refuses a seat count outside
-        ``min_seats..max_seats``, and no option depends on the seat count."""
-
     def initial_state(self, options: Any, seats: int) -> FederationState:
         return setup.empty_state(options, seats)
 

@@ -35,11 +35,6 @@ class FracturedSky:
     view_type: type[ViewBody] = FracturedSkyView
     undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
-    def validate_options(self, options: Any, seats: int) -> None:
-        """Nothing is left to check: ``games/table/state.py`` decodes the options into
-        ``FracturedSkyOptions`` (its ``Literal`` refuses other values: ``bad_options``)
-        and holds the seat count to ``min_seats``..``max_seats`` (``bad_seats``)."""
-
     def initial_state(self, options: Any, seats: int) -> FracturedSkyState:
         return setup.initial_state(options, seats)
 

@@ -31,11 +31,6 @@ class SpacecraftGame:
     view_type: type[ViewBody] = SpacecraftView
     undo = UNDO  # which outcomes table.undo can take back (games/undo.py)
 
-    def validate_options(self, options: Any, seats: int) -> None:
-        """Nothing to check: decoding refuses a variant other than the two (the options'
-        ``Literal``), the table refuses a seat count outside ``min_seats..max_seats``,
-        and no option depends on the seat count."""
-
     def initial_state(self, options: Any, seats: int) -> SpacecraftState:
         return setup.initial_state(options, seats)
 

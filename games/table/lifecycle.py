@@ -61,7 +61,7 @@ def create_table(fold: CommandFold, command: CreateTable, seed: bytes) -> None:
             "bad_seats",
             f"{game.title} seats {game.min_seats} to {game.max_seats}, not {command.seats}",
         )
-    game.validate_options(game_options(game, command.options), command.seats)
+    game_options(game, command.options)  # options the game does not take: bad_options
     clock = command.clock
     if clock is not None and ms(clock.bank_s) + ms(clock.per_move_s) <= 0:
         raise Rejected("bad_clock", "a clock needs bank_s or per_move_s above 0")

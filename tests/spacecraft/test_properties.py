@@ -214,7 +214,6 @@ def test_bad_options_rejected() -> None:
     assert _create_refusal(5, {}) == "bad_seats"
     assert _create_refusal(1, {"variant": "advanced"}) == "bad_seats"
     assert (GAME.min_seats, GAME.max_seats) == (2, 4)
-    GAME.validate_options(SpacecraftOptions(variant="advanced"), 2)
     assert msgspec.convert({}, GAME.options_type) == SpacecraftOptions(variant="basic")
     created = decide_table(
         TableState(table_id="t"),

@@ -9,7 +9,7 @@ owner sees its cards; everybody sees how many cards each seat holds.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -22,7 +22,7 @@ LIMIT = 15
 
 
 class TinyOptions(msgspec.Struct, frozen=True, kw_only=True):
-    max_cards: int = 5
+    max_cards: Annotated[int, msgspec.Meta(ge=1, le=8)] = 5  # refused outside: bad_options
 
 
 class Draw(CommandBody, frozen=True, tag="tiny.draw"):
@@ -92,10 +92,6 @@ class TinyGame:
     event_types: tuple[type[EventBody], ...] = (Dealt, Stood, TurnPassed, Ended)
     view_type = TinyView
     undo = UndoDeclaration(random=(Dealt,))  # a draw is chance; standing can be taken back
-
-    def validate_options(self, options: Any, seats: int) -> None:
-        if not 1 <= options.max_cards <= 8:
-            raise Rejected("bad_options", "max_cards must be between 1 and 8")
 
     def initial_state(self, options: Any, seats: int) -> TinyState:
         return TinyState(
