@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from orrery.archiving import archive_url, opened_archive, run_archiver
-from orrery.cli.ops import _server
+from orrery.cli.ops import command_server
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
@@ -90,7 +90,7 @@ def archive_status_command(
         finally:
             await redis.aclose()
 
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         found = asyncio.run(collect())
     if as_json:
         print(json.dumps(asdict(found), indent=2))
@@ -116,7 +116,7 @@ def archive_run(
     """Archive the ended tables now (once), then exit."""
     configure_logging("warning")
     store = archive_url(archive_url_option, data_dir)
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         moved, left = asyncio.run(_run_once(url, store, older_than))
     print(f"{moved} tables archived; {left} ended tables left in Redis")
 
@@ -132,7 +132,7 @@ def archive_restore(
     The archiver moves it out again once it is due; its archived copy stays."""
     configure_logging("warning")
     store = archive_url(archive_url_option, data_dir)
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         events = asyncio.run(_restore(url, store, table))
     print(f"{table}: {events} events restored to Redis")
 
@@ -151,7 +151,7 @@ def ratings_rebuild(
     configure_logging("warning")
     check_game(game, list(all_games()))
     store = archive_url(archive_url_option, data_dir)
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         tables = asyncio.run(_rebuild_ratings(url, store, game))
     print(f"{game}: ratings recomputed from {tables} finished tables")
 

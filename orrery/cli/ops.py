@@ -130,7 +130,7 @@ def status(
     Exits 1 when a consumer group is missing (run `orrery repair`), 2 when the server
     cannot be reached or was never initialised (usable as a readiness probe)."""
     configure_logging("warning")
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         try:
             result = asyncio.run(
                 collect_status(
@@ -164,7 +164,7 @@ def repair(
     projections where they stand); on new data, record P and create every group (a
     deployment's init step)."""
     configure_logging("warning")
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         created = asyncio.run(repair_groups(url, partitions))
     for name in created:
         print(f"created {name}")
@@ -175,7 +175,7 @@ def trim(redis_url: RedisUrl = None, data_dir: DataDirOption = Path(DATA_DIR)) -
     """Trim command streams and feeds to what a consumer group still needs (pending or
     undelivered entries stay). Logs are never trimmed. Safe to run from cron."""
     configure_logging("warning")
-    with _server(redis_url, data_dir) as url:
+    with command_server(redis_url, data_dir) as url:
         removed = asyncio.run(trim_streams(url))
     for stream, count in removed.items():
         print(f"{stream}: {count} entries removed")
@@ -230,7 +230,7 @@ def bench_scale(
 
 
 @contextlib.contextmanager
-def _server(redis_url: str | None, data_dir: Path) -> Iterator[str]:
+def command_server(redis_url: str | None, data_dir: Path) -> Iterator[str]:
     """The server a command works on: ``--redis-url`` (or ``$ORRERY_REDIS_URL``), else the
     local cluster of ``orrery cluster up``, else the data folder's embedded server (the
     running one, or one started for this command)."""
