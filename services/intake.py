@@ -139,16 +139,13 @@ class Intake:
         a reply its stream refused becomes a dead letter after it."""
         pipe = self.redis.pipeline(transaction=False)
         replies: list[tuple[int, Decided]] = []  # (index of the reply's result, entry)
-        position = 0
         for decided in settled:
             handled = decided.handled
             if handled.reply_to and handled.outcome is not None:
+                replies.append((len(pipe), decided))  # the reply's XADD comes next
                 add_reply(pipe, handled)
-                replies.append((position, decided))
-                position += 2
             if handled.dead_letter_reason:
                 _dead_letter(pipe, p, decided.entry, handled.dead_letter_reason)
-                position += 1
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
         ids = [decided.entry.id for decided in settled]
         pipe.xack(stream, keys.DECIDERS_GROUP, *ids)
