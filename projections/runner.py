@@ -344,7 +344,6 @@ class FeedHandlers:
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
                 log.error("projection_failed", error=repr(error))
-            self.projector.tables.forget(table_id)
         if failed:
             return
         self._applied(batch.entries)
@@ -401,7 +400,8 @@ async def _apply_riding_out(
     projector: Projector, newest: dict[str, int], p: int
 ) -> dict[str, BaseException]:
     """``apply_batch``; the tables that failed on a transient error are tried again
-    (after :data:`RETRY_PAUSES_S`); what still fails is returned."""
+    (after :data:`RETRY_PAUSES_S`); what still fails is returned, and every table that
+    failed is forgotten from the cache (read again from Redis next time)."""
     pending, failed = dict(newest), {}
     for pause in (*RETRY_PAUSES_S, None):
         try:
