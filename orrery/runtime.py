@@ -79,18 +79,18 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     if role == "worker":
         # Each partition is read by one live worker at a time (services/assignment.py).
         assignment = Assignment(p, consumer)
-        build_decider_app(broker, redis, p, consumer=consumer, assignment=assignment)
+        app = build_decider_app(broker, redis, p, consumer=consumer, assignment=assignment)
     else:
         on_applied = metrics.observe_projection_lag
-        build_projector_app(broker, redis, p, consumer=consumer, on_applied=on_applied)
+        app = build_projector_app(broker, redis, p, consumer=consumer, on_applied=on_applied)
     metrics.serve_metrics(None)
     metrics.name_process(role, consumer)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await broker.start()
     read_stream_keys_locally(redis)  # (a cluster client; else untouched)
+    await app.start()  # the broker's subscribers, then the app's own readers
     log.info("process_started", partitions=p, redis=_without_password(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
@@ -113,7 +113,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
         for task in (watchdog, sharing):
             if task is not None:
                 await _ended(task)
-        await broker.stop()
+        await app.stop()  # the app's readers, then the broker
         log.info("process_stopped")
 
 

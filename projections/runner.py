@@ -61,7 +61,8 @@ from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
-from streams.subscribers import subscribe_stream
+from streams.readers import GroupReader
+from streams.subscribers import subscribe_claimer, subscribe_stream
 
 log = structlog.get_logger("orrery.projector")
 
@@ -300,54 +301,95 @@ def build_projector_app(
     metrics module)."""
     consumer = consumer or consumer_name("projector")
     projector = Projector(redis, partitions, TableCache(redis, partitions))
-    feed = FeedHandlers(projector, on_applied)
-    for p in range(partitions):
-        subscribe_stream(
-            broker,
-            keys.feed_stream(p),
+    feed = FeedHandlers(projector, partitions, on_applied)
+    app = FastStream(broker)
+    feeds = [keys.feed_stream(p) for p in range(partitions)]
+    if not projector.cluster:
+        # One XREADGROUP over every feed per wake-up: a batch holds every partition's
+        # new entries (a cluster refuses a read across slots: a reader per feed there).
+        reader = GroupReader(
+            redis,
+            feeds,
             group=keys.PROJECTIONS_GROUP,
             consumer=consumer,
+            on_batches=feed.on_batches,
+            count=BATCH,
+            block_ms=polling_ms,
+        )
+        app.after_startup(reader.start)
+        app.on_shutdown(reader.stop)
+    for p, stream in enumerate(feeds):
+        # The claimer re-takes, one by one, entries a crashed projector (or a failed
+        # batch) left pending.
+        on_claimed = functools.partial(feed.on_claimed, p)
+        group = keys.PROJECTIONS_GROUP
+        if not projector.cluster:
+            subscribe_claimer(broker, stream, group=group, consumer=consumer, on_claimed=on_claimed)
+            continue
+        subscribe_stream(
+            broker,
+            stream,
             # The reader takes batches: a table's entries collapse into one catch-up and
             # one write, and FastStream's per-message cost is paid once per batch.
-            on_batch=functools.partial(feed.on_batch, p),
-            # The claimer re-takes, one by one, entries a crashed projector (or a failed
-            # batch) left pending.
-            on_claimed=functools.partial(feed.on_claimed, p),
+            on_batch=feed.on_batch,
+            on_claimed=on_claimed,
             batch=BATCH,
             polling_ms=polling_ms,
+            group=group,
+            consumer=consumer,
         )
-    return FastStream(broker)
+    return app
 
 
 class FeedHandlers:
-    """What the feed's reader and claimer do with their entries."""
+    """What the feed's readers and claimers do with their entries."""
 
     def __init__(
-        self, projector: Projector, on_applied: Callable[[str, float], None] | None
+        self,
+        projector: Projector,
+        partitions: int,
+        on_applied: Callable[[str, float], None] | None,
     ) -> None:
         self.projector = projector
         self.on_applied = on_applied
         self.redis = projector.redis
+        self.partition_of_feed = {keys.feed_stream(p): p for p in range(partitions)}
 
-    async def on_batch(self, p: int, batch: Batch) -> None:
-        """Apply a reader's batch; acknowledged as a whole once every table is written,
-        else left pending as a whole (the claimer retries the entries one by one)."""
+    async def on_batch(self, batch: Batch) -> None:
+        """A feed's own reader's batch (on a cluster)."""
+        await self.on_batches([batch])
+
+    async def on_batches(self, batches: list[Batch]) -> None:
+        """Apply the batches of one read (a batch per feed) together; each feed's
+        entries are acknowledged once every table they name is written, else left
+        pending (the claimer retries them one by one)."""
         newest: dict[str, int] = {}
-        for entry in batch.entries:
-            try:
-                feed_entry = feed_decoder.decode(entry.data)
-            except msgspec.DecodeError:
-                log.warning("feed_entry_unreadable", partition=p)
-                continue  # acked with the batch: nothing to apply
-            newest[feed_entry.table] = max(feed_entry.to_seq, newest.get(feed_entry.table, 0))
-        failed = await _apply_riding_out(self.projector, newest, p)
+        tables: dict[str, set[str]] = {}  # feed -> the tables its entries name
+        for batch in batches:
+            named = tables.setdefault(batch.stream, set())
+            for entry in batch.entries:
+                try:
+                    feed_entry = feed_decoder.decode(entry.data)
+                except msgspec.DecodeError:
+                    log.warning("feed_entry_unreadable", stream=batch.stream)
+                    continue  # acked with the batch: nothing to apply
+                table_id = feed_entry.table
+                newest[table_id] = max(feed_entry.to_seq, newest.get(table_id, 0))
+                named.add(table_id)
+        partitions = sorted({self.partition_of_feed.get(b.stream, -1) for b in batches})
+        failed = await _apply_riding_out(self.projector, newest, partitions)
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
                 log.error("projection_failed", error=repr(error))
-        if failed:
+        applied = [b for b in batches if not tables[b.stream] & failed.keys()]
+        if not applied:
             return
-        self._applied(batch.entries)
-        await self.redis.xack(batch.stream, keys.PROJECTIONS_GROUP, *batch.ids)
+        for batch in applied:
+            self._applied(batch.entries)
+        pipe = self.redis.pipeline(transaction=False)
+        for batch in applied:
+            pipe.xack(batch.stream, keys.PROJECTIONS_GROUP, *batch.ids)
+        await pipe.execute()
 
     async def on_claimed(self, p: int, batch: Batch) -> None:
         """Apply a claimed entry; one that keeps failing is given up (acknowledged)
@@ -397,7 +439,7 @@ def is_transient(error: BaseException) -> bool:
 
 
 async def _apply_riding_out(
-    projector: Projector, newest: dict[str, int], p: int
+    projector: Projector, newest: dict[str, int], partitions: list[int]
 ) -> dict[str, BaseException]:
     """``apply_batch``; the tables that failed on a transient error are tried again
     (after :data:`RETRY_PAUSES_S`); what still fails is returned, and every table that
@@ -407,13 +449,13 @@ async def _apply_riding_out(
         try:
             failed = await projector.apply_batch(pending)
         except Exception as error:
-            log.exception("projection_batch_failed", partition=p, tables=sorted(pending))
+            log.exception("projection_batch_failed", partitions=partitions, tables=sorted(pending))
             failed = dict.fromkeys(pending, error)
         for table_id in failed:
             projector.tables.forget(table_id)
         if pause is None or not failed or not all(map(is_transient, failed.values())):
             return failed
-        log.warning("projection_retried", partition=p, tables=len(failed), pause_s=pause)
+        log.warning("projection_retried", partitions=partitions, tables=len(failed), pause_s=pause)
         await asyncio.sleep(pause)
         pending = {t: newest[t] for t in failed}
     return failed

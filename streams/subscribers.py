@@ -38,26 +38,55 @@ def subscribe_stream(
     """Subscribe ``stream``'s reader (batches of up to ``batch`` entries, blocking
     ``polling_ms`` at most) and claimer (entries idle ``claim_idle_ms``); returns the
     reader's subscriber, for whoever starts and stops it (services/assignment.py)."""
-    common: dict[str, Any] = {
-        "ack_policy": AckPolicy.MANUAL,
-        "include_in_schema": False,
-        "decoder": to_batch,
-    }
-    # One group, one consumer name per process: the reader's and the claimer's entries
-    # are this process's pending entries.
-    member = functools.partial(StreamSub, stream, group=group, consumer=consumer)
+    member = _member(stream, group, consumer)
     reader = broker.subscriber(
         stream=member(polling_interval=polling_ms, batch=True, max_records=batch),
         parser=raw_batch_parser,
-        **common,
+        **_COMMON,
     )
     reader(_handler(on_batch))
+    subscribe_claimer(
+        broker,
+        stream,
+        group=group,
+        consumer=consumer,
+        on_claimed=on_claimed,
+        claim_idle_ms=claim_idle_ms,
+    )
+    return reader
+
+
+def subscribe_claimer(
+    broker: Any,
+    stream: str,
+    *,
+    group: str,
+    consumer: str,
+    on_claimed: BatchHandler,
+    claim_idle_ms: int = CLAIM_IDLE_MS,
+) -> Any:
+    """Subscribe ``stream``'s claimer alone (its reader is a
+    :class:`~streams.readers.GroupReader` over several streams); returns it."""
+    member = _member(stream, group, consumer)
     claimer = broker.subscriber(
         stream=member(min_idle_time=claim_idle_ms, polling_interval=claim_poll_ms(claim_idle_ms)),
-        **common,
+        **_COMMON,
     )
     claimer(_handler(on_claimed))
-    return reader
+    return claimer
+
+
+_COMMON: dict[str, Any] = {
+    "ack_policy": AckPolicy.MANUAL,
+    "include_in_schema": False,
+    "decoder": to_batch,
+}
+
+
+def _member(stream: str, group: str, consumer: str) -> Callable[..., StreamSub]:
+    # One group, one consumer name per process: the reader's and the claimer's entries
+    # are this process's pending entries.
+    return functools.partial(StreamSub, stream, group=group, consumer=consumer)
 
 
 def _handler(handle: BatchHandler) -> Callable[[Any], Awaitable[None]]:

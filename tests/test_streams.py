@@ -4,7 +4,7 @@ what a reader and a claimer hand their handlers, groups, delivery counts, dead l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import msgspec
 import pytest
@@ -16,6 +16,7 @@ from orrery_contracts import keys
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
+from streams.readers import GroupReader
 from streams.subscribers import subscribe_stream
 
 STREAM, GROUP = "test:streams", "testers"
@@ -140,3 +141,61 @@ def test_failure_kinds_and_consumer_names(monkeypatch: pytest.MonkeyPatch) -> No
     assert consumer_name("decider").startswith("decider-")
     monkeypatch.setenv("ORRERY_CONSUMER", "pod-7")
     assert consumer_name("projector") == "pod-7"
+
+
+async def test_a_group_reader_reads_every_stream_at_once_and_rides_out_a_missing_group(
+    redis_client: aioredis.Redis,
+) -> None:
+    streams = [f"{STREAM}:{n}" for n in range(3)]
+    # the third stream's group does not exist yet: every read fails until it does
+    for stream in streams[:2]:
+        await create_group(redis_client, stream, GROUP)
+    added = {
+        s: [await redis_client.xadd(s, {"__data__": s.encode()}) for _ in range(2)] for s in streams
+    }
+    reads: list[list[Batch]] = []
+    failing = True
+    got = asyncio.Event()
+
+    async def on_batches(batches: list[Batch]) -> None:
+        reads.append(batches)
+        if failing:
+            raise RuntimeError("a handler that fails leaves its entries pending")
+        got.set()
+
+    reader = GroupReader(
+        redis_client,
+        streams,
+        group=GROUP,
+        consumer="one",
+        on_batches=on_batches,
+        count=8,
+        block_ms=50,
+    )
+    await reader.start()
+    try:
+        await asyncio.sleep(0.5)
+        assert reads == []  # NOGROUP on every read so far, and the reader still runs
+        await create_group(redis_client, streams[2], GROUP)
+        await _until_true(lambda: bool(reads))
+        # one read, one batch per stream, in stream order
+        assert sorted(reads[0], key=lambda b: b.stream) == [
+            Batch(s, tuple(Entry(i, s.encode()) for i in added[s])) for s in streams
+        ]
+        failing = False
+        late = await redis_client.xadd(streams[1], {"__data__": b"late"})
+        await _until(got)
+        assert reads[-1] == [Batch(streams[1], (Entry(late, b"late"),))]
+    finally:
+        await reader.stop()
+    # the failed read's entries stay pending (for the claimers); the later one too (no ack)
+    pending = [(await redis_client.xpending(s, GROUP))["pending"] for s in streams]
+    assert pending == [2, 3, 2]
+
+
+async def _until_true(condition: Callable[[], bool]) -> None:
+    for _ in range(300):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the condition never held")

@@ -1,0 +1,111 @@
+"""One reader for many streams of a consumer group: a single ``XREADGROUP`` per wake-up.
+
+FastStream's stream subscriber reads one stream: with one reader per partition, a
+process that consumes every partition's stream wakes once per partition that has
+entries, and under load each wake-up carries about one entry, so every per-batch cost
+(the read, the handler's pipelines, the acknowledgement) is paid per entry. A
+:class:`GroupReader` reads all its streams in one ``XREADGROUP … STREAMS s1 s2 … > > …``
+and hands its handler the entries of every stream that had some, one
+:class:`~streams.batches.Batch` per stream, together.
+
+Choices:
+
+* only where one command may name all the streams: a standalone server. A Redis
+  Cluster refuses a read across hash slots (every partition is its own slot), so there
+  the per-stream subscribers stay (``streams/subscribers.py``);
+* the reader reads new entries only (``>``); what it leaves pending (a failed batch, a
+  process stopped mid-batch) is the claimers' (the per-stream FastStream claimers);
+* a failed read (the server restarting, a group lost with the data and not yet
+  recreated by the watchdog) is logged and retried after a growing pause, never ends the
+  reader; a failed handler is logged, its entries stay pending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import structlog
+
+from streams.batches import Batch
+
+log = structlog.get_logger("orrery.streams")
+
+BatchesHandler = Callable[[list[Batch]], Awaitable[None]]
+# Pauses after consecutive failed reads (the last one repeats).
+READ_RETRY_PAUSES_S = (0.1, 0.5, 2.0)
+
+
+class GroupReader:
+    """Reads ``streams`` for ``consumer`` of ``group``; hands each read's batches to
+    ``on_batches``. :meth:`start` and :meth:`stop` run and end its task."""
+
+    def __init__(
+        self,
+        redis: Any,
+        streams: Sequence[str],
+        *,
+        group: str,
+        consumer: str,
+        on_batches: BatchesHandler,
+        count: int,
+        block_ms: int,
+    ) -> None:
+        self.redis = redis
+        self.streams = {stream: ">" for stream in streams}
+        self.group = group
+        self.consumer = consumer
+        self.on_batches = on_batches
+        self.count = count
+        self.block_ms = block_ms
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        # (async: FastStream runs a plain function hook in a worker thread)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"reader:{self.group}")
+
+    async def stop(self) -> None:
+        """End the reader (a batch in hand stays pending for the claimers)."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def read(self) -> list[Batch]:
+        """One ``XREADGROUP`` over every stream: a batch per stream that had entries."""
+        read = await self.redis.xreadgroup(
+            self.group, self.consumer, self.streams, count=self.count, block=self.block_ms
+        )
+        rows = read.items() if isinstance(read, dict) else (read or ())
+        return [Batch.of(_text(stream), entries) for stream, entries in rows if entries]
+
+    async def _run(self) -> None:
+        failures = 0
+        while True:
+            try:
+                batches = await self.read()
+            except Exception as error:
+                pause = READ_RETRY_PAUSES_S[min(failures, len(READ_RETRY_PAUSES_S) - 1)]
+                if failures == 0:
+                    log.warning("stream_read_failed", group=self.group, error=repr(error))
+                failures += 1
+                await asyncio.sleep(pause)
+                continue
+            if failures:
+                log.info("stream_read_resumed", group=self.group, failed_reads=failures)
+                failures = 0
+            if not batches:
+                continue
+            try:
+                await self.on_batches(batches)
+            except Exception:
+                log.exception("stream_batches_failed", group=self.group)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
