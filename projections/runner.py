@@ -61,7 +61,7 @@ from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
-from streams.readers import GroupReader
+from streams.readers import BatchCoalescer, GroupReader
 from streams.subscribers import subscribe_claimer, subscribe_stream
 
 log = structlog.get_logger("orrery.projector")
@@ -304,13 +304,21 @@ def build_projector_app(
     feed = FeedHandlers(projector, partitions, on_applied)
     app = FastStream(broker)
     feeds = [keys.feed_stream(p) for p in range(partitions)]
-    if not projector.cluster:
-        # One XREADGROUP over every feed per wake-up: a batch holds every partition's
-        # new entries (a cluster refuses a read across slots: a reader per feed there).
+    group = keys.PROJECTIONS_GROUP
+    # A batch holds the new entries of every partition: each table is caught up and
+    # written once per batch, and the batch's work is paid once per wake-up.
+    if projector.cluster:
+        # A cluster refuses a read across slots: a reader per feed, their batches
+        # handled together.
+        coalescer = BatchCoalescer(feed.on_batches)
+        app.after_startup(coalescer.start)
+        app.on_shutdown(coalescer.stop)
+    else:
+        # One XREADGROUP over every feed per wake-up.
         reader = GroupReader(
             redis,
             feeds,
-            group=keys.PROJECTIONS_GROUP,
+            group=group,
             consumer=consumer,
             on_batches=feed.on_batches,
             count=BATCH,
@@ -322,16 +330,13 @@ def build_projector_app(
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.
         on_claimed = functools.partial(feed.on_claimed, p)
-        group = keys.PROJECTIONS_GROUP
         if not projector.cluster:
             subscribe_claimer(broker, stream, group=group, consumer=consumer, on_claimed=on_claimed)
             continue
         subscribe_stream(
             broker,
             stream,
-            # The reader takes batches: a table's entries collapse into one catch-up and
-            # one write, and FastStream's per-message cost is paid once per batch.
-            on_batch=feed.on_batch,
+            on_batch=coalescer.submit,
             on_claimed=on_claimed,
             batch=BATCH,
             polling_ms=polling_ms,
@@ -354,10 +359,6 @@ class FeedHandlers:
         self.on_applied = on_applied
         self.redis = projector.redis
         self.partition_of_feed = {keys.feed_stream(p): p for p in range(partitions)}
-
-    async def on_batch(self, batch: Batch) -> None:
-        """A feed's own reader's batch (on a cluster)."""
-        await self.on_batches([batch])
 
     async def on_batches(self, batches: list[Batch]) -> None:
         """Apply the batches of one read (a batch per feed) together; each feed's

@@ -70,11 +70,8 @@ class GroupReader:
     async def stop(self) -> None:
         """End the reader (a batch in hand stays pending for the claimers)."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if task is not None:
+            await _cancelled(task)
 
     async def read(self) -> list[Batch]:
         """One ``XREADGROUP`` over every stream: a batch per stream that had entries."""
@@ -107,5 +104,67 @@ class GroupReader:
                 log.exception("stream_batches_failed", group=self.group)
 
 
+async def _cancelled(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` until it ends: a cancellation that arrives as a library's inner
+    call completes can be lost (Python 3.11's ``wait_for``, inside redis-py's reads)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.5)
+    with contextlib.suppress(asyncio.CancelledError):
+        task.result()
+
+
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class BatchCoalescer:
+    """Where one read cannot name every stream (a Redis Cluster: a reader per stream),
+    the batches that the per-stream readers deliver while a previous one is handled are
+    handed to ``on_batches`` together: the per-batch work (catch-up reads, write
+    pipelines, acknowledgements) is paid once per wake-up, as with a
+    :class:`GroupReader`. :meth:`submit` returns once its batch was handled (so a
+    reader takes its next batch only then) and raises what the handler raised."""
+
+    def __init__(self, on_batches: BatchesHandler) -> None:
+        self.on_batches = on_batches
+        self._waiting: list[tuple[Batch, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="coalescer")
+
+    async def stop(self) -> None:
+        """End the handling task (batches still waiting stay pending, unacknowledged)."""
+        task, self._task = self._task, None
+        if task is not None:
+            await _cancelled(task)
+        for _, done in self._waiting:
+            done.cancel()
+        self._waiting = []
+
+    async def submit(self, batch: Batch) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((batch, done))
+        self._wake.set()
+        await done
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            taken, self._waiting = self._waiting, []
+            if not taken:
+                continue
+            try:
+                await self.on_batches([batch for batch, _ in taken])
+            except Exception as error:
+                for _, done in taken:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in taken:
+                if not done.done():
+                    done.set_result(None)

@@ -16,7 +16,7 @@ from orrery_contracts import keys
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
-from streams.readers import GroupReader
+from streams.readers import BatchCoalescer, GroupReader
 from streams.subscribers import subscribe_stream
 
 STREAM, GROUP = "test:streams", "testers"
@@ -199,3 +199,37 @@ async def _until_true(condition: Callable[[], bool]) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the condition never held")
+
+
+async def test_a_coalescer_hands_the_batches_that_arrived_meanwhile_over_together() -> None:
+    handled: list[list[str]] = []
+    busy = asyncio.Event()
+    release = asyncio.Event()
+
+    async def on_batches(batches: list[Batch]) -> None:
+        handled.append([b.stream for b in batches])
+        if len(handled) == 1:
+            busy.set()
+            await release.wait()  # the first batch takes a while
+        if "bad" in handled[-1]:
+            raise RuntimeError("the handler failed")
+
+    coalescer = BatchCoalescer(on_batches)
+    await coalescer.start()
+    try:
+        first = asyncio.create_task(coalescer.submit(Batch("a", ())))
+        await _until(busy)
+        # three readers deliver while the first batch is handled
+        later = [asyncio.create_task(coalescer.submit(Batch(s, ()))) for s in ("b", "c", "d")]
+        await asyncio.sleep(0.05)
+        assert not any(task.done() for task in [first, *later])  # each waits for its handling
+        release.set()
+        await asyncio.gather(first, *later)
+        assert handled == [["a"], ["b", "c", "d"]]
+        # a handler's failure reaches every submitter of that round, and the next round runs
+        with pytest.raises(RuntimeError):
+            await coalescer.submit(Batch("bad", ()))
+        await coalescer.submit(Batch("e", ()))
+        assert handled[-1] == ["e"]
+    finally:
+        await coalescer.stop()
