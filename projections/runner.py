@@ -57,7 +57,7 @@ from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
-from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite
+from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
@@ -152,11 +152,18 @@ class Projector:
         self.notices = NoticeWriter(redis, partitions)
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
+        self.partitions = partitions
+        # A partition's writes of a batch (views, notices, score of each of its tables)
+        # in one script call; the lobby's keys are global, its writes go one by one.
+        self.batch = WriteBatch(
+            redis, [self.views.script, self.notices.script, self.scores.guarded_set]
+        )
         self.scripts = (
             self.lobby.script,
             self.views.script,
             self.notices.script,
             self.scores.guarded_set,
+            self.batch.script,
         )
         # A cluster pipeline runs its nodes' parts in parallel: the lobby goes first alone.
         self.cluster = isinstance(redis, RedisCluster)
@@ -273,10 +280,33 @@ class Projector:
         return [a if isinstance(r, NoScriptError) else r for r, a in pairs]
 
     async def _pipeline(self, writes: list[ScriptWrite]) -> list[Any]:
+        """One pipeline: each lobby write's script, then one :class:`WriteBatch` call
+        per partition for the other writes; each write's reply or error, in order."""
         pipe = self.redis.pipeline(transaction=False)
-        for write in writes:
-            write.queue(pipe)
-        return list(await pipe.execute(raise_on_error=False))
+        calls: list[list[int]] = []  # per queued call: the indexes of its writes
+        by_partition: dict[int, list[int]] = {}
+        for i, write in enumerate(writes):
+            if isinstance(write, LobbyWrite):
+                write.queue(pipe)
+                calls.append([i])
+            else:
+                p = keys.partition_of(write.table_id, self.partitions)
+                by_partition.setdefault(p, []).append(i)
+        batched = set()
+        for indexes in by_partition.values():
+            self.batch.queue(pipe, [writes[i] for i in indexes])
+            calls.append(indexes)
+            batched.add(len(calls) - 1)
+        replies: list[Any] = [None] * len(writes)
+        results = await pipe.execute(raise_on_error=False)
+        for n, (indexes, result) in enumerate(zip(calls, results, strict=True)):
+            if n in batched and not isinstance(result, BaseException):
+                for i, reply in zip(indexes, result, strict=True):
+                    replies[i] = reply
+            else:
+                for i in indexes:
+                    replies[i] = result
+        return replies
 
     async def _load_scripts(self) -> None:
         for script in self.scripts:

@@ -6,9 +6,10 @@ local seq = tonumber(ARGV[1])
 if applied >= seq then
   return 0
 end
+-- The XADD first: the one call that can fail (a key of another type), before any write.
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'seq', seq)
 for i = 3, #KEYS do
   redis.call('SET', KEYS[i], ARGV[i])
 end
 redis.call('SET', KEYS[1], seq)
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 'seq', seq)
 return 1

@@ -60,3 +60,62 @@ class NoticesWrite(ScriptWrite):
     script answers the seats it notified."""
 
     turns: dict[int, int]  # candidate seat -> the seq its turn began at
+
+
+# Runs several writes' scripts, each as a local function (SCRIPTS, defined before this
+# text), in one call. ARGV: 1 the write count n, then per write (kind, key count, arg
+# count), then every write's arguments in order; KEYS: every write's keys in order.
+# Answers each write's reply in order; a write that raised answers its error, and the
+# writes after it still run (one table's broken key does not hold back its neighbours').
+_DRIVER = """
+local n = tonumber(ARGV[1])
+local results = {}
+local k, a = 0, 1 + 3 * n
+for i = 1, n do
+  local kind, nk, na = tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1])
+  local wkeys, wargv = {}, {}
+  for j = 1, nk do wkeys[j] = KEYS[k + j] end
+  for j = 1, na do wargv[j] = ARGV[a + j] end
+  k, a = k + nk, a + na
+  local ok, result = pcall(SCRIPTS[kind], wkeys, wargv)
+  if ok then
+    results[i] = result
+  elseif type(result) == 'table' and result.err then
+    results[i] = result
+  else
+    results[i] = {err = tostring(result)}
+  end
+end
+return results
+"""
+
+
+class WriteBatch:
+    """One script call for several writes whose keys share a hash slot (a partition's
+    tables): each write's own script runs inside it, in order. One ``EVALSHA`` per
+    partition and batch instead of one per projection and table."""
+
+    def __init__(self, redis: Any, scripts: list[AsyncScript]) -> None:
+        functions = [
+            f"local function script_{i}(KEYS, ARGV)\n{_text(s.script)}\nend"
+            for i, s in enumerate(scripts, 1)
+        ]
+        names = ", ".join(f"script_{i}" for i in range(1, len(scripts) + 1))
+        source = "\n".join([*functions, f"local SCRIPTS = {{{names}}}", _DRIVER])
+        self.script = redis.register_script(source)
+        self.kinds = {id(s): i for i, s in enumerate(scripts, 1)}
+
+    def queue(self, pipe: Any, writes: list[ScriptWrite]) -> None:
+        """Queue the one call for ``writes`` (the script must be loaded); its reply is a
+        list: each write's reply or error, in order."""
+        args: list[Any] = [len(writes)]
+        for write in writes:
+            args += [self.kinds[id(write.script)], len(write.keys), len(write.args)]
+        for write in writes:
+            args += write.args
+        all_keys = [key for write in writes for key in write.keys]
+        pipe.execute_command("EVALSHA", self.script.sha, len(all_keys), *all_keys, *args)
+
+
+def _text(source: str | bytes | memoryview) -> str:
+    return source if isinstance(source, str) else bytes(source).decode()
