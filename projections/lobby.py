@@ -139,6 +139,10 @@ class LobbyWriter:
         self.script = redis.register_script(_SCRIPT)
         # Facts of a table that never change once it exists.
         self.fixed: dict[str, tuple[int, bool]] = {}
+        # The record this writer wrote last per table: the next write replaces it
+        # without reading it back (the script's guard refuses it if another writer
+        # wrote since, and the write is then read and tried again).
+        self.written: dict[str, LobbyTable] = {}
 
     async def _fixed(self, table_id: str) -> tuple[int, bool]:
         known = self.fixed.get(table_id)
@@ -163,7 +167,10 @@ class LobbyWriter:
 
     def queue_reads(self, pipe: Any, table_id: str) -> int:
         """Queue what a write needs to read first (the record, the seq it was applied
-        at, and once per table its fixed facts); returns the number of replies."""
+        at, and once per table its fixed facts; nothing after this writer wrote the
+        record); returns the number of replies."""
+        if table_id in self.written and table_id in self.fixed:
+            return 0
         pipe.get(lobby_table_key(table_id))
         pipe.hget(APPLIED_HASH, table_id)
         if table_id in self.fixed:
@@ -177,15 +184,21 @@ class LobbyWriter:
         :meth:`write` then reads and tries again."""
         if state.phase == "none":
             return None
-        raw, applied = replies[0], replies[1]
-        if len(replies) == 4:
-            self._keep_fixed(state.table_id, replies[2], replies[3])
+        if replies:
+            raw, applied = replies[0], replies[1]
+            if len(replies) == 4:
+                self._keep_fixed(state.table_id, replies[2], replies[3])
+            if applied is not None and int(applied) >= state.seq:
+                return None
+            previous = lobby_table_decoder.decode(raw) if raw else None
+        else:
+            # The record this writer wrote last; whether it is still there is the
+            # script's to check (an archived and restored table lost it, for one).
+            previous = self.written[state.table_id]
+            applied = previous.seq
         created_at, private = self.fixed[state.table_id]
-        if applied is not None and int(applied) >= state.seq:
-            return None
         record = lobby_record(state, created_at, private)
         member = listing_member(created_at, state.table_id)
-        previous = lobby_table_decoder.decode(raw) if raw else None
         current = verified_players(record)
         removed = sorted(verified_players(previous) - current)
         # Most commands change only the record's seq: its listings and player indexes
@@ -217,7 +230,18 @@ class LobbyWriter:
                 len(removed),
                 "1" if relist else "0",
             ],
+            record,
         )
+
+    def wrote(self, write: LobbyWrite, reply: Any) -> None:
+        """After the script: remember the record it wrote (reply 1), else forget the
+        table's (0: a newer one is there; -1: another writer's record)."""
+        if reply == 1:
+            if len(self.written) > 20_000:
+                self.written.clear()
+            self.written[write.table_id] = write.record
+        else:
+            self.written.pop(write.table_id, None)
 
     async def write(self, state: TableState) -> bool:
         if state.phase == "none":
@@ -229,6 +253,7 @@ class LobbyWriter:
             if call is None:
                 return False
             written = await call.run()
+            self.wrote(call, written)
             if written != -1:
                 return bool(written)
         raise RuntimeError(f"the lobby record of {state.table_id} kept changing")

@@ -255,8 +255,10 @@ class Projector:
     async def _after(self, write: ScriptWrite, state: TableState, reply: Any) -> None:
         """What a write's reply asks for, by the write's type."""
         match write:
-            case LobbyWrite() if reply == -1:  # the record changed since the read
-                await self.lobby.write(state)
+            case LobbyWrite():
+                self.lobby.wrote(write, reply)
+                if reply == -1:  # the record changed since the one it replaces
+                    await self.lobby.write(state)
             case NoticesWrite(turns=turns):
                 await self.notices.sent(state, reply, turns)
 

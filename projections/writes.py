@@ -51,7 +51,10 @@ class ScoreWrite(ScriptWrite):
 @dataclass(frozen=True, slots=True)
 class LobbyWrite(ScriptWrite):
     """The table's lobby record and listings (projections/lobby.py); its script
-    answers -1 when the record changed since the read it was computed from."""
+    answers 1 when it wrote ``record``, 0 when a newer one was there, -1 when the record
+    changed since the one it was computed from."""
+
+    record: Any  # the LobbyTable it writes (the writer remembers it once written)
 
 
 @dataclass(frozen=True, slots=True)

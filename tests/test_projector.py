@@ -9,17 +9,30 @@ import redis.asyncio as aioredis
 from orrery_client.sdk import new_seat_token
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted
+from orrery_contracts.lobby import (
+    APPLIED_HASH,
+    LobbyTable,
+    listing_member,
+    lobby_list_key,
+    lobby_table_decoder,
+    lobby_table_key,
+)
 from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 from projections.runner import Projector
 from projections.tables import TableCache
 from services.handling import CommandHandler
 from services.store import EventStore
 from tests.support.tables import envelope
+from tests.support.tinygame import Stand
 
 P = 4
 
 
 async def _started(handler: CommandHandler, table: str) -> int:
+    return (await _seated(handler, table))[0]
+
+
+async def _seated(handler: CommandHandler, table: str) -> tuple[int, list[str]]:
     outcomes = [await handler.handle(envelope(table, CreateTable(game="tiny", seats=2)))]
     tokens = [new_seat_token() for _ in range(2)]
     for s, token in enumerate(tokens):
@@ -28,7 +41,7 @@ async def _started(handler: CommandHandler, table: str) -> int:
         )
     outcomes.append(await handler.handle(envelope(table, StartTable(), seat=0, token=tokens[0])))
     assert all(isinstance(h.outcome, Accepted) for h in outcomes)
-    return len(await handler.store.read_log(table))
+    return len(await handler.store.read_log(table)), tokens
 
 
 def _same_partition(count: int) -> list[str]:
@@ -70,3 +83,43 @@ async def test_a_broken_key_fails_its_table_alone_and_the_partition_writes_in_on
     projector.tables.forget(broken)
     assert await projector.apply_batch({broken: seqs[broken]}) == {}
     assert await redis_client.get(keys.view_key(0, broken, 0))
+
+
+async def test_the_lobby_record_is_replaced_without_a_read_until_another_writer_wrote_it(
+    redis_client: aioredis.Redis,
+) -> None:
+    handler = CommandHandler(EventStore(redis_client, P))
+    (table,) = _same_partition(1)
+    seq, tokens = await _seated(handler, table)
+    mine = Projector(redis_client, P, TableCache(redis_client, P))
+    other = Projector(redis_client, P, TableCache(redis_client, P))  # a second projector
+
+    async def move(seat: int) -> int:
+        handled = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
+        assert isinstance(handled.outcome, Accepted)
+        return len(await handler.store.read_log(table))
+
+    async def record() -> LobbyTable:
+        return lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
+
+    assert await mine.apply_batch({table: seq}) == {}
+    assert mine.lobby.queue_reads(redis_client.pipeline(), table) == 0  # nothing to read
+    # the other projector writes the next record: mine is no longer what is there
+    seq = await move(0)
+    assert await other.apply_batch({table: seq}) == {}
+    # the last move ends the game: mine is refused (-1), reads the record and writes again
+    seq = await move(1)
+    assert await mine.apply_batch({table: seq}) == {}
+    written = await record()
+    assert (written.seq, written.state) == (seq, "finished")
+    assert int(await redis_client.hget(APPLIED_HASH, table)) == seq
+    # listed once, under its new state only
+    member = listing_member(written.created_at, table)
+    assert await redis_client.zscore(lobby_list_key("finished"), member) is not None
+    assert await redis_client.zscore(lobby_list_key("playing"), member) is None
+    assert mine.lobby.written[table] == written
+    # the record is gone (an archived table restored): the same seq applied again writes it
+    await redis_client.delete(lobby_table_key(table))
+    await redis_client.hdel(APPLIED_HASH, table)
+    assert await mine.apply_batch({table: seq}) == {}
+    assert await record() == written
