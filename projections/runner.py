@@ -2,16 +2,27 @@
 group (``projections``) for every projection, with a claimer per partition for the
 entries of a crashed projector. Groups are pre-created at 0 so no history is missed.
 
+A batch is every partition's new entries at one wake-up: on a standalone server one
+``XREADGROUP`` names every feed (streams/readers.py ``GroupReader``); a Redis Cluster
+refuses a read across slots, so there each feed has its own FastStream reader and the
+batches they deliver while one is handled are handled together (``BatchCoalescer``).
+Under load a per-feed batch held about one entry, so every per-batch cost below was
+paid per command; a batch over every feed holds several.
+
 Each feed entry is read once and each table folded once per batch; from that one state
 the lobby record, the views (one per seat and one for spectators), the clocks' deadlines
 index and "your turn" notices (projections/notices.py) and the scoreboard are derived.
-A batch costs four round trips whatever its size: the ``XREADGROUP``, one pipeline of
-the tables' catch-up reads (``XRANGE`` after the cached seq) and the lobby's reads, one
-pipeline of every write (the lobby's script first, so whoever sees a view at seq n finds
-the record too, then the views', notices' and score's scripts, each guarded by the seq
-it shows), and the ``XACK`` once they all succeeded. (Only when two projectors race on
-one table's lobby record does the lobby write come after the views: its script refuses
-a record that changed since the read, and the retry follows the pipeline.) On a Redis
+A batch costs four round trips whatever its size: the read, one pipeline of the tables'
+catch-up reads (``XRANGE`` after the cached seq; the lobby's reads only for a record
+this projector did not write last), one pipeline of every write, and the ``XACK`` of
+each feed once every table its entries name is written. The write pipeline holds the
+lobby's script per table first (its keys are global), so whoever sees a view at seq n
+finds the record too, then **one script call per partition** (projections/writes.py
+``WriteBatch``) that runs the views', notices' and score's scripts of each of the
+partition's tables, each guarded by the seq it shows; a write that fails answers its
+error and the others still run. (Only when two projectors race on one table's lobby
+record does the lobby write come after the views: its script refuses a record that
+changed since the one it replaces, and the retry follows the pipeline.) On a Redis
 Cluster, whose pipelines run per node in parallel, the lobby writes go first in a
 pipeline of their own. A cluster pipeline carries the scripts too (queued as plain
 ``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
@@ -24,8 +35,8 @@ Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
 before the oldest one a projection has not applied) and removes the old ones.
 
-The reader/claimer pair of each feed, the raw batches they deliver and the delivery
-count come from ``streams/`` (written once for the projectors and the intake); the
+The readers and claimers, the raw batches they deliver and the delivery count come
+from ``streams/`` (written once for the projectors and the intake); the
 writes of a batch are typed work items (projections/writes.py), and what a write's reply
 asks for is dispatched by the write's type. The Redis client is the broker's own,
 handed in by the process wiring (orrery/runtime.py).

@@ -5,8 +5,9 @@ command streams) and the projectors (``projections/runner.py``, the ``projection
 group on the feeds) consume their partitions the same way, and this package is that
 way: consumer names and groups (:mod:`streams.consumers`), the raw batches their
 handlers receive (:mod:`streams.batches`), the reader/claimer pair of subscribers per
-stream (:mod:`streams.subscribers`) and the bounded redelivery with its dead letters
-(:mod:`streams.deliveries`).
+stream (:mod:`streams.subscribers`), one reader over many streams and the coalescing of
+per-stream batches (:mod:`streams.readers`, the projectors') and the bounded
+redelivery with its dead letters (:mod:`streams.deliveries`).
 
 It sits between the contract and the two sides: ``orrery_contracts ← streams ←
 services, projections`` (``tests/test_layering.py``). It imports nothing of the rules,
