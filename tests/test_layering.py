@@ -47,8 +47,9 @@ THIRD_PARTY = {
     "orrery_contracts": {"msgspec"},
     "orrery_client": {"msgspec", "redis"},
     "games": {"msgspec"},
-    # the consumer-group plumbing: FastStream's subscribers over redis-py
-    "streams": {"faststream", "redis"},
+    # the consumer-group plumbing: FastStream's subscribers over redis-py, and the
+    # service's logger (a reader's failed reads)
+    "streams": {"faststream", "redis", "structlog"},
     # the archive: its databases' drivers, zstd, and what the archiver process uses
     "archive": {
         "msgspec",
