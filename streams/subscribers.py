@@ -19,9 +19,6 @@ from faststream.redis import StreamSub
 
 from streams.batches import Batch, raw_batch_parser, to_batch
 from streams.consumers import CLAIM_IDLE_MS, claim_poll_ms
-from streams.stream_subs import share_unprefixed_stream_subs
-
-share_unprefixed_stream_subs()  # (no deepcopy of a subscription per look-up)
 
 BatchHandler = Callable[[Batch], Awaitable[None]]
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 import msgspec
 import pytest
 import redis.asyncio as aioredis
-from faststream.redis import RedisBroker, StreamSub
+from faststream.redis import RedisBroker
 
 from orrery.server.embedded import EmbeddedServer
 from orrery_contracts import keys
@@ -233,12 +233,3 @@ async def test_a_coalescer_hands_the_batches_that_arrived_meanwhile_over_togethe
         assert handled[-1] == ["e"]
     finally:
         await coalescer.stop()
-
-
-def test_a_subscription_is_not_copied_on_every_look_up() -> None:
-    import streams.subscribers  # noqa: F401  (installs the shared subscriptions)
-
-    sub = StreamSub(STREAM, group=GROUP, consumer="me")
-    assert sub.add_prefix("") is sub  # FastStream looks it up several times per read
-    prefixed = sub.add_prefix("app:")  # a prefix still makes a copy of its own
-    assert prefixed is not sub and (prefixed.name, sub.name) == (f"app:{STREAM}", STREAM)
