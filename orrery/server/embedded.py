@@ -7,6 +7,7 @@ on, stopped (SIGTERM, then SIGKILL) on exit. No system install and no Docker.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import signal
@@ -113,12 +114,24 @@ class EmbeddedServer:
             *(["--aclfile", str(self.users[1].resolve())] if self.users else []),
             *self.extra_args,
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
         deadline = time.monotonic() + timeout
         client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        # SIGTERM / Ctrl-C are held while the process is spawned: one that arrived after
+        # the fork but before ``self.process`` is set would leave a server nobody stops.
+        # Held, it is handled right after, inside the ``try`` that stops the server.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
+            try:
+                self.process = subprocess.Popen(
+                    args,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                    # the server itself gets the signals again
+                    preexec_fn=functools.partial(signal.pthread_sigmask, signal.SIG_SETMASK, held),
+                )
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             while True:
                 if self.process.poll() is not None:
                     log = self.data_dir / "server.log"
@@ -168,6 +181,9 @@ class EmbeddedServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 @contextlib.contextmanager
