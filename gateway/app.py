@@ -7,7 +7,9 @@ strictly and bounded in depth (gateway/bodies.py), every response carries the se
 headers (gateway/headers.py), errors are
 ``{"error", "message"}`` with no stack trace, the OpenAPI 3.1 document is generated
 from the msgspec models at ``/v1/openapi.json``, and ``/`` serves the static web client
-from ``clients/web/``.
+from ``clients/web/``. A command (``POST /v1/tables/{id}/commands``, the request sent
+most) goes to its fast path first (gateway.fastpath): the same answers without
+Litestar's request cycle, and anything it does not expect is handed back to the route.
 """
 
 from __future__ import annotations
