@@ -7,7 +7,9 @@ strictly and bounded in depth (gateway/bodies.py), every response carries the se
 headers (gateway/headers.py), errors are
 ``{"error", "message"}`` with no stack trace, the OpenAPI 3.1 document is generated
 from the msgspec models at ``/v1/openapi.json``, and ``/`` serves the static web client
-from ``clients/web/``.
+from ``clients/web/``. A command (``POST /v1/tables/{id}/commands``, the request sent
+most) goes to its fast path first (gateway.fastpath): the same answers without
+Litestar's request cycle, and anything it does not expect is handed back to the route.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.response.file import ASGIFileResponse
 from litestar.static_files import StaticFiles, create_static_files_router
+from litestar.types import Receive, Scope, Send
 
 from gateway.asyncapi import asyncapi_document
 from gateway.bodies import strict_body
 from gateway.core import Gateway, provide_gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
+from gateway.fastpath import CommandPath, command_table
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
@@ -93,6 +97,22 @@ async def before_request(request: Request[Any, Any, Any]) -> Response[None] | No
     if answer is None:
         await strict_body(request)
     return answer
+
+
+class GatewayApp(Litestar):
+    """Litestar with the command route's fast path in front of it (gateway.fastpath):
+    a command request goes there first, and whatever it defers comes back here."""
+
+    commands: CommandPath | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        table_id = command_table(scope) if self.commands is not None else None
+        if table_id is None or self.commands is None:
+            return await super().__call__(scope, receive, send)
+        await self.commands(scope, receive, send, table_id, self._full)
+
+    async def _full(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -160,7 +180,7 @@ def create_app(
         if settings.cors_origins
         else None
     )
-    app = Litestar(
+    app = GatewayApp(
         route_handlers=handlers,
         # handlers take these by name (gateway/routes.py); "player" needs a session, so it
         # is declared on the protected router
@@ -192,6 +212,7 @@ def create_app(
     )
     app.state.gateway = gateway
     app.state.documents = documents(app, games)
+    app.commands = CommandPath(gateway, cors=cors is not None)
     return app
 
 

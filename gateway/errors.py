@@ -49,9 +49,11 @@ def error_response(
     extra: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response[bytes]:
-    body = {"error": code, "message": message, **(extra or {})}
     return Response(
-        _json.encode(body), status_code=status, media_type="application/json", headers=headers
+        error_body(code, message, extra),
+        status_code=status,
+        media_type="application/json",
+        headers=headers,
     )
 
 
@@ -66,8 +68,19 @@ _HTTP_CODES = {
 }
 
 
+def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> bytes:
+    return _json.encode({"error": code, "message": message, **(extra or {})})
+
+
+def api_error_body(error: ApiError) -> tuple[int, bytes, dict[str, str]]:
+    """An :class:`ApiError`'s status, body and headers (the command fast path's
+    answer, gateway.fastpath; the app's: :func:`on_api_error`)."""
+    return error.status, error_body(error.code, error.message, error.extra), error.headers
+
+
 def on_api_error(request: Request[Any, Any, Any], error: ApiError) -> Response[bytes]:
-    return error_response(error.status, error.code, error.message, error.extra, error.headers)
+    status, body, headers = api_error_body(error)
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
 
 
 def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> Response[bytes]:
@@ -94,18 +107,30 @@ def on_http_exception(request: Request[Any, Any, Any], error: HTTPException) -> 
     return error_response(status, code, message, headers={"Allow": allow} if allow else None)
 
 
-def on_redis_error(request: Request[Any, Any, Any], error: RedisError) -> Response[bytes]:
-    log.warning("redis_unavailable", error=type(error).__name__, path=request.url.path)
-    return error_response(503, "unavailable", "the service's store is unreachable; retry later")
+def redis_error_body(error: RedisError, path: str) -> tuple[int, bytes]:
+    log.warning("redis_unavailable", error=type(error).__name__, path=path)
+    return 503, error_body("unavailable", "the service's store is unreachable; retry later")
 
 
-def on_internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[bytes]:
+def internal_error_body(error: Exception, path: str) -> tuple[int, bytes]:
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else "?"
-    log.error("internal_error", error=type(error).__name__, where=where, path=request.url.path)
-    return error_response(500, "internal_error", "internal error")
+    log.error("internal_error", error=type(error).__name__, where=where, path=path)
+    return 500, error_body("internal_error", "internal error")
+
+
+def on_redis_error(request: Request[Any, Any, Any], error: RedisError) -> Response[bytes]:
+    return raw_error(*redis_error_body(error, request.url.path))
+
+
+def on_internal_error(request: Request[Any, Any, Any], error: Exception) -> Response[bytes]:
+    return raw_error(*internal_error_body(error, request.url.path))
+
+
+def raw_error(status: int, body: bytes) -> Response[bytes]:
+    return Response(body, status_code=status, media_type="application/json")
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {

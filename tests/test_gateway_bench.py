@@ -20,10 +20,14 @@ def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
-    assert [p["kind"] for p in result["phases"]] == ["sdk", "http", "ws"]
+    assert [p["kind"] for p in result["phases"]] == ["sdk", "http", "ws", "httpx"]
     for phase in result["phases"]:
         assert phase["commands"] >= 6 and phase["commands_per_s"] > 0
         assert phase["p99_ms"] >= phase["p50_ms"] > 0
+        # CPU per command: the gateway process's (it served these phases) and the clients'
+        assert phase["client_cpu_us"] > 0 and phase["gateway_cpu_us"] >= 0
+        if phase["kind"] != "sdk":
+            assert phase["gateway_cpu_us"] > 0
     push = result["push"]
     assert push["spectators"] == 3 and push["frames"] >= push["updates"] > 0
     # the measured cost of a sign-in, with OWASP's argon2id parameters
@@ -36,12 +40,25 @@ def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None
     from orrery.bench.gateway import render
 
     def phase(kind: str, per_s: float, p99: float) -> dict[str, object]:
-        return {"kind": kind, "commands": 10, "commands_per_s": per_s, "p50_ms": 1, "p99_ms": p99}
+        return {
+            "kind": kind,
+            "commands": 10,
+            "commands_per_s": per_s,
+            "p50_ms": 1,
+            "p99_ms": p99,
+            "gateway_cpu_us": 1234 if kind != "sdk" else None,
+            "client_cpu_us": 567,
+        }
 
     result = {
         "tables": 2,
         "game": "fractured_sky",
-        "phases": [phase("sdk", 100.0, 10.0), phase("http", 70.0, 25.0), phase("ws", 50.0, 15.0)],
+        "phases": [
+            phase("sdk", 100.0, 10.0),
+            phase("http", 70.0, 25.0),
+            phase("ws", 50.0, 15.0),
+            phase("httpx", 40.0, 30.0),
+        ],
         "push": {"spectators": 3, "frames": 4, "updates": 4, "p50_ms": 1, "p99_ms": 2},
         "sign_in": {
             "memory_kib": 19456,
@@ -52,6 +69,10 @@ def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None
         },
     }
     rows = {line.split()[0]: line for line in render(result).splitlines()}
-    assert "target" not in rows["sdk"]
+    assert "met" not in rows["sdk"] and rows["sdk"].split()[6:] == ["-", "567"]
     assert rows["http"].endswith("÷ sdk ≥ 0.60 (met), p99 ≤ 20.0 (not met)")
     assert rows["ws"].endswith("÷ sdk ≥ 0.60 (not met), p99 ≤ 20.0 (met)")
+    # the gateway's and the clients' CPU per command beside each row
+    assert rows["http"].split()[6:8] == ["1234", "567"]
+    # the httpx row is for scale: issue 23's targets are for the http and ws rows
+    assert "met" not in rows["httpx"] and "httpx" in rows["httpx"].split("(")[-1]
