@@ -79,6 +79,7 @@ from orrery_contracts.table import (
     JoinSeat,
 )
 from services.chat import ChatDesk
+from services.log_context import bound as log_context
 from services.store import EventStore, PendingAppend
 
 log = structlog.get_logger("orrery.decider")
@@ -227,9 +228,7 @@ class CommandHandler:
         lock = self.locks.setdefault(table_id, asyncio.Lock())
         self.lock_users[table_id] += 1
         try:
-            with structlog.contextvars.bound_contextvars(
-                table_id=table_id, command_id=envelope.command_id, seat=envelope.seat
-            ):
+            with log_context(table_id=table_id, command_id=envelope.command_id, seat=envelope.seat):
                 async with lock, self.busy:
                     outcome, dead_letter_reason = await self._settle(envelope, as_json)
         finally:

@@ -43,6 +43,7 @@ from orrery_contracts import keys
 from services import metrics
 from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
+from services.log_context import bound as log_context
 from services.store import EventStore
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
@@ -121,7 +122,7 @@ class Intake:
     async def _decide(self, p: int, stream: str, entry: Entry) -> Decided | None:
         """One entry's outcome, or None when it stays pending (a failure with
         deliveries left; the claimer retries it)."""
-        with structlog.contextvars.bound_contextvars(partition=p, entry=entry.text_id):
+        with log_context(partition=p, entry=entry.text_id):
             try:
                 return Decided(entry, await self.handler.decide_entry(entry.data))
             except Exception as error:
