@@ -94,11 +94,14 @@ class Intake:
 
     async def on_batch(self, p: int, batch: Batch) -> None:
         """A reader's batch or a claimer's one entry: decided, then settled together."""
-        # Concurrent across tables; a table's entries keep their order (each waits for
-        # the table's lock in the order the tasks start, which is the stream's order).
-        decided = await asyncio.gather(
-            *(self._decide(p, batch.stream, entry) for entry in batch.entries)
-        )
+        entries = batch.entries
+        if len(entries) == 1:
+            # The usual batch below saturation: no task to create for it.
+            decided = [await self._decide(p, batch.stream, entries[0])]
+        else:
+            # Concurrent across tables; a table's entries keep their order (each waits for
+            # the table's lock in the order the tasks start, which is the stream's order).
+            decided = await asyncio.gather(*(self._decide(p, batch.stream, e) for e in entries))
         settled = [d for d in decided if d is not None]
         if settled:
             await self._settle(p, batch.stream, settled)
