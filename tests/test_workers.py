@@ -99,11 +99,55 @@ async def test_concurrent_commands_on_one_table_apply_once(two_workers: LiveServ
 
 @pytest.fixture
 def crashing(tmp_path: Path) -> Iterator[LiveService]:
-    """Two workers that SIGKILL themselves after appending a command id starting "crash-"."""
+    """Two workers that SIGKILL themselves after appending a command id starting "crash-",
+    confirming each append's fsync (WAITAOF): with a durability option the append does
+    not settle its entry, so the crash comes between the append and the answer."""
+    with live_service(
+        tmp_path,
+        workers=2,
+        ORRERY_CLAIM_IDLE_MS="800",
+        ORRERY_FAULT_KILL_AFTER_APPEND="crash-",
+        ORRERY_WAIT_AOF_MS="2000",
+    ) as service:
+        yield service
+
+
+@pytest.fixture
+def crashing_settled(tmp_path: Path) -> Iterator[LiveService]:
+    """The same crash with the defaults: the append answers and acks the entry itself."""
     with live_service(
         tmp_path, workers=2, ORRERY_CLAIM_IDLE_MS="800", ORRERY_FAULT_KILL_AFTER_APPEND="crash-"
     ) as service:
         yield service
+
+
+async def test_worker_killed_after_a_settling_append(crashing_settled: LiveService) -> None:
+    live = crashing_settled
+    async with OrreryClient(live.url) as client:
+        table = await client.create_table("tiny", 2, table_id="crash-table")
+        secret = new_seat_token()
+        join = JoinRequest(name="Ann")
+        # One attempt only, and no claimer needed: the append itself answered.
+        outcome = await client.submit(
+            table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
+        )
+        assert isinstance(outcome, Accepted) and outcome.seat == 0
+        workers = live.processes[:2]
+        for _ in range(100):  # the worker dies right after its append answered
+            if any(p.poll() is not None for p in workers):
+                break
+            await asyncio.sleep(0.1)
+        assert sum(p.poll() is not None for p in workers) == 1
+        stream = keys.command_stream(client.partition(table))
+        # answered, acked and deleted with the append: nothing left for a claimer
+        assert (await client.redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+        assert await client.redis.xlen(stream) == 0
+        log = await _log(client, table)
+        assert [e.command_id for _, e in log].count("crash-join") == 1
+        again = await client.submit(table, join, command_id="crash-join", token=secret)
+        assert again == outcome
+        bob = await client.join(table, "Bob")
+        assert bob.seat == 1
 
 
 async def test_worker_killed_between_append_and_ack(crashing: LiveService) -> None:
