@@ -121,17 +121,37 @@ def crashing_settled(tmp_path: Path) -> Iterator[LiveService]:
         yield service
 
 
+async def _join_once(client: OrreryClient) -> tuple[str, JoinRequest, str, Accepted]:
+    """A join sent once ("crash-join": the worker that appends it kills itself)."""
+    table = await client.create_table("tiny", 2, table_id="crash-table")
+    secret = new_seat_token()
+    join = JoinRequest(name="Ann")
+    outcome = await client.submit(
+        table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
+    )
+    assert isinstance(outcome, Accepted) and outcome.seat == 0
+    return table, join, secret, outcome
+
+
+async def _carries_on(
+    client: OrreryClient, table: str, join: JoinRequest, secret: str, outcome: Accepted
+) -> None:
+    """Applied once; the survivor carries on, and a retry of the same id is a duplicate."""
+    log = await _log(client, table)
+    assert [e.command_id for _, e in log].count("crash-join") == 1
+    again = await client.submit(table, join, command_id="crash-join", token=secret)
+    assert again == outcome
+    raw = await client.redis.hget(keys.outcomes_hash(client.partition(table), table), "crash-join")
+    assert raw is not None
+    bob = await client.join(table, "Bob")
+    assert bob.seat == 1
+
+
 async def test_worker_killed_after_a_settling_append(crashing_settled: LiveService) -> None:
     live = crashing_settled
     async with OrreryClient(live.url) as client:
-        table = await client.create_table("tiny", 2, table_id="crash-table")
-        secret = new_seat_token()
-        join = JoinRequest(name="Ann")
         # One attempt only, and no claimer needed: the append itself answered.
-        outcome = await client.submit(
-            table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
-        )
-        assert isinstance(outcome, Accepted) and outcome.seat == 0
+        table, join, secret, outcome = await _join_once(client)
         workers = live.processes[:2]
         for _ in range(100):  # the worker dies right after its append answered
             if any(p.poll() is not None for p in workers):
@@ -142,38 +162,17 @@ async def test_worker_killed_after_a_settling_append(crashing_settled: LiveServi
         # answered, acked and deleted with the append: nothing left for a claimer
         assert (await client.redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
         assert await client.redis.xlen(stream) == 0
-        log = await _log(client, table)
-        assert [e.command_id for _, e in log].count("crash-join") == 1
-        again = await client.submit(table, join, command_id="crash-join", token=secret)
-        assert again == outcome
-        bob = await client.join(table, "Bob")
-        assert bob.seat == 1
+        await _carries_on(client, table, join, secret, outcome)
 
 
 async def test_worker_killed_between_append_and_ack(crashing: LiveService) -> None:
     live = crashing
     async with OrreryClient(live.url) as client:
-        table = await client.create_table("tiny", 2, table_id="crash-table")
         # One attempt only: the outcome can come from nowhere but the claimer.
-        secret = new_seat_token()
-        join = JoinRequest(name="Ann")
-        outcome = await client.submit(
-            table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
-        )
-        assert isinstance(outcome, Accepted) and outcome.seat == 0
+        table, join, secret, outcome = await _join_once(client)
         workers = live.processes[:2]
         assert sum(p.poll() is not None for p in workers) == 1
-        log = await _log(client, table)
-        assert [e.command_id for _, e in log].count("crash-join") == 1
-        # the survivor carries on, and a retry of the same id is a duplicate
-        again = await client.submit(table, join, command_id="crash-join", token=secret)
-        assert again == outcome
-        raw = await client.redis.hget(
-            keys.outcomes_hash(client.partition(table), table), "crash-join"
-        )
-        assert raw is not None
-        bob = await client.join(table, "Bob")
-        assert bob.seat == 1
+        await _carries_on(client, table, join, secret, outcome)
 
 
 async def _read_models(redis: Any) -> dict[str, Any]:
