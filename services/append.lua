@@ -1,11 +1,19 @@
 -- Atomic append of one command's events to a table's log (all keys share one hash tag).
 -- KEYS: 1 meta hash, 2 log stream, 3 outcomes hash, 4 partition feed, 5 partition tables set,
---       6 partition's ended tables (the archiver's queue)
+--       6 partition's ended tables (the archiver's queue),
+--       optionally 7 the partition's command stream (the settle)
 -- ARGV: 1 command id, 2 expected seq, 3 expected head hash, 4 outcome bytes,
 --       5 table id, 6 table phase after the append, 7 feed max length,
 --       8 command digest, 9 recorded-at time (unix ms),
+--       10 the command entry's id, 11 its consumer group, 12 the client's reply stream
+--       ('': none), 13 the reply's bytes, 14 reply stream max length, 15 reply stream
+--       TTL (s) (10-15 read only with KEYS 7),
 --       then for each event: its hash, its entry bytes
--- Returns {"dup", stored outcome, its digest} | {"conflict", seq, head} | {"ok", last seq}
+-- The settle runs only on a standalone server: the reply stream is in no partition's slot.
+-- It is not declared in KEYS because a declared key needs read access too, and a worker
+-- may only write reply streams (deploy/valkey/users.acl.template: %W~orrery:reply:*).
+-- Returns {"dup", stored outcome, its digest} | {"conflict", seq, head}
+--       | {"ok", last seq, settled: 0 no | 1 answered and acked | 2 acked, reply refused}
 local stored = redis.call('HGET', KEYS[3], ARGV[1])
 if stored then
   return {'dup', stored, redis.call('HGET', KEYS[3], ARGV[1] .. ':digest') or ''}
@@ -17,7 +25,7 @@ if seq ~= tonumber(ARGV[2]) or (seq > 0 and head ~= ARGV[3]) then
 end
 local first = seq + 1
 local last_hash = head
-for i = 10, #ARGV, 2 do
+for i = 16, #ARGV, 2 do
   seq = seq + 1
   redis.call('XADD', KEYS[2], tostring(seq) .. '-0', 'e', ARGV[i + 1])
   last_hash = ARGV[i]
@@ -31,4 +39,21 @@ end
 -- table ids are restricted to [A-Za-z0-9_.:-], so this is valid JSON
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', '__data__',
   '{"table":"' .. ARGV[5] .. '","from":' .. first .. ',"to":' .. seq .. '}')
-return {'ok', tostring(seq)}
+local settled = 0
+if KEYS[7] then
+  -- The answer, then the acknowledgement, with the append: no crash can come between.
+  settled = 1
+  if ARGV[12] ~= '' then
+    -- pcall: a reply key a client made something else must not undo the append; the
+    -- caller dead-letters the entry (its outcome stays stored for a retry).
+    local sent = redis.pcall('XADD', ARGV[12], 'MAXLEN', '~', ARGV[14], '*', '__data__', ARGV[13])
+    if type(sent) == 'table' and sent.err then
+      settled = 2
+    else
+      redis.call('EXPIRE', ARGV[12], ARGV[15])
+    end
+  end
+  redis.call('XACK', KEYS[7], ARGV[11], ARGV[10])
+  redis.call('XDEL', KEYS[7], ARGV[10])
+end
+return {'ok', tostring(seq), settled}

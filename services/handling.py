@@ -12,7 +12,8 @@ cached one → the outcome (rejections: :meth:`~CommandHandler._rejected`).
 
 This is the decider worker's whole job for one stream entry, independent of the
 transport (the intake's batch reader calls :meth:`CommandHandler.decide_entry` and
-answers a batch at once with :func:`add_reply`; :meth:`CommandHandler.handle` decides and
+answers a batch at once with :func:`add_reply`, but for the entries an append settled
+itself — services/store.py's ``Settle``; :meth:`CommandHandler.handle` decides and
 answers one entry). It never raises on bad input: every problem becomes a rejection with
 a stable code, or (when there is nowhere safe to answer) a dead letter with the reason.
 Only infrastructure failures (Redis down) propagate, so the entry stays pending and is
@@ -43,7 +44,7 @@ import re
 import signal
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -79,7 +80,16 @@ from orrery_contracts.table import (
     JoinSeat,
 )
 from services.chat import ChatDesk
-from services.store import EventStore, PendingAppend
+from services.log_context import bound as log_context
+from services.store import (
+    NOT_SETTLED,
+    REPLY_MAXLEN,
+    REPLY_REFUSED,
+    REPLY_TTL_S,
+    EventStore,
+    PendingAppend,
+    Settle,
+)
 
 log = structlog.get_logger("orrery.decider")
 
@@ -94,9 +104,6 @@ CONCURRENCY = int(os.environ.get("ORRERY_INTAKE_CONCURRENCY") or 48)
 MAX_ENTRY_BYTES = 64 * 1024
 SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
 MAX_HEADER_SCAN = 8 * 1024 * 1024  # a refused entry this small is still read for its reply_to
-# Reply streams: capped, and gone after this long without a write (refreshed per reply).
-REPLY_MAXLEN = 10_000
-REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
 # A table not started within this many seconds is closed (table.close); 0: never.
 LOBBY_TTL_S = float(os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S)
 # Decoding can fail in more ways than DecodeError: msgspec raises RecursionError on
@@ -156,6 +163,9 @@ class Handled:
     reply_to: str | None
     dead_letter_reason: str | None = None
     as_json: bool = True
+    # the append answered, acked and deleted the entry (services/store.py's Settle):
+    # nothing is left to write for it but, with REPLY_REFUSED, its dead letter
+    settled: int = NOT_SETTLED
 
 
 class CommandHandler:
@@ -194,9 +204,13 @@ class CommandHandler:
                 handled.dead_letter_reason = handled.dead_letter_reason or reason
         return handled
 
-    async def decide_entry(self, data: bytes) -> Handled:
+    async def decide_entry(
+        self, data: bytes, stream: str | None = None, entry_id: bytes | None = None
+    ) -> Handled:
         """Decide the entry; its answer is left to the caller (:func:`add_reply`), so a
-        batch of entries can be answered and acknowledged in one round trip."""
+        batch of entries can be answered and acknowledged in one round trip — unless the
+        append settled it (given the entry's ``stream`` and ``entry_id``, on a store that
+        settles: ``Handled.settled``)."""
         as_json = is_json(data)
         if len(data) > MAX_ENTRY_BYTES:
             return await self._unreadable(
@@ -227,27 +241,35 @@ class CommandHandler:
         lock = self.locks.setdefault(table_id, asyncio.Lock())
         self.lock_users[table_id] += 1
         try:
-            with structlog.contextvars.bound_contextvars(
-                table_id=table_id, command_id=envelope.command_id, seat=envelope.seat
-            ):
+            with log_context(table_id=table_id, command_id=envelope.command_id, seat=envelope.seat):
                 async with lock, self.busy:
-                    outcome, dead_letter_reason = await self._settle(envelope, as_json)
+                    handled = await self._settle(envelope, as_json, stream, entry_id)
         finally:
             self.lock_users[table_id] -= 1
             if not self.lock_users[table_id]:
                 # Nobody holds or awaits it: drop it, so ids of missing tables never pile up.
                 del self.lock_users[table_id]
                 self.locks.pop(table_id, None)
-        return Handled(outcome, envelope.reply_to, dead_letter_reason, as_json)
+        return handled
 
     # ------------------------------------------------------------ the work
 
     async def _settle(
-        self, envelope: CommandEnvelope[Any], as_json: bool
-    ) -> tuple[Outcome, str | None]:
-        """The outcome, and a dead-letter reason when the server itself failed."""
+        self,
+        envelope: CommandEnvelope[Any],
+        as_json: bool,
+        stream: str | None,
+        entry_id: bytes | None,
+    ) -> Handled:
+        """The outcome, with a dead-letter reason when the server itself failed."""
+        entry = Settle(stream, entry_id, envelope.reply_to, b"") if stream and entry_id else None
         try:
-            return await self._decide_and_append(envelope, as_json), None
+            outcome, settled = await self._decide_and_append(envelope, as_json, entry)
+            if settled == REPLY_REFUSED:
+                log.warning("reply_undeliverable", reason="reply_to is not a stream")
+                reason = _undeliverable(outcome)
+                return Handled(outcome, envelope.reply_to, reason, as_json, settled)
+            return Handled(outcome, envelope.reply_to, None, as_json, settled)
         except RedisError:
             raise
         except Exception as error:
@@ -260,11 +282,15 @@ class CommandHandler:
                 code="internal_error",
                 message="the server failed on this command; nothing was applied",
             )
-            return outcome, f"internal error: {error!r}"
+            return Handled(outcome, envelope.reply_to, f"internal error: {error!r}", as_json)
 
-    async def _decide_and_append(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
+    async def _decide_and_append(
+        self, envelope: CommandEnvelope[Any], as_json: bool, entry: Settle | None = None
+    ) -> tuple[Outcome, int]:
         """Decide on the table as this process knows it, append, answer; on a version
         conflict (another worker appended first) decide again on the table as it is.
+        With ``entry`` (its reply still empty) the append settles it when the store can;
+        returns the outcome and what the append settled (``services.store``'s values).
 
         No dedupe look-up on the way in: the append script refuses a known command id
         (returning its outcome), and a rejection looks for one before it is given. A
@@ -272,7 +298,7 @@ class CommandHandler:
         rejections are never stored (a seat must not pre-empt its own expiry's id)."""
         tag = _tag_of(envelope.body, as_json)
         if tag == SAY_TAG:
-            return await self._say(envelope, as_json)
+            return await self._say(envelope, as_json), NOT_SETTLED
         system = tag in _SYSTEM_TAGS
         credentials = "" if system else f"|{envelope.seat}|{envelope.token}"
         digest = hashlib.sha256(bytes(envelope.body) + credentials.encode()).hexdigest()
@@ -286,8 +312,11 @@ class CommandHandler:
                 outcome = await self._rejected(state, envelope, rejected, system, digest)
                 if outcome is None:
                     continue  # decided on a stale copy: decide again
-                return outcome
+                return outcome, NOT_SETTLED
             accepted, pending = self._pending(state, envelope, decision, now, digest)
+            if entry is not None and self.store.settles:
+                reply = encode_outcome(accepted, as_json)
+                pending = replace(pending, settle=replace(entry, reply=reply))
             result = await self.store.append(pending)
             if result.status == "ok":
                 if self.kill_after_append and envelope.command_id.startswith(
@@ -296,20 +325,22 @@ class CommandHandler:
                     os.kill(os.getpid(), signal.SIGKILL)
                 await self._keep(state, decision.state)
                 log.info("command_accepted", seq=accepted.last_seq, events=len(decision.events))
-                return accepted
+                return accepted, result.settled
             if result.status == "dup":
-                return self._duplicate(
+                duplicate = self._duplicate(
                     envelope, result.stored_outcome, result.stored_digest, digest
                 )
+                return duplicate, NOT_SETTLED
             # Another worker appended first: forget the cached state and decide again.
             self.cache.pop(envelope.table_id, None)
             log.info("version_conflict", seq=state.seq, head=result.last_seq)
-        return Rejection(
+        busy = Rejection(
             command_id=envelope.command_id,
             table_id=envelope.table_id,
             code="busy",
             message="the table is changing too fast; retry with the same command id",
         )
+        return busy, NOT_SETTLED
 
     async def _say(self, envelope: CommandEnvelope[Any], as_json: bool) -> Outcome:
         """A chat message (services/chat.py): not decided, not logged."""
@@ -568,7 +599,11 @@ def undeliverable(handled: Handled, error: Exception) -> str:
     """The dead-letter reason for an outcome its reply stream refused (a client made the
     key something else): the outcome stays stored for a retry with the same command id."""
     log.warning("reply_undeliverable", reason=excerpt(str(error), 80))
-    kind = handled.outcome.__struct_config__.tag if handled.outcome is not None else "none"
+    return _undeliverable(handled.outcome)
+
+
+def _undeliverable(outcome: Outcome | None) -> str:
+    kind = outcome.__struct_config__.tag if outcome is not None else "none"
     return f"outcome {kind} not delivered: reply_to is not a stream"
 
 

@@ -18,9 +18,12 @@ workers share the partitions; claimers run everywhere).
 The reader takes up to :data:`BATCH` entries per delivery: its entries are decided
 concurrently across tables (a table's own entries in stream order, under the table's
 lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK`` and ``XDEL`` of
-the batch goes out in one pipeline. An entry whose handling failed is left out of the
-acknowledgement: it stays pending for the claimer, which takes entries one by one (a
-batch of one, handled the same way) and counts each entry's deliveries.
+the batch goes out in one pipeline. On a standalone server without durability options
+an accepted command's append settles its entry itself (services/store.py: reply, ack and
+delete in the append script), and the pipeline carries only what is left, if anything.
+An entry whose handling failed is left out of the acknowledgement: it stays pending for
+the claimer, which takes entries one by one (a batch of one, handled the same way) and
+counts each entry's deliveries.
 
 The wiring (:func:`build_decider_app`) is apart from the logic (:class:`Intake`): the
 Redis client is the broker's own, handed in by the process wiring (orrery/runtime.py).
@@ -43,6 +46,7 @@ from orrery_contracts import keys
 from services import metrics
 from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
+from services.log_context import bound as log_context
 from services.store import EventStore
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
@@ -93,11 +97,14 @@ class Intake:
 
     async def on_batch(self, p: int, batch: Batch) -> None:
         """A reader's batch or a claimer's one entry: decided, then settled together."""
-        # Concurrent across tables; a table's entries keep their order (each waits for
-        # the table's lock in the order the tasks start, which is the stream's order).
-        decided = await asyncio.gather(
-            *(self._decide(p, batch.stream, entry) for entry in batch.entries)
-        )
+        entries = batch.entries
+        if len(entries) == 1:
+            # The usual batch below saturation: no task to create for it.
+            decided = [await self._decide(p, batch.stream, entries[0])]
+        else:
+            # Concurrent across tables; a table's entries keep their order (each waits for
+            # the table's lock in the order the tasks start, which is the stream's order).
+            decided = await asyncio.gather(*(self._decide(p, batch.stream, e) for e in entries))
         settled = [d for d in decided if d is not None]
         if settled:
             await self._settle(p, batch.stream, settled)
@@ -121,9 +128,10 @@ class Intake:
     async def _decide(self, p: int, stream: str, entry: Entry) -> Decided | None:
         """One entry's outcome, or None when it stays pending (a failure with
         deliveries left; the claimer retries it)."""
-        with structlog.contextvars.bound_contextvars(partition=p, entry=entry.text_id):
+        with log_context(partition=p, entry=entry.text_id):
             try:
-                return Decided(entry, await self.handler.decide_entry(entry.data))
+                handled = await self.handler.decide_entry(entry.data, stream, entry.id)
+                return Decided(entry, handled)
             except Exception as error:
                 # Redis failures, and (as a last resort) any bug the handler did not turn
                 # into an outcome: retried a bounded number of times, then dead-lettered.
@@ -136,25 +144,31 @@ class Intake:
 
     async def _settle(self, p: int, stream: str, settled: list[Decided]) -> None:
         """Every reply, dead letter, ``XACK`` and ``XDEL`` of the entries in one pipeline;
-        a reply its stream refused becomes a dead letter after it."""
+        a reply its stream refused becomes a dead letter after it. An entry its append
+        settled already (answered, acked, deleted) adds only its dead letter, if any."""
         pipe = self.redis.pipeline(transaction=False)
         replies: list[tuple[int, Decided]] = []  # (index of the reply's result, entry)
+        ids: list[bytes] = []  # the entries left to acknowledge
         for decided in settled:
             handled = decided.handled
-            if handled.reply_to and handled.outcome is not None:
-                replies.append((len(pipe), decided))  # the reply's XADD comes next
-                add_reply(pipe, handled)
+            if not handled.settled:
+                ids.append(decided.entry.id)
+                if handled.reply_to and handled.outcome is not None:
+                    replies.append((len(pipe), decided))  # the reply's XADD comes next
+                    add_reply(pipe, handled)
             if handled.dead_letter_reason:
                 _dead_letter(pipe, p, decided.entry, handled.dead_letter_reason)
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
-        ids = [decided.entry.id for decided in settled]
-        pipe.xack(stream, keys.DECIDERS_GROUP, *ids)
-        pipe.xdel(stream, *ids)
+        if ids:
+            pipe.xack(stream, keys.DECIDERS_GROUP, *ids)
+            pipe.xdel(stream, *ids)
+        if not len(pipe):
+            return  # every entry was settled by its append: no round trip
         results = await pipe.execute(raise_on_error=False)
         for result in results:
             if isinstance(result, Exception) and not isinstance(result, ResponseError):
                 raise result
-        if isinstance(results[-2], Exception):
+        if ids and isinstance(results[-2], Exception):
             raise results[-2]  # not acknowledged: the claimer takes the entries again
         for index, decided in replies:
             refused = results[index]

@@ -17,6 +17,7 @@ Without a port nothing is served and the counters cost a dictionary lookup each.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -56,13 +57,23 @@ GROUPS_MISSING = Gauge("orrery_groups_missing", "Consumer groups that do not exi
 def count_outcome(outcome: Any, dead_letter: bool = False) -> None:
     """Count one handled command by its outcome (``Accepted``/``Rejection``/``Duplicate``)."""
     if dead_letter:
-        COMMANDS.labels("dead_letter", "").inc()
+        _commands("dead_letter", "").inc()
     if outcome is None:
         return
-    tag = getattr(type(outcome), "__struct_config__", None)
-    kind = str(tag.tag) if tag is not None and tag.tag else type(outcome).__name__.lower()
-    code = getattr(outcome, "code", "") or ""
-    COMMANDS.labels(kind, code).inc()
+    _commands(_kind(outcome.__class__), getattr(outcome, "code", "") or "").inc()
+
+
+@functools.cache
+def _kind(outcome_type: type) -> str:
+    tag = getattr(outcome_type, "__struct_config__", None)
+    return str(tag.tag) if tag is not None and tag.tag else outcome_type.__name__.lower()
+
+
+@functools.cache
+def _commands(kind: str, code: str) -> Any:
+    """The counter of one outcome kind and code: looked up once (``labels`` takes a lock
+    and builds the key on every call); rejection codes are a fixed set."""
+    return COMMANDS.labels(kind, code)
 
 
 def observe_append(seconds: float) -> None:

@@ -10,6 +10,13 @@ master's fsync) and ``WAIT n`` (n replicas have it). ``n`` is an upper bound: a 
 with fewer replicas online (just after a failover promoted its only replica) waits for
 those it has, so the partitions it serves keep answering; it logs
 ``wait_replicas_degraded`` meanwhile (docs/scaling.md, "Failover").
+
+On a standalone server without durability options the append also *settles* the command
+entry (:class:`Settle`): it writes the outcome to the client's reply stream and acks and
+deletes the entry in the same script, one round trip less per command, and no crash can
+come between the append and the answer. Not on a cluster (a script touches one slot; the
+reply stream is in another) and not with ``WAITAOF``/``WAIT`` (an outcome may be sent
+only once the append is confirmed): there the intake answers and acks after the append.
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ from services import metrics
 
 FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
+# Reply streams: capped, and gone after this long without a write (refreshed per reply).
+REPLY_MAXLEN = 10_000
+REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
 
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 log = structlog.get_logger("orrery.store")
@@ -49,12 +59,30 @@ class DurabilityTimeout(RedisError):
     (the retry finds the stored outcome and waits for the fsync again)."""
 
 
+# What became of an appended command's entry (the script's third "ok" value).
+NOT_SETTLED, SETTLED, REPLY_REFUSED = 0, 1, 2
+
+
 @dataclass(frozen=True, slots=True)
 class AppendResult:
     status: Literal["ok", "dup", "conflict"]
     last_seq: int = 0
     stored_outcome: bytes = b""
     stored_digest: str = ""
+    # NOT_SETTLED; SETTLED: answered, acked and deleted by the append; REPLY_REFUSED: acked
+    # and deleted, but the reply stream refused the answer (the caller dead-letters it)
+    settled: int = NOT_SETTLED
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """The command entry an append settles when it can (:attr:`EventStore.settles`): its
+    stream and id, and the answer for its reply stream (None: nobody to answer)."""
+
+    stream: str
+    entry_id: bytes
+    reply_to: str | None
+    reply: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +98,7 @@ class PendingAppend:
     digest: str
     entries: list[tuple[str, bytes]]  # (hash, encoded envelope), in seq order
     recorded_at: int = 0
+    settle: Settle | None = None  # used only when the store settles (EventStore.settles)
 
 
 class EventStore:
@@ -93,6 +122,10 @@ class EventStore:
         )
         self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
         self._append = redis.register_script(_APPEND_LUA)
+        # Whether an append may settle its command entry (see the module's docstring).
+        self.settles = not (
+            self.wait_aof_ms or self.wait_replicas or hasattr(redis, "get_node_from_key")
+        )
         # node name -> (replicas online, when asked): see _replicas_to_wait_for
         self._online: dict[str, tuple[int, float]] = {}
 
@@ -113,8 +146,6 @@ class EventStore:
             pending.digest,
             pending.recorded_at,
         ]
-        for entry_hash, entry in pending.entries:
-            argv += [entry_hash, entry]
         script_keys = [
             keys.meta_hash(p, t),
             keys.log_stream(p, t),
@@ -123,6 +154,17 @@ class EventStore:
             keys.tables_set(p),
             keys.ended_zset(p),
         ]
+        settle = pending.settle if self.settles else None
+        if settle is None:
+            argv += ["", "", "", "", 0, 0]
+        else:
+            script_keys.append(settle.stream)
+            # the reply stream goes in ARGV: a worker may write it, not read it (append.lua)
+            reply_to = settle.reply_to or ""
+            argv += [settle.entry_id, keys.DECIDERS_GROUP, reply_to, settle.reply]
+            argv += [REPLY_MAXLEN, REPLY_TTL_S]
+        for entry_hash, entry in pending.entries:
+            argv += [entry_hash, entry]
         started = time.perf_counter()
         if self.wait_aof_ms or self.wait_replicas:
             reply = await self._append_durably(script_keys, argv)
@@ -131,7 +173,7 @@ class EventStore:
         metrics.observe_append(time.perf_counter() - started)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
-            return AppendResult("ok", last_seq=int(reply[1]))
+            return AppendResult("ok", last_seq=int(reply[1]), settled=int(reply[2]))
         if status == "dup":
             digest = reply[2].decode() if isinstance(reply[2], bytes) else str(reply[2])
             return AppendResult("dup", stored_outcome=bytes(reply[1]), stored_digest=digest)

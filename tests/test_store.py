@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import msgspec
 import redis.asyncio as aioredis
 
@@ -11,7 +13,17 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Duplicate, Rejection, chain_hash, decode_entry
 from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 from services.handling import CommandHandler
-from services.store import EventStore, PendingAppend
+from services.intake import Intake
+from services.store import (
+    NOT_SETTLED,
+    REPLY_REFUSED,
+    REPLY_TTL_S,
+    SETTLED,
+    EventStore,
+    PendingAppend,
+    Settle,
+)
+from streams.batches import Batch
 from tests.support.tables import envelope
 from tests.support.tinygame import Draw, Stand
 
@@ -146,3 +158,86 @@ async def test_log_entries_are_msgpack_envelopes(redis_client: aioredis.Redis) -
     assert entry.seq == 1 and entry.command is not None
     body = msgspec.msgpack.decode(entry.body)
     assert body["type"] == "table.created" and len(body["seed_commitment"]) == 64
+
+
+async def test_an_append_settles_its_command_entry(redis_client: aioredis.Redis) -> None:
+    """On a standalone server the append answers, acks and deletes the command entry in
+    its script; a reply key that is not a stream is refused without undoing the append."""
+    store = EventStore(redis_client, P)
+    assert store.settles
+    assert not EventStore(redis_client, P, wait_aof_ms=100).settles
+    p = store.partition("s1")
+    stream = keys.command_stream(p)
+    await redis_client.xgroup_create(stream, keys.DECIDERS_GROUP, id="0", mkstream=True)
+
+    async def read_entry() -> bytes:
+        await redis_client.xadd(stream, {"__data__": b"{}"})
+        read = await redis_client.xreadgroup(keys.DECIDERS_GROUP, "c", {stream: ">"}, count=1)
+        return bytes(read[0][1][0][0])
+
+    def pending(seq: int, reply_to: str | None, entry_id: bytes) -> PendingAppend:
+        settle = Settle(stream, entry_id, reply_to, f"outcome {seq}".encode())
+        return PendingAppend(
+            table_id="s1",
+            command_id=f"c{seq}",
+            expected_seq=seq - 1,
+            expected_hash="" if seq == 1 else f"h{seq - 1}",
+            phase="playing",
+            outcome=b"stored",
+            digest="",
+            entries=[(f"h{seq}", b"e")],
+            settle=settle,
+        )
+
+    reply_to = "orrery:reply:test:settle"
+    result = await store.append(pending(1, reply_to, await read_entry()))
+    assert (result.status, result.settled) == ("ok", SETTLED)
+    assert [f[b"__data__"] for _, f in await redis_client.xrange(reply_to)] == [b"outcome 1"]
+    assert 0 < await redis_client.ttl(reply_to) <= REPLY_TTL_S
+    assert await redis_client.xlen(stream) == 0
+    assert (await redis_client.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+
+    await redis_client.set("orrery:reply:test:not-a-stream", "x")
+    refused = pending(2, "orrery:reply:test:not-a-stream", await read_entry())
+    result = await store.append(refused)
+    assert (result.status, result.settled) == ("ok", REPLY_REFUSED)
+    assert await redis_client.xlen(keys.log_stream(p, "s1")) == 2  # the append stands
+    assert (await redis_client.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+
+    # a conflicting append settles nothing: the entry stays pending for a decision
+    entry_id = await read_entry()
+    stale = dataclasses.replace(pending(2, reply_to, entry_id), command_id="c-stale")
+    result = await store.append(stale)
+    assert (result.status, result.settled) == ("conflict", NOT_SETTLED)
+    assert (await redis_client.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 1
+
+
+async def test_intake_settles_through_the_append(redis_client: aioredis.Redis) -> None:
+    """The intake's batch: an accepted command is answered by its append (no entry left),
+    one whose reply key is not a stream is dead-lettered after it, with its token gone."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    intake = Intake(redis_client, handler, consumer="c")
+    await handler.handle(envelope("s2", CreateTable(game="tiny", seats=2)))
+    stream = keys.command_stream(handler.store.partition("s2"))
+    await redis_client.xgroup_create(stream, keys.DECIDERS_GROUP, id="0", mkstream=True)
+    reply_to, refused_to = "orrery:reply:test:intake", "orrery:reply:test:intake-string"
+    await redis_client.set(refused_to, "x")
+    ann, bob = new_seat_token(), new_seat_token()
+    for data in (
+        envelope("s2", JoinRequest(name="Ann"), token=ann, reply_to=reply_to),
+        envelope("s2", JoinRequest(name="Bob"), token=bob, reply_to=refused_to),
+    ):
+        await redis_client.xadd(stream, {"__data__": data})
+    read = await redis_client.xreadgroup(keys.DECIDERS_GROUP, "c", {stream: ">"}, count=10)
+    await intake.on_batch(handler.store.partition("s2"), Batch.of(stream, read[0][1]))
+    replies = [msgspec.json.decode(f[b"__data__"]) for _, f in await redis_client.xrange(reply_to)]
+    assert [(r["outcome"], r["seat"]) for r in replies] == [("accepted", 0)]
+    assert await redis_client.xlen(stream) == 0
+    assert (await redis_client.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+    dead = await redis_client.xrange(keys.dead_letter_stream(handler.store.partition("s2")))
+    assert [f[b"reason"] for _, f in dead] == [
+        b"outcome accepted not delivered: reply_to is not a stream"
+    ]
+    assert bob.encode() not in dead[0][1][b"data"]
+    state = await handler.store.load("s2")
+    assert state.seq == 3  # both joins stand

@@ -99,37 +99,80 @@ async def test_concurrent_commands_on_one_table_apply_once(two_workers: LiveServ
 
 @pytest.fixture
 def crashing(tmp_path: Path) -> Iterator[LiveService]:
-    """Two workers that SIGKILL themselves after appending a command id starting "crash-"."""
+    """Two workers that SIGKILL themselves after appending a command id starting "crash-",
+    confirming each append's fsync (WAITAOF): with a durability option the append does
+    not settle its entry, so the crash comes between the append and the answer."""
+    with live_service(
+        tmp_path,
+        workers=2,
+        ORRERY_CLAIM_IDLE_MS="800",
+        ORRERY_FAULT_KILL_AFTER_APPEND="crash-",
+        ORRERY_WAIT_AOF_MS="2000",
+    ) as service:
+        yield service
+
+
+@pytest.fixture
+def crashing_settled(tmp_path: Path) -> Iterator[LiveService]:
+    """The same crash with the defaults: the append answers and acks the entry itself."""
     with live_service(
         tmp_path, workers=2, ORRERY_CLAIM_IDLE_MS="800", ORRERY_FAULT_KILL_AFTER_APPEND="crash-"
     ) as service:
         yield service
 
 
+async def _join_once(client: OrreryClient) -> tuple[str, JoinRequest, str, Accepted]:
+    """A join sent once ("crash-join": the worker that appends it kills itself)."""
+    table = await client.create_table("tiny", 2, table_id="crash-table")
+    secret = new_seat_token()
+    join = JoinRequest(name="Ann")
+    outcome = await client.submit(
+        table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
+    )
+    assert isinstance(outcome, Accepted) and outcome.seat == 0
+    return table, join, secret, outcome
+
+
+async def _carries_on(
+    client: OrreryClient, table: str, join: JoinRequest, secret: str, outcome: Accepted
+) -> None:
+    """Applied once; the survivor carries on, and a retry of the same id is a duplicate."""
+    log = await _log(client, table)
+    assert [e.command_id for _, e in log].count("crash-join") == 1
+    again = await client.submit(table, join, command_id="crash-join", token=secret)
+    assert again == outcome
+    raw = await client.redis.hget(keys.outcomes_hash(client.partition(table), table), "crash-join")
+    assert raw is not None
+    bob = await client.join(table, "Bob")
+    assert bob.seat == 1
+
+
+async def test_worker_killed_after_a_settling_append(crashing_settled: LiveService) -> None:
+    live = crashing_settled
+    async with OrreryClient(live.url) as client:
+        # One attempt only, and no claimer needed: the append itself answered.
+        table, join, secret, outcome = await _join_once(client)
+        workers = live.processes[:2]
+        for _ in range(100):  # the worker dies right after its append answered
+            if any(p.poll() is not None for p in workers):
+                break
+            await asyncio.sleep(0.1)
+        assert sum(p.poll() is not None for p in workers) == 1
+        stream = keys.command_stream(client.partition(table))
+        # answered, acked and deleted with the append: nothing left for a claimer
+        assert (await client.redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+        assert await client.redis.xlen(stream) == 0
+        await _carries_on(client, table, join, secret, outcome)
+
+
 async def test_worker_killed_between_append_and_ack(crashing: LiveService) -> None:
     live = crashing
     async with OrreryClient(live.url) as client:
-        table = await client.create_table("tiny", 2, table_id="crash-table")
         # One attempt only: the outcome can come from nowhere but the claimer.
-        secret = new_seat_token()
-        join = JoinRequest(name="Ann")
-        outcome = await client.submit(
-            table, join, command_id="crash-join", attempts=1, timeout=30, token=secret
-        )
-        assert isinstance(outcome, Accepted) and outcome.seat == 0
+        table, join, secret, outcome = await _join_once(client)
         workers = live.processes[:2]
         assert sum(p.poll() is not None for p in workers) == 1
-        log = await _log(client, table)
-        assert [e.command_id for _, e in log].count("crash-join") == 1
-        # the survivor carries on, and a retry of the same id is a duplicate
-        again = await client.submit(table, join, command_id="crash-join", token=secret)
-        assert again == outcome
-        raw = await client.redis.hget(
-            keys.outcomes_hash(client.partition(table), table), "crash-join"
-        )
-        assert raw is not None
-        bob = await client.join(table, "Bob")
-        assert bob.seat == 1
+        await _carries_on(client, table, join, secret, outcome)
 
 
 async def _read_models(redis: Any) -> dict[str, Any]:

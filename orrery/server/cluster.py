@@ -139,15 +139,21 @@ def sync_client(url: str) -> Any:
 
 
 def make_broker(url: str) -> Any:
-    """A FastStream broker for the URL, its own per-message INFO lines muted."""
+    """A FastStream broker for the URL, its own per-message INFO lines muted.
+
+    Without FastDepends (``apply_types=False``): every subscriber (streams/subscribers.py)
+    takes the one decoded batch and nothing injected, and FastDepends would otherwise
+    resolve and validate that one parameter again on every delivery."""
     from faststream.redis import RedisBroker, RedisClusterBroker
 
     quiet = logging.getLogger("orrery.faststream")
     quiet.setLevel(logging.WARNING)
     if is_cluster(url):
         address = parse_url(url)
-        return RedisClusterBroker(address.url, startup_nodes=address.nodes[1:], logger=quiet)
-    return RedisBroker(url, logger=quiet)
+        return RedisClusterBroker(
+            address.url, startup_nodes=address.nodes[1:], logger=quiet, apply_types=False
+        )
+    return RedisBroker(url, logger=quiet, apply_types=False)
 
 
 # --------------------------------------------------------------------------- topology
