@@ -193,9 +193,12 @@ class LobbyWriter:
             previous = lobby_table_decoder.decode(raw) if raw else None
         else:
             # The record this writer wrote last; whether it is still there is the
-            # script's to check (an archived and restored table lost it, for one).
-            previous = self.written[state.table_id]
-            applied = previous.seq
+            # script's to check (an archived and restored table lost it, for one). A
+            # batch handled beside this one may have forgotten it since the reads were
+            # queued: then none is assumed, and the script refuses it unless the table
+            # has no record indeed (the write is then read and tried again).
+            previous = self.written.get(state.table_id)
+            applied = previous.seq if previous is not None else None
         created_at, private = self.fixed[state.table_id]
         record = lobby_record(state, created_at, private)
         member = listing_member(created_at, state.table_id)
