@@ -7,7 +7,9 @@ A batch is every partition's new entries at one wake-up: on a standalone server 
 refuses a read across slots, so there each feed has its own FastStream reader and the
 batches they deliver while one is handled are handled together (``BatchCoalescer``).
 Under load a per-feed batch held about one entry, so every per-batch cost below was
-paid per command; a batch over every feed holds several.
+paid per command; a batch over every feed holds several. Two batches are handled at
+once (so an entry that arrives during a batch's round trips does not wait for all of
+them); the writes below are guarded by seq, as they are for two projectors.
 
 Each feed entry is read once and each table folded once per batch; from that one state
 the lobby record, the views (one per seat and one for spectators), the clocks' deadlines
