@@ -101,6 +101,9 @@ class GroupReader:
             await self._slots.acquire()
             try:
                 batches = await self.read()
+            except asyncio.CancelledError:
+                self._slots.release()  # (a reader started again finds every slot)
+                raise
             except Exception as error:
                 self._slots.release()
                 pause = READ_RETRY_PAUSES_S[min(failures, len(READ_RETRY_PAUSES_S) - 1)]

@@ -233,3 +233,42 @@ async def test_a_coalescer_hands_the_batches_that_arrived_meanwhile_over_togethe
         assert handled[-1] == ["e"]
     finally:
         await coalescer.stop()
+
+
+async def test_a_group_reader_handles_a_new_entry_beside_a_batch_still_in_hand(
+    redis_client: aioredis.Redis,
+) -> None:
+    await create_group(redis_client, STREAM, GROUP)
+    handled: list[list[bytes]] = []
+    release = asyncio.Event()
+
+    async def on_batches(batches: list[Batch]) -> None:
+        handled.append([e.data for b in batches for e in b.entries])
+        await release.wait()  # every batch waits (on Redis, say) until released
+
+    reader = GroupReader(
+        redis_client,
+        [STREAM],
+        group=GROUP,
+        consumer="one",
+        on_batches=on_batches,
+        count=8,
+        block_ms=50,
+    )
+    await reader.start()
+    try:
+        await redis_client.xadd(STREAM, {"__data__": b"first"})
+        await _until_true(lambda: len(handled) == 1)
+        await redis_client.xadd(STREAM, {"__data__": b"second"})
+        await _until_true(lambda: len(handled) == 2)  # read and handled meanwhile
+        # with both slots busy the next entries wait, and come as one batch
+        await redis_client.xadd(STREAM, {"__data__": b"third"})
+        await redis_client.xadd(STREAM, {"__data__": b"fourth"})
+        await asyncio.sleep(0.3)
+        assert len(handled) == 2
+        release.set()
+        await _until_true(lambda: len(handled) == 3)
+        assert handled == [[b"first"], [b"second"], [b"third", b"fourth"]]
+    finally:
+        release.set()
+        await reader.stop()
