@@ -18,7 +18,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import structlog
 from faststream.redis import RedisBroker
@@ -33,6 +33,7 @@ from projections.runner import build_projector_app, ensure_feed_groups
 from services.assignment import Assignment
 from services.intake import build_decider_app, ensure_command_groups
 from streams.consumers import consumer_name
+from streams.readers import stop_task
 
 log = structlog.get_logger("orrery.process")
 
@@ -117,26 +118,9 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
             assignment.stop()
         for task in (watchdog, sharing):
             if task is not None:
-                await _ended(task)
+                await stop_task(task)
         await app.stop()  # the app's readers, then the broker
         log.info("process_stopped")
-
-
-async def _ended(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
-    """Cancel ``task`` and wait until it ends. A cancellation can be lost inside a library
-    (Python 3.11's ``wait_for`` drops one that arrives as its inner call completes), so
-    it is repeated until the task ends, and a task that never ends is left behind
-    after ``timeout`` rather than holding the process forever."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not task.done():
-        task.cancel()
-        await asyncio.wait({task}, timeout=0.5)
-        if loop.time() > deadline:
-            log.warning("task_did_not_stop", task=task.get_name())
-            return
-    with contextlib.suppress(asyncio.CancelledError, Exception):
-        task.result()
 
 
 def _without_password(url: str) -> str:

@@ -83,7 +83,7 @@ class GroupReader:
         task, self._task = self._task, None
         for running in [task, *self._handling]:
             if running is not None:
-                await _cancelled(running)
+                await stop_task(running)
 
     async def read(self) -> list[Batch]:
         """One ``XREADGROUP`` over every stream: a batch per stream that had entries."""
@@ -131,13 +131,20 @@ class GroupReader:
             self._slots.release()
 
 
-async def _cancelled(task: asyncio.Task[None]) -> None:
-    """Cancel ``task`` until it ends: a cancellation that arrives as a library's inner
-    call completes can be lost (Python 3.11's ``wait_for``, inside redis-py's reads)."""
+async def stop_task(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
+    """Cancel ``task`` and wait until it ends. A cancellation can be lost inside a library
+    (Python 3.11's ``wait_for`` drops one that arrives as its inner call completes, as in
+    redis-py's reads), so it is repeated until the task ends, and a task that never ends
+    is left behind after ``timeout`` rather than holding the process forever."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while not task.done():
         task.cancel()
         await asyncio.wait({task}, timeout=0.5)
-    with contextlib.suppress(asyncio.CancelledError):
+        if loop.time() > deadline:
+            log.warning("task_did_not_stop", task=task.get_name())
+            return
+    with contextlib.suppress(asyncio.CancelledError, Exception):
         task.result()
 
 
@@ -167,7 +174,7 @@ class BatchCoalescer:
         """End the handling task (batches still waiting stay pending, unacknowledged)."""
         task, self._task = self._task, None
         if task is not None:
-            await _cancelled(task)
+            await stop_task(task)
         for _, done in self._waiting:
             done.cancel()
         self._waiting = []
