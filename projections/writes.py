@@ -17,6 +17,8 @@ from typing import Any
 
 from redis.commands.core import AsyncScript
 
+from orrery_contracts.lobby import LobbyTable
+
 
 @dataclass(frozen=True, slots=True)
 class ScriptWrite:
@@ -54,7 +56,7 @@ class LobbyWrite(ScriptWrite):
     answers 1 when it wrote ``record``, 0 when a newer one was there, -1 when the record
     changed since the one it was computed from."""
 
-    record: Any  # the LobbyTable it writes (the writer remembers it once written)
+    record: LobbyTable  # what it writes (the writer remembers it once written)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from orrery_contracts import keys
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
-from streams.readers import BatchCoalescer, GroupReader
+from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
 from streams.subscribers import subscribe_stream
 
 STREAM, GROUP = "test:streams", "testers"
@@ -163,16 +163,7 @@ async def test_a_group_reader_reads_every_stream_at_once_and_rides_out_a_missing
             raise RuntimeError("a handler that fails leaves its entries pending")
         got.set()
 
-    reader = GroupReader(
-        redis_client,
-        streams,
-        group=GROUP,
-        consumer="one",
-        on_batches=on_batches,
-        count=8,
-        block_ms=50,
-    )
-    await reader.start()
+    reader = await _started_reader(redis_client, streams, on_batches)
     try:
         await asyncio.sleep(0.5)
         assert reads == []  # NOGROUP on every read so far, and the reader still runs
@@ -191,6 +182,17 @@ async def test_a_group_reader_reads_every_stream_at_once_and_rides_out_a_missing
     # the failed read's entries stay pending (for the claimers); the later one too (no ack)
     pending = [(await redis_client.xpending(s, GROUP))["pending"] for s in streams]
     assert pending == [2, 3, 2]
+
+
+async def _started_reader(
+    redis: aioredis.Redis, streams: list[str], on_batches: BatchesHandler
+) -> GroupReader:
+    """A reader of ``streams`` for consumer "one" of the test group, started."""
+    reader = GroupReader(
+        redis, streams, group=GROUP, consumer="one", on_batches=on_batches, count=8, block_ms=50
+    )
+    await reader.start()
+    return reader
 
 
 async def _until_true(condition: Callable[[], bool]) -> None:
@@ -246,16 +248,7 @@ async def test_a_group_reader_handles_a_new_entry_beside_a_batch_still_in_hand(
         handled.append([e.data for b in batches for e in b.entries])
         await release.wait()  # every batch waits (on Redis, say) until released
 
-    reader = GroupReader(
-        redis_client,
-        [STREAM],
-        group=GROUP,
-        consumer="one",
-        on_batches=on_batches,
-        count=8,
-        block_ms=50,
-    )
-    await reader.start()
+    reader = await _started_reader(redis_client, [STREAM], on_batches)
     try:
         await redis_client.xadd(STREAM, {"__data__": b"first"})
         await _until_true(lambda: len(handled) == 1)
