@@ -1,9 +1,16 @@
 """Command intake: a FastStream app consuming every partition's command stream.
 
-Per partition two subscribers share the consumer group ``deciders``: a reader
-(``XREADGROUP >``) and a claimer (``XAUTOCLAIM`` of entries idle longer than the
+Two kinds of consumers share the consumer group ``deciders``: readers (``XREADGROUP
+>``) and, per partition, a claimer (``XAUTOCLAIM`` of entries idle longer than the
 claim threshold, i.e. those of a crashed worker), both from ``streams/`` (the
-consumer-group plumbing the projectors use too). Acknowledgement is manual: an entry
+consumer-group plumbing the projectors use too). On a standalone server one
+:class:`~streams.readers.GroupReader` reads every partition this worker owns in one
+``XREADGROUP`` per wake-up (FastStream's per-stream subscriber woke once per partition,
+each delivery carrying about one entry, and its delivery cost about a third of the
+worker's CPU); a Redis Cluster refuses a read across hash slots, so there each
+partition has its own FastStream reader. Two reads may be handled at once, but a
+partition's batches are decided in the order they were read (:meth:`Intake.on_batches`):
+a table's commands keep the stream's order. Acknowledgement is manual: an entry
 is acked after its outcome was sent; an entry that failed for infrastructure reasons
 stays pending for the claimer, and one delivered more than ``max_deliveries`` times
 goes to the partition's dead-letter stream with the reason, then is acked.
@@ -12,7 +19,7 @@ A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender'
 secret in clear, and nothing needs it once its outcome is stored. Its dead letter, if
 any, keeps the entry without its token.
 
-Each partition's reader runs in one worker at a time (services/assignment.py: the live
+Each partition is read by one worker at a time (services/assignment.py: the live
 workers share the partitions; claimers run everywhere).
 
 The reader takes up to :data:`BATCH` entries per delivery: its entries are decided
@@ -40,6 +47,7 @@ from typing import Any
 import structlog
 from faststream import FastStream
 from faststream.redis import RedisBroker
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
 from orrery_contracts import keys
@@ -51,7 +59,8 @@ from services.store import EventStore
 from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
-from streams.subscribers import subscribe_stream
+from streams.readers import GroupReader
+from streams.subscribers import subscribe_claimer, subscribe_stream
 
 log = structlog.get_logger("orrery.intake")
 
@@ -94,6 +103,42 @@ class Intake:
         self.consumer = consumer
         self.max_deliveries = max_deliveries
         self.batch = batch
+        # partition -> done once its latest read batch (or drain) was handled
+        self._turns: dict[int, asyncio.Future[None]] = {}
+
+    async def on_batches(self, partitions: dict[str, int], batches: list[Batch]) -> None:
+        """A group read's batches, one per partition's stream (``partitions``: stream ->
+        partition): the partitions concurrently, each after its batch of the read
+        before."""
+        # The turns are taken before any await: reads are handled in the order they
+        # were read, so a partition's batches queue up in the stream's order.
+        turns = [(partitions[b.stream], b, *self._take_turn(partitions[b.stream])) for b in batches]
+        if len(turns) == 1:
+            await self._in_turn(*turns[0])
+        else:
+            await asyncio.gather(*(self._in_turn(*turn) for turn in turns))
+
+    def _take_turn(self, p: int) -> tuple[asyncio.Future[None] | None, asyncio.Future[None]]:
+        """The previous holder's turn (to wait for) and this one's (to end)."""
+        before = self._turns.get(p)
+        mine = asyncio.get_running_loop().create_future()
+        self._turns[p] = mine
+        return before, mine
+
+    async def _in_turn(
+        self, p: int, batch: Batch, before: asyncio.Future[None] | None, mine: asyncio.Future[None]
+    ) -> None:
+        try:
+            if before is not None:
+                await before
+            await self.on_batch(p, batch)
+        finally:
+            self._end_turn(p, mine)
+
+    def _end_turn(self, p: int, mine: asyncio.Future[None]) -> None:
+        mine.set_result(None)
+        if self._turns.get(p) is mine:
+            del self._turns[p]
 
     async def on_batch(self, p: int, batch: Batch) -> None:
         """A reader's batch or a claimer's one entry: decided, then settled together."""
@@ -115,15 +160,22 @@ class Intake:
         instead of leaving it to the claimer's idle time. Returns the entries handled."""
         stream = keys.command_stream(p)
         handled, after = 0, b"0"
-        while True:
-            pending = await read_own_pending(
-                self.redis, stream, keys.DECIDERS_GROUP, self.consumer, after, self.batch
-            )
-            if not pending.entries:
-                return handled
-            await self.on_batch(p, pending)
-            handled += len(pending.entries)
-            after = pending.entries[-1].id
+        # After the batches of it read before the stop: theirs are not left behind.
+        before, mine = self._take_turn(p)
+        try:
+            if before is not None:
+                await before
+            while True:
+                pending = await read_own_pending(
+                    self.redis, stream, keys.DECIDERS_GROUP, self.consumer, after, self.batch
+                )
+                if not pending.entries:
+                    return handled
+                await self.on_batch(p, pending)
+                handled += len(pending.entries)
+                after = pending.entries[-1].id
+        finally:
+            self._end_turn(p, mine)
 
     async def _decide(self, p: int, stream: str, entry: Entry) -> Decided | None:
         """One entry's outcome, or None when it stays pending (a failure with
@@ -206,19 +258,49 @@ def build_decider_app(
     intake = Intake(redis, handler, consumer=consumer, max_deliveries=max_deliveries, batch=batch)
     if assignment is not None:
         assignment.drain = intake.drain
-    for p in range(partitions):
-        on_batch = functools.partial(intake.on_batch, p)
-        reader = subscribe_stream(
+    app = FastStream(broker)
+    streams = {keys.command_stream(p): p for p in range(partitions)}
+    group = keys.DECIDERS_GROUP
+    if isinstance(redis, RedisCluster):
+        # A cluster refuses a read across slots: a FastStream reader per partition.
+        for stream, p in streams.items():
+            on_batch = functools.partial(intake.on_batch, p)
+            reader = subscribe_stream(
+                broker,
+                stream,
+                group=group,
+                consumer=consumer,
+                on_batch=on_batch,
+                on_claimed=on_batch,
+                batch=batch,
+                polling_ms=polling_ms,
+                claim_idle_ms=claim_idle_ms,
+            )
+            if assignment is not None:
+                assignment.add_reader(p, reader)
+        return app
+    # One XREADGROUP over every partition this worker reads.
+    group_reader = GroupReader(
+        redis,
+        list(streams),
+        group=group,
+        consumer=consumer,
+        on_batches=functools.partial(intake.on_batches, streams),
+        count=batch,
+        block_ms=polling_ms,
+    )
+    app.after_startup(group_reader.start)
+    app.on_shutdown(group_reader.stop)
+    for stream, p in streams.items():
+        on_claimed = functools.partial(intake.on_batch, p)
+        subscribe_claimer(
             broker,
-            keys.command_stream(p),
-            group=keys.DECIDERS_GROUP,
+            stream,
+            group=group,
             consumer=consumer,
-            on_batch=on_batch,
-            on_claimed=on_batch,
-            batch=batch,
-            polling_ms=polling_ms,
+            on_claimed=on_claimed,
             claim_idle_ms=claim_idle_ms,
         )
         if assignment is not None:
-            assignment.add_reader(p, reader)
-    return FastStream(broker)
+            assignment.add_reader(p, group_reader.switch(stream))
+    return app

@@ -21,7 +21,14 @@ Choices:
   still merge what arrives under load (4 merged too little: more CPU per command);
 * a failed read (the server restarting, a group lost with the data and not yet
   recreated by the watchdog) is logged and retried after a growing pause, never ends the
-  reader; a failed handler is logged, its entries stay pending.
+  reader; a failed handler is logged, its entries stay pending;
+* the streams read can change while it runs (:meth:`GroupReader.switch`: the decider
+  worker's partitions follow their assignment, services/assignment.py); the change
+  takes effect at the next read. A read in flight is not cancelled: the server would
+  keep the cancelled read blocked on its streams until it noticed the closed
+  connection, and hand what arrives meanwhile to this consumer as pending entries that
+  no reader asks for again; so a stream added waits for the block time at most, and what
+  a read in flight brings of a stream taken out is handled as usual.
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ class GroupReader:
         self.count = count
         self.block_ms = block_ms
         self._task: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()  # the streams changed since the last read began
         self._slots = asyncio.Semaphore(in_flight)
         self._handling: set[asyncio.Task[None]] = set()
 
@@ -84,6 +92,19 @@ class GroupReader:
         for running in [task, *self._handling]:
             if running is not None:
                 await stop_task(running)
+
+    def switch(self, stream: str) -> StreamSwitch:
+        """A handle that adds ``stream`` to the streams read and takes it out again."""
+        return StreamSwitch(self, stream)
+
+    def add(self, stream: str) -> None:
+        if stream not in self.streams:
+            self.streams[stream] = ">"
+            self._changed.set()
+
+    def remove(self, stream: str) -> None:
+        if self.streams.pop(stream, None) is not None:
+            self._changed.set()
 
     async def read(self) -> list[Batch]:
         """One ``XREADGROUP`` over every stream: a batch per stream that had entries."""
@@ -100,7 +121,7 @@ class GroupReader:
             # up and the next read takes them all (the batches grow with the load).
             await self._slots.acquire()
             try:
-                batches = await self.read()
+                batches = await self._read_current()
             except asyncio.CancelledError:
                 self._slots.release()  # (a reader started again finds every slot)
                 raise
@@ -121,6 +142,14 @@ class GroupReader:
             task = asyncio.create_task(self._handle(batches))
             self._handling.add(task)
             task.add_done_callback(self._handling.discard)
+
+    async def _read_current(self) -> list[Batch]:
+        """One read over the streams of now; none while there are none."""
+        self._changed.clear()
+        if not self.streams:
+            await self._changed.wait()
+            return []
+        return await self.read()
 
     async def _handle(self, batches: list[Batch]) -> None:
         try:
@@ -150,6 +179,26 @@ async def stop_task(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class StreamSwitch:
+    """One stream of a :class:`GroupReader`, read or not: what the partition assignment
+    starts and stops (services/assignment.py), as it does a per-stream subscriber."""
+
+    def __init__(self, reader: GroupReader, stream: str) -> None:
+        self.reader = reader
+        self.stream = stream
+
+    @property
+    def running(self) -> bool:
+        return self.stream in self.reader.streams
+
+    async def start(self) -> None:
+        self.reader.add(self.stream)
+
+    async def stop(self) -> None:
+        """Read it no longer (a batch of it in hand is still handled)."""
+        self.reader.remove(self.stream)
 
 
 class BatchCoalescer:

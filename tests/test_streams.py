@@ -265,3 +265,47 @@ async def test_a_group_reader_handles_a_new_entry_beside_a_batch_still_in_hand(
     finally:
         release.set()
         await reader.stop()
+
+
+async def test_a_group_reader_follows_its_streams_switched_on_and_off(
+    redis_client: aioredis.Redis,
+) -> None:
+    streams = [f"{STREAM}:{i}" for i in range(2)]
+    for stream in streams:
+        await create_group(redis_client, stream, GROUP)
+    handled: list[tuple[str, bytes]] = []
+
+    async def on_batches(batches: list[Batch]) -> None:
+        handled.extend((b.stream, e.data) for b in batches for e in b.entries)
+        for b in batches:
+            await redis_client.xack(b.stream, GROUP, *b.ids)
+
+    reader = await _started_reader(redis_client, streams[:1], on_batches)
+    second = reader.switch(streams[1])
+    try:
+        assert not second.running
+        await redis_client.xadd(streams[1], {"__data__": b"waits"})
+        await redis_client.xadd(streams[0], {"__data__": b"read"})
+        await _until_true(lambda: handled == [(streams[0], b"read")])
+        await asyncio.sleep(0.2)  # (the waiting entry's stream is not read)
+        assert handled == [(streams[0], b"read")]
+        await second.start()
+        assert second.running
+        await _until_true(lambda: len(handled) == 2)
+        assert handled[1] == (streams[1], b"waits")
+        # every stream switched off: nothing is read, and no read fails for want of one
+        await reader.switch(streams[0]).stop()
+        await second.stop()
+        assert reader.streams == {}
+        await asyncio.sleep(0.2)  # the read in flight (50 ms block) ends
+        await redis_client.xadd(streams[0], {"__data__": b"later"})
+        await asyncio.sleep(0.2)
+        assert len(handled) == 2
+        await reader.switch(streams[0]).start()
+        await _until_true(lambda: len(handled) == 3)
+        assert handled[2] == (streams[0], b"later")
+    finally:
+        await reader.stop()
+    # nothing read was left behind unhandled
+    pending = [(await redis_client.xpending(s, GROUP))["pending"] for s in streams]
+    assert pending == [0, 0]
