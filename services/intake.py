@@ -3,17 +3,19 @@
 Two kinds of consumers share the consumer group ``deciders``: readers (``XREADGROUP
 >``) and, per partition, a claimer (``XAUTOCLAIM`` of entries idle longer than the
 claim threshold, i.e. those of a crashed worker), both from ``streams/`` (the
-consumer-group plumbing the projectors use too). On a standalone server one
-:class:`~streams.readers.GroupReader` reads every partition this worker owns in one
-``XREADGROUP`` per wake-up (FastStream's per-stream subscriber woke once per partition,
-each delivery carrying about one entry, and its delivery cost about a third of the
-worker's CPU); a Redis Cluster refuses a read across hash slots, so there each
-partition has its own FastStream reader. Two reads may be handled at once, but a
-partition's batches are decided in the order they were read (:meth:`Intake.on_batches`):
-a table's commands keep the stream's order. Acknowledgement is manual: an entry
-is acked after its outcome was sent; an entry that failed for infrastructure reasons
-stays pending for the claimer, and one delivered more than ``max_deliveries`` times
-goes to the partition's dead-letter stream with the reason, then is acked.
+consumer-group plumbing the projectors use too). The readers are
+:class:`~streams.readers.GroupReader` s, not FastStream subscribers: on a standalone
+server one reads every partition this worker owns in one ``XREADGROUP`` per wake-up
+(FastStream's per-stream subscriber woke once per partition, each delivery carrying
+about one entry, and its delivery cost about a third of the worker's CPU); a Redis
+Cluster refuses a read across hash slots, so there each partition has a reader of its
+own. The claimers stay FastStream subscribers (the app the design names hosts both).
+Two reads may be handled at once, but a partition's batches are decided in the order
+they were read (:meth:`Intake.on_batches`): a table's commands keep the stream's order.
+Acknowledgement is manual: an entry is acked after its outcome was sent; an entry that
+failed for infrastructure reasons stays pending for the claimer, and one delivered more
+than ``max_deliveries`` times goes to the partition's dead-letter stream with the
+reason, then is acked.
 
 A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
 secret in clear, and nothing needs it once its outcome is stored. Its dead letter, if
@@ -60,7 +62,7 @@ from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
 from streams.readers import GroupReader
-from streams.subscribers import subscribe_claimer, subscribe_stream
+from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.intake")
 
@@ -261,46 +263,34 @@ def build_decider_app(
     app = FastStream(broker)
     streams = {keys.command_stream(p): p for p in range(partitions)}
     group = keys.DECIDERS_GROUP
-    if isinstance(redis, RedisCluster):
-        # A cluster refuses a read across slots: a FastStream reader per partition.
-        for stream, p in streams.items():
-            on_batch = functools.partial(intake.on_batch, p)
-            reader = subscribe_stream(
-                broker,
-                stream,
-                group=group,
-                consumer=consumer,
-                on_batch=on_batch,
-                on_claimed=on_batch,
-                batch=batch,
-                polling_ms=polling_ms,
-                claim_idle_ms=claim_idle_ms,
-            )
-            if assignment is not None:
-                assignment.add_reader(p, reader)
-        return app
-    # One XREADGROUP over every partition this worker reads.
-    group_reader = GroupReader(
-        redis,
-        list(streams),
-        group=group,
-        consumer=consumer,
-        on_batches=functools.partial(intake.on_batches, streams),
-        count=batch,
-        block_ms=polling_ms,
-    )
-    app.after_startup(group_reader.start)
-    app.on_shutdown(group_reader.stop)
+    # One XREADGROUP over every partition this worker reads; a cluster refuses a read
+    # across slots, so there each partition has a reader of its own.
+    groups = [[s] for s in streams] if isinstance(redis, RedisCluster) else [list(streams)]
+    readers = [
+        GroupReader(
+            redis,
+            streams_read,
+            group=group,
+            consumer=consumer,
+            on_batches=functools.partial(intake.on_batches, streams),
+            count=batch,
+            block_ms=polling_ms,
+        )
+        for streams_read in groups
+    ]
+    reader_of = {stream: reader for reader in readers for stream in reader.streams}
+    for reader in readers:
+        app.after_startup(reader.start)
+        app.on_shutdown(reader.stop)
     for stream, p in streams.items():
-        on_claimed = functools.partial(intake.on_batch, p)
         subscribe_claimer(
             broker,
             stream,
             group=group,
             consumer=consumer,
-            on_claimed=on_claimed,
+            on_claimed=functools.partial(intake.on_batch, p),
             claim_idle_ms=claim_idle_ms,
         )
         if assignment is not None:
-            assignment.add_reader(p, group_reader.switch(stream))
+            assignment.add_reader(p, reader_of[stream].switch(stream))
     return app
