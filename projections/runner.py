@@ -74,8 +74,8 @@ from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
-from streams.readers import BatchCoalescer, GroupReader
-from streams.subscribers import subscribe_claimer, subscribe_stream
+from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
+from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.projector")
 
@@ -352,20 +352,22 @@ def build_projector_app(
     group = keys.PROJECTIONS_GROUP
     # A batch holds the new entries of every partition: each table is caught up and
     # written once per batch, and the batch's work is paid once per wake-up.
+    on_batches: BatchesHandler = feed.on_batches
+    groups = [feeds]  # one XREADGROUP over every feed per wake-up
     if projector.cluster:
         # A cluster refuses a read across slots: a reader per feed, their batches
         # handled together.
         coalescer = BatchCoalescer(feed.on_batches)
         app.after_startup(coalescer.start)
         app.on_shutdown(coalescer.stop)
-    else:
-        # One XREADGROUP over every feed per wake-up.
+        on_batches, groups = coalescer.submit_all, [[stream] for stream in feeds]
+    for streams_read in groups:
         reader = GroupReader(
             redis,
-            feeds,
+            streams_read,
             group=group,
             consumer=consumer,
-            on_batches=feed.on_batches,
+            on_batches=on_batches,
             count=BATCH,
             block_ms=polling_ms,
         )
@@ -375,19 +377,7 @@ def build_projector_app(
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.
         on_claimed = functools.partial(feed.on_claimed, p)
-        if not projector.cluster:
-            subscribe_claimer(broker, stream, group=group, consumer=consumer, on_claimed=on_claimed)
-            continue
-        subscribe_stream(
-            broker,
-            stream,
-            on_batch=coalescer.submit,
-            on_claimed=on_claimed,
-            batch=BATCH,
-            polling_ms=polling_ms,
-            group=group,
-            consumer=consumer,
-        )
+        subscribe_claimer(broker, stream, group=group, consumer=consumer, on_claimed=on_claimed)
     return app
 
 

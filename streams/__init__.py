@@ -4,10 +4,10 @@ The decider workers' intake (``services/intake.py``, the ``deciders`` group on t
 command streams) and the projectors (``projections/runner.py``, the ``projections``
 group on the feeds) consume their partitions the same way, and this package is that
 way: consumer names and groups (:mod:`streams.consumers`), the raw batches their
-handlers receive (:mod:`streams.batches`), the reader/claimer pair of subscribers per
-stream (:mod:`streams.subscribers`), one reader over many streams and the coalescing of
-per-stream batches (:mod:`streams.readers`, the projectors') and the bounded
-redelivery with its dead letters (:mod:`streams.deliveries`).
+handlers receive (:mod:`streams.batches`), the readers of new entries — one read over
+many streams, or one per stream on a cluster, whose batches a projector coalesces —
+(:mod:`streams.readers`), the FastStream claimer per stream (:mod:`streams.subscribers`)
+and the bounded redelivery with its dead letters (:mod:`streams.deliveries`).
 
 It sits between the contract and the two sides: ``orrery_contracts ← streams ←
 services, projections`` (``tests/test_layering.py``). It imports nothing of the rules,

@@ -1,12 +1,10 @@
 """The entries a handler receives: a :class:`Batch` of raw ``__data__`` bytes.
 
-A reader's delivery goes through :func:`raw_batch_parser`, which hands FastStream its
-batch message without the entries (FastStream's own parser would JSON-decode and
-re-encode every body, and cannot re-encode a binary msgpack one) and keeps the raw
-entries; the decoder :func:`to_batch` turns a reader's batch or a claimer's single
-entry into the same :class:`Batch`, so one handler serves both. The handler's only
-parameter is that decoded body: a ``message`` context parameter would make
-fast_depends resolve it in a worker thread per delivery.
+Readers (streams/readers.py) build their batches from ``XREADGROUP``'s rows; a
+claimer's one entry comes through FastStream, whose decoder :func:`to_batch` turns it
+into the same :class:`Batch`, so one handler serves both. The handler's only parameter
+is that decoded body: a ``message`` context parameter would make fast_depends resolve it
+in a worker thread per delivery.
 """
 
 from __future__ import annotations
@@ -57,17 +55,9 @@ def _entry(entry_id: Any, fields: Any) -> Entry:
     return Entry(raw_id, bytes((fields or {}).get(DATA_FIELD, b"")))
 
 
-async def raw_batch_parser(raw: Any, original: Any) -> Any:
-    """FastStream's batch message without its decoded body: :func:`to_batch` reads the
-    raw entries (``raw_message["data"]``, ``raw_message["message_ids"]``) itself."""
-    message = await original({**raw, "data": []})
-    message.raw_message = raw
-    return message
-
-
 async def to_batch(message: Any) -> Batch:
-    """The decoder of readers and claimers: a reader's batch (``data`` a list of
-    entries) or a claimer's one entry (``data`` the entry's fields)."""
+    """The claimers' decoder: a claimed entry (``data`` its fields) as a batch of one
+    (a list of entries, as FastStream's batch readers deliver, is taken too)."""
     raw = message.raw_message
     data = raw["data"]
     rows = data if isinstance(data, list) else [data]

@@ -10,9 +10,11 @@ and hands its handler the entries of every stream that had some, one
 
 Choices:
 
-* only where one command may name all the streams: a standalone server. A Redis
+* many streams only where one command may name them all: a standalone server. A Redis
   Cluster refuses a read across hash slots (every partition is its own slot), so there
-  the per-stream subscribers stay (``streams/subscribers.py``);
+  each stream has a reader of its own (still not FastStream's subscriber, whose delivery
+  cost about a third of a worker's CPU per command), and a projector hands their batches
+  over together through a :class:`BatchCoalescer`;
 * the reader reads new entries only (``>``); what it leaves pending (a failed batch, a
   process stopped mid-batch) is the claimers' (the per-stream FastStream claimers);
 * up to :data:`IN_FLIGHT` (2) batches are handled at once: one at a time made an entry
@@ -20,7 +22,7 @@ Choices:
   half-rate lag p99 went from 8–15 to 20–54 ms); two bring it back under 20 ms and
   still merge what arrives under load (4 merged too little: more CPU per command);
 * a failed read (the server restarting, a group lost with the data and not yet
-  recreated by the watchdog) is logged and retried after a growing pause, never ends the
+  recreated by the watchdog) is logged and retried after a short pause, never ends the
   reader; a failed handler is logged, its entries stay pending;
 * the streams read can change while it runs (:meth:`GroupReader.switch`: the decider
   worker's partitions follow their assignment, services/assignment.py); the change
@@ -49,8 +51,9 @@ BatchesHandler = Callable[[list[Batch]], Awaitable[None]]
 # and handled beside it, not after it; a handler must therefore take batches
 # concurrently (the projector's writes are guarded by seq, as for two projectors).
 IN_FLIGHT = 2
-# Pauses after consecutive failed reads (the last one repeats).
-READ_RETRY_PAUSES_S = (0.1, 0.5, 2.0)
+# Pauses after consecutive failed reads (the last one repeats): short, so that after a
+# failover a reader resumes soon after its client's refreshed slot map (docs/scaling.md).
+READ_RETRY_PAUSES_S = (0.1, 0.25, 0.5)
 
 
 class GroupReader:
@@ -227,6 +230,10 @@ class BatchCoalescer:
         for _, done in self._waiting:
             done.cancel()
         self._waiting = []
+
+    async def submit_all(self, batches: list[Batch]) -> None:
+        """:meth:`submit` for a reader's batches (a :class:`GroupReader`'s handler)."""
+        await asyncio.gather(*(self.submit(batch) for batch in batches))
 
     async def submit(self, batch: Batch) -> None:
         done = asyncio.get_running_loop().create_future()

@@ -1,23 +1,23 @@
-"""The two subscribers every consumed stream gets: a reader and a claimer.
+"""The claimer every consumed stream gets: a FastStream subscriber.
 
-The reader (``XREADGROUP >``) takes new entries in batches; the claimer
-(``XAUTOCLAIM``) takes, one by one, the entries that sat with a consumer longer than
-the claim threshold (a crashed process, or a batch its handler left pending on
-purpose). Both share the group and this process's consumer name, acknowledge
-manually, stay out of the AsyncAPI schema, and hand their handler a
-:class:`~streams.batches.Batch` (a claimer's holds one entry).
+The claimer (``XAUTOCLAIM``) takes, one by one, the entries that sat with a consumer
+longer than the claim threshold (a crashed process, or a batch its handler left pending
+on purpose). The new entries are read by :class:`~streams.readers.GroupReader` s, not by
+FastStream's stream subscriber: its delivery cost about a third of a worker's CPU per
+command, and it reads one stream per wake-up. The claimer shares the group and this
+process's consumer name with the readers, acknowledges manually, stays out of the
+AsyncAPI schema, and hands its handler a :class:`~streams.batches.Batch` of one entry.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Any, Self
 
 from faststream import AckPolicy
 from faststream.redis import StreamSub
 
-from streams.batches import Batch, raw_batch_parser, to_batch
+from streams.batches import Batch, to_batch
 from streams.consumers import CLAIM_IDLE_MS, claim_poll_ms
 
 BatchHandler = Callable[[Batch], Awaitable[None]]
@@ -37,39 +37,6 @@ class StreamMember(StreamSub):
         return self if not prefix else super().add_prefix(prefix)
 
 
-def subscribe_stream(
-    broker: Any,
-    stream: str,
-    *,
-    group: str,
-    consumer: str,
-    on_batch: BatchHandler,
-    on_claimed: BatchHandler,
-    batch: int,
-    polling_ms: int,
-    claim_idle_ms: int = CLAIM_IDLE_MS,
-) -> Any:
-    """Subscribe ``stream``'s reader (batches of up to ``batch`` entries, blocking
-    ``polling_ms`` at most) and claimer (entries idle ``claim_idle_ms``); returns the
-    reader's subscriber, for whoever starts and stops it (services/assignment.py)."""
-    member = _member(stream, group, consumer)
-    reader = broker.subscriber(
-        stream=member(polling_interval=polling_ms, batch=True, max_records=batch),
-        parser=raw_batch_parser,
-        **_COMMON,
-    )
-    reader(_handler(on_batch))
-    subscribe_claimer(
-        broker,
-        stream,
-        group=group,
-        consumer=consumer,
-        on_claimed=on_claimed,
-        claim_idle_ms=claim_idle_ms,
-    )
-    return reader
-
-
 def subscribe_claimer(
     broker: Any,
     stream: str,
@@ -79,28 +46,21 @@ def subscribe_claimer(
     on_claimed: BatchHandler,
     claim_idle_ms: int = CLAIM_IDLE_MS,
 ) -> Any:
-    """Subscribe ``stream``'s claimer alone (its reader is a
-    :class:`~streams.readers.GroupReader` over several streams); returns it."""
-    member = _member(stream, group, consumer)
+    """Subscribe ``stream``'s claimer (entries idle ``claim_idle_ms``); returns it."""
+    # One group, one consumer name per process: the readers' and the claimer's entries
+    # are this process's pending entries.
+    member = StreamMember(
+        stream,
+        group=group,
+        consumer=consumer,
+        min_idle_time=claim_idle_ms,
+        polling_interval=claim_poll_ms(claim_idle_ms),
+    )
     claimer = broker.subscriber(
-        stream=member(min_idle_time=claim_idle_ms, polling_interval=claim_poll_ms(claim_idle_ms)),
-        **_COMMON,
+        stream=member, ack_policy=AckPolicy.MANUAL, include_in_schema=False, decoder=to_batch
     )
     claimer(_handler(on_claimed))
     return claimer
-
-
-_COMMON: dict[str, Any] = {
-    "ack_policy": AckPolicy.MANUAL,
-    "include_in_schema": False,
-    "decoder": to_batch,
-}
-
-
-def _member(stream: str, group: str, consumer: str) -> Callable[..., StreamMember]:
-    # One group, one consumer name per process: the reader's and the claimer's entries
-    # are this process's pending entries.
-    return functools.partial(StreamMember, stream, group=group, consumer=consumer)
 
 
 def _handler(handle: BatchHandler) -> Callable[[Any], Awaitable[None]]:

@@ -17,7 +17,7 @@ from streams.batches import Batch, Entry, read_own_pending
 from streams.consumers import consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
 from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
-from streams.subscribers import subscribe_stream
+from streams.subscribers import subscribe_claimer
 
 STREAM, GROUP = "test:streams", "testers"
 
@@ -63,21 +63,29 @@ async def test_the_reader_hands_over_raw_entries_and_the_claimer_a_batch_of_one(
         if len(claimed) == len(stuck):
             done.set()
 
+    async def on_batches(batches: list[Batch]) -> None:
+        for batch in batches:
+            await on_batch(batch)
+
     redis = await broker.connect()
-    subscribe_stream(
+    subscribe_claimer(
         broker,
         STREAM,
         group=GROUP,
         consumer="alive",
-        on_batch=on_batch,
         on_claimed=on_claimed,
-        batch=8,
-        polling_ms=100,
         claim_idle_ms=1000,  # far above a reader entry's time before its ack
     )
+    reader = GroupReader(
+        redis, [STREAM], group=GROUP, consumer="alive", on_batches=on_batches, count=8, block_ms=100
+    )
     await broker.start()
-    await _until(done)
-    assert redis is await broker.connect()  # the one client the subscribers read with
+    await reader.start()
+    try:
+        await _until(done)
+    finally:
+        await reader.stop()
+    assert redis is await broker.connect()  # the one client the claimers read with
 
     # the reader's entries as one batch, in stream order, bodies untouched
     assert read == [Batch(STREAM, tuple(Entry(i, b"%d" % n) for n, i in enumerate(fresh)))]
