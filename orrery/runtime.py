@@ -107,7 +107,6 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
             role,
             broker,
             consumer=consumer,
-            parked=assignment.is_parked if assignment else None,
         )
     )
     sharing = asyncio.create_task(assignment.run(redis)) if assignment else None

@@ -13,9 +13,9 @@ worker at a time, chosen from the workers that are alive:
 * partition ``p`` belongs to the ``p % n``-th of the ``n`` live workers in name order:
   every worker computes the same assignment from the same list, and only the partitions
   of a worker that joined or left move;
-* a worker stops its readers of the partitions it no longer owns (and for a few beats
-  handles what a read cancelled in flight still took: its own pending entries there)
-  and starts those of the ones it now owns; a worker that stops removes itself, so the
+* a worker stops reading the partitions it no longer owns (a read in flight is not
+  cancelled: what it brings is handled as usual, so nothing is left pending) and starts
+  reading the ones it now owns; a worker that stops removes itself, so the
   others take its partitions at their next beat; one that dies loses them when its beat
   is too old.
 
@@ -30,17 +30,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
+
+from streams.readers import StreamSwitch
 
 log = structlog.get_logger("orrery.assignment")
 
 LIVE_KEY = "orrery:deciders"
 TTL_ENV = "ORRERY_WORKER_TTL_S"
 TICK_S = 1.0
-DRAIN_BEATS = 3
 
 # KEYS: 1 the live hash. ARGV: 1 this worker's name, 2 time to live (ms).
 # Beats with the server's clock, drops the dead, returns the live names.
@@ -80,13 +80,10 @@ class Assignment:
         self.consumer = consumer
         ttl = ttl_s if ttl_s is not None else float(os.environ.get(TTL_ENV) or 5.0)
         self.ttl_ms = max(int(ttl * 1000), int(TICK_S * 2000))
-        self.readers: dict[int, Any] = {}
+        self.readers: dict[int, StreamSwitch] = {}
         self.parked: set[int] = set()  # readers stopped because another worker owns them
         self.owned: set[int] = set(range(partitions))
         self.lock = asyncio.Lock()
-        # Handles what a stopped reader had read but not handled (set by the intake).
-        self.drain: Callable[[int], Awaitable[int]] | None = None
-        self.draining: dict[int, int] = {}  # parked partition -> beats left to drain it
         self.stopping = asyncio.Event()
 
     def stop(self) -> None:
@@ -94,12 +91,8 @@ class Assignment:
         in a Redis call must not keep it beating)."""
         self.stopping.set()
 
-    def add_reader(self, p: int, subscriber: Any) -> None:
-        self.readers[p] = subscriber
-
-    def is_parked(self, subscriber: Any) -> bool:
-        """Whether the subscriber is a reader stopped on purpose (the watchdog leaves it)."""
-        return any(self.readers.get(p) is subscriber for p in self.parked)
+    def add_reader(self, p: int, reader: StreamSwitch) -> None:
+        self.readers[p] = reader
 
     async def beat(self, redis: Any) -> set[int]:
         """Say this worker is alive; the partitions it owns now."""
@@ -109,43 +102,16 @@ class Assignment:
     async def apply(self, owned: set[int]) -> None:
         """Start the readers of ``owned`` partitions that are parked, park the others."""
         async with self.lock:
-            await self._drain()
             if owned == self.owned:
                 return
             leaving = sorted(p for p in self.readers if p not in owned and p not in self.parked)
             joining = sorted(p for p in self.parked if p in owned)
             self.parked.update(leaving)
             await asyncio.gather(*(self.readers[p].stop() for p in leaving))
-            for p in leaving:
-                self.draining[p] = DRAIN_BEATS
-            # Started before they leave ``parked``: the watchdog never starts one twice. A
-            # start that failed (its first read timed out: a node is down) is tried again
-            # at the next beat, unless the reader runs after all.
-            started = await asyncio.gather(
-                *(self.readers[p].start() for p in joining), return_exceptions=True
-            )
-            for p, result in zip(joining, started, strict=True):
-                if not isinstance(result, BaseException) or self.readers[p].running:
-                    self.parked.discard(p)
-            self.owned = owned - self.parked
+            await asyncio.gather(*(self.readers[p].start() for p in joining))
+            self.parked.difference_update(joining)
+            self.owned = owned
             log.info("partitions_assigned", owned=sorted(owned), parked=sorted(self.parked))
-            await self._drain()
-
-    async def _drain(self) -> None:
-        """Handle what this worker's parked readers took after all: a read cancelled by
-        the stop can still be served by the server a moment later (the closed connection
-        is noticed after the next XADD), so for a few beats after a partition is parked
-        its pending entries of this consumer are handled here instead of waiting for the
-        claimer's idle time."""
-        for p in sorted(self.draining):
-            if p not in self.parked:
-                del self.draining[p]
-                continue
-            if self.drain is not None:
-                await self.drain(p)
-            self.draining[p] -= 1
-            if self.draining[p] <= 0:
-                del self.draining[p]
 
     async def run(self, redis: Any) -> None:
         """Beat and follow the assignment until cancelled; then leave the live list.

@@ -58,7 +58,7 @@ from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.log_context import bound as log_context
 from services.store import EventStore
-from streams.batches import Batch, Entry, read_own_pending
+from streams.batches import Batch, Entry
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
 from streams.readers import GroupReader
@@ -105,7 +105,7 @@ class Intake:
         self.consumer = consumer
         self.max_deliveries = max_deliveries
         self.batch = batch
-        # partition -> done once its latest read batch (or drain) was handled
+        # partition -> done once its latest read batch was handled
         self._turns: dict[int, asyncio.Future[None]] = {}
 
     async def on_batches(self, partitions: dict[str, int], batches: list[Batch]) -> None:
@@ -155,29 +155,6 @@ class Intake:
         settled = [d for d in decided if d is not None]
         if settled:
             await self._settle(p, batch.stream, settled)
-
-    async def drain(self, p: int) -> int:
-        """After the reader of partition ``p`` was stopped: handle, once, what this
-        consumer read but never handled (a read in flight when the reader was cancelled)
-        instead of leaving it to the claimer's idle time. Returns the entries handled."""
-        stream = keys.command_stream(p)
-        handled, after = 0, b"0"
-        # After the batches of it read before the stop: theirs are not left behind.
-        before, mine = self._take_turn(p)
-        try:
-            if before is not None:
-                await before
-            while True:
-                pending = await read_own_pending(
-                    self.redis, stream, keys.DECIDERS_GROUP, self.consumer, after, self.batch
-                )
-                if not pending.entries:
-                    return handled
-                await self.on_batch(p, pending)
-                handled += len(pending.entries)
-                after = pending.entries[-1].id
-        finally:
-            self._end_turn(p, mine)
 
     async def _decide(self, p: int, stream: str, entry: Entry) -> Decided | None:
         """One entry's outcome, or None when it stays pending (a failure with
@@ -258,8 +235,6 @@ def build_decider_app(
     consumer = consumer or consumer_name("decider")
     handler = CommandHandler(EventStore(redis, partitions))
     intake = Intake(redis, handler, consumer=consumer, max_deliveries=max_deliveries, batch=batch)
-    if assignment is not None:
-        assignment.drain = intake.drain
     app = FastStream(broker)
     streams = {keys.command_stream(p): p for p in range(partitions)}
     group = keys.DECIDERS_GROUP

@@ -62,13 +62,3 @@ async def to_batch(message: Any) -> Batch:
     data = raw["data"]
     rows = data if isinstance(data, list) else [data]
     return Batch.of(raw["channel"], zip(raw["message_ids"], rows, strict=True))
-
-
-async def read_own_pending(
-    redis: Any, stream: str, group: str, consumer: str, after: bytes, count: int
-) -> Batch:
-    """Up to ``count`` entries that this consumer read but has not acknowledged, after
-    the id ``after`` (``b"0"``: from the first)."""
-    # An id instead of ">": this consumer's own pending entries after that id.
-    read = await redis.xreadgroup(group, consumer, {stream: after}, count=count)
-    return Batch.of(stream, read[0][1] if read else [])

@@ -13,7 +13,7 @@ from faststream.redis import RedisBroker
 
 from orrery.server.embedded import EmbeddedServer
 from orrery_contracts import keys
-from streams.batches import Batch, Entry, read_own_pending
+from streams.batches import Batch, Entry
 from streams.consumers import consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, delivery_count, failure_kind
 from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
@@ -108,7 +108,7 @@ async def test_create_group_is_idempotent_and_starts_where_told(
     assert [entry_id for entry_id, _ in read[0][1]] == [new]
 
 
-async def test_deliveries_are_counted_and_own_pending_entries_read_back(
+async def test_deliveries_are_counted(
     redis_client: aioredis.Redis,
 ) -> None:
     await create_group(redis_client, STREAM, GROUP)
@@ -120,10 +120,6 @@ async def test_deliveries_are_counted_and_own_pending_entries_read_back(
     assert await delivery_count(redis_client, STREAM, GROUP, ids[0]) == 3
     assert await deliveries_left(redis_client, STREAM, GROUP, ids[0], 4)
     assert not await deliveries_left(redis_client, STREAM, GROUP, ids[0], 3)
-
-    pending = await read_own_pending(redis_client, STREAM, GROUP, "me", ids[0], 10)
-    assert pending == Batch(STREAM, (Entry(ids[1], b"1"), Entry(ids[2], b"2")))
-    assert not (await read_own_pending(redis_client, STREAM, GROUP, "other", b"0", 10)).entries
 
 
 async def test_a_dead_letter_keeps_the_reason_capped_and_the_data_given(

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -45,7 +44,6 @@ async def group_watchdog(
     broker: Any = None,
     interval: float = WATCHDOG_SECONDS,
     consumer: str = "",
-    parked: Callable[[Any], bool] | None = None,
 ) -> None:
     """In each worker/projector process, once a second: restart subscribers FastStream
     stopped on NOGROUP once their group exists again (after `orrery repair` or this
@@ -91,7 +89,7 @@ async def group_watchdog(
                         else:
                             metrics.clear_status()
                 if broker is not None:
-                    await restart_stopped_subscribers(redis, broker, parked)
+                    await restart_stopped_subscribers(redis, broker)
             except (RedisError, OSError) as error:
                 log.warning("group_watchdog_failed", error=str(error))
             except Exception:
@@ -247,20 +245,15 @@ async def resubscribe(broker: Any, role: str, partitions: int) -> int:
     return sum(1 for result in started if not isinstance(result, BaseException))
 
 
-async def restart_stopped_subscribers(
-    redis: Any, broker: Any, parked: Callable[[Any], bool] | None = None
-) -> int:
+async def restart_stopped_subscribers(redis: Any, broker: Any) -> int:
     """Start again the stream subscribers that stopped (FastStream stops one for good on
     NOGROUP), but only once their group exists: starting one without its group would
-    create the group at ``$`` and skip the entries sent meanwhile. A reader ``parked``
-    on purpose (its partition belongs to another worker) stays stopped."""
+    create the group at ``$`` and skip the entries sent meanwhile."""
     restarted = 0
     async with _restarting(broker):
         for sub in list(broker.subscribers):
             stream = getattr(sub, "stream_sub", None)
             if sub.running or stream is None or not stream.group:
-                continue
-            if parked is not None and parked(sub):
                 continue
             groups = await group_status(redis, stream.name, (stream.group,))
             if not groups[0].exists:
