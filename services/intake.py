@@ -132,13 +132,20 @@ class Intake:
     ) -> None:
         try:
             if before is not None:
-                await before
+                # (shielded: a waiter cancelled at a stop must not cancel the turn itself,
+                # which the batches after it wait for too)
+                await asyncio.shield(before)
             await self.on_batch(p, batch)
         finally:
-            self._end_turn(p, mine)
+            if before is not None and not before.done():
+                # Cancelled while waiting: the turn passes on when the one before ends.
+                before.add_done_callback(lambda _: self._end_turn(p, mine))
+            else:
+                self._end_turn(p, mine)
 
     def _end_turn(self, p: int, mine: asyncio.Future[None]) -> None:
-        mine.set_result(None)
+        if not mine.done():
+            mine.set_result(None)
         if self._turns.get(p) is mine:
             del self._turns[p]
 

@@ -69,3 +69,21 @@ async def test_a_failed_batch_ends_its_turn() -> None:
     await asyncio.wait_for(intake.on_batches(STREAMS, [_batch(1, b"z")]), timeout=5)
     assert intake.ended == [(1, b"z")]
     assert intake._turns == {}
+
+
+async def test_a_batch_cancelled_while_it_waits_does_not_hold_up_the_ones_after_it() -> None:
+    intake = RecordingIntake()
+    intake.slow[b"first"] = release = asyncio.Event()
+    first = asyncio.create_task(intake.on_batches(STREAMS, [_batch(2, b"first")]))
+    await asyncio.sleep(0.01)
+    waiting = asyncio.create_task(intake.on_batches(STREAMS, [_batch(2, b"cancelled")]))
+    third = asyncio.create_task(intake.on_batches(STREAMS, [_batch(2, b"third")]))
+    await asyncio.sleep(0.01)
+    waiting.cancel()  # (a stop cancels a handling that waits for its turn)
+    await asyncio.sleep(0.01)
+    assert not third.done()  # still after the first batch
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, third), timeout=5)
+    assert waiting.cancelled()
+    assert [data for _, data in intake.ended] == [b"first", b"third"]
+    assert intake._turns == {}
