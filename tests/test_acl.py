@@ -23,6 +23,7 @@ from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Rejection
+from services.assignment import LIVE_KEY, Assignment
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"
@@ -163,3 +164,18 @@ async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
         assert all(process.poll() is None for process in processes)
     finally:
         stop_processes(processes)
+
+
+async def test_the_worker_user_may_beat_for_the_partition_assignment(
+    acl_server: AclServer,
+) -> None:
+    # The beat script reads the server's clock (TIME): without it the workers never
+    # share the partitions out (each would read every one).
+    redis = aioredis.Redis.from_url(acl_server.url("worker"))
+    try:
+        assignment = Assignment(PARTITIONS, "decider-acl-test")
+        assert await assignment.beat(redis) == set(range(PARTITIONS))
+        assert await redis.hexists(LIVE_KEY, "decider-acl-test")
+    finally:
+        await redis.hdel(LIVE_KEY, "decider-acl-test")
+        await redis.aclose()
