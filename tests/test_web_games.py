@@ -447,7 +447,15 @@ def view_only(document: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("game", "options"),
-    [("fractured_sky", {"difficulty": "hard"}), ("spacecraft", {}), ("federation", {})],
+    [
+        ("fractured_sky", {"difficulty": "hard"}),
+        # 40 s each on 2 cores: `pytest -m slow`. The default run keeps Fractured Sky's
+        # (the most hidden values) and every game's whole game against bots above; each
+        # game's seat views hide what they must in tests/<game>/ (test_hidden.py,
+        # test_properties.py), every channel of the gateway in test_gateway_hidden.py.
+        pytest.param("spacecraft", {}, marks=pytest.mark.slow),
+        pytest.param("federation", {}, marks=pytest.mark.slow),
+    ],
 )
 def test_two_people_play_while_a_third_watches_on_a_phone(
     stack: WebStack, browser: Browser, tmp_path: Path, game: str, options: dict[str, str]
