@@ -3,7 +3,8 @@ Valkey, worker, projector, gateway, bot runner).
 
 For each game: a person plays a complete game against server bots by clicking legal-move
 controls; two people play a 2-seat game in two browser contexts while a third (on a
-phone-sized screen) watches and sees every update; the replay slider shows the right
+phone-sized screen) watches and sees every update (SPACEcraft's and Federation's marked
+slow: ``pytest -m slow``); the replay slider shows the right
 seq, as a spectator and as a seat; the standings show at the end. Seat B's page never
 holds seat A's private values (every WebSocket frame and the DOM), and each frame is
 exactly B's own view. Screenshots of each table page are written for docs/ (see
