@@ -2,7 +2,7 @@
 """Bootstrap and run Orrery from a fresh clone, with nothing but Python >= 3.11.
 
     python3 dev.py demo [demo options]   # bots play complete games through the service
-    python3 dev.py test                  # ruff, mypy and the whole test suite
+    python3 dev.py test [--all]          # ruff, mypy and the tests (--all: the slow ones too)
     python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
 
 The exit code is the command's; Ctrl-C goes to the command (``orrery play`` says how to
@@ -149,7 +149,13 @@ def invoked_as() -> str:
     return shlex.join([*interpreter, sys.argv[0], "orrery"])
 
 
-def test() -> int:
+def test(options: list[str]) -> int:
+    """The CI run: ruff, ruff format --check, mypy, pytest. pytest's default run leaves out
+    the tests marked ``slow`` (pyproject's addopts); ``--all`` runs them too."""
+    unknown = [o for o in options if o != "--all"]
+    if unknown:
+        print(f"dev.py test: unknown option {unknown[0]} (the one option is --all)")
+        return 2
     ensure_chromium()
     ensure_postgresql()
     ensure_shell_tools()
@@ -160,12 +166,13 @@ def test() -> int:
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
         # the slowest tests, to keep an eye on the suite's 10-minute budget
-        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"],
+        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"]
+        + (["-m", ""] if "--all" in options else []),
     ]
     for step in steps:
         print(
             "$",
-            " ".join(Path(step[0]).name if i == 0 else a for i, a in enumerate(step)),
+            " ".join(Path(step[0]).name if i == 0 else shlex.quote(a) for i, a in enumerate(step)),
             flush=True,
         )
         code = run(*step)
@@ -181,7 +188,7 @@ def main() -> int:
     ensure_venv()
     what, rest = sys.argv[1], sys.argv[2:]
     if what == "test":
-        return test()
+        return test(rest)
     env = {**os.environ, "ORRERY_PROG": invoked_as()}
     if what == "demo":
         return run(str(BIN / "orrery"), "demo", *rest, env=env)

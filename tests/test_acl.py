@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
 from orrery.runtime import prepare, spawn, stop_processes
@@ -78,8 +80,9 @@ async def _refused(call: object) -> bool:
 async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
     acl_server: AclServer,
 ) -> None:
-    # nobody gets in without a user
-    anonymous = aioredis.Redis(port=acl_server.server.port)
+    # nobody gets in without a user (one attempt: redis-py retries a refused login with
+    # seconds of back-off)
+    anonymous = aioredis.Redis(port=acl_server.server.port, retry=Retry(NoBackoff(), 0))
     with pytest.raises((ResponseError, AuthenticationError)):
         await anonymous.get(keys.CONFIG_KEY)
     await anonymous.aclose()

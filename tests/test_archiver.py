@@ -655,7 +655,6 @@ def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
 # ---------------------------------------------------------------- memory
 
 
-@pytest.mark.slow
 def test_redis_memory_is_flat_after_200_games_are_archived(tmp_path: Path) -> None:
     """After 200 games played through the service and archived, each table leaves only its
     tombstone in Redis and used_memory has grown by at most 1 KiB per archived game."""

@@ -14,6 +14,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from orrery.cli import bench_app
 from tests.support.cli import run_orrery
 
@@ -56,20 +58,29 @@ def test_bench_replay_runs_with_its_default_size() -> None:
     assert "target: load a 1-event table" in tiny.stdout
 
 
-def test_bench_scale_runs_every_target(tmp_path: Path) -> None:
-    done = orrery("bench", "scale", "--tables", "1", "--json", "--data-dir", str(tmp_path))
+@pytest.mark.parametrize(
+    "workers",
+    [
+        pytest.param([1], id="1-worker"),
+        # its defaults, 1 and 2 workers: twice as long (30 s on 2 cores)
+        pytest.param([], id="default-workers", marks=pytest.mark.slow),
+    ],
+)
+def test_bench_scale_runs_every_target(tmp_path: Path, workers: list[int]) -> None:
+    done = orrery(
+        "bench", "scale", "--tables", "1", "--json", "--data-dir", str(tmp_path),
+        *(option for n in workers for option in ("--workers", str(n))),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     doc = json.loads(done.stdout)
     figures = doc["runs"]
+    counts = workers or [1, 2]
     assert [(f["target"], f["workers"]) for f in figures] == [
-        ("standalone", 1),
-        ("cluster-3", 1),
-        ("standalone", 2),
-        ("cluster-3", 2),
+        (target, n) for n in counts for target in ("standalone", "cluster-3")
     ]
     for f in figures:
         assert f["burst_per_s"] > 0 and f["play_per_s"] > 0 and f["baseline_per_s"] > 0
         assert f["finished"] >= 1 and f["bytes_per_game"] > 0
     # per worker count, the cluster's figures over the standalone ones of the same run
-    assert [(r["run"], r["workers"]) for r in doc["ratios"]] == [(1, 1), (1, 2)]
+    assert [(r["run"], r["workers"]) for r in doc["ratios"]] == [(1, n) for n in counts]
     assert all(r["play_ratio"] > 0 and r["errors"] >= 0 for r in doc["ratios"])

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from games.registry import BUILTIN
 from orrery.server.credentials import ACL_FILE, CREDENTIALS_FILE, with_folder_password
@@ -43,12 +45,14 @@ def test_serve_prints_its_url_first_and_stops_on_sigterm(tmp_path: Path) -> None
         assert url.startswith("redis://orrery-admin@127.0.0.1:") and url.endswith("/0")
         data = tmp_path / "data"
         port = int(url.rsplit(":", 1)[1].split("/")[0])
-        # nobody connects without the folder's credentials: the default user is off
+        # nobody connects without the folder's credentials: the default user is off (no
+        # retries: redis-py retries a refused login ten times, seconds of back-off each)
+        once = Retry(NoBackoff(), 0)
         for anonymous in (
-            redis.Redis.from_url(url),
-            redis.Redis(port=port),
-            redis.Redis(port=port, username="default", password=""),
-            redis.Redis(port=port, username="orrery-admin", password="guess"),
+            redis.Redis.from_url(url, retry=once),
+            redis.Redis(port=port, retry=once),
+            redis.Redis(port=port, username="default", password="", retry=once),
+            redis.Redis(port=port, username="orrery-admin", password="guess", retry=once),
         ):
             with pytest.raises(redis.exceptions.AuthenticationError):
                 anonymous.get("orrery:config")

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import redis
 import yaml
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from orrery.server.embedded import free_port, server_binary
 from tests.support.service import REPO
@@ -24,6 +26,9 @@ CONFIGS = [
     DEPLOY / "redis" / "redis.conf",
     DEPLOY / "redis" / "redis-cluster.conf",
 ]
+# One attempt per call: redis-py retries a refused connection or login ten times with
+# back-off (seconds in all); the loops here poll on their own.
+ONCE = Retry(NoBackoff(), 0)
 USERS = ("worker", "projector", "timekeeper", "gateway", "app", "admin", "replication")
 
 
@@ -56,7 +61,7 @@ def test_the_shipped_valkey_configs_start_closed(tmp_path: Path, config: Path) -
     if "cluster" in config.name:  # the bus port: its own free port, not port + 10000
         overrides += ["--cluster-port", str(free_port())]
     with _StartedWithConfig(local, overrides) as port:
-        anonymous = redis.Redis(port=port, socket_connect_timeout=2)
+        anonymous = redis.Redis(port=port, socket_connect_timeout=2, retry=ONCE)
         with pytest.raises((redis.exceptions.AuthenticationError, redis.exceptions.ResponseError)):
             anonymous.get("orrery:config")
         anonymous.close()
@@ -82,7 +87,7 @@ class _StartedWithConfig:
         self.process = subprocess.Popen(
             self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5, retry=ONCE)
         deadline = time.monotonic() + 15
         while True:
             assert self.process.poll() is None, "the server refused the shipped config"

@@ -23,10 +23,13 @@ from tests.support.gateway import LiveGateway, live_gateway, sign_up, unique
 from tests.support.service import REPO
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
-# Per operation, Hypothesis's examples, and the whole run's time budget (seconds): the
-# run stops at whichever comes first (on 2 busy cores, well under a minute).
+# Per operation, Hypothesis's examples, and the whole run's time budget (seconds): each
+# phase (coverage, fuzzing, stateful) takes every operation once, and fuzzing and the
+# stateful phase repeat until the budget is spent (about 15 s is one pass on 2 busy
+# cores). The default run has a budget of one pass and a bit; the slow one
+# (``pytest -m slow``) repeats for 50 s.
 EXAMPLES = 12
-BUDGET_S = 50
+BUDGETS_S = [pytest.param(20, id="one-pass"), pytest.param(50, id="50s", marks=pytest.mark.slow)]
 
 # Statuses a schema-valid request may still get, beyond Schemathesis' defaults (2xx,
 # 401, 403, 404, 409, 429, 5xx), where the refusal depends on what no request schema can
@@ -69,8 +72,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
         yield gw
 
 
+@pytest.mark.parametrize("budget_s", BUDGETS_S)
 async def test_schemathesis_finds_the_document_and_the_server_agree(
-    live: LiveGateway, http: httpx.AsyncClient, tmp_path: Path
+    live: LiveGateway, http: httpx.AsyncClient, tmp_path: Path, budget_s: int
 ) -> None:
     player = await sign_up(http, unique("Sam"))
     config = tmp_path / "schemathesis.toml"
@@ -95,7 +99,7 @@ async def test_schemathesis_finds_the_document_and_the_server_agree(
             "--max-examples",
             str(EXAMPLES),
             "--max-time",
-            str(BUDGET_S),
+            str(budget_s),
             "--workers",
             "1",
             "--seed",
@@ -107,12 +111,14 @@ async def test_schemathesis_finds_the_document_and_the_server_agree(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=BUDGET_S * 3,
+        timeout=budget_s * 3,
         check=False,
     )
     report = run.stdout + run.stderr
     assert run.returncode == 0, report[-12_000:]
     assert re.search(r"\b\d+ passed\b", report), report[-4_000:]
+    # every operation was tested, within the budget too
+    assert re.search(r"Selected: (\d+)/\1\s+Tested: \1\b", report), report[-4_000:]
     assert not re.search(r"\b[1-9]\d* (failed|errors?)\b", report), report[-12_000:]
 
 

@@ -135,7 +135,15 @@ def test_the_watchdog_recreates_a_lost_group_and_metrics_are_served(tmp_path: Pa
             stop_processes(processes)
 
 
-@pytest.mark.parametrize("replicas", [0, 1])
+@pytest.mark.parametrize(
+    "replicas",
+    [
+        0,
+        # 6 nodes: 18 s on 2 cores. The same LocalCluster with replicas runs by default in
+        # tests/test_cluster.py (WAIT) and tests/test_failover.py.
+        pytest.param(1, marks=pytest.mark.slow),
+    ],
+)
 def test_cluster_up_status_down_from_the_command_line(tmp_path: Path, replicas: int) -> None:
     state = tmp_path / "cluster"
 

@@ -3,7 +3,8 @@ Valkey, worker, projector, gateway, bot runner).
 
 For each game: a person plays a complete game against server bots by clicking legal-move
 controls; two people play a 2-seat game in two browser contexts while a third (on a
-phone-sized screen) watches and sees every update; the replay slider shows the right
+phone-sized screen) watches and sees every update (SPACEcraft's and Federation's marked
+slow: ``pytest -m slow``); the replay slider shows the right
 seq, as a spectator and as a seat; the standings show at the end. Seat B's page never
 holds seat A's private values (every WebSocket frame and the DOM), and each frame is
 exactly B's own view. Screenshots of each table page are written for docs/ (see
@@ -447,7 +448,15 @@ def view_only(document: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("game", "options"),
-    [("fractured_sky", {"difficulty": "hard"}), ("spacecraft", {}), ("federation", {})],
+    [
+        ("fractured_sky", {"difficulty": "hard"}),
+        # 40 s each on 2 cores: `pytest -m slow`. The default run keeps Fractured Sky's
+        # (the most hidden values) and every game's whole game against bots above; each
+        # game's seat views hide what they must in tests/<game>/ (test_hidden.py,
+        # test_properties.py), every channel of the gateway in test_gateway_hidden.py.
+        pytest.param("spacecraft", {}, marks=pytest.mark.slow),
+        pytest.param("federation", {}, marks=pytest.mark.slow),
+    ],
 )
 def test_two_people_play_while_a_third_watches_on_a_phone(
     stack: WebStack, browser: Browser, tmp_path: Path, game: str, options: dict[str, str]
