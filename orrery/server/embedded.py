@@ -18,8 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from orrery.server.credentials import Credentials
+
+# A probe asks once: redis-py 8 retries a refused login ten times with back-off (~3.5 s
+# against a server with ACLs), and the callers poll on their own.
+NO_RETRY = Retry(NoBackoff(), 0)
 
 
 def server_binary() -> str:
@@ -115,7 +121,7 @@ class EmbeddedServer:
             *self.extra_args,
         ]  # fmt: skip
         deadline = time.monotonic() + timeout
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5)
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5, retry=NO_RETRY)
         # SIGTERM / Ctrl-C are held while the process is spawned: one that arrived after
         # the fork but before ``self.process`` is set would leave a server nobody stops.
         # Held, it is handled right after, inside the ``try`` that stops the server.

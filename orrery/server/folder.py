@@ -33,7 +33,7 @@ from orrery.arguments import check_port
 from orrery.errors import UserError
 from orrery.server.cluster import process_alive
 from orrery.server.credentials import ensure_users, shown_url, with_folder_password
-from orrery.server.embedded import EmbeddedServer
+from orrery.server.embedded import NO_RETRY, EmbeddedServer
 
 LOCK = "server.lock"
 RECORD = "server.json"
@@ -111,7 +111,7 @@ def _record(data_dir: Path) -> dict[str, Any] | None:
 
 
 def _answers(url: str) -> bool:
-    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+    client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2, retry=NO_RETRY)
     try:
         return bool(client.ping())
     except redis.exceptions.RedisError:
