@@ -70,7 +70,7 @@ class NoticeWriter:
         call = self.call(state)
         if call is None:
             return []
-        return await self.sent(state, await call.run(), call.turns)
+        return await self.sent(await call.run(), call.to_players)
 
     def call(self, state: TableState) -> NoticesWrite | None:
         """The script call, with the candidate seats' turns (None: a table that does
@@ -91,14 +91,19 @@ class NoticeWriter:
         ]
         for member, score in members:
             argv += [member, score]
+        to_players: dict[int, tuple[str, bytes]] = {}
         for seat, turn in candidates:
-            notice = YourTurn(
-                table_id=state.table_id,
-                seat=seat,
-                seq=turn,
-                deadline_ms=seat_deadline(state, seat),
+            notice = _json.encode(
+                YourTurn(
+                    table_id=state.table_id,
+                    seat=seat,
+                    seq=turn,
+                    deadline_ms=seat_deadline(state, seat),
+                )
             )
-            argv += [seat, turn, _json.encode(notice)]
+            argv += [seat, turn, notice]
+            if player := state.player_ids[seat]:
+                to_players[seat] = (player, notice)
         script_keys = [
             keys.projection_seq_key(p, state.table_id, keys.NOTICES),
             keys.notified_hash(p, state.table_id),
@@ -106,33 +111,19 @@ class NoticeWriter:
             keys.table_deadlines_key(p, state.table_id),
             *(keys.notice_stream(p, state.table_id, seat) for seat, _ in candidates),
         ]
-        return NoticesWrite(state.table_id, self.script, script_keys, argv, dict(candidates))
+        return NoticesWrite(state.table_id, self.script, script_keys, argv, to_players)
 
-    async def sent(self, state: TableState, result: Any, turns: dict[int, int]) -> list[int]:
+    async def sent(self, result: Any, to_players: dict[int, tuple[str, bytes]]) -> list[int]:
         """After the script: the seats it notified, each also told on its verified
-        player's own stream."""
+        player's own stream (``to_players``: the call's, fixed when it was built)."""
         seats = [int(seat) for seat in result]
-        await self._to_players(state, seats, turns)
-        return seats
-
-    async def _to_players(self, state: TableState, seats: list[int], turns: dict[int, int]) -> None:
-        players = [(seat, state.player_ids[seat]) for seat in seats if state.player_ids[seat]]
+        players = [to_players[seat] for seat in seats if seat in to_players]
         if not players:
-            return
+            return seats
         pipe = self.redis.pipeline(transaction=False)
-        for seat, player in players:
+        for player, notice in players:
             stream = keys.player_notice_stream(player)
-            notice = YourTurn(
-                table_id=state.table_id,
-                seat=seat,
-                seq=turns[seat],
-                deadline_ms=seat_deadline(state, seat),
-            )
-            pipe.xadd(
-                stream,
-                {"__data__": _json.encode(notice)},
-                maxlen=NOTICES_MAXLEN,
-                approximate=True,
-            )
+            pipe.xadd(stream, {"__data__": notice}, maxlen=NOTICES_MAXLEN, approximate=True)
             pipe.expire(stream, self.notice_ttl_s)
         await pipe.execute()
+        return seats

@@ -272,8 +272,8 @@ class Projector:
                 self.lobby.wrote(write, reply)
                 if reply == -1:  # the record changed since the one it replaces
                     await self.lobby.write(state)
-            case NoticesWrite(turns=turns):
-                await self.notices.sent(state, reply, turns)
+            case NoticesWrite(to_players=to_players):
+                await self.notices.sent(reply, to_players)
 
     async def _run(self, writes: list[ScriptWrite]) -> list[Any]:
         """Every write's script in one pipeline (``EVALSHA``; the scripts are loaded once,

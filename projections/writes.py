@@ -64,7 +64,9 @@ class NoticesWrite(ScriptWrite):
     """The table's deadlines and "your turn" notices (projections/notices.py); the
     script answers the seats it notified."""
 
-    turns: dict[int, int]  # candidate seat -> the seq its turn began at
+    # candidate seat -> its verified player and the notice, for the player's own stream
+    # (built with the call: the cached state may be folded further before the reply)
+    to_players: dict[int, tuple[str, bytes]]
 
 
 # Runs several writes' scripts, each as a local function (SCRIPTS, defined before this
