@@ -9,6 +9,10 @@ A game is a module-level object satisfying :class:`Game`:
   msgspec Structs, so snapshots are one msgpack encode). ``decide``, ``view``,
   ``legal_commands``, ``score`` and ``status`` never mutate the state;
 * ``view(state, seat)`` — exactly what ``seat`` (``None``: a spectator) may know;
+* optionally ``views(state, viewers)`` — ``[view(state, v) for v in viewers]``, equal
+  field for field, with the parts every viewer sees alike built once (the views
+  projection renders the spectator and every seat after each command;
+  ``games.table.views`` falls back to ``view`` per viewer for a game without it);
 * ``legal_commands(state, seat)`` — commands ``decide`` would accept from ``seat``
   (a representative set where the full set is combinatorial: every one listed is
   accepted, and a seat that must act always has at least one);

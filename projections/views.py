@@ -1,9 +1,10 @@
 """The views projection: one JSON view per seat and one for spectators, per table.
 
-Every view comes from the one ``table_view(state, seat)`` function (no second
-redaction code anywhere). All of a table's views and the seq they show are written by
-one script, which ignores a seq it has already applied, so redelivery is harmless;
-each write adds an entry to the table's updates stream that clients block on.
+Every view comes from the one ``table_view(state, seat)`` function, here through
+``table_views`` (every viewer at once, built by the same code; no second redaction code
+anywhere). All of a table's views and the seq they show are written by one script,
+which ignores a seq it has already applied, so redelivery is harmless; each write adds
+an entry to the table's updates stream that clients block on.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from games.table import TableState, standing_lines, table_view
+from games.table import TableState, table_views
 from orrery_contracts import keys
 from projections.writes import ViewsWrite
 
@@ -23,9 +24,9 @@ _json = msgspec.json.Encoder()
 
 
 def render_views(state: TableState) -> dict[int | None, bytes]:
-    viewers: list[int | None] = [None, *range(state.seats)]
-    standings = standing_lines(state)  # public: scored once for every viewer
-    return {seat: _json.encode(table_view(state, seat, standings)) for seat in viewers}
+    """Every viewer's view (the spectator's first), encoded; what they share is built
+    once (``table_views``)."""
+    return {seat: _json.encode(view) for seat, view in table_views(state).items()}
 
 
 class ViewWriter:

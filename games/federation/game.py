@@ -3,6 +3,7 @@ types, and the rules wired from the skeleton's modules."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -46,6 +47,9 @@ class FederationGame:
 
     def view(self, state: FederationState, seat: int | None) -> FederationView:
         return views.view(state, seat)
+
+    def views(self, state: FederationState, viewers: Sequence[int | None]) -> list[FederationView]:
+        return views.views(state, viewers)
 
     def legal_commands(self, state: FederationState, seat: int) -> list[CommandBody]:
         return legal.legal_commands(state, seat)

@@ -1,7 +1,13 @@
 """Per-seat views. Everything is public except face-down track tokens, the deep-space
-tiles and the order of the law stacks (sizes only)."""
+tiles and the order of the law stacks (sizes only), which no seat sees: every seat's
+view is the spectator's with its own ``seat`` (:func:`views` builds it once per table).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
 
 from games.federation.counts import influence, level
 from games.federation.state import FederationState
@@ -84,3 +90,9 @@ def view(s: FederationState, seat: int | None) -> FederationView:
         players=players,
         finished=s.finished,
     )
+
+
+def views(s: FederationState, viewers: Sequence[int | None]) -> list[FederationView]:
+    """:func:`view` of each viewer: nothing depends on the viewer but ``seat``."""
+    shared = view(s, None)
+    return [msgspec.structs.replace(shared, seat=seat) for seat in viewers]

@@ -6,6 +6,7 @@ rules: ``setup``, ``decide``, ``evolve``, ``views``, ``legal``, ``scoring`` and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -49,6 +50,11 @@ class FracturedSky:
 
     def view(self, state: FracturedSkyState, seat: int | None) -> FracturedSkyView:
         return views.view(state, seat)
+
+    def views(
+        self, state: FracturedSkyState, viewers: Sequence[int | None]
+    ) -> list[FracturedSkyView]:
+        return views.views(state, viewers)
 
     def legal_commands(self, state: FracturedSkyState, seat: int) -> list[CommandBody]:
         return legal.legal_commands(state, seat)

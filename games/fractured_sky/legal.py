@@ -24,6 +24,8 @@ Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.fractured_sky.state import (
@@ -70,7 +72,7 @@ TURN_PHASES = (PHASE_PLAY, PHASE_SCOUT, PHASE_SLOT)
 _COMMAND_TYPES = frozenset(COMMAND_TYPES)
 
 
-def can_afford(have: list[int], cost: tuple[int, int, int]) -> bool:
+def can_afford(have: Sequence[int], cost: tuple[int, int, int]) -> bool:
     return have[0] >= cost[0] and have[1] >= cost[1] and have[2] >= cost[2]
 
 
@@ -122,7 +124,12 @@ def offer_problem(
     state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
 ) -> Rejected | None:
     """Paying 2 resources of your choice (a trade's offer, a peek's cost)."""
-    if not can_afford(state.resources[seat], (gold, iron, wood)):
+    return held_problem(state.resources[seat], gold, iron, wood)
+
+
+def held_problem(held: Sequence[int], gold: int, iron: int, wood: int) -> Rejected | None:
+    """An offer of resources from ``held`` (the offering seat's gold, iron, wood)."""
+    if not can_afford(held, (gold, iron, wood)):
         return Rejected(CANNOT_AFFORD, "you do not hold the resources you offer")
     return None
 
@@ -330,31 +337,79 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     return out
 
 
+def _starts(state: FracturedSkyState, seat: int) -> list[CommandBody]:
+    if not _open(state, seat, cmd.ChooseStart):
+        return []
+    return [
+        cmd.ChooseStart(gold=g, iron=i, wood=w)
+        for g, i, w in _FOURS
+        if not start_problem(state, seat, g, i, w)
+    ]
+
+
+def _choices(state: FracturedSkyState, seat: int) -> list[CommandBody]:
+    if not _open(state, seat, cmd.ChooseResource):
+        return []
+    return [
+        cmd.ChooseResource(resource=r)  # type: ignore[arg-type]
+        for r in cat.RESOURCES
+        if not choice_problem(state, seat, r)
+    ]
+
+
+def _takes(state: FracturedSkyState, seat: int) -> list[CommandBody]:
+    if not _open(state, seat, cmd.ScoutTake):
+        return []
+    takes: list[str | None] = [None, *cat.RESOURCES]
+    return [
+        cmd.ScoutTake(resource=r)  # type: ignore[arg-type]
+        for r in takes
+        if not scout_take_problem(state, r)
+    ]
+
+
+def _slots(state: FracturedSkyState, seat: int) -> list[CommandBody]:
+    if not _open(state, seat, cmd.ChooseSlot):
+        return []
+    slots = range(1, state.slot_count + 1)
+    return [cmd.ChooseSlot(slot=s) for s in slots if not slot_problem(state, s)]
+
+
+# the listing of each phase's required action, by its first command kind
+_LISTINGS = {
+    cmd.ChooseStart: _starts,
+    cmd.ChooseResource: _choices,
+    cmd.ScoutTake: _takes,
+    cmd.ChooseSlot: _slots,
+    ACTIONS[0]: _actions,
+}
+
+
 def _required(state: FracturedSkyState, seat: int) -> list[CommandBody]:
-    """The seat's required action in this phase (not the trades)."""
-    if _open(state, seat, cmd.ChooseStart):
-        return [
-            cmd.ChooseStart(gold=g, iron=i, wood=w)
-            for g, i, w in _FOURS
-            if not start_problem(state, seat, g, i, w)
-        ]
-    if _open(state, seat, cmd.ChooseResource):
-        return [
-            cmd.ChooseResource(resource=r)  # type: ignore[arg-type]
-            for r in cat.RESOURCES
-            if not choice_problem(state, seat, r)
-        ]
-    if _open(state, seat, cmd.ScoutTake):
-        takes: list[str | None] = [None, *cat.RESOURCES]
-        return [
-            cmd.ScoutTake(resource=r)  # type: ignore[arg-type]
-            for r in takes
-            if not scout_take_problem(state, r)
-        ]
-    if _open(state, seat, cmd.ChooseSlot):
-        slots = range(1, state.slot_count + 1)
-        return [cmd.ChooseSlot(slot=s) for s in slots if not slot_problem(state, s)]
-    return _actions(state, seat)
+    """The seat's required action in this phase (not the trades): only the listing of
+    the phase's own commands is asked (``gate`` refuses every other kind by phase, and
+    each listing still asks ``gate`` first)."""
+    kinds = PHASE_COMMANDS.get(state.phase)
+    return _LISTINGS[kinds[0]](state, seat) if kinds else []
+
+
+@lru_cache(maxsize=256)
+def _trades(held: tuple[int, ...]) -> tuple[CommandBody, ...]:
+    """Every trade a seat holding ``held`` (gold, iron, wood) may offer, at any time
+    while the game runs: ``trade_problem``'s predicates depend on nothing else, so the
+    list is made once per holding."""
+    gives = [
+        (g, i, w)
+        for g, i, w in _PAIRS
+        if not amounts_problem(g, i, w, cat.TRADE_GIVE_TOTAL) and not held_problem(held, g, i, w)
+    ]
+    gets = [r for r in cat.RESOURCES if not resource_problem(r)]
+    return tuple(
+        cmd.Trade(gold=g, iron=i, wood=w, get=r)  # type: ignore[arg-type]
+        for g, i, w in gives
+        for r in gets
+        if not pointless_problem(g, i, w, r)
+    )
 
 
 def legal_commands(state: FracturedSkyState, seat: int) -> list[CommandBody]:
@@ -362,18 +417,5 @@ def legal_commands(state: FracturedSkyState, seat: int) -> list[CommandBody]:
         return []
     out = _required(state, seat)
     if sum(state.resources[seat]) >= cat.TRADE_GIVE_TOTAL:  # else no offer is possible
-        # ``trade_problem`` = the amounts, the resource asked for, the offer held
-        gives = [
-            (g, i, w)
-            for g, i, w in _PAIRS
-            if not amounts_problem(g, i, w, cat.TRADE_GIVE_TOTAL)
-            and not offer_problem(state, seat, g, i, w)
-        ]
-        gets = [r for r in cat.RESOURCES if not resource_problem(r)]
-        out.extend(
-            cmd.Trade(gold=g, iron=i, wood=w, get=r)  # type: ignore[arg-type]
-            for g, i, w in gives
-            for r in gets
-            if not pointless_problem(g, i, w, r)
-        )
+        out.extend(_trades(tuple(state.resources[seat])))
     return out

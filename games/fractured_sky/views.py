@@ -11,6 +11,11 @@ owner answers them). Chip values of others become public at the round-end reveal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
 from games.fractured_sky.state import PHASE_FINISHED, FracturedSkyState, chip_class, unused_chips
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import views as vw
@@ -19,38 +24,39 @@ from orrery_contracts.fractured_sky.events import Choice
 _CLASS = {v: chip_class(v) for v in range(cat.POWER_LIMIT + 1)}
 
 
-def _regions(state: FracturedSkyState, seat: int | None) -> list[vw.RegionView]:
-    out = []
+def _region(state: FracturedSkyState, region: int, seat: int | None) -> vw.RegionView:
+    """A region as ``seat`` sees it: the chip values on airships are hidden, but the
+    viewer's own (until the round-end reveal shows every chip)."""
     seats = range(state.participants)
     revealed = state.revealed
-    for region in state.regions:
-        ships = []
-        for s in seats:
-            chip = state.airships[s][region]
-            if chip < 0:
-                continue
-            shown: int | None = None
-            if revealed:
-                shown = state.chips_revealed[s][region]
-            elif s == seat:
-                shown = chip
-            ships.append(
-                vw.AirshipView(
-                    seat=s,
-                    chip_class=_CLASS[chip] if s < state.seats else "token",
-                    chip=shown,
-                    explorer=state.explorer[region] == s,
-                )
-            )
-        out.append(
-            vw.RegionView(
-                index=region,
-                stardust=state.board_stardust[region],
-                airships=ships,
-                skimmers=[state.skimmers[s][region] for s in seats],
+    ships = []
+    for s in seats:
+        chip = state.airships[s][region]
+        if chip < 0:
+            continue
+        shown: int | None = None
+        if revealed:
+            shown = state.chips_revealed[s][region]
+        elif s == seat:
+            shown = chip
+        ships.append(
+            vw.AirshipView(
+                seat=s,
+                chip_class=_CLASS[chip] if s < state.seats else "token",
+                chip=shown,
+                explorer=state.explorer[region] == s,
             )
         )
-    return out
+    return vw.RegionView(
+        index=region,
+        stardust=state.board_stardust[region],
+        airships=ships,
+        skimmers=[state.skimmers[s][region] for s in seats],
+    )
+
+
+def _regions(state: FracturedSkyState, seat: int | None) -> list[vw.RegionView]:
+    return [_region(state, region, seat) for region in state.regions]
 
 
 def _players(state: FracturedSkyState) -> list[vw.PlayerView]:
@@ -125,20 +131,29 @@ def _objectives(state: FracturedSkyState, seat: int | None) -> list[vw.Objective
     return out
 
 
+def _own_fields(state: FracturedSkyState, seat: int | None) -> dict[str, Any]:
+    """The fields only a seat itself is shown: its unused chips, its exploration draws
+    and its pending resource choices (None for a spectator)."""
+    if seat is None or not 0 <= seat < state.seats:
+        return {"my_chips": None, "my_drawn": None, "my_choices": None}
+    choices = [
+        Choice(
+            seat=p.seat,
+            region=p.region,
+            options=[cat.RESOURCES[r] for r in p.options],
+            reason=p.reason,
+        )
+        for p in state.pending
+        if p.seat == seat
+    ]
+    return {
+        "my_chips": unused_chips(state, seat),
+        "my_drawn": list(state.drawn[seat]),
+        "my_choices": choices,
+    }
+
+
 def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
-    own = seat is not None and 0 <= seat < state.seats
-    choices: list[Choice] | None = None
-    if own:
-        choices = [
-            Choice(
-                seat=p.seat,
-                region=p.region,
-                options=[cat.RESOURCES[r] for r in p.options],
-                reason=p.reason,
-            )
-            for p in state.pending
-            if p.seat == seat
-        ]
     return vw.FracturedSkyView(
         seat=seat,
         round=state.round,
@@ -166,13 +181,39 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
         objectives=_objectives(state, seat),
         objective_results=list(state.objective_results),
         region_results=list(state.region_results),
-        my_chips=unused_chips(state, seat) if own and seat is not None else None,
-        my_drawn=list(state.drawn[seat]) if own and seat is not None else None,
-        my_choices=choices,
         scouting=state.scouting,
         finished=state.phase == PHASE_FINISHED,
         difficulty=state.difficulty if state.participants > state.seats else None,
         ais=_ais(state),
+        **_own_fields(state, seat),
+    )
+
+
+def views(state: FracturedSkyState, viewers: Sequence[int | None]) -> list[vw.FracturedSkyView]:
+    """:func:`view` of each viewer, the public parts built once: a seat's view is the
+    spectator's with what depends on the viewer rebuilt for it (the regions where it has
+    an airship, the secret cards, the objectives, its own fields)."""
+    shared = view(state, None)
+    return [shared if seat is None else _seat_view(state, seat, shared) for seat in viewers]
+
+
+def _seat_view(
+    state: FracturedSkyState, seat: int, shared: vw.FracturedSkyView
+) -> vw.FracturedSkyView:
+    regions = shared.regions
+    if not state.revealed:  # a region without the seat's airship shows it no chip
+        ships = state.airships[seat] if 0 <= seat < state.participants else ()
+        regions = [
+            _region(state, region, seat) if ships and ships[region] >= 0 else public
+            for region, public in zip(state.regions, shared.regions, strict=True)
+        ]
+    return msgspec.structs.replace(
+        shared,
+        seat=seat,
+        regions=regions,
+        secret_cards=_secret_cards(state, seat),
+        objectives=_objectives(state, seat),
+        **_own_fields(state, seat),
     )
 
 

@@ -3,6 +3,7 @@ types, each method wired to the module that holds that part of the rules."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -45,6 +46,9 @@ class SpacecraftGame:
 
     def view(self, state: SpacecraftState, seat: int | None) -> SpacecraftView:
         return views.view(state, seat)
+
+    def views(self, state: SpacecraftState, viewers: Sequence[int | None]) -> list[SpacecraftView]:
+        return views.views(state, viewers)
 
     def legal_commands(self, state: SpacecraftState, seat: int) -> list[CommandBody]:
         return legal.legal_commands(state, seat)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Placement
@@ -90,6 +91,13 @@ def invalid_reason(layout: Iterable[Placement]) -> str | None:
 
 
 def shape_counts(kinds: Iterable[str]) -> dict[str, int]:
+    return dict(_shape_counts(tuple(kinds)))
+
+
+@lru_cache(maxsize=1024)
+def _shape_counts(kinds: tuple[str, ...]) -> dict[str, int]:
+    """Cached: every seat's view, the score and the design checks count the same
+    rockets after each command (the caller gets a copy)."""
     counts = dict.fromkeys(cat.SHAPES, 0)
     for k in kinds:
         counts[shape(k)] += 1

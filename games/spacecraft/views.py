@@ -1,6 +1,16 @@
-"""view: what one seat (or a spectator, seat None) may know; status: whose move it is."""
+"""view: what one seat (or a spectator, seat None) may know; views: every viewer's at
+once (the public parts built once per table); status: whose move it is.
+
+Hidden from the other seats: a seat's goal while goals are chosen, its goal options and
+its reserved card (:func:`_own_fields`); everything else is public.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
 
 from games.protocol import Status
 from games.spacecraft import rocket
@@ -9,12 +19,23 @@ from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 
 
+def _own_fields(state: SpacecraftState, s: int, viewer: int | None) -> dict[str, Any]:
+    """The fields of seat ``s``'s part that depend on who looks: its goal (hidden from
+    the others while goals are chosen), its goal options and its reserved card."""
+    choosing = state.phase == "goals"
+    own = viewer == s
+    reserved = state.reserved[s]
+    return {
+        "goal": None if state.goals[s] == NO_CARD or (choosing and not own) else state.goals[s],
+        "goal_options": list(state.goal_options[s]) if own and choosing else None,
+        "reserved": reserved if own and reserved != NO_CARD else None,
+    }
+
+
 def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:
     size = state.size
     pawn = state.pawns[s]
     layout = state.rockets[s]
-    choosing = state.phase == "goals"
-    own = viewer == s
     reserved = state.reserved[s]
     return SeatView(
         seat=s,
@@ -24,13 +45,11 @@ def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:
         rocket=list(layout),
         width=rocket.width(layout),
         height=rocket.height(layout),
-        goal=(None if state.goals[s] == NO_CARD or (choosing and not own) else state.goals[s]),
-        goal_options=list(state.goal_options[s]) if own and choosing else None,
         fulfilled=list(state.fulfilled[s]),
         has_reserved=reserved != NO_CARD,
-        reserved=reserved if own and reserved != NO_CARD else None,
         markers_left=state.markers_left[s],
         meets_blueprint=rocket.meets_blueprint(layout, state.blueprint),
+        **_own_fields(state, s, viewer),
     )
 
 
@@ -76,6 +95,21 @@ def view(state: SpacecraftState, seat: int | None) -> SpacecraftView:
         points=list(state.points) if over else None,
         ranks=list(state.ranks) if over else None,
     )
+
+
+def views(state: SpacecraftState, viewers: Sequence[int | None]) -> list[SpacecraftView]:
+    """:func:`view` of each viewer, built once: a seat's view is the spectator's with
+    its own part's viewer-dependent fields (:func:`_own_fields`) filled in."""
+    shared = view(state, None)
+    out = []
+    for viewer in viewers:
+        if viewer is None or not 0 <= viewer < len(shared.seats):
+            out.append(shared)  # no part is its own: it sees what a spectator sees
+            continue
+        seats = list(shared.seats)
+        seats[viewer] = msgspec.structs.replace(seats[viewer], **_own_fields(state, viewer, viewer))
+        out.append(msgspec.structs.replace(shared, seats=seats))
+    return out
 
 
 def status(state: SpacecraftState) -> Status:

@@ -15,7 +15,8 @@ One module per purpose; callers import the names below from ``games.table``:
   :func:`seat_deadline`);
 * ``undo_points`` — what ``table.undo`` can return to (:func:`undo_check`);
 * ``standing`` — the final standing and the lines every view shows;
-* ``views`` — what a viewer may know of the table (:func:`table_view`);
+* ``views`` — what a viewer may know of the table (:func:`table_view`; every viewer
+  at once: :func:`table_views`);
 * ``snapshot`` — snapshots of a table state (:func:`encode_snapshot`,
   :func:`decode_snapshot`).
 
@@ -49,7 +50,7 @@ from games.table.state import (
     token_hash,
 )
 from games.table.undo_points import undo_check
-from games.table.views import table_view
+from games.table.views import table_view, table_views
 
 __all__ = [
     "MAX_AUTOMATIC_MOVES",
@@ -76,6 +77,7 @@ __all__ = [
     "standing_lines",
     "table_status",
     "table_view",
+    "table_views",
     "token_hash",
     "token_matches",
     "undo_check",

@@ -97,10 +97,12 @@ def table_status(state: TableState) -> Status:
     return game_of(state).status(state.game_state)
 
 
-def moving(state: TableState) -> tuple[int, ...]:
+def moving(state: TableState, status: Status | None = None) -> tuple[int, ...]:
     """The seats the game waits on that are still playing (a seat that left is moved
-    for: games.table.lifecycle)."""
-    return tuple(s for s in table_status(state).to_move if not state.left[s])
+    for: games.table.lifecycle). ``status``: the table's :func:`table_status`, when the
+    caller has it already."""
+    to_move = (table_status(state) if status is None else status).to_move
+    return tuple(s for s in to_move if not state.left[s])
 
 
 def clone_game_state(game: Game[Any], game_state: Any) -> Any:

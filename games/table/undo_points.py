@@ -54,14 +54,17 @@ def undo_blocker(state: TableState, event: EventBody) -> str | None:
     return undo.rules_of(game_of(state)).blocker(event, state.actor)
 
 
-def undo_check(state: TableState, seat: int, to_seq: int | None) -> int:
+def undo_check(
+    state: TableState, seat: int, to_seq: int | None, to_move: tuple[int, ...] | None = None
+) -> int:
     """The seq ``table.undo`` by ``seat`` returns to, or raise ``undo_blocked`` (a
-    settled, playing table)."""
+    settled, playing table). ``to_move``: the table's :func:`moving`, when the caller
+    has it already (the views ask once for every seat)."""
     return undo.check(
         state.undo,
         seat=seat,
         to_seq=to_seq,
         seq=state.seq,
-        to_move=moving(state),
+        to_move=moving(state) if to_move is None else to_move,
         turn_seq=state.turn_seq,
     )
