@@ -12,7 +12,11 @@ A game is a module-level object satisfying :class:`Game`:
 * optionally ``views(state, viewers)`` — ``[view(state, v) for v in viewers]``, equal
   field for field, with the parts every viewer sees alike built once (the views
   projection renders the spectator and every seat after each command;
-  ``games.table.views`` falls back to ``view`` per viewer for a game without it);
+  ``games.table.views`` falls back to ``view`` per viewer for a game without it). The
+  built-in games start each seat's view from the spectator's and rebuild what depends on
+  the viewer with ``view``'s own helpers: a part forgotten there shows the seat the
+  spectator's (less), never another seat's secret; ``tests/test_views_render.py`` holds
+  the two equal;
 * ``legal_commands(state, seat)`` — commands ``decide`` would accept from ``seat``
   (a representative set where the full set is combinatorial: every one listed is
   accepted, and a seat that must act always has at least one);
