@@ -168,7 +168,7 @@ async def test_health_openapi_and_static_files(http: httpx.AsyncClient) -> None:
 
 async def test_readyz_says_not_ready_without_the_service(live: LiveGateway) -> None:
     # db 1 of the same server has never been initialised: no partitions, no groups
-    url = live.start_gateway(redis_url=live.redis_url.rsplit("/", 1)[0] + "/1")
+    url = live.start_gateway(redis_url=live.redis_url.rsplit("/", 1)[0] + "/1", ready=False)
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         assert (await http.get("/healthz")).status_code == 200
         ready = await http.get("/readyz")

@@ -36,7 +36,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from orrery.runtime import stop_processes
-from tests.support.gateway import spawn_gateway
+from tests.support.gateway import spawn_gateway, wait_ready
 from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")
@@ -153,19 +153,6 @@ class WebStack:
     def stop(self) -> None:
         stop_processes(self.processes)
         self.log.close()
-
-
-def wait_ready(url: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"the gateway at {url} is not ready")
-        time.sleep(0.1)
 
 
 @contextmanager

@@ -13,6 +13,7 @@ import random
 import secrets
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -57,6 +58,20 @@ def spawn_gateway(
     return process, line
 
 
+def wait_ready(url: str, timeout: float = 30.0) -> None:
+    """Until the gateway at ``url`` says it is connected to the service (/readyz)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(url + "/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the gateway at {url} is not ready")
+        time.sleep(0.05)
+
+
 class LiveGateway:
     def __init__(self, service: LiveService, key: str) -> None:
         self.service = service
@@ -82,11 +97,17 @@ class LiveGateway:
             **extra,
         }
 
-    def start_gateway(self, redis_url: str | None = None, **env: str) -> str:
-        """Another gateway process on the same Redis (its base URL)."""
+    def start_gateway(
+        self, redis_url: str | None = None, *, ready: bool = True, **env: str
+    ) -> str:
+        """Another gateway process on the same Redis (its base URL), once its /readyz
+        says it is connected to the service (``ready``): it prints its URL when it
+        listens, and connects to the service after that."""
         process, line = spawn_gateway(redis_url or self.redis_url, self.env(**env), self.log)
         self.gateways.append(process)
         self.urls.append(line)
+        if ready:
+            wait_ready(line)
         return line
 
     def start_bots(self, redis_url: str | None = None) -> subprocess.Popen[bytes]:
