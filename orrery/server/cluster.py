@@ -45,7 +45,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from orrery.server.embedded import NO_RETRY, free_port, server_binary
+from orrery.server.embedded import free_port, server_binary
 from orrery_client.cluster import read_stream_keys_locally
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
@@ -518,7 +518,7 @@ def _free_ports(count: int) -> list[int]:
 
 def _wait_ping(port: int, pid: int, log: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
-    client = redis.Redis(port=port, socket_connect_timeout=0.5, socket_timeout=1, retry=NO_RETRY)
+    client = redis.Redis(port=port, socket_connect_timeout=0.5, socket_timeout=1)
     try:
         while True:
             try:

@@ -121,7 +121,9 @@ class EmbeddedServer:
             *self.extra_args,
         ]  # fmt: skip
         deadline = time.monotonic() + timeout
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.5, retry=NO_RETRY)
+        # As the operator when the server has users: the probe waits until the data is
+        # loaded, and a refused login would only say that it listens.
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5, retry=NO_RETRY)
         # SIGTERM / Ctrl-C are held while the process is spawned: one that arrived after
         # the fork but before ``self.process`` is set would leave a server nobody stops.
         # Held, it is handled right after, inside the ``try`` that stops the server.
@@ -144,7 +146,8 @@ class EmbeddedServer:
                     tail = log.read_text()[-2000:] if log.exists() else ""
                     raise RuntimeError(f"embedded server exited at start:\n{tail}")
                 try:
-                    if client.ping():
+                    # PING answers while the AOF is still loading; commands do not
+                    if not client.info("persistence").get("loading"):
                         return self
                 except redis.exceptions.AuthenticationError:
                     return self  # up, with ACLs (its default user is off)

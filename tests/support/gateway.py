@@ -97,9 +97,7 @@ class LiveGateway:
             **extra,
         }
 
-    def start_gateway(
-        self, redis_url: str | None = None, *, ready: bool = True, **env: str
-    ) -> str:
+    def start_gateway(self, redis_url: str | None = None, *, ready: bool = True, **env: str) -> str:
         """Another gateway process on the same Redis (its base URL), once its /readyz
         says it is connected to the service (``ready``): it prints its URL when it
         listens, and connects to the service after that."""
