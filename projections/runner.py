@@ -74,7 +74,7 @@ from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
-from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
+from streams.readers import BatchCoalescer, BatchesHandler, add_readers
 from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.projector")
@@ -353,26 +353,24 @@ def build_projector_app(
     # A batch holds the new entries of every partition: each table is caught up and
     # written once per batch, and the batch's work is paid once per wake-up.
     on_batches: BatchesHandler = feed.on_batches
-    groups = [feeds]  # one XREADGROUP over every feed per wake-up
     if projector.cluster:
         # A cluster refuses a read across slots: a reader per feed, their batches
         # handled together.
         coalescer = BatchCoalescer(feed.on_batches)
         app.after_startup(coalescer.start)
         app.on_shutdown(coalescer.stop)
-        on_batches, groups = coalescer.submit_all, [[stream] for stream in feeds]
-    for streams_read in groups:
-        reader = GroupReader(
-            redis,
-            streams_read,
-            group=group,
-            consumer=consumer,
-            on_batches=on_batches,
-            count=BATCH,
-            block_ms=polling_ms,
-        )
-        app.after_startup(reader.start)
-        app.on_shutdown(reader.stop)
+        on_batches = coalescer.submit_all
+    add_readers(
+        app,
+        redis,
+        feeds,
+        one_per_stream=projector.cluster,  # else one XREADGROUP over every feed
+        group=group,
+        consumer=consumer,
+        on_batches=on_batches,
+        count=BATCH,
+        block_ms=polling_ms,
+    )
     for p, stream in enumerate(feeds):
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.

@@ -81,9 +81,7 @@ class Assignment:
         ttl = ttl_s if ttl_s is not None else float(os.environ.get(TTL_ENV) or 5.0)
         self.ttl_ms = max(int(ttl * 1000), int(TICK_S * 2000))
         self.readers: dict[int, StreamSwitch] = {}
-        self.parked: set[int] = set()  # readers stopped because another worker owns them
-        self.owned: set[int] = set(range(partitions))
-        self.lock = asyncio.Lock()
+        self.owned: set[int] = set(range(partitions))  # every partition is read at start
         self.stopping = asyncio.Event()
 
     def stop(self) -> None:
@@ -99,19 +97,19 @@ class Assignment:
         live = await redis.eval(_BEAT, 1, LIVE_KEY, self.consumer, self.ttl_ms)
         return assigned(self.partitions, [_text(name) for name in live], self.consumer)
 
-    async def apply(self, owned: set[int]) -> None:
-        """Start the readers of ``owned`` partitions that are parked, park the others."""
-        async with self.lock:
-            if owned == self.owned:
-                return
-            leaving = sorted(p for p in self.readers if p not in owned and p not in self.parked)
-            joining = sorted(p for p in self.parked if p in owned)
-            self.parked.update(leaving)
-            await asyncio.gather(*(self.readers[p].stop() for p in leaving))
-            await asyncio.gather(*(self.readers[p].start() for p in joining))
-            self.parked.difference_update(joining)
-            self.owned = owned
-            log.info("partitions_assigned", owned=sorted(owned), parked=sorted(self.parked))
+    def apply(self, owned: set[int]) -> None:
+        """Read the ``owned`` partitions and no other (a switch takes effect at the
+        reader's next read)."""
+        if owned == self.owned:
+            return
+        for p, reader in self.readers.items():
+            if p in owned:
+                reader.start()
+            else:
+                reader.stop()
+        self.owned = owned
+        parked = sorted(set(self.readers) - owned)
+        log.info("partitions_assigned", owned=sorted(owned), parked=parked)
 
     async def run(self, redis: Any) -> None:
         """Beat and follow the assignment until cancelled; then leave the live list.
@@ -127,7 +125,7 @@ class Assignment:
                     owned = await self.beat(redis)
                     now = asyncio.get_running_loop().time()
                     if (now - last_ok) * 1000 <= self.ttl_ms:
-                        await self.apply(owned)
+                        self.apply(owned)
                     last_ok = now
                 except Exception as error:  # Redis away: keep what we read, beat again
                     log.warning("assignment_failed", error=str(error))

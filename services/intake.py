@@ -61,7 +61,7 @@ from services.store import EventStore
 from streams.batches import Batch, Entry
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
-from streams.readers import GroupReader
+from streams.readers import add_readers
 from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.intake")
@@ -247,23 +247,17 @@ def build_decider_app(
     group = keys.DECIDERS_GROUP
     # One XREADGROUP over every partition this worker reads; a cluster refuses a read
     # across slots, so there each partition has a reader of its own.
-    groups = [[s] for s in streams] if isinstance(redis, RedisCluster) else [list(streams)]
-    readers = [
-        GroupReader(
-            redis,
-            streams_read,
-            group=group,
-            consumer=consumer,
-            on_batches=functools.partial(intake.on_batches, streams),
-            count=batch,
-            block_ms=polling_ms,
-        )
-        for streams_read in groups
-    ]
-    reader_of = {stream: reader for reader in readers for stream in reader.streams}
-    for reader in readers:
-        app.after_startup(reader.start)
-        app.on_shutdown(reader.stop)
+    readers = add_readers(
+        app,
+        redis,
+        list(streams),
+        one_per_stream=isinstance(redis, RedisCluster),
+        group=group,
+        consumer=consumer,
+        on_batches=functools.partial(intake.on_batches, streams),
+        count=batch,
+        block_ms=polling_ms,
+    )
     for stream, p in streams.items():
         subscribe_claimer(
             broker,
@@ -274,5 +268,5 @@ def build_decider_app(
             claim_idle_ms=claim_idle_ms,
         )
         if assignment is not None:
-            assignment.add_reader(p, reader_of[stream].switch(stream))
+            assignment.add_reader(p, readers[stream].switch(stream))
     return app

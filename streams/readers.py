@@ -163,6 +163,39 @@ class GroupReader:
             self._slots.release()
 
 
+def add_readers(
+    app: Any,
+    redis: Any,
+    streams: Sequence[str],
+    *,
+    one_per_stream: bool,
+    group: str,
+    consumer: str,
+    on_batches: BatchesHandler,
+    count: int,
+    block_ms: int,
+) -> dict[str, GroupReader]:
+    """The readers of ``streams`` for ``app`` (started after its start-up, stopped at its
+    shutdown): one over them all, or one per stream where one read cannot name several
+    (``one_per_stream``: a Redis Cluster). Returns each stream's reader."""
+    groups = [[stream] for stream in streams] if one_per_stream else [list(streams)]
+    readers: dict[str, GroupReader] = {}
+    for read_together in groups:
+        reader = GroupReader(
+            redis,
+            read_together,
+            group=group,
+            consumer=consumer,
+            on_batches=on_batches,
+            count=count,
+            block_ms=block_ms,
+        )
+        app.after_startup(reader.start)
+        app.on_shutdown(reader.stop)
+        readers.update(dict.fromkeys(read_together, reader))
+    return readers
+
+
 async def stop_task(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
     """Cancel ``task`` and wait until it ends. A cancellation can be lost inside a library
     (Python 3.11's ``wait_for`` drops one that arrives as its inner call completes, as in
@@ -186,7 +219,7 @@ def _text(value: Any) -> str:
 
 class StreamSwitch:
     """One stream of a :class:`GroupReader`, read or not: what the partition assignment
-    starts and stops (services/assignment.py), as it does a per-stream subscriber."""
+    starts and stops (services/assignment.py)."""
 
     def __init__(self, reader: GroupReader, stream: str) -> None:
         self.reader = reader
@@ -196,10 +229,10 @@ class StreamSwitch:
     def running(self) -> bool:
         return self.stream in self.reader.streams
 
-    async def start(self) -> None:
+    def start(self) -> None:
         self.reader.add(self.stream)
 
-    async def stop(self) -> None:
+    def stop(self) -> None:
         """Read it no longer (a batch of it in hand is still handled)."""
         self.reader.remove(self.stream)
 

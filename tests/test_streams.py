@@ -293,19 +293,19 @@ async def test_a_group_reader_follows_its_streams_switched_on_and_off(
         await _until_true(lambda: handled == [(streams[0], b"read")])
         await asyncio.sleep(0.2)  # (the waiting entry's stream is not read)
         assert handled == [(streams[0], b"read")]
-        await second.start()
+        second.start()
         assert second.running
         await _until_true(lambda: len(handled) == 2)
         assert handled[1] == (streams[1], b"waits")
         # every stream switched off: nothing is read, and no read fails for want of one
-        await reader.switch(streams[0]).stop()
-        await second.stop()
+        reader.switch(streams[0]).stop()
+        second.stop()
         assert reader.streams == {}
         await asyncio.sleep(0.2)  # the read in flight (50 ms block) ends
         await redis_client.xadd(streams[0], {"__data__": b"later"})
         await asyncio.sleep(0.2)
         assert len(handled) == 2
-        await reader.switch(streams[0]).start()
+        reader.switch(streams[0]).start()
         await _until_true(lambda: len(handled) == 3)
         assert handled[2] == (streams[0], b"later")
     finally:
