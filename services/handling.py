@@ -163,8 +163,9 @@ class Handled:
     reply_to: str | None
     dead_letter_reason: str | None = None
     as_json: bool = True
-    # the append answered, acked and deleted the entry (services/store.py's Settle):
-    # nothing is left to write for it but, with REPLY_REFUSED, its dead letter
+    # what the append settled (services/store.py's Settle): SETTLED or REPLY_REFUSED, the
+    # entry is answered, acked and deleted (nothing is left to write for it but, with
+    # REPLY_REFUSED, its dead letter); ACKED, acked and deleted, the answer is left
     settled: int = NOT_SETTLED
 
 

@@ -17,7 +17,7 @@ failed for infrastructure reasons stays pending for the claimer, and one deliver
 than ``max_deliveries`` times goes to the partition's dead-letter stream with the
 reason, then is acked.
 
-A settled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
+A handled entry is acked and deleted (``XACK`` + ``XDEL``): it holds the sender's seat
 secret in clear, and nothing needs it once its outcome is stored. Its dead letter, if
 any, keeps the entry without its token.
 
@@ -27,9 +27,10 @@ workers share the partitions; claimers run everywhere).
 The reader takes up to :data:`BATCH` entries per delivery: its entries are decided
 concurrently across tables (a table's own entries in stream order, under the table's
 lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK`` and ``XDEL`` of
-the batch goes out in one pipeline. On a standalone server without durability options
-an accepted command's append settles its entry itself (services/store.py: reply, ack and
-delete in the append script), and the pipeline carries only what is left, if anything.
+the batch goes out in one pipeline. Without durability options an accepted command's
+append settles its entry itself (services/store.py): on a standalone server reply, ack
+and delete in the append script, on a cluster ack and delete (the reply stream is in
+another slot), and the pipeline carries only what is left, if anything.
 An entry whose handling failed is left out of the acknowledgement: it stays pending for
 the claimer, which takes entries one by one (a batch of one, handled the same way) and
 counts each entry's deliveries.
@@ -57,7 +58,7 @@ from services import metrics
 from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.log_context import bound as log_context
-from services.store import EventStore
+from services.store import ACKED, NOT_SETTLED, EventStore
 from streams.batches import Batch, Entry
 from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
@@ -183,17 +184,19 @@ class Intake:
     async def _settle(self, p: int, stream: str, settled: list[Decided]) -> None:
         """Every reply, dead letter, ``XACK`` and ``XDEL`` of the entries in one pipeline;
         a reply its stream refused becomes a dead letter after it. An entry its append
-        settled already (answered, acked, deleted) adds only its dead letter, if any."""
+        settled already adds only what the append left: its answer (``ACKED``), its dead
+        letter (if any)."""
         pipe = self.redis.pipeline(transaction=False)
         replies: list[tuple[int, Decided]] = []  # (index of the reply's result, entry)
         ids: list[bytes] = []  # the entries left to acknowledge
         for decided in settled:
             handled = decided.handled
-            if not handled.settled:
+            if handled.settled == NOT_SETTLED:
                 ids.append(decided.entry.id)
-                if handled.reply_to and handled.outcome is not None:
-                    replies.append((len(pipe), decided))  # the reply's XADD comes next
-                    add_reply(pipe, handled)
+            answer = handled.settled in (NOT_SETTLED, ACKED) and handled.reply_to
+            if answer and handled.outcome is not None:
+                replies.append((len(pipe), decided))  # the reply's XADD comes next
+                add_reply(pipe, handled)
             if handled.dead_letter_reason:
                 _dead_letter(pipe, p, decided.entry, handled.dead_letter_reason)
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))

@@ -11,12 +11,17 @@ with fewer replicas online (just after a failover promoted its only replica) wai
 those it has, so the partitions it serves keep answering; it logs
 ``wait_replicas_degraded`` meanwhile (docs/scaling.md, "Failover").
 
-On a standalone server without durability options the append also *settles* the command
-entry (:class:`Settle`): it writes the outcome to the client's reply stream and acks and
-deletes the entry in the same script, one round trip less per command, and no crash can
-come between the append and the answer. Not on a cluster (a script touches one slot; the
-reply stream is in another) and not with ``WAITAOF``/``WAIT`` (an outcome may be sent
-only once the append is confirmed): there the intake answers and acks after the append.
+Without durability options the append also *settles* the command entry
+(:class:`Settle`). On a standalone server it writes the outcome to the client's reply
+stream and acks and deletes the entry in the same script, one round trip less per
+command, and no crash can come between the append and the answer. On a cluster a script
+touches one slot and the reply stream is in another: the script acks and deletes the
+entry (its stream shares the table's slot) and the intake answers after it (``ACKED``),
+so the answer costs one single-node write instead of a pipeline over two nodes. A crash
+between the two loses that answer, not the command: the client's resend of the same
+command id (the SDK resends after its timeout) is answered with the stored outcome.
+With ``WAITAOF``/``WAIT`` (an outcome may be sent only once the append is confirmed)
+the append settles nothing: the intake answers and acks after the confirmation.
 """
 
 from __future__ import annotations
@@ -59,8 +64,9 @@ class DurabilityTimeout(RedisError):
     (the retry finds the stored outcome and waits for the fsync again)."""
 
 
-# What became of an appended command's entry (the script's third "ok" value).
-NOT_SETTLED, SETTLED, REPLY_REFUSED = 0, 1, 2
+# What became of an appended command's entry (the script's third "ok" value; ACKED is
+# the store's reading of SETTLED when the script was not given the answer).
+NOT_SETTLED, SETTLED, REPLY_REFUSED, ACKED = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +76,8 @@ class AppendResult:
     stored_outcome: bytes = b""
     stored_digest: str = ""
     # NOT_SETTLED; SETTLED: answered, acked and deleted by the append; REPLY_REFUSED: acked
-    # and deleted, but the reply stream refused the answer (the caller dead-letters it)
+    # and deleted, but the reply stream refused the answer (the caller dead-letters it);
+    # ACKED: acked and deleted, the answer is the caller's to send (a cluster)
     settled: int = NOT_SETTLED
 
 
@@ -122,10 +129,10 @@ class EventStore:
         )
         self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
         self._append = redis.register_script(_APPEND_LUA)
-        # Whether an append may settle its command entry (see the module's docstring).
-        self.settles = not (
-            self.wait_aof_ms or self.wait_replicas or hasattr(redis, "get_node_from_key")
-        )
+        # Whether an append may settle its command entry, and whether it answers too (see
+        # the module's docstring).
+        self.settles = not (self.wait_aof_ms or self.wait_replicas)
+        self.answers = self.settles and not hasattr(redis, "get_node_from_key")
         # node name -> (replicas online, when asked): see _replicas_to_wait_for
         self._online: dict[str, tuple[int, float]] = {}
 
@@ -159,8 +166,9 @@ class EventStore:
             argv += ["", "", "", "", 0, 0]
         else:
             script_keys.append(settle.stream)
-            # the reply stream goes in ARGV: a worker may write it, not read it (append.lua)
-            reply_to = settle.reply_to or ""
+            # the reply stream goes in ARGV: a worker may write it, not read it (append.lua);
+            # on a cluster none is given (another slot): the script acks, the intake answers
+            reply_to = (settle.reply_to or "") if self.answers else ""
             argv += [settle.entry_id, keys.DECIDERS_GROUP, reply_to, settle.reply]
             argv += [REPLY_MAXLEN, REPLY_TTL_S]
         for entry_hash, entry in pending.entries:
@@ -173,7 +181,10 @@ class EventStore:
         metrics.observe_append(time.perf_counter() - started)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
-            return AppendResult("ok", last_seq=int(reply[1]), settled=int(reply[2]))
+            settled = int(reply[2])
+            if settled == SETTLED and not self.answers:
+                settled = ACKED
+            return AppendResult("ok", last_seq=int(reply[1]), settled=settled)
         if status == "dup":
             digest = reply[2].decode() if isinstance(reply[2], bytes) else str(reply[2])
             return AppendResult("dup", stored_outcome=bytes(reply[1]), stored_digest=digest)

@@ -178,6 +178,66 @@ def test_every_game_on_the_cluster_equals_standalone(
         assert timeless(bodies) == timeless(others)
 
 
+async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
+    cluster: LocalCluster,
+) -> None:
+    """On a cluster the append script acks and deletes its command entry (the stream
+    shares the table's slot) but cannot answer (the reply stream is in another): the
+    append says ``ACKED`` and the intake writes the answer; a reply key that is not a
+    stream dead-letters the entry after it (services/store.py)."""
+    from orrery_client.sdk import new_seat_token
+    from orrery_contracts.table import CreateTable, JoinRequest
+    from services.handling import CommandHandler
+    from services.intake import Intake
+    from services.store import ACKED, EventStore
+    from streams.batches import Batch
+    from tests.support.tables import envelope
+
+    await prepare(cluster.url, PARTITIONS)
+    redis = open_redis(cluster.url)
+    try:
+        store = EventStore(redis, PARTITIONS)
+        assert store.settles and not store.answers
+        assert not EventStore(redis, PARTITIONS, wait_aof_ms=100).settles
+        handler = CommandHandler(store)
+        table = "acked-1"
+        p = store.partition(table)
+        stream = keys.command_stream(p)
+        reply_to, refused_to = "orrery:reply:test:acked", "orrery:reply:test:acked-string"
+        await redis.set(refused_to, "x")
+
+        async def read(*entries: bytes) -> Any:
+            for data in entries:
+                await redis.xadd(stream, {"__data__": data})
+            got = await redis.xreadgroup(keys.DECIDERS_GROUP, "c", {stream: ">"}, count=10)
+            return got[0][1]
+
+        create = envelope(table, CreateTable(game="tiny", seats=2), reply_to=reply_to)
+        [(entry_id, fields)] = await read(create)
+        handled = await handler.decide_entry(fields[b"__data__"], stream, entry_id)
+        assert isinstance(handled.outcome, Accepted) and handled.settled == ACKED
+        assert not await redis.exists(reply_to)  # the answer is the intake's
+        assert (await redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+        assert not await redis.xrange(stream, entry_id, entry_id)  # deleted
+
+        intake = Intake(redis, handler, consumer="c")
+        joins = [
+            envelope(table, JoinRequest(name="Ann"), token=new_seat_token(), reply_to=reply_to),
+            envelope(table, JoinRequest(name="Bob"), token=new_seat_token(), reply_to=refused_to),
+        ]
+        await intake.on_batch(p, Batch.of(stream, await read(*joins)))
+        replies = [msgspec.json.decode(f[b"__data__"]) for _, f in await redis.xrange(reply_to)]
+        assert [(r["outcome"], r["seat"]) for r in replies] == [("accepted", 0)]
+        assert (await redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
+        dead = await redis.xrange(keys.dead_letter_stream(p))
+        assert [f[b"reason"] for _, f in dead] == [
+            b"outcome accepted not delivered: reply_to is not a stream"
+        ]
+        assert (await store.load(table)).seq == 3  # both joins stand
+    finally:
+        await redis.aclose()
+
+
 async def _create_through_handler(
     redis: Any, table_id: str, wait_aof_ms: int, wait_replicas: int = 0
 ) -> Any:
