@@ -1,15 +1,18 @@
 """The lobby projection: one record per table (game, seats, who sits where, state,
 options, creation time) and the public listings per state, for the gateway's lobby.
 
-Folded in the views pass of the projector runner (one fold per table serves views,
-lobby and scoreboard), and written *before* the views, so a client that sees a view at
-seq n also finds the lobby record at seq n or later. One script writes a record, its
-listings and the per-player indexes, guarded by the seq it shows (redelivery and
-stale caches are harmless) and by the seq the caller read the previous record at (so
-the player indexes are diffed against the record actually replaced). The listings are
-described in :mod:`orrery_contracts.lobby`. Listings and player indexes are written only
-when the table's state, privacy or verified players change (most commands change only
-the record's seq).
+Folded in the views pass of the projector runner (one fold per table serves views, lobby
+and scoreboard), and written *before* the views, so a client that sees a view at seq n
+also finds the lobby record at seq n or later — on a Redis Cluster, for every record
+that changes more than its seq (create, join, start, leave, the end: what the gateway
+waits for); a move in play changes only the seq, and there the record is written beside
+the views (the gateway's ``_record_at`` waits for a record as new as a view). One script
+writes a record, its listings and the per-player indexes, guarded by the seq it shows
+(redelivery and stale caches are harmless) and by the seq the caller read the previous
+record at (so the player indexes are diffed against the record actually replaced). The
+listings are described in :mod:`orrery_contracts.lobby`. Listings and player indexes are
+written only when the table's state, privacy or verified players change (most commands
+change only the record's seq).
 
 Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
 ``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
@@ -23,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from games.table import TableState
 from orrery_contracts import keys
@@ -234,6 +238,7 @@ class LobbyWriter:
                 "1" if relist else "0",
             ],
             record,
+            seq_only=previous is not None and replace(previous, seq=record.seq) == record,
         )
 
     def wrote(self, write: LobbyWrite, reply: Any) -> None:

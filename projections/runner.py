@@ -13,8 +13,8 @@ them); the writes below are guarded by seq, as they are for two projectors.
 
 Each feed entry is read once and each table folded once per batch; from that one state
 the lobby record, the views (one per seat and one for spectators), the clocks' deadlines
-index and "your turn" notices (projections/notices.py) and the scoreboard are derived.
-A batch costs four round trips whatever its size: the read, one pipeline of the tables'
+index and "your turn" notices (projections/notices.py) and the scoreboard are derived. A
+batch costs four round trips whatever its size: the read, one pipeline of the tables'
 catch-up reads (``XRANGE`` after the cached seq; the lobby's reads only for a record
 this projector did not write last), one pipeline of every write, and the ``XACK`` of
 each feed once every table its entries name is written. The write pipeline holds the
@@ -26,12 +26,15 @@ error and the others still run. (Only when two projectors race on one table's lo
 record does the lobby write come after the views: its script refuses a record that
 changed since the one it replaces, and the retry follows the pipeline.) On a Redis
 Cluster, whose pipelines run per node in parallel, the lobby writes go first in a
-pipeline of their own. A cluster pipeline carries the scripts too (queued as plain
-``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
-batch's calls per node and sends each node's group on one connection, so a batch takes
-one connection per node, however many tables it holds. (Each script on its own, all at
-once, took a connection each and exhausted the client's pool of 100 per node under a
-burst: ``MaxConnectionsError``, failed batches left to the claimer.)
+pipeline of their own — those that change more than the record's seq: a move in play
+changes only the seq, and that write rides in the write pipeline (one round trip less
+per batch in play; projections/lobby.py says who waits for what). A cluster pipeline
+carries the scripts too (queued as plain ``EVALSHA`` commands: redis-py refuses only its
+``evalsha`` method there): it groups a batch's calls per node and sends each node's
+group on one connection, so a batch takes one connection per node, however many tables
+it holds. (Each script on its own, all at once, took a connection each and exhausted the
+client's pool of 100 per node under a burst: ``MaxConnectionsError``, failed batches
+left to the claimer.)
 
 Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
@@ -200,12 +203,18 @@ class Projector:
                 failed[table_id] = error
                 del states[table_id]
         lobby_writes, writes = self._writes(states, lobby_reads)
+        ordered: list[ScriptWrite] = [*lobby_writes, *writes]
         if self.cluster:
-            done = await self._run(lobby_writes)
-            done += await self._run(writes)
+            # A record that changes more than its seq goes first, alone (the nodes of one
+            # pipeline run in parallel); one that changes only its seq goes beside the views.
+            ahead: list[ScriptWrite] = [w for w in lobby_writes if not w.seq_only]
+            beside: list[ScriptWrite] = [w for w in lobby_writes if w.seq_only]
+            ordered = [*ahead, *beside, *writes]
+            done = await self._run(ahead)
+            done += await self._run(ordered[len(ahead) :])
         else:
-            done = await self._run(lobby_writes + writes)
-        for write, reply in zip(lobby_writes + writes, done, strict=True):
+            done = await self._run(ordered)
+        for write, reply in zip(ordered, done, strict=True):
             if write.table_id in failed:
                 continue
             try:
@@ -249,10 +258,10 @@ class Projector:
 
     def _writes(
         self, states: dict[str, TableState], lobby_reads: dict[str, list[Any]]
-    ) -> tuple[list[ScriptWrite], list[ScriptWrite]]:
+    ) -> tuple[list[LobbyWrite], list[ScriptWrite]]:
         """The lobby's writes (sent first: whoever sees a view at seq n finds the record
         too) and every other projection's, for each table."""
-        lobby_writes: list[ScriptWrite] = []
+        lobby_writes: list[LobbyWrite] = []
         writes: list[ScriptWrite] = []
         for table_id, state in states.items():
             lobby = self.lobby.call(state, lobby_reads[table_id])

@@ -20,6 +20,7 @@ from orrery_contracts.lobby import (
 from orrery_contracts.table import CreateTable, JoinRequest, StartTable
 from projections.runner import Projector
 from projections.tables import TableCache
+from projections.writes import LobbyWrite
 from services.handling import CommandHandler
 from services.store import EventStore
 from tests.support.tables import envelope
@@ -83,6 +84,33 @@ async def test_a_broken_key_fails_its_table_alone_and_the_partition_writes_in_on
     projector.tables.forget(broken)
     assert await projector.apply_batch({broken: seqs[broken]}) == {}
     assert await redis_client.get(keys.view_key(0, broken, 0))
+
+
+async def test_a_move_in_play_changes_only_the_lobby_records_seq(
+    redis_client: aioredis.Redis,
+) -> None:
+    """A move in play changes the lobby record's seq alone (``seq_only``: on a cluster its
+    write goes beside the views); the game's end changes more, like the start (its write
+    goes first, projections/runner.py)."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    (table,) = _same_partition(1)
+    seq, tokens = await _seated(handler, table)
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+    assert await projector.apply_batch({table: seq}) == {}
+    assert projector.lobby.written[table].state == "playing"
+
+    async def next_write(seat: int) -> LobbyWrite:
+        handled = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
+        assert isinstance(handled.outcome, Accepted)
+        state = await projector.tables.state(table)
+        write = projector.lobby.call(state, [])
+        assert write is not None and write.record.seq == state.seq
+        assert await projector.apply_batch({table: state.seq}) == {}
+        return write
+
+    assert (await next_write(0)).seq_only
+    last = await next_write(1)
+    assert last.record.state == "finished" and not last.seq_only
 
 
 async def test_the_lobby_record_is_replaced_without_a_read_until_another_writer_wrote_it(
