@@ -22,6 +22,10 @@ between the two loses that answer, not the command: the client's resend of the s
 command id (the SDK resends after its timeout) is answered with the stored outcome.
 With ``WAITAOF``/``WAIT`` (an outcome may be sent only once the append is confirmed)
 the append settles nothing: the intake answers and acks after the confirmation.
+
+Appends made in one turn of the event loop (the concurrently decided entries of one
+read) go to the server in one pipeline (services/script_turns.py); durable appends go
+one by one, each confirmed on its own connection.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from games.table import TableState, apply_entry, decode_snapshot, encode_snapsho
 from orrery_contracts import keys
 from orrery_contracts.envelope import RawEnvelope, decode_entry
 from services import metrics
+from services.script_turns import ScriptTurns
 
 FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
@@ -129,6 +134,8 @@ class EventStore:
         )
         self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
         self._append = redis.register_script(_APPEND_LUA)
+        # the appends of one turn of the event loop (a read's entries) in one pipeline
+        self._appends = ScriptTurns(redis, self._append)
         # Whether an append may settle its command entry, and whether it answers too (see
         # the module's docstring).
         self.settles = not (self.wait_aof_ms or self.wait_replicas)
@@ -177,7 +184,7 @@ class EventStore:
         if self.wait_aof_ms or self.wait_replicas:
             reply = await self._append_durably(script_keys, argv)
         else:
-            reply = await self._append(keys=script_keys, args=argv)
+            reply = await self._appends(script_keys, argv)
         metrics.observe_append(time.perf_counter() - started)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
