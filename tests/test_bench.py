@@ -37,6 +37,7 @@ SERVICE_ROWS = (
     "half rate: projection lag p99 ms",
     "per-command CPU: service ÷ baseline",
     "server commands per command: service / baseline",
+    "server round trips per command: service / baseline",
 )
 
 
@@ -125,6 +126,12 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
         "server commands per command: service / baseline"
     )
     assert slash == "/" and number(service_calls) > 0 and number(baseline_calls) > 0
+    service_reads, slash, baseline_reads = rows.pop(
+        "server round trips per command: service / baseline"
+    )
+    # a round trip carries one command or more
+    assert slash == "/" and 0 < number(service_reads) <= number(service_calls)
+    assert 0 < number(baseline_reads) <= number(baseline_calls)
     assert all(re.fullmatch(r"[\d,.]+", cells[0]) for cells in rows.values())
     cpu_header = next(line for line in lines if line.startswith("CPU "))
     assert re.split(r"\s{2,}", cpu_header.strip()) == list(CPU_COLUMNS)

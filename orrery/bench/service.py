@@ -284,6 +284,8 @@ class CpuProbe:
         self.pids = pids
         self.samples: list[tuple[float, dict[str, float | None]]] = []
         self.calls: list[int | None] = []  # the server's commands executed, per sample
+        # the server's socket reads (a pipeline is one, however many commands it holds)
+        self.reads: list[int | None] = []
 
     async def sample(self) -> None:
         used: dict[str, float | None] = {}
@@ -300,14 +302,24 @@ class CpuProbe:
             self.calls.append(sum(int(v["calls"]) for v in stats.values()))
         except Exception:
             self.calls.append(None)
+        try:
+            self.reads.append(int((await self.redis.info("stats"))["total_reads_processed"]))
+        except Exception:
+            self.reads.append(None)
         self.samples.append((time.perf_counter(), used))
 
     def server_calls(self) -> int | None:
         """Commands the server executed between the first and the last sample (every
         client's: the bench client's too)."""
-        if len(self.calls) < 2 or self.calls[0] is None or self.calls[-1] is None:
-            return None
-        return self.calls[-1] - self.calls[0]
+        return _between(self.calls)
+
+    def server_reads(self) -> int | None:
+        """Socket reads the server made between the first and the last sample, i.e. the
+        round trips of every client (the bench client's too)."""
+        return _between(self.reads)
+
+    def counts(self) -> dict[str, float | None]:
+        return {"server calls": self.server_calls(), "server reads": self.server_reads()}
 
     def percent(self) -> dict[str, float | None]:
         """Per part: CPU use over the sampled interval, in % of one core."""
@@ -319,6 +331,12 @@ class CpuProbe:
             start = first.get(role)
             out[role] = None if end is None or start is None else 100 * (end - start) / (t1 - t0)
         return out
+
+
+def _between(counts: list[int | None]) -> int | None:
+    if len(counts) < 2 or counts[0] is None or counts[-1] is None:
+        return None
+    return counts[-1] - counts[0]
 
 
 async def _sample_window(probe: CpuProbe, recorder: Recorder) -> None:
@@ -370,7 +388,7 @@ async def baseline_phase(
         try:
             async with OrreryClient(url) as client:
                 recorder = await _baseline_loops(client, loops, seconds, warmup, probe)
-                return recorder, {**probe.percent(), "server calls": probe.server_calls()}
+                return recorder, {**probe.percent(), **probe.counts()}
         finally:
             worker.terminate()
             try:
@@ -475,7 +493,7 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         paced,
         half,
         {
-            "service": {**probe.percent(), "server calls": probe.server_calls()},
+            "service": {**probe.percent(), **probe.counts()},
             "baseline": base_cpu,
         },
         load_before,
@@ -497,6 +515,7 @@ def figures(
     ratio = saturated.rate / base.rate if base.rate else 0.0
     cpu = {side: dict(parts) for side, parts in cpu.items()}
     calls = {side: cpu[side].pop("server calls", None) for side in cpu}
+    reads = {side: cpu[side].pop("server reads", None) for side in cpu}
     windows = {"service": saturated, "baseline": base}
     per_cmd = {side: per_command(cpu[side], windows[side].rate) for side in cpu}
     return {
@@ -551,6 +570,10 @@ def figures(
         # Redis commands the server executed per answered command (every client's)
         "server_calls_per_command": {
             side: calls_per_command(calls.get(side), windows[side]) for side in windows
+        },
+        # the server's socket reads (round trips) per answered command (every client's)
+        "server_reads_per_command": {
+            side: calls_per_command(reads.get(side), windows[side]) for side in windows
         },
         "targets": {
             "ratio_min": TARGET_RATIO,
@@ -636,6 +659,14 @@ def render(result: dict[str, Any]) -> str:
             " / ".join(
                 "-" if calls is None else f"{calls:.1f}"
                 for calls in result["server_calls_per_command"].values()
+            ),
+            "",
+        ),
+        (
+            "server round trips per command: service / baseline",
+            " / ".join(
+                "-" if reads is None else f"{reads:.1f}"
+                for reads in result.get("server_reads_per_command", {}).values()
             ),
             "",
         ),
