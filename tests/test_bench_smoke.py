@@ -81,6 +81,8 @@ def test_bench_scale_runs_every_target(tmp_path: Path, workers: list[int]) -> No
     for f in figures:
         assert f["burst_per_s"] > 0 and f["play_per_s"] > 0 and f["baseline_per_s"] > 0
         assert f["finished"] >= 1 and f["bytes_per_game"] > 0
+        # every play command costs its bot's send and the worker's append at least
+        assert f["play_round_trips"] >= 2
     # per worker count, the cluster's figures over the standalone ones of the same run
     assert [(r["run"], r["workers"]) for r in doc["ratios"]] == [(1, n) for n in counts]
     assert all(r["play_ratio"] > 0 and r["errors"] >= 0 for r in doc["ratios"])

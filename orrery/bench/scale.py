@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+from redis.asyncio.cluster import RedisCluster
 
 from archive.hot import table_keys as hot_table_keys
 from orrery.ops.status import _text
@@ -51,6 +52,9 @@ class ScaleFigures:
     bytes_per_event: float  # MEMORY USAGE of the finished tables' keys / their events
     bytes_per_game: float
     run: int = 1
+    # the servers' socket reads (round trips, every process's: the bots' too) per play
+    # command, summed over the cluster's nodes
+    play_round_trips: float = 0.0
     errors: int = 0  # error lines the workers and the projector logged during the run
     error_events: dict[str, int] = field(default_factory=dict)  # their events, counted
 
@@ -119,7 +123,8 @@ def _scale_run(
         processes = [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
         processes.append(spawn("projector", url, workers, quiet, log_file))
         try:
-            burst, burst_s, play, play_s = asyncio.run(_load(url, tables, game, seed, workers))
+            loaded = asyncio.run(_load(url, tables, game, seed, workers))
+            burst, burst_s, play, play_s, play_reads = loaded
             events, finished, per_event, per_game = asyncio.run(_memory(url))
         finally:
             stop_processes(processes)
@@ -139,6 +144,7 @@ def _scale_run(
         bytes_per_event=per_event,
         bytes_per_game=per_game,
         run=run,
+        play_round_trips=play_reads / play if play else 0.0,
         errors=sum(error_events.values()),
         error_events=error_events,
     )
@@ -201,7 +207,7 @@ async def _raw_baseline(url: str, count: int) -> float:
 
 async def _load(
     url: str, tables: int, game: str, seed: int, workers: int = 1
-) -> tuple[int, float, int, float]:
+) -> tuple[int, float, int, float, int]:
     """A burst of creates and joins (open loop), then bots play every table (closed loop).
     Both start once the workers have shared out the partitions (services/assignment.py):
     every worker has beaten, and each has had a beat to follow the assignment."""
@@ -253,6 +259,7 @@ async def _load(
 
         counted = _CountingSubmits(client)
         rng = random.Random(seed)
+        reads = await _server_reads(client.redis)
         started = time.perf_counter()
         await asyncio.gather(
             *(
@@ -261,7 +268,16 @@ async def _load(
             )
         )
         play_s = time.perf_counter() - started
-        return burst_count, burst_s, counted.count, play_s
+        reads = await _server_reads(client.redis) - reads
+        return burst_count, burst_s, counted.count, play_s, reads
+
+
+async def _server_reads(redis: Any) -> int:
+    """The socket reads the server (every node of a cluster) has made since it started."""
+    if isinstance(redis, RedisCluster):
+        per_node = await redis.info("stats", target_nodes=RedisCluster.PRIMARIES)
+        return sum(int(stats["total_reads_processed"]) for stats in per_node.values())
+    return int((await redis.info("stats"))["total_reads_processed"])
 
 
 class _CountingSubmits:
@@ -310,7 +326,8 @@ def print_scale(figures: list[ScaleFigures]) -> None:
     console = Console(width=140)
     table = Table(title=f"orrery bench scale ({os.cpu_count()} cores)")
     columns = ("run", "target", "workers", "burst cmd/s", "play cmd/s", "raw baseline/s")
-    for column in (*columns, "burst ratio", "play ratio", "B/event", "KiB/game", "errors"):
+    more = ("burst ratio", "play ratio", "round trips/cmd", "B/event", "KiB/game", "errors")
+    for column in (*columns, *more):
         table.add_column(column, justify="right")
     for f in figures:
         table.add_row(
@@ -322,6 +339,7 @@ def print_scale(figures: list[ScaleFigures]) -> None:
             f"{f.baseline_per_s:,.0f}",
             f"{f.burst_ratio:.3f}",
             f"{f.play_ratio:.3f}",
+            f"{f.play_round_trips:.1f}",
             f"{f.bytes_per_event:,.0f}",
             f"{f.bytes_per_game / 1024:,.1f}",
             str(f.errors),
@@ -346,8 +364,9 @@ def print_scale(figures: list[ScaleFigures]) -> None:
     print(
         "burst: creates+joins enqueued at once, drained by the workers; play: bots play "
         "complete games through views (1 projector); raw baseline: XREADGROUP+XADD+XACK "
-        "per entry from one asyncio process, same server, same run; errors: error lines "
-        "the workers and the projector logged."
+        "per entry from one asyncio process, same server, same run; round trips/cmd: the "
+        "servers' socket reads per play command (every process's, the bots' too); errors: "
+        "error lines the workers and the projector logged."
     )
 
 
