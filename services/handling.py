@@ -316,7 +316,8 @@ class CommandHandler:
                 return outcome, NOT_SETTLED
             accepted, pending = self._pending(state, envelope, decision, now, digest)
             if entry is not None and self.store.settles:
-                reply = encode_outcome(accepted, as_json)
+                # (on a cluster the append acks only, and the intake encodes the answer)
+                reply = encode_outcome(accepted, as_json) if self.store.answers else b""
                 pending = replace(pending, settle=replace(entry, reply=reply))
             result = await self.store.append(pending)
             if result.status == "ok":

@@ -89,7 +89,8 @@ class AppendResult:
 @dataclass(frozen=True, slots=True)
 class Settle:
     """The command entry an append settles when it can (:attr:`EventStore.settles`): its
-    stream and id, and the answer for its reply stream (None: nobody to answer)."""
+    stream and id, and the answer for its reply stream (None: nobody to answer; the
+    answer is empty where the append does not answer, on a cluster)."""
 
     stream: str
     entry_id: bytes
