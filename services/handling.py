@@ -316,8 +316,9 @@ class CommandHandler:
                 return outcome, NOT_SETTLED
             accepted, pending = self._pending(state, envelope, decision, now, digest)
             if entry is not None and self.store.settles:
-                # (on a cluster the append acks only, and the intake encodes the answer)
-                reply = encode_outcome(accepted, as_json) if self.store.answers else b""
+                # (where the append acks only, the intake encodes the answer)
+                answers = self.store.answers(envelope.table_id, envelope.reply_to)
+                reply = encode_outcome(accepted, as_json) if answers else b""
                 pending = replace(pending, settle=replace(entry, reply=reply))
             result = await self.store.append(pending)
             if result.status == "ok":

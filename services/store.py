@@ -15,9 +15,10 @@ Without durability options the append also *settles* the command entry
 (:class:`Settle`). On a standalone server it writes the outcome to the client's reply
 stream and acks and deletes the entry in the same script, one round trip less per
 command, and no crash can come between the append and the answer. On a cluster a script
-touches one slot and the reply stream is in another: the script acks and deletes the
-entry (its stream shares the table's slot) and the intake answers after it (``ACKED``),
-so the answer costs one single-node write instead of a pipeline over two nodes. A crash
+touches one slot: the script acks and deletes the entry (its stream shares the table's
+slot), and it answers too when the reply stream carries the partition's hash tag (the
+SDK's ``<reply stream>:{p}``, :meth:`EventStore.answers`); for any other reply stream the
+intake answers after it (``ACKED``), one single-node write. A crash
 between the two loses that answer, not the command: the client's resend of the same
 command id (the SDK resends after its timeout) is answered with the stored outcome.
 With ``WAITAOF``/``WAIT`` (an outcome may be sent only once the append is confirmed)
@@ -137,15 +138,24 @@ class EventStore:
         self._append = redis.register_script(_APPEND_LUA)
         # the appends of one turn of the event loop (a read's entries) in one pipeline
         self._appends = ScriptTurns(redis, self._append)
-        # Whether an append may settle its command entry, and whether it answers too (see
-        # the module's docstring).
+        # Whether an append may settle its command entry (see the module's docstring).
         self.settles = not (self.wait_aof_ms or self.wait_replicas)
-        self.answers = self.settles and not hasattr(redis, "get_node_from_key")
+        self.cluster = hasattr(redis, "get_node_from_key")
         # node name -> (replicas online, when asked): see _replicas_to_wait_for
         self._online: dict[str, tuple[int, float]] = {}
 
     def partition(self, table_id: str) -> int:
         return keys.partition_of(table_id, self.partitions)
+
+    def answers(self, table_id: str, reply_to: str | None) -> bool:
+        """Whether the append writes the answer itself (when it settles): always on one
+        server; on a cluster when the reply stream is in the table's slot, i.e. carries
+        its partition's hash tag (the SDK's ``<reply stream>:{p}``)."""
+        if not self.settles:
+            return False
+        if not self.cluster:
+            return True
+        return bool(reply_to) and keys.hash_tag(reply_to or "") == str(self.partition(table_id))
 
     async def append(self, pending: PendingAppend) -> AppendResult:
         p = self.partition(pending.table_id)
@@ -170,13 +180,14 @@ class EventStore:
             keys.ended_zset(p),
         ]
         settle = pending.settle if self.settles else None
+        answers = settle is not None and self.answers(t, settle.reply_to)
         if settle is None:
             argv += ["", "", "", "", 0, 0]
         else:
             script_keys.append(settle.stream)
             # the reply stream goes in ARGV: a worker may write it, not read it (append.lua);
             # on a cluster none is given (another slot): the script acks, the intake answers
-            reply_to = (settle.reply_to or "") if self.answers else ""
+            reply_to = (settle.reply_to or "") if answers else ""
             argv += [settle.entry_id, keys.DECIDERS_GROUP, reply_to, settle.reply]
             argv += [REPLY_MAXLEN, REPLY_TTL_S]
         for entry_hash, entry in pending.entries:
@@ -190,7 +201,7 @@ class EventStore:
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
             settled = int(reply[2])
-            if settled == SETTLED and not self.answers:
+            if settled == SETTLED and not answers:
                 settled = ACKED
             return AppendResult("ok", last_seq=int(reply[1]), settled=settled)
         if status == "dup":

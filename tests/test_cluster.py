@@ -182,14 +182,15 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
     cluster: LocalCluster,
 ) -> None:
     """On a cluster the append script acks and deletes its command entry (the stream
-    shares the table's slot) but cannot answer (the reply stream is in another): the
-    append says ``ACKED`` and the intake writes the answer; a reply key that is not a
-    stream dead-letters the entry after it (services/store.py)."""
+    shares the table's slot); it answers too when the reply stream is in that slot (the
+    SDK's ``<stream>:{p}``), else the append says ``ACKED`` and the intake writes the
+    answer; a reply key that is not a stream dead-letters the entry after it
+    (services/store.py)."""
     from orrery_client.sdk import new_seat_token
-    from orrery_contracts.table import CreateTable, JoinRequest
+    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
     from services.handling import CommandHandler
     from services.intake import Intake
-    from services.store import ACKED, EventStore
+    from services.store import ACKED, SETTLED, EventStore
     from streams.batches import Batch
     from tests.support.tables import envelope
 
@@ -197,13 +198,16 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
     redis = open_redis(cluster.url)
     try:
         store = EventStore(redis, PARTITIONS)
-        assert store.settles and not store.answers
-        assert not EventStore(redis, PARTITIONS, wait_aof_ms=100).settles
-        handler = CommandHandler(store)
         table = "acked-1"
         p = store.partition(table)
         stream = keys.command_stream(p)
         reply_to, refused_to = "orrery:reply:test:acked", "orrery:reply:test:acked-string"
+        in_slot = f"orrery:reply:test:acked:{{{p}}}"
+        assert store.settles and not store.answers(table, reply_to)
+        assert store.answers(table, in_slot)
+        assert not store.answers(table, f"orrery:reply:test:acked:{{{p + 1}}}")
+        assert not EventStore(redis, PARTITIONS, wait_aof_ms=100).answers(table, in_slot)
+        handler = CommandHandler(store)
         await redis.set(refused_to, "x")
 
         async def read(*entries: bytes) -> Any:
@@ -221,9 +225,10 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
         assert not await redis.xrange(stream, entry_id, entry_id)  # deleted
 
         intake = Intake(redis, handler, consumer="c")
+        tokens = [new_seat_token(), new_seat_token()]
         joins = [
-            envelope(table, JoinRequest(name="Ann"), token=new_seat_token(), reply_to=reply_to),
-            envelope(table, JoinRequest(name="Bob"), token=new_seat_token(), reply_to=refused_to),
+            envelope(table, JoinRequest(name="Ann"), token=tokens[0], reply_to=reply_to),
+            envelope(table, JoinRequest(name="Bob"), token=tokens[1], reply_to=refused_to),
         ]
         await intake.on_batch(p, Batch.of(stream, await read(*joins)))
         replies = [msgspec.json.decode(f[b"__data__"]) for _, f in await redis.xrange(reply_to)]
@@ -234,8 +239,47 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
             b"outcome accepted not delivered: reply_to is not a stream"
         ]
         assert (await store.load(table)).seq == 3  # both joins stand
+
+        # a reply stream in the table's slot: the append answers, acks and deletes
+        start = envelope(table, StartTable(), seat=0, token=tokens[0], reply_to=in_slot)
+        [(entry_id, fields)] = await read(start)
+        handled = await handler.decide_entry(fields[b"__data__"], stream, entry_id)
+        assert isinstance(handled.outcome, Accepted) and handled.settled == SETTLED
+        [(_, answer)] = await redis.xrange(in_slot)
+        assert msgspec.json.decode(answer[b"__data__"])["outcome"] == "accepted"
+        assert (await redis.xpending(stream, keys.DECIDERS_GROUP))["pending"] == 0
     finally:
         await redis.aclose()
+
+
+def test_the_sdk_reads_its_answers_in_each_partitions_slot(cluster: LocalCluster) -> None:
+    """On a cluster the SDK's answers for a table come to a reply stream in the table's
+    slot (so the append writes them), one per partition it sends to; closing the client
+    deletes them."""
+    tables = {keys.partition_of(f"slot-{i}", PARTITIONS): f"slot-{i}" for i in range(40)}
+    chosen = list(tables.values())[:3]
+
+    async def play() -> list[str]:
+        async with OrreryClient(cluster.url) as client:
+            for table in chosen:
+                await client.create_table("tiny", 2, table_id=table)
+            streams = [client.reply_stream_for(table) for table in chosen]
+            for table, stream in zip(chosen, streams, strict=True):
+                assert keys.hash_tag(stream) == str(client.partition(table))
+                assert stream.startswith(client.reply_stream)
+                assert await client.redis.xlen(stream) == 1  # the create's answer
+            return streams
+
+    async def left(streams: list[str]) -> list[int]:
+        redis = open_redis(cluster.url)
+        try:
+            return [await redis.exists(stream) for stream in streams]
+        finally:
+            await redis.aclose()
+
+    with processes(cluster.url):
+        streams = asyncio.run(play())
+    assert asyncio.run(left(streams)) == [0, 0, 0]
 
 
 async def _create_through_handler(

@@ -4,7 +4,9 @@
   JSON or msgpack). ``command_id`` is chosen by the client (a UUID) and makes retries
   safe: the same id is applied at most once. ``token`` is the seat's secret: chosen by
   the client in its ``table.join`` (at least 128 bits), sent with every later command.
-  ``reply_to`` must name a stream under ``orrery:reply:`` (:data:`REPLY_TO`).
+  ``reply_to`` must name a stream under ``orrery:reply:`` (:data:`REPLY_TO`), which may
+  end in a partition's hash tag ``:{p}``: on a cluster the append answers such a stream
+  in its own script when ``p`` is the command's partition (services/store.py).
 * :data:`Outcome` — the answer XADDed to the client's ``reply_to`` stream, in the
   command's own encoding: accepted (new seq range), rejected (stable code + message),
   or duplicate (the first outcome of that command id).
@@ -25,7 +27,7 @@ B = TypeVar("B")
 # Where outcomes may be written: a reply stream in its own namespace, so a command can
 # never make the worker write into a log, feed, view or another command stream.
 REPLY_PREFIX = "orrery:reply:"
-REPLY_TO = re.compile(r"^orrery:reply:[A-Za-z0-9_.:-]{1,100}\Z")
+REPLY_TO = re.compile(r"^orrery:reply:[A-Za-z0-9_.:-]{1,100}(:\{[0-9]{1,5}\})?\Z")
 # A seat secret: at least 128 bits as URL-safe base64 (22 characters), at most 128.
 SEAT_TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,128}\Z")
 

@@ -31,6 +31,14 @@ def partition_of(table_id: str, partitions: int) -> int:
     return zlib.crc32(table_id.encode()) % partitions
 
 
+def hash_tag(key: str) -> str | None:
+    """The key's hash tag as Redis Cluster reads it (what its first ``{…}`` holds, if not
+    empty), or None: keys with the same tag share a slot."""
+    start = key.find("{")
+    end = key.find("}", start + 1) if start >= 0 else -1
+    return key[start + 1 : end] if end > start + 1 else None
+
+
 def command_stream(p: int) -> str:
     return f"orrery:{{{p}}}:cmd"
 
