@@ -9,8 +9,9 @@
 --       ('': none), 13 the reply's bytes, 14 reply stream max length, 15 reply stream
 --       TTL (s) (10-15 read only with KEYS 7),
 --       then for each event: its hash, its entry bytes
--- The answer is given only on a standalone server: the reply stream is in no partition's
--- slot (on a cluster ARGV 12 is '' and the caller answers after the ack).
+-- On a cluster the answer is given only to a reply stream in the table's slot (tagged with
+-- its partition, services/store.py EventStore.answers); for any other, ARGV 12 is '' and
+-- the caller answers after the ack.
 -- It is not declared in KEYS because a declared key needs read access too, and a worker
 -- may only write reply streams (deploy/valkey/users.acl.template: %W~orrery:reply:*).
 -- Returns {"dup", stored outcome, its digest} | {"conflict", seq, head}

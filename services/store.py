@@ -186,7 +186,7 @@ class EventStore:
         else:
             script_keys.append(settle.stream)
             # the reply stream goes in ARGV: a worker may write it, not read it (append.lua);
-            # on a cluster none is given (another slot): the script acks, the intake answers
+            # none is given when it is in another slot: the script acks, the intake answers
             reply_to = (settle.reply_to or "") if answers else ""
             argv += [settle.entry_id, keys.DECIDERS_GROUP, reply_to, settle.reply]
             argv += [REPLY_MAXLEN, REPLY_TTL_S]
