@@ -28,9 +28,10 @@ The reader takes up to :data:`BATCH` entries per delivery: its entries are decid
 concurrently across tables (a table's own entries in stream order, under the table's
 lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK`` and ``XDEL`` of
 the batch goes out in one pipeline. Without durability options an accepted command's
-append settles its entry itself (services/store.py): on a standalone server reply, ack
-and delete in the append script, on a cluster ack and delete (the reply stream is in
-another slot), and the pipeline carries only what is left, if anything.
+append settles its entry itself (services/store.py): ack and delete in the append
+script, and the reply too on a standalone server or, on a cluster, to a reply stream in
+the table's slot (else the answer is left: ``ACKED``); the pipeline carries only what is
+left, if anything.
 An entry whose handling failed is left out of the acknowledgement: it stays pending for
 the claimer, which takes entries one by one (a batch of one, handled the same way) and
 counts each entry's deliveries.
