@@ -488,7 +488,9 @@ class OrreryClient:
         A view is new when it differs from the last one yielded: normally its seq is
         higher; after a failover that lost the newest (unconfirmed) events it may show
         an older seq, or another event at the same seq — that is the table now."""
-        stream = keys.updates_stream(self.partition(table_id), table_id)
+        p = self.partition(table_id)
+        stream = keys.updates_stream(p, table_id)
+        view_key = keys.view_key(p, table_id, seat)
         last = "0-0"
         newest = await self._retrying(lambda: self.redis.xrevrange(stream, count=1))
         if newest:
@@ -499,20 +501,26 @@ class OrreryClient:
         quiet = 0
         while True:
             try:
-                updates = await self.redis.xread({stream: last}, block=500)
-                if updates:
-                    quiet = 0
-                    last = updates[0][1][-1][0]
-                else:
-                    # no update for a while: look anyway (a failover can change the view
-                    # and lose the update that announced it)
-                    quiet += 1
-                    if quiet % _QUIET_READS:
-                        continue
-                view = await self.view(table_id, seat)
+                # The wait and the read in one round trip: the server runs the GET as
+                # soon as the blocking XREAD returns (the stream and the view share a
+                # slot, so this holds on a cluster too).
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.xread({stream: last}, block=500)
+                pipe.get(view_key)
+                updates, raw = await pipe.execute()
             except _TRANSIENT:
                 await asyncio.sleep(_PAUSE)
                 continue
+            if updates:
+                quiet = 0
+                last = updates[0][1][-1][0]
+            else:
+                # no update for a while: look anyway (a failover can change the view
+                # and lose the update that announced it)
+                quiet += 1
+                if quiet % _QUIET_READS:
+                    continue
+            view = None if raw is None else msgspec.json.decode(raw)
             if view is not None and view != shown:
                 shown = view
                 yield view
