@@ -73,7 +73,7 @@ from projections.notices import NoticeWriter
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
-from projections.writes import LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
+from projections.writes import FeedAck, LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
@@ -169,10 +169,11 @@ class Projector:
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
         self.partitions = partitions
-        # A partition's writes of a batch (views, notices, score of each of its tables)
-        # in one script call; the lobby's keys are global, its writes go one by one.
+        # A partition's writes of a batch (views, notices, score of each of its tables;
+        # on a standalone server its tables' lobby writes too) in one script call.
         self.batch = WriteBatch(
-            redis, [self.views.script, self.notices.script, self.scores.guarded_set]
+            redis,
+            [self.views.script, self.notices.script, self.scores.guarded_set, self.lobby.script],
         )
         self.scripts = (
             self.lobby.script,
@@ -190,9 +191,16 @@ class Projector:
         if failed:
             raise failed[table_id]
 
-    async def apply_batch(self, newest: dict[str, int]) -> dict[str, BaseException]:
+    async def apply_batch(
+        self, newest: dict[str, int], acks: dict[int, FeedAck] | None = None
+    ) -> dict[str, BaseException]:
         """Bring every projection of each table up to at least its seq in ``newest``;
-        returns the tables that failed, with their errors (the others are written)."""
+        returns the tables that failed, with their errors (the others are written).
+
+        ``acks``: per partition, feed entries that the call writing the partition's
+        tables acknowledges when every write in it is made (on a standalone server; a
+        partition one of whose tables failed before its writes is left out). Each
+        :class:`FeedAck` says whether it was (``done``); the others are the caller's."""
         failed: dict[str, BaseException] = {}
         states, lobby_reads = await self._read(newest, failed)
         # A finished game's rating before its final score (rare; its own transaction).
@@ -204,6 +212,8 @@ class Projector:
                 del states[table_id]
         lobby_writes, writes = self._writes(states, lobby_reads)
         ordered: list[ScriptWrite] = [*lobby_writes, *writes]
+        failing = {keys.partition_of(t, self.partitions) for t in failed}
+        acks = {p: ack for p, ack in (acks or {}).items() if p not in failing}
         if self.cluster:
             # A record that changes more than its seq goes first, alone (the nodes of one
             # pipeline run in parallel); one that changes only its seq goes beside the views.
@@ -213,7 +223,7 @@ class Projector:
             done = await self._run(ahead)
             done += await self._run(ordered[len(ahead) :])
         else:
-            done = await self._run(ordered)
+            done = await self._run(ordered, acks)
         for write, reply in zip(ordered, done, strict=True):
             if write.table_id in failed:
                 continue
@@ -284,7 +294,9 @@ class Projector:
             case NoticesWrite(to_players=to_players):
                 await self.notices.sent(reply, to_players)
 
-    async def _run(self, writes: list[ScriptWrite]) -> list[Any]:
+    async def _run(
+        self, writes: list[ScriptWrite], acks: dict[int, FeedAck] | None = None
+    ) -> list[Any]:
         """Every write's script in one pipeline (``EVALSHA``; the scripts are loaded once,
         and again when the server lost them), each write's reply or error. On a cluster,
         the pipeline sends each node's calls together (``SCRIPT LOAD`` goes to every
@@ -293,39 +305,40 @@ class Projector:
             return []
         if not self.loaded:
             await self._load_scripts()
-        replies = await self._pipeline(writes)
+        replies = await self._pipeline(writes, acks or {})
         if not any(isinstance(r, NoScriptError) for r in replies):
             return replies
         # The server lost its scripts (a restart without data, SCRIPT FLUSH). Every
         # script is guarded by the seq it writes: running all of them again is safe.
         await self._load_scripts()
-        again = await self._pipeline(writes)
+        again = await self._pipeline(writes, acks or {})
         pairs = zip(replies, again, strict=True)
         return [a if isinstance(r, NoScriptError) else r for r, a in pairs]
 
-    async def _pipeline(self, writes: list[ScriptWrite]) -> list[Any]:
-        """One pipeline: each lobby write's script, then one :class:`WriteBatch` call
-        per partition for the other writes; each write's reply or error, in order."""
+    async def _pipeline(self, writes: list[ScriptWrite], acks: dict[int, FeedAck]) -> list[Any]:
+        """One pipeline of one :class:`WriteBatch` call per partition (its tables' lobby
+        writes first, on a standalone server, then their other writes; the partition's
+        ``acks`` after them), and on a cluster each lobby write's script before them;
+        each write's reply or error, in order."""
         pipe = self.redis.pipeline(transaction=False)
-        calls: list[list[int]] = []  # per queued call: the indexes of its writes
+        calls: list[tuple[list[int], int | None]] = []  # per call: its writes, partition
         by_partition: dict[int, list[int]] = {}
         for i, write in enumerate(writes):
-            if isinstance(write, LobbyWrite):
+            if isinstance(write, LobbyWrite) and self.cluster:
                 write.queue(pipe)
-                calls.append([i])
+                calls.append(([i], None))
             else:
                 p = keys.partition_of(write.table_id, self.partitions)
                 by_partition.setdefault(p, []).append(i)
-        batched = set()
-        for indexes in by_partition.values():
-            self.batch.queue(pipe, [writes[i] for i in indexes])
-            calls.append(indexes)
-            batched.add(len(calls) - 1)
+        for p, indexes in by_partition.items():
+            self.batch.queue(pipe, [writes[i] for i in indexes], acks.get(p))
+            calls.append((indexes, p))
         replies: list[Any] = [None] * len(writes)
         results = await pipe.execute(raise_on_error=False)
-        for n, (indexes, result) in enumerate(zip(calls, results, strict=True)):
-            if n in batched and not isinstance(result, BaseException):
-                for i, reply in zip(indexes, result, strict=True):
+        for (indexes, batched), result in zip(calls, results, strict=True):
+            if batched is not None and not isinstance(result, BaseException):
+                each = self.batch.replies(result, acks.get(batched))
+                for i, reply in zip(indexes, each, strict=True):
                     replies[i] = reply
             else:
                 for i in indexes:
@@ -420,7 +433,10 @@ class FeedHandlers:
                 newest[table_id] = max(feed_entry.to_seq, newest.get(table_id, 0))
                 named.add(table_id)
         partitions = sorted({self.partition_of_feed.get(b.stream, -1) for b in batches})
-        failed = await _apply_riding_out(self.projector, newest, partitions)
+        # On a standalone server each feed's entries are acknowledged by the call that
+        # writes its partition's tables, when every write in it is made; the rest here.
+        acks = {} if self.projector.cluster else self._acks(batches)
+        failed = await _apply_riding_out(self.projector, newest, partitions, acks)
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
                 log.error("projection_failed", error=repr(error))
@@ -429,10 +445,24 @@ class FeedHandlers:
             return
         for batch in applied:
             self._applied(batch.entries)
+        acked = {ack.stream for ack in acks.values() if ack.done}
+        left = [batch for batch in applied if batch.stream not in acked]
+        if not left:
+            return
         pipe = self.redis.pipeline(transaction=False)
-        for batch in applied:
+        for batch in left:
             pipe.xack(batch.stream, keys.PROJECTIONS_GROUP, *batch.ids)
         await pipe.execute()
+
+    def _acks(self, batches: list[Batch]) -> dict[int, FeedAck]:
+        """Each feed's entries, by partition, for the partition's write call to
+        acknowledge."""
+        acks = {}
+        for batch in batches:
+            p = self.partition_of_feed.get(batch.stream)
+            if p is not None:
+                acks[p] = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, batch.ids)
+        return acks
 
     async def on_claimed(self, p: int, batch: Batch) -> None:
         """Apply a claimed entry; one that keeps failing is given up (acknowledged)
@@ -482,15 +512,20 @@ def is_transient(error: BaseException) -> bool:
 
 
 async def _apply_riding_out(
-    projector: Projector, newest: dict[str, int], partitions: list[int]
+    projector: Projector,
+    newest: dict[str, int],
+    partitions: list[int],
+    acks: dict[int, FeedAck] | None = None,
 ) -> dict[str, BaseException]:
     """``apply_batch``; the tables that failed on a transient error are tried again
-    (after :data:`RETRY_PAUSES_S`); what still fails is returned, and every table that
-    failed is forgotten from the cache (read again from Redis next time)."""
+    (after :data:`RETRY_PAUSES_S`; a partition's ``acks`` go with its retried writes,
+    which come after those of its tables that were made); what still fails is returned,
+    and every table that failed is forgotten from the cache (read again from Redis next
+    time)."""
     pending, failed = dict(newest), {}
     for pause in (*RETRY_PAUSES_S, None):
         try:
-            failed = await projector.apply_batch(pending)
+            failed = await projector.apply_batch(pending, acks)
         except Exception as error:
             log.exception("projection_batch_failed", partitions=partitions, tables=sorted(pending))
             failed = dict.fromkeys(pending, error)

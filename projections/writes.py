@@ -73,17 +73,35 @@ class NoticesWrite(ScriptWrite):
     to_players: dict[int, tuple[str, bytes]]
 
 
+@dataclass(slots=True)
+class FeedAck:
+    """A feed's entries that the call writing their partition's tables acknowledges
+    (``XACK``) once every write in it is made; ``done`` tells the caller it did."""
+
+    stream: str
+    group: str
+    ids: list[bytes]
+    done: bool = False
+
+
 # Runs several writes' scripts, each as a local function (SCRIPTS, defined before this
-# text), in one call. ARGV: 1 the write count n, then per write (kind, key count, arg
-# count), then every write's arguments in order; KEYS: every write's keys in order.
-# Answers each write's reply in order; a write that raised answers its error, and the
-# writes after it still run (one table's broken key does not hold back its neighbours').
+# text), in one call, then acknowledges the feed entries they apply. ARGV: 1 the write
+# count n, 2 the count m of entry ids to acknowledge (0: none), 3 the feed's group, then
+# per write (kind, key count, arg count), then the m ids, then every write's arguments in
+# order; KEYS: every write's keys in order, then the feed stream when m > 0.
+# Answers each write's reply in order, then 1 if it acknowledged the entries, else 0. A
+# write that raised answers its error, and the writes after it still run (one table's
+# broken key does not hold back its neighbours'); then nothing is acknowledged, nor when
+# a write answered -1 (the lobby's: refused, the caller writes it again), so the entries
+# stay the caller's until every write is made.
 _DRIVER = """
-local n = tonumber(ARGV[1])
+local n, m = tonumber(ARGV[1]), tonumber(ARGV[2])
 local results = {}
-local k, a = 0, 1 + 3 * n
+local k, a = 0, 3 + 3 * n + m
+local made = true
 for i = 1, n do
-  local kind, nk, na = tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1])
+  local t = 3 * i
+  local kind, nk, na = tonumber(ARGV[t + 1]), tonumber(ARGV[t + 2]), tonumber(ARGV[t + 3])
   local wkeys, wargv = {}, {}
   for j = 1, nk do wkeys[j] = KEYS[k + j] end
   for j = 1, na do wargv[j] = ARGV[a + j] end
@@ -91,20 +109,31 @@ for i = 1, n do
   local ok, result = pcall(SCRIPTS[kind], wkeys, wargv)
   if ok then
     results[i] = result
+    if result == -1 then made = false end
   elseif type(result) == 'table' and result.err then
     results[i] = result
+    made = false
   else
     results[i] = {err = tostring(result)}
+    made = false
   end
+end
+results[n + 1] = 0
+if m > 0 and made then
+  redis.call('XACK', KEYS[#KEYS], ARGV[3], unpack(ARGV, 4 + 3 * n, 3 + 3 * n + m))
+  results[n + 1] = 1
 end
 return results
 """
 
 
 class WriteBatch:
-    """One script call for several writes whose keys share a hash slot (a partition's
-    tables): each write's own script runs inside it, in order. One ``EVALSHA`` per
-    partition and batch instead of one per projection and table."""
+    """One script call for several writes of a partition's tables: each write's own
+    script runs inside it, in order, and the partition's feed entries that they apply
+    can be acknowledged in the same call. One ``EVALSHA`` per partition and batch
+    instead of one per projection and table, and no round trip of its own for the
+    ``XACK``. (Its keys share the partition's hash slot, except the lobby's, which only
+    a standalone server lets it hold.)"""
 
     def __init__(self, redis: Any, scripts: list[AsyncScript]) -> None:
         functions = [
@@ -116,16 +145,28 @@ class WriteBatch:
         self.script = redis.register_script(source)
         self.kinds = {id(s): i for i, s in enumerate(scripts, 1)}
 
-    def queue(self, pipe: Any, writes: list[ScriptWrite]) -> None:
-        """Queue the one call for ``writes`` (the script must be loaded); its reply is a
-        list: each write's reply or error, in order."""
-        args: list[Any] = [len(writes)]
+    def queue(self, pipe: Any, writes: list[ScriptWrite], ack: FeedAck | None = None) -> None:
+        """Queue the one call for ``writes`` (the script must be loaded), acknowledging
+        ``ack``'s entries after them; its reply is a list: each write's reply or error, in
+        order, then 1 if the entries were acknowledged (:meth:`replies`)."""
+        ids = ack.ids if ack is not None else []
+        args: list[Any] = [len(writes), len(ids), ack.group if ack is not None else ""]
         for write in writes:
             args += [self.kinds[id(write.script)], len(write.keys), len(write.args)]
+        args += ids
         for write in writes:
             args += write.args
         all_keys = [key for write in writes for key in write.keys]
+        if ack is not None and ids:
+            all_keys.append(ack.stream)
         pipe.execute_command("EVALSHA", self.script.sha, len(all_keys), *all_keys, *args)
+
+    @staticmethod
+    def replies(result: list[Any], ack: FeedAck | None) -> list[Any]:
+        """The writes' replies from the call's reply (marking ``ack`` done if it was)."""
+        if ack is not None and result[-1] == 1:
+            ack.done = True
+        return result[:-1]
 
 
 def _text(source: str | bytes | memoryview) -> str:

@@ -1,5 +1,6 @@
 """The projector's batch against a real server (no transport): a partition's writes go
-in one script call, and one table's broken key holds back only that table."""
+in one script call, which also acknowledges the partition's feed entries once every write
+in it is made, and one table's broken key holds back only that table."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from orrery_contracts.lobby import (
     lobby_table_key,
 )
 from orrery_contracts.table import CreateTable, JoinRequest, StartTable
-from projections.runner import Projector
+from projections.runner import FeedHandlers, Projector, ensure_feed_groups
 from projections.tables import TableCache
-from projections.writes import LobbyWrite
+from projections.writes import FeedAck, LobbyWrite
 from services.handling import CommandHandler
 from services.store import EventStore
+from streams.batches import Batch
 from tests.support.tables import envelope
 from tests.support.tinygame import Stand
 
@@ -65,8 +67,8 @@ async def test_a_broken_key_fails_its_table_alone_and_the_partition_writes_in_on
     after = (await redis_client.info("commandstats"))["cmdstat_evalsha"]["calls"]
 
     assert set(failed) == {broken} and "WRONGTYPE" in str(failed[broken])
-    # one call for the partition's views, notices and scores (+ a lobby write per table)
-    assert after - before == 1 + 3
+    # one call for the partition's lobby records, views, notices and scores
+    assert after - before == 1
     for table in (healthy, other):
         assert (
             int(await redis_client.get(keys.projection_seq_key(0, table, keys.VIEWS_GROUP)))
@@ -157,3 +159,85 @@ async def test_the_lobby_record_is_replaced_without_a_read_until_another_writer_
     await redis_client.hdel(APPLIED_HASH, table)
     assert await mine.apply_batch({table: seq}) == {}
     assert await record() == written
+
+
+async def _feed_batch(redis_client: aioredis.Redis, p: int) -> Batch:
+    """The partition's new feed entries, read as the projections' group reads them."""
+    await ensure_feed_groups(redis_client, P)
+    stream = keys.feed_stream(p)
+    read = await redis_client.xreadgroup(
+        keys.PROJECTIONS_GROUP, "test-projector", {stream: ">"}, count=1000
+    )
+    return Batch.of(stream, read[0][1])
+
+
+async def _pending(redis_client: aioredis.Redis, p: int) -> int:
+    summary = await redis_client.xpending(keys.feed_stream(p), keys.PROJECTIONS_GROUP)
+    return int(summary["pending"])
+
+
+async def test_the_write_call_acknowledges_the_feed_entries_once_every_write_is_made(
+    redis_client: aioredis.Redis,
+) -> None:
+    handler = CommandHandler(EventStore(redis_client, P))
+    healthy, broken = _same_partition(2)
+    seqs = {t: await _started(handler, t) for t in (healthy, broken)}
+    batch = await _feed_batch(redis_client, 0)
+    assert await _pending(redis_client, 0) == len(batch.entries) > 0  # read, not yet acked
+    await redis_client.set(keys.updates_stream(0, broken), b"not a stream")
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+
+    # a write in the call failed: nothing is acknowledged, every entry stays pending
+    ack = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, batch.ids)
+    failed = await projector.apply_batch(seqs, {0: ack})
+    assert set(failed) == {broken} and not ack.done
+    assert await _pending(redis_client, 0) == len(batch.entries)
+
+    # a table that fails before its writes (here: its state cannot be read) keeps the
+    # ack out of its partition's call, though the call's own writes are all made
+    await redis_client.delete(keys.updates_stream(0, broken))
+    await redis_client.set(keys.log_stream(0, broken), b"not a log")
+    projector.tables.forget(broken)
+    failed = await projector.apply_batch(seqs, {0: ack})
+    assert set(failed) == {broken} and not ack.done
+    assert await _pending(redis_client, 0) == len(batch.entries)
+
+    # every write made: the call that made them acknowledged the entries
+    await redis_client.delete(keys.log_stream(0, broken))
+    (fresh,) = (t for t in _same_partition(3) if t not in seqs)
+    fresh_seq = await _started(handler, fresh)
+    fresh_batch = await _feed_batch(redis_client, 0)
+    ack = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, fresh_batch.ids)
+    assert await projector.apply_batch({fresh: fresh_seq, healthy: seqs[healthy]}, {0: ack}) == {}
+    assert ack.done
+    assert await _pending(redis_client, 0) == len(batch.entries)  # only the fresh ones went
+
+
+async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_retry(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Through the feed's handler: a batch whose writes are all made is acknowledged in
+    their call; one whose lobby record was refused (another projector wrote it since)
+    is acknowledged after the record is written again."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    (table,) = _same_partition(1)
+    seq, tokens = await _seated(handler, table)
+    mine = Projector(redis_client, P, TableCache(redis_client, P))
+    other = Projector(redis_client, P, TableCache(redis_client, P))
+    feed = FeedHandlers(mine, P, None)
+
+    await feed.on_batches([await _feed_batch(redis_client, 0)])
+    assert await _pending(redis_client, 0) == 0
+    assert mine.lobby.written[table].seq == seq
+
+    # the other projector writes the next record; mine's next write is refused (-1)
+    handled = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
+    assert isinstance(handled.outcome, Accepted)
+    assert await other.apply_batch({table: len(await handler.store.read_log(table))}) == {}
+    handled = await handler.handle(envelope(table, Stand(), seat=1, token=tokens[1]))
+    assert isinstance(handled.outcome, Accepted)
+    last = len(await handler.store.read_log(table))
+    await feed.on_batches([await _feed_batch(redis_client, 0)])
+    assert await _pending(redis_client, 0) == 0
+    record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
+    assert (record.seq, record.state) == (last, "finished")
