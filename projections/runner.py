@@ -14,27 +14,30 @@ them); the writes below are guarded by seq, as they are for two projectors.
 Each feed entry is read once and each table folded once per batch; from that one state
 the lobby record, the views (one per seat and one for spectators), the clocks' deadlines
 index and "your turn" notices (projections/notices.py) and the scoreboard are derived. A
-batch costs four round trips whatever its size: the read, one pipeline of the tables'
+batch costs three round trips whatever its size: the read, one pipeline of the tables'
 catch-up reads (``XRANGE`` after the cached seq; the lobby's reads only for a record
-this projector did not write last), one pipeline of every write, and the ``XACK`` of
-each feed once every table its entries name is written. The write pipeline holds the
-lobby's script per table first (its keys are global), so whoever sees a view at seq n
-finds the record too, then **one script call per partition** (projections/writes.py
-``WriteBatch``) that runs the views', notices' and score's scripts of each of the
-partition's tables, each guarded by the seq it shows; a write that fails answers its
-error and the others still run. (Only when two projectors race on one table's lobby
-record does the lobby write come after the views: its script refuses a record that
-changed since the one it replaces, and the retry follows the pipeline.) On a Redis
-Cluster, whose pipelines run per node in parallel, the lobby writes go first in a
-pipeline of their own — those that change more than the record's seq: a move in play
-changes only the seq, and that write rides in the write pipeline (one round trip less
-per batch in play; projections/lobby.py says who waits for what). A cluster pipeline
-carries the scripts too (queued as plain ``EVALSHA`` commands: redis-py refuses only its
-``evalsha`` method there): it groups a batch's calls per node and sends each node's
-group on one connection, so a batch takes one connection per node, however many tables
-it holds. (Each script on its own, all at once, took a connection each and exhausted the
-client's pool of 100 per node under a burst: ``MaxConnectionsError``, failed batches
-left to the claimer.)
+this projector did not write last), and one pipeline of every write: **one script call
+per partition** (projections/writes.py ``WriteBatch``) that runs the lobby's, the views',
+notices' and score's scripts of each of the partition's tables, lobby first (so whoever
+sees a view at seq n finds the record too), each guarded by the seq it shows, and then
+acknowledges the partition's feed entries (``XACK``) if every write in it was made; a
+write that fails answers its error, the others still run, and the entries stay pending
+(the claimer retries them). Only what that call did not acknowledge is acknowledged
+after, once every table its entries name is written: when two projectors race on one
+table's lobby record, its script refuses a record that changed since the one it
+replaces, and the retry follows the pipeline.
+
+On a Redis Cluster a script touches one slot, and the lobby's keys are global: the
+lobby writes that change more than the record's seq (create, join, start, leave, the
+end) go first, in a pipeline of their own (the nodes of one pipeline run in parallel);
+a move in play changes only the seq, and that write rides in the write pipeline beside
+the partitions' calls, which still acknowledge their feed entries (projections/lobby.py
+says who waits for what). A cluster pipeline carries the scripts too (queued as plain
+``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
+batch's calls per node and sends each node's group on one connection, so a batch takes
+one connection per node, however many tables it holds. (Each script on its own, all at
+once, took a connection each and exhausted the client's pool of 100 per node under a
+burst: ``MaxConnectionsError``, failed batches left to the claimer.)
 
 Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
@@ -198,9 +201,10 @@ class Projector:
         returns the tables that failed, with their errors (the others are written).
 
         ``acks``: per partition, feed entries that the call writing the partition's
-        tables acknowledges when every write in it is made (on a standalone server; a
-        partition one of whose tables failed before its writes is left out). Each
-        :class:`FeedAck` says whether it was (``done``); the others are the caller's."""
+        tables acknowledges when every write in it is made (a partition one of whose
+        tables failed before that call, its record on a cluster included, is left out).
+        Each :class:`FeedAck` says whether it was (``done``); the others are the
+        caller's."""
         failed: dict[str, BaseException] = {}
         states, lobby_reads = await self._read(newest, failed)
         # A finished game's rating before its final score (rare; its own transaction).
@@ -221,7 +225,14 @@ class Projector:
             beside: list[ScriptWrite] = [w for w in lobby_writes if w.seq_only]
             ordered = [*ahead, *beside, *writes]
             done = await self._run(ahead)
-            done += await self._run(ordered[len(ahead) :])
+            for write, reply in zip(ahead, done, strict=True):
+                if isinstance(reply, BaseException) or reply == -1:  # (-1: written again)
+                    acks.pop(keys.partition_of(write.table_id, self.partitions), None)
+            # A record written beside the views that fails is not waited for: a lost
+            # connection is ridden out (_apply_riding_out writes the table again), and
+            # anything else leaves the record's seq behind until the table's next
+            # command (the gateway waits for it a bounded time, gateway/sockets.py).
+            done += await self._run(ordered[len(ahead) :], acks)
         else:
             done = await self._run(ordered, acks)
         for write, reply in zip(ordered, done, strict=True):
@@ -433,9 +444,9 @@ class FeedHandlers:
                 newest[table_id] = max(feed_entry.to_seq, newest.get(table_id, 0))
                 named.add(table_id)
         partitions = sorted({self.partition_of_feed.get(b.stream, -1) for b in batches})
-        # On a standalone server each feed's entries are acknowledged by the call that
-        # writes its partition's tables, when every write in it is made; the rest here.
-        acks = {} if self.projector.cluster else self._acks(batches)
+        # Each feed's entries are acknowledged by the call that writes its partition's
+        # tables, when every write in it is made; the rest here.
+        acks = self._acks(batches)
         failed = await _apply_riding_out(self.projector, newest, partitions, acks)
         for table_id, error in failed.items():
             with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):

@@ -252,6 +252,63 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
         await redis.aclose()
 
 
+async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cluster(
+    cluster: LocalCluster,
+) -> None:
+    """The call that writes a partition's tables acknowledges the partition's feed
+    entries in the same slot, at the start (whose lobby record went first, alone) and
+    for a move (whose record, changed in its seq alone, went beside the views)."""
+    from orrery_client.sdk import new_seat_token
+    from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
+    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
+    from projections.runner import Projector, ensure_feed_groups
+    from projections.tables import TableCache
+    from projections.writes import FeedAck
+    from services.handling import CommandHandler
+    from services.store import EventStore
+    from tests.support.tables import envelope
+    from tests.support.tinygame import Stand
+
+    await prepare(cluster.url, PARTITIONS)
+    redis = open_redis(cluster.url)
+    try:
+        handler = CommandHandler(EventStore(redis, PARTITIONS))
+        table = "fed-acks-1"
+        p = keys.partition_of(table, PARTITIONS)
+        feed = keys.feed_stream(p)
+        tokens = [new_seat_token(), new_seat_token()]
+        commands = [
+            envelope(table, CreateTable(game="tiny", seats=2)),
+            *(
+                envelope(table, JoinRequest(name=n), token=t)
+                for n, t in zip("AB", tokens, strict=True)
+            ),
+            envelope(table, StartTable(), seat=0, token=tokens[0]),
+        ]
+        for command in commands:
+            assert isinstance((await handler.handle(command)).outcome, Accepted)
+        await ensure_feed_groups(redis, PARTITIONS)
+        projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
+
+        async def project() -> FeedAck:
+            read = await redis.xreadgroup(keys.PROJECTIONS_GROUP, "t", {feed: ">"}, count=100)
+            ids = [entry_id for entry_id, _ in read[0][1]]
+            ack = FeedAck(feed, keys.PROJECTIONS_GROUP, ids)
+            seq = len(await handler.store.read_log(table))
+            assert await projector.apply_batch({table: seq}, {p: ack}) == {}
+            assert (await redis.xpending(feed, keys.PROJECTIONS_GROUP))["pending"] == 0
+            record = lobby_table_decoder.decode(await redis.get(lobby_table_key(table)))
+            assert record.seq == seq
+            return ack
+
+        assert (await project()).done
+        moved = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
+        assert isinstance(moved.outcome, Accepted)
+        assert (await project()).done
+    finally:
+        await redis.aclose()
+
+
 def test_the_sdk_reads_its_answers_in_each_partitions_slot(cluster: LocalCluster) -> None:
     """On a cluster the SDK's answers for a table come to a reply stream in the table's
     slot (so the append writes them), one per partition it sends to; closing the client
