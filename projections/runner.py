@@ -63,7 +63,7 @@ import structlog
 from faststream import FastStream
 from faststream.redis import RedisBroker
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ClusterDownError, NoScriptError, TryAgainError
+from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError as NoSuchKey
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -81,6 +81,7 @@ from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
 from streams.readers import BatchCoalescer, BatchesHandler, add_readers
+from streams.scripts import resend_refused
 from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.projector")
@@ -316,15 +317,14 @@ class Projector:
             return []
         if not self.loaded:
             await self._load_scripts()
-        replies = await self._pipeline(writes, acks or {})
-        if not any(isinstance(r, NoScriptError) for r in replies):
-            return replies
-        # The server lost its scripts (a restart without data, SCRIPT FLUSH). Every
-        # script is guarded by the seq it writes: running all of them again is safe.
-        await self._load_scripts()
-        again = await self._pipeline(writes, acks or {})
-        pairs = zip(replies, again, strict=True)
-        return [a if isinstance(r, NoScriptError) else r for r, a in pairs]
+        acks = acks or {}
+
+        async def resend(refused: list[int]) -> list[Any]:
+            # (a partition's call is refused whole: its writes and its acks go again)
+            return await self._pipeline([writes[i] for i in refused], acks)
+
+        replies = await self._pipeline(writes, acks)
+        return await resend_refused(replies, self._load_scripts, resend)
 
     async def _pipeline(self, writes: list[ScriptWrite], acks: dict[int, FeedAck]) -> list[Any]:
         """One pipeline of one :class:`WriteBatch` call per partition (its tables' lobby

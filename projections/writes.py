@@ -18,6 +18,7 @@ from typing import Any
 from redis.commands.core import AsyncScript
 
 from orrery_contracts.lobby import LobbyTable
+from streams.scripts import queue_evalsha
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +32,7 @@ class ScriptWrite:
 
     def queue(self, pipe: Any) -> None:
         """Queue the call on a pipeline (the script must be loaded)."""
-        # execute_command, not pipe.evalsha: a cluster pipeline refuses the method
-        # (not the command), and routes the command by its keys.
-        pipe.execute_command("EVALSHA", self.script.sha, len(self.keys), *self.keys, *self.args)
+        queue_evalsha(pipe, self.script.sha, self.keys, self.args)
 
     async def run(self) -> Any:
         """The call on its own (loading the script when the server lacks it)."""
@@ -159,7 +158,7 @@ class WriteBatch:
         all_keys = [key for write in writes for key in write.keys]
         if ack is not None and ids:
             all_keys.append(ack.stream)
-        pipe.execute_command("EVALSHA", self.script.sha, len(all_keys), *all_keys, *args)
+        queue_evalsha(pipe, self.script.sha, all_keys, args)
 
     @staticmethod
     def replies(result: list[Any], ack: FeedAck | None) -> list[Any]:

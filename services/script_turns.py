@@ -24,7 +24,8 @@ import asyncio
 from typing import Any
 
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError
+
+from streams.scripts import queue_evalsha, resend_refused
 
 _Call = tuple[list[Any], list[Any]]  # (keys, args)
 
@@ -73,21 +74,19 @@ class ScriptTurns:
     async def _pipeline(self, calls: list[_Call]) -> list[Any]:
         """Each call's reply or error; calls the server refused for a missing script are
         sent again once it is loaded."""
-        replies = await self._send(calls)
-        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
-        if missing:
+
+        async def load() -> None:
             self.script.sha = await self.redis.script_load(self.script.script)
-            again = await self._send([calls[i] for i in missing])
-            for i, reply in zip(missing, again, strict=True):
-                replies[i] = reply
-        return replies
+
+        async def resend(refused: list[int]) -> list[Any]:
+            return await self._send([calls[i] for i in refused])
+
+        return await resend_refused(await self._send(calls), load, resend)
 
     async def _send(self, calls: list[_Call]) -> list[Any]:
         pipe = self.redis.pipeline(transaction=False)
         for keys, args in calls:
-            # execute_command, not pipe.evalsha: a cluster pipeline refuses the method
-            # (not the command), and routes the command by its keys.
-            pipe.execute_command("EVALSHA", self.script.sha, len(keys), *keys, *args)
+            queue_evalsha(pipe, self.script.sha, keys, args)
         return list(await pipe.execute(raise_on_error=False))
 
 

@@ -241,3 +241,25 @@ async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_r
     assert await _pending(redis_client, 0) == 0
     record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
     assert (record.seq, record.state) == (last, "finished")
+
+
+async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_acknowledged(
+    redis_client: aioredis.Redis,
+) -> None:
+    handler = CommandHandler(EventStore(redis_client, P))
+    (table,) = _same_partition(1)
+    seq, tokens = await _seated(handler, table)
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+    assert await projector.apply_batch({table: seq}) == {}  # (loads the scripts)
+    handled = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
+    assert isinstance(handled.outcome, Accepted)
+    seq = len(await handler.store.read_log(table))
+    batch = await _feed_batch(redis_client, 0)
+
+    await redis_client.script_flush()  # a restart without data, as far as scripts go
+    ack = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, batch.ids)
+    assert await projector.apply_batch({table: seq}, {0: ack}) == {}
+    assert ack.done and await _pending(redis_client, 0) == 0
+    view = msgspec.json.decode(await redis_client.get(keys.view_key(0, table, 0)))
+    record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
+    assert view["seq"] == record.seq == seq
