@@ -90,8 +90,9 @@ class AppendResult:
 @dataclass(frozen=True, slots=True)
 class Settle:
     """The command entry an append settles when it can (:attr:`EventStore.settles`): its
-    stream and id, and the answer for its reply stream (None: nobody to answer; the
-    answer is empty where the append does not answer, on a cluster)."""
+    stream and id, its reply stream (None: nobody to answer), and the answer the append
+    writes there; empty where the append does not answer (:meth:`EventStore.answers`:
+    on a cluster, a reply stream in another slot), and then the intake answers."""
 
     stream: str
     entry_id: bytes
@@ -180,7 +181,7 @@ class EventStore:
             keys.ended_zset(p),
         ]
         settle = pending.settle if self.settles else None
-        answers = settle is not None and self.answers(t, settle.reply_to)
+        answers = settle is not None and bool(settle.reply)
         if settle is None:
             argv += ["", "", "", "", 0, 0]
         else:
