@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -36,7 +37,9 @@ class ViewWatch:
 
     async def views(self) -> AsyncIterator[dict[str, Any]]:
         client = self.client
-        stream = keys.updates_stream(client.partition(self.table_id), self.table_id)
+        p = client.partition(self.table_id)
+        stream = keys.updates_stream(p, self.table_id)
+        view_key = keys.view_key(p, self.table_id, self.seat)
         last = "0-0"
         seen = -1
         fresh = True
@@ -46,12 +49,17 @@ class ViewWatch:
                     newest = await client.redis.xrevrange(stream, count=1)
                     last = newest[0][0] if newest else "0-0"
                     fresh = False
+                    view = await client.view(self.table_id, self.seat)
                 else:
-                    updates = await client.redis.xread({stream: last}, block=POLL_MS)
+                    # the wait and the view in one round trip, as in the SDK's watch
+                    pipe = client.redis.pipeline(transaction=False)
+                    pipe.xread({stream: last}, block=POLL_MS)
+                    pipe.get(view_key)
+                    updates, raw = await pipe.execute()
                     if not updates:
                         continue
                     last = updates[0][1][-1][0]
-                view = await client.view(self.table_id, self.seat)
+                    view = None if raw is None else msgspec.json.decode(raw)
             except (RedisConnectionError, RedisTimeoutError, AttributeError):
                 await asyncio.sleep(_PAUSE)  # a restart or failover: go on from the newest
                 fresh = True
