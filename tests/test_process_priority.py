@@ -44,7 +44,8 @@ def test_the_projector_runs_below_the_deciders_priority(tmp_path: Path) -> None:
     with live_service(tmp_path) as service:
         worker, projector = service.processes
         _projector_reading(service)
-        assert _nice(projector.pid) == ours + DEFAULT_PROJECTOR_NICE
+        # (the kernel caps a nice value at 19)
+        assert _nice(projector.pid) == min(ours + DEFAULT_PROJECTOR_NICE, 19)
         assert _nice(worker.pid) == ours
 
 
