@@ -162,14 +162,14 @@ class ViewHead(msgspec.Struct):
 
     seq: int
     phase: str
-    to_move: list[int]
+    to_move: list[int] = msgspec.field(default_factory=list)
 
 
 class ViewMoves(msgspec.Struct):
     """What a bot to move needs from its own view."""
 
     seq: int
-    legal: list[dict[str, Any]]
+    legal: list[dict[str, Any]] = msgspec.field(default_factory=list)
 
 
 _heads = msgspec.json.Decoder(ViewHead)
