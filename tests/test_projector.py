@@ -47,6 +47,14 @@ async def _seated(handler: CommandHandler, table: str) -> tuple[int, list[str]]:
     return len(await handler.store.read_log(table)), tokens
 
 
+async def _in_play(redis_client: aioredis.Redis) -> tuple[CommandHandler, str, int, list[str]]:
+    """A started two-seat table of partition 0: its handler, id, seq and seat tokens."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    (table,) = _same_partition(1)
+    seq, tokens = await _seated(handler, table)
+    return handler, table, seq, tokens
+
+
 def _same_partition(count: int) -> list[str]:
     ids = (f"proj{n}" for n in range(1_000))
     return [t for t in ids if keys.partition_of(t, P) == 0][:count]
@@ -94,9 +102,7 @@ async def test_a_move_in_play_changes_only_the_lobby_records_seq(
     """A move in play changes the lobby record's seq alone (``seq_only``: on a cluster its
     write goes beside the views); the game's end changes more, like the start (its write
     goes first, projections/runner.py)."""
-    handler = CommandHandler(EventStore(redis_client, P))
-    (table,) = _same_partition(1)
-    seq, tokens = await _seated(handler, table)
+    handler, table, seq, tokens = await _in_play(redis_client)
     projector = Projector(redis_client, P, TableCache(redis_client, P))
     assert await projector.apply_batch({table: seq}) == {}
     assert projector.lobby.written[table].state == "playing"
@@ -118,9 +124,7 @@ async def test_a_move_in_play_changes_only_the_lobby_records_seq(
 async def test_the_lobby_record_is_replaced_without_a_read_until_another_writer_wrote_it(
     redis_client: aioredis.Redis,
 ) -> None:
-    handler = CommandHandler(EventStore(redis_client, P))
-    (table,) = _same_partition(1)
-    seq, tokens = await _seated(handler, table)
+    handler, table, seq, tokens = await _in_play(redis_client)
     mine = Projector(redis_client, P, TableCache(redis_client, P))
     other = Projector(redis_client, P, TableCache(redis_client, P))  # a second projector
 
@@ -219,9 +223,7 @@ async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_r
     """Through the feed's handler: a batch whose writes are all made is acknowledged in
     their call; one whose lobby record was refused (another projector wrote it since)
     is acknowledged after the record is written again."""
-    handler = CommandHandler(EventStore(redis_client, P))
-    (table,) = _same_partition(1)
-    seq, tokens = await _seated(handler, table)
+    handler, table, seq, tokens = await _in_play(redis_client)
     mine = Projector(redis_client, P, TableCache(redis_client, P))
     other = Projector(redis_client, P, TableCache(redis_client, P))
     feed = FeedHandlers(mine, P, None)
@@ -246,9 +248,7 @@ async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_r
 async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_acknowledged(
     redis_client: aioredis.Redis,
 ) -> None:
-    handler = CommandHandler(EventStore(redis_client, P))
-    (table,) = _same_partition(1)
-    seq, tokens = await _seated(handler, table)
+    handler, table, seq, tokens = await _in_play(redis_client)
     projector = Projector(redis_client, P, TableCache(redis_client, P))
     assert await projector.apply_batch({table: seq}) == {}  # (loads the scripts)
     handled = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
