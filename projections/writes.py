@@ -7,7 +7,8 @@ asks for, by the write's type (``projections/runner.py``): a :class:`LobbyWrite`
 answered -1 found the record changed since its read and is written again alone, a
 :class:`NoticesWrite` tells the notified seats' players on their own streams, the
 others need nothing more. Frozen dataclasses, not msgspec Structs: they never leave
-the process.
+the process. A partition's writes go in one :class:`WriteBatch` call, which can also
+acknowledge the feed entries they apply (:class:`FeedAck`, whose ``done`` the call sets).
 """
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ class EventStore:
             return False
         if not self.cluster:
             return True
-        return bool(reply_to) and keys.hash_tag(reply_to or "") == str(self.partition(table_id))
+        return reply_to is not None and keys.hash_tag(reply_to) == str(self.partition(table_id))
 
     async def append(self, pending: PendingAppend) -> AppendResult:
         p = self.partition(pending.table_id)

@@ -151,9 +151,9 @@ class OrreryClient:
         # how long a call rides out a lost connection (a restart, a failover)
         self.retry_for = RETRY_FOR_S
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
-        self._reader: asyncio.Task[None] | None = None
-        # on a cluster: partition -> the reader of its reply stream (see reply_stream_for)
-        self._readers: dict[int, tuple[str, asyncio.Task[None]]] = {}
+        # reply stream -> its reader: the one stream on a server, one per partition on a
+        # cluster (see reply_stream_for)
+        self._readers: dict[str, asyncio.Task[None]] = {}
         self._closing = False
 
     async def __aenter__(self) -> OrreryClient:
@@ -187,14 +187,15 @@ class OrreryClient:
                 raise TimeoutError("the service has not initialised orrery:config")
             await asyncio.sleep(0.1)
         if not isinstance(self.redis, RedisCluster):  # (a cluster's: see reply_stream_for)
-            self._reader = asyncio.create_task(self._read_replies(self.reply_stream))
+            self._readers[self.reply_stream] = asyncio.create_task(
+                self._read_replies(self.reply_stream)
+            )
 
     async def close(self) -> None:
         # The reader stops at its next poll: cancelling a blocked XREAD can leave
         # redis-py's connection hanging.
         self._closing = True
-        readers = [] if self._reader is None else [(self.reply_stream, self._reader)]
-        for stream, reader in [*readers, *self._readers.values()]:
+        for stream, reader in list(self._readers.items()):
             with contextlib.suppress(Exception):
                 await reader
             with contextlib.suppress(Exception):
@@ -302,11 +303,10 @@ class OrreryClient:
         round trip less per command (docs/scaling.md). On one server, the one stream."""
         if not isinstance(self.redis, RedisCluster):
             return self.reply_stream
-        p = self.partition(table_id)
-        if p not in self._readers:
-            stream = f"{self.reply_stream}:{{{p}}}"
-            self._readers[p] = (stream, asyncio.create_task(self._read_replies(stream)))
-        return self._readers[p][0]
+        stream = f"{self.reply_stream}:{{{self.partition(table_id)}}}"
+        if stream not in self._readers:
+            self._readers[stream] = asyncio.create_task(self._read_replies(stream))
+        return stream
 
     async def _read_replies(self, stream: str) -> None:
         # From the start: the stream is this client's own, and "$" would miss a reply
