@@ -1,7 +1,9 @@
 """The baseline worker of ``orrery bench``: the service's Redis round trips, nothing else.
 
-Run as ``python -m orrery.bench.baseline <redis-url> <partitions>`` (``orrery bench``
-starts it against a separate, empty logical database). Per partition, one loop does
+Run as ``ORRERY_REDIS_URL=<redis-url> python -m orrery.bench.baseline <partitions>``
+(``orrery bench`` starts it against a separate, empty logical database; the URL travels
+in the environment, as the service's processes' does: it may hold a password, and argv
+is readable by every local user). Per partition, one loop does
 what the decider worker does around a command, minus the Python work: ``XREADGROUP``
 the command entry, decode the envelope, a no-op "decide" producing one small event,
 the same Lua append script through :class:`services.store.EventStore`, ``XADD`` the
@@ -11,6 +13,7 @@ outcome to the client's reply stream, ``XACK``. The client side is the real SDK.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -110,6 +113,7 @@ async def main(url: str, partitions: int) -> None:
         loop.add_signal_handler(sig, stop.set)
     store = EventStore(redis, partitions)
     heads: dict[str, tuple[int, str]] = {}
+    gc.freeze()  # as the service's processes do once started (orrery/runtime.py)
     try:
         await asyncio.gather(
             *(partition_loop(redis, store, p, heads, stop) for p in range(partitions))
@@ -119,4 +123,4 @@ async def main(url: str, partitions: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    asyncio.run(main(os.environ["ORRERY_REDIS_URL"], int(sys.argv[1])))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import subprocess
@@ -56,6 +57,16 @@ class BenchError(RuntimeError):
 
 
 # ---------------------------------------------------------------- recording
+
+
+def settle_collector() -> None:
+    """Collect now and freeze what lives, before a measured window: the bench client's
+    own oldest-generation collections (~50-65 ms each, its heap of imports, tables and
+    views) otherwise paused the client inside the windows, and every command in flight
+    or due then was counted that much late. The service's processes do the same once
+    started (orrery/runtime.py), the baseline worker too."""
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass
@@ -264,6 +275,7 @@ async def play_phase(
     probe: CpuProbe | None = None,
 ) -> Recorder:
     tables = await asyncio.gather(*(set_up_table(client, g, seats) for g in games))
+    settle_collector()
     now = time.perf_counter()
     recorder = Recorder(start=now + warmup, end=now + warmup + seconds)
     pacer = Pacer(rate) if rate else None
@@ -404,7 +416,8 @@ async def baseline_phase(
         await redis.hset(keys.CONFIG_KEY, "partitions", partitions)
         await ensure_command_groups(redis, partitions)
         worker = subprocess.Popen(
-            [sys.executable, "-m", "orrery.bench.baseline", url, str(partitions)],
+            [sys.executable, "-m", "orrery.bench.baseline", str(partitions)],
+            env={**os.environ, "ORRERY_REDIS_URL": url},
             stdin=subprocess.DEVNULL,
         )
         probe = CpuProbe(redis, {"workers": [worker.pid], "bench client": [os.getpid()]})
@@ -432,6 +445,7 @@ async def _baseline_loops(
     table_ids = [f"bench-base-{i}" for i in range(loops)]
     # One command per loop first: the worker process is up once they are answered.
     await asyncio.gather(*(client.submit(t, NOOP) for t in table_ids))
+    settle_collector()
     now = time.perf_counter()
     recorder = Recorder(start=now + warmup, end=now + warmup + seconds)
 

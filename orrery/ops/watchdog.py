@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import structlog
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
 from orrery.ops.status import _text, group_status, partition_status
@@ -56,6 +57,11 @@ async def group_watchdog(
     from services.intake import ensure_command_groups
 
     redis = open_redis(url)
+    if isinstance(redis, RedisCluster):
+        # A cluster client loads its slot map and the server's command table at its
+        # first use: now, while the process starts, not a tick later under load.
+        with contextlib.suppress(RedisError, OSError):
+            await redis.initialize()
     tick = min(interval, 1.0) if interval > 0 else 1.0
     last_full = time.monotonic()
     follower = None
