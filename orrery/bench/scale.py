@@ -25,6 +25,7 @@ import structlog
 from redis.asyncio.cluster import RedisCluster
 
 from archive.hot import table_keys as hot_table_keys
+from orrery.bench.service import settle_collector
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
@@ -61,6 +62,9 @@ class ScaleFigures:
 
 BENCH_PARTITIONS = 16
 TARGETS = ("standalone", "cluster-3")
+# Games each table slot plays in turn: one game each (~3 s of play on 2 cores) made the
+# cluster ÷ standalone ratio swing from 0.50 to 1.05 between runs of the same code.
+GAMES_PER_TABLE = 3
 
 
 def run_scale(
@@ -72,6 +76,7 @@ def run_scale(
     runs: int = 1,
     workers: tuple[int, ...] = (1, 2),
     targets: tuple[str, ...] = TARGETS,
+    games: int = GAMES_PER_TABLE,
 ) -> list[ScaleFigures]:
     """Per run and worker count, each target (standalone embedded, then a 3-master local
     cluster) with that many worker processes (and one projector), each on a fresh server."""
@@ -90,11 +95,15 @@ def run_scale(
                 if target == "standalone":
                     with EmbeddedServer(folder) as server:
                         url = server.url
-                        figure = _scale_run(url, target, count, tables, game, seed, folder, run)
+                        figure = _scale_run(
+                            url, target, count, (tables, games), game, seed, folder, run
+                        )
                 else:
                     with LocalCluster(folder, masters=3) as cluster:
                         url = cluster.url
-                        figure = _scale_run(url, target, count, tables, game, seed, folder, run)
+                        figure = _scale_run(
+                            url, target, count, (tables, games), game, seed, folder, run
+                        )
                 figures.append(figure)
                 shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(data_dir, ignore_errors=True)
@@ -105,12 +114,13 @@ def _scale_run(
     url: str,
     target: str,
     workers: int,
-    tables: int,
+    tables: tuple[int, int],
     game: str,
     seed: int,
     folder: Path,
     run: int = 1,
 ) -> ScaleFigures:
+    """``tables``: the table slots played at once, and the games each plays in turn."""
     from orrery.runtime import prepare, spawn, stop_processes
 
     asyncio.run(_flush(url))
@@ -206,9 +216,10 @@ async def _raw_baseline(url: str, count: int) -> float:
 
 
 async def _load(
-    url: str, tables: int, game: str, seed: int, workers: int = 1
+    url: str, tables: tuple[int, int], game: str, seed: int, workers: int = 1
 ) -> tuple[int, float, int, float, int]:
-    """A burst of creates and joins (open loop), then bots play every table (closed loop).
+    """A burst of creates and joins (open loop), then bots play ``tables[0]`` tables at
+    once, each slot ``tables[1]`` complete games in turn (closed loop).
     Both start once the workers have shared out the partitions (services/assignment.py):
     every worker has beaten, and each has had a beat to follow the assignment."""
     import random
@@ -223,6 +234,7 @@ async def _load(
     from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()
+    slots, games = tables
     seats = 2
     async with OrreryClient(url) as client:
         # warm up: the workers are running once a command is answered
@@ -251,7 +263,7 @@ async def _load(
             await client.redis.delete(reply)
             return seconds
 
-        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
+        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(slots * 20)]
         creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
         joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
         burst_s = await burst(creates) + await burst(joins)
@@ -259,13 +271,16 @@ async def _load(
 
         counted = _CountingSubmits(client)
         rng = random.Random(seed)
+
+        async def play_in_turn(rng: random.Random) -> None:
+            for _ in range(games):
+                await play_table(client, game, seats, random.Random(rng.getrandbits(64)))
+
+        settle_collector()
         reads = await _server_reads(client.redis)
         started = time.perf_counter()
         await asyncio.gather(
-            *(
-                play_table(client, game, seats, random.Random(rng.getrandbits(64)))
-                for _ in range(tables)
-            )
+            *(play_in_turn(random.Random(rng.getrandbits(64))) for _ in range(slots))
         )
         play_s = time.perf_counter() - started
         reads = await _server_reads(client.redis) - reads

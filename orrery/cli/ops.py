@@ -18,7 +18,7 @@ import typer
 from redis.exceptions import RedisError
 
 from orrery.archiving import archive_url as archive_url_for
-from orrery.bench.scale import TARGETS, cluster_ratios, print_scale, run_scale
+from orrery.bench.scale import GAMES_PER_TABLE, TARGETS, cluster_ratios, print_scale, run_scale
 from orrery.config import DATA_DIR, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
@@ -186,7 +186,12 @@ def trim(redis_url: RedisUrl = None, data_dir: DataDirOption = Path(DATA_DIR)) -
 
 
 def bench_scale(
-    tables: Annotated[int, typer.Option(help="tables played per run (x10 in the burst)")] = 12,
+    tables: Annotated[
+        int, typer.Option(help="tables played at once per run (x20 in the burst)")
+    ] = 12,
+    games: Annotated[
+        int, typer.Option(min=1, help="complete games each of those tables plays in turn")
+    ] = GAMES_PER_TABLE,
     game: Annotated[str, typer.Option(help="game the bots play")] = "spacecraft",
     seed: Annotated[int, typer.Option(help="seed of the bots")] = 1,
     runs: Annotated[
@@ -218,6 +223,7 @@ def bench_scale(
         runs=runs,
         workers=tuple(workers or (1, 2)),
         targets=targets,
+        games=games,
     )
     if as_json:
         ratios = [asdict(r) for r in cluster_ratios(figures)]
