@@ -38,6 +38,7 @@ SERVICE_ROWS = (
     "per-command CPU: service ÷ baseline",
     "server commands per command: service / baseline",
     "server round trips per command: service / baseline",
+    "AOF KB appended per command: service / baseline",
 )
 
 
@@ -132,6 +133,9 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
     # a round trip carries one command or more
     assert slash == "/" and 0 < number(service_reads) <= number(service_calls)
     assert 0 < number(baseline_reads) <= number(baseline_calls)
+    service_aof, slash, baseline_aof = rows.pop("AOF KB appended per command: service / baseline")
+    # the embedded server keeps an AOF; the service's views make its appends the larger
+    assert slash == "/" and number(service_aof) > number(baseline_aof) > 0
     assert all(re.fullmatch(r"[\d,.]+", cells[0]) for cells in rows.values())
     cpu_header = next(line for line in lines if line.startswith("CPU "))
     assert re.split(r"\s{2,}", cpu_header.strip()) == list(CPU_COLUMNS)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import itertools
 import os
 import random
 import subprocess
@@ -48,6 +49,7 @@ TARGET_HALF_RATE_P99_MS = 10.0
 TARGET_HALF_RATE_LAG_P99_MS = 20.0
 # service CPU per command (workers + projectors + server) ÷ the baseline's (worker + server)
 TARGET_CPU_RATIO = 3.5
+AOF_SAMPLE_S = 0.25  # how often a window samples the AOF's size
 GAMES = ("fractured_sky", "spacecraft", "federation")
 NOOP = {"type": "bench.noop"}
 
@@ -321,6 +323,8 @@ class CpuProbe:
         self.calls: list[int | None] = []  # the server's commands executed, per sample
         # the server's socket reads (a pipeline is one, however many commands it holds)
         self.reads: list[int | None] = []
+        # (when, the AOF's size, its rewrites so far), sampled through the window too
+        self.aof: list[tuple[float, int, int]] = []
 
     async def sample(self) -> None:
         used: dict[str, float | None] = {}
@@ -341,6 +345,7 @@ class CpuProbe:
             self.reads.append(int((await self.redis.info("stats"))["total_reads_processed"]))
         except Exception:
             self.reads.append(None)
+        await self.sample_aof()
         self.samples.append((time.perf_counter(), used))
 
     def server_calls(self) -> int | None:
@@ -353,8 +358,32 @@ class CpuProbe:
         round trips of every client (the bench client's too)."""
         return _between(self.reads)
 
+    async def sample_aof(self) -> None:
+        try:
+            persistence = await self.redis.info("persistence")
+        except Exception:
+            return
+        if int(persistence.get("aof_enabled", 0)):
+            size, rewrites = persistence["aof_current_size"], persistence["aof_rewrites"]
+            self.aof.append((time.perf_counter(), int(size), int(rewrites)))
+
+    def aof_per_s(self) -> float | None:
+        """Bytes per second the server appended to its AOF (every client's writes), over
+        the sampled intervals in which it was not rewritten (a rewrite starts the file
+        over); None without AOF."""
+        grown = seconds = 0.0
+        for (t0, size0, rewrites0), (t1, size1, rewrites1) in itertools.pairwise(self.aof):
+            if rewrites1 == rewrites0 and size1 >= size0:
+                grown += size1 - size0
+                seconds += t1 - t0
+        return grown / seconds if seconds else None
+
     def counts(self) -> dict[str, float | None]:
-        return {"server calls": self.server_calls(), "server reads": self.server_reads()}
+        return {
+            "server calls": self.server_calls(),
+            "server reads": self.server_reads(),
+            "aof bytes/s": self.aof_per_s(),
+        }
 
     def percent(self) -> dict[str, float | None]:
         """Per part: CPU use over the sampled interval, in % of one core."""
@@ -377,6 +406,10 @@ def _between(counts: list[int | None]) -> int | None:
 async def _sample_window(probe: CpuProbe, recorder: Recorder) -> None:
     await asyncio.sleep(max(0.0, recorder.start - time.perf_counter()))
     await probe.sample()
+    # the AOF's growth between rewrites (a busy server rewrites every few seconds)
+    while recorder.end - time.perf_counter() > AOF_SAMPLE_S:
+        await asyncio.sleep(AOF_SAMPLE_S)
+        await probe.sample_aof()
     await asyncio.sleep(max(0.0, recorder.end - time.perf_counter()))
     await probe.sample()
 
@@ -553,6 +586,7 @@ def figures(
     cpu = {side: dict(parts) for side, parts in cpu.items()}
     calls = {side: cpu[side].pop("server calls", None) for side in cpu}
     reads = {side: cpu[side].pop("server reads", None) for side in cpu}
+    aof = {side: cpu[side].pop("aof bytes/s", None) for side in cpu}
     windows = {"service": saturated, "baseline": base}
     per_cmd = {side: per_command(cpu[side], windows[side].rate) for side in cpu}
     return {
@@ -611,6 +645,15 @@ def figures(
         # the server's socket reads (round trips) per answered command (every client's)
         "server_reads_per_command": {
             side: calls_per_command(reads.get(side), windows[side]) for side in windows
+        },
+        # bytes the server appended to its AOF per answered command (what the disk takes;
+        # every client's writes; None without AOF)
+        "aof_bytes_per_command": {
+            side: None
+            if aof.get(side) is None or not windows[side].rate
+            # (bytes/s over the window's commands/s)
+            else (aof[side] or 0.0) / windows[side].rate
+            for side in windows
         },
         "targets": {
             "ratio_min": TARGET_RATIO,
@@ -704,6 +747,14 @@ def render(result: dict[str, Any]) -> str:
             " / ".join(
                 "-" if reads is None else f"{reads:.1f}"
                 for reads in result.get("server_reads_per_command", {}).values()
+            ),
+            "",
+        ),
+        (
+            "AOF KB appended per command: service / baseline",
+            " / ".join(
+                "-" if written is None else f"{written / 1000:.1f}"
+                for written in result.get("aof_bytes_per_command", {}).values()
             ),
             "",
         ),
