@@ -30,6 +30,7 @@ from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, b
 log = structlog.get_logger("orrery.bots")
 LEASE_MS = 15_000
 RESCAN_S = 2.0  # under redis-py's default socket timeout (5 s)
+STOP_ROUNDS = 10  # cancellations, 0.5 s apart, before a runner gives up on a seat's task
 
 
 class BotRunner:
@@ -49,12 +50,23 @@ class BotRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await waker
         finally:
-            for task in self.playing.values():
-                task.cancel()
-            for task in list(self.playing.values()):
-                with contextlib.suppress(BaseException):
-                    await task
+            await self._stop_playing()
             await self.client.close()
+
+    async def _stop_playing(self) -> None:
+        """Cancel the seats' tasks until every one has ended (each releases its lease).
+        Once is not enough: a cancellation can be lost in redis-py's blocking read
+        (Python 3.11's ``wait_for`` drops one that arrives as the read completes), and a
+        bot that lost it played on after SIGTERM until its process was killed, its
+        seats' leases held for another ``LEASE_MS``."""
+        pending = {task for task in self.playing.values() if not task.done()}
+        for _ in range(STOP_ROUNDS):
+            if not pending:
+                return
+            for task in pending:
+                task.cancel()
+            _, pending = await asyncio.wait(pending, timeout=0.5)
+        log.warning("bots_did_not_stop", seats=len(pending))
 
     async def _rescan_loop(self, stop: asyncio.Event) -> None:
         redis = self.client.redis

@@ -117,10 +117,14 @@ class LiveGateway:
         )
         return self.bots
 
-    def stop_bots(self) -> None:
+    def stop_bots(self) -> int | None:
+        """Stop the bot runner (SIGTERM, killed after 10 s); its exit code."""
+        code = None
         if self.bots is not None:
             stop_processes([self.bots])
+            code = self.bots.returncode
             self.bots = None
+        return code
 
     def logs(self) -> str:
         self.log.flush()
