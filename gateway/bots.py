@@ -22,6 +22,7 @@ import uuid
 import structlog
 
 from gateway.crypto import seat_secret
+from gateway.tasks import cancel_until_done
 from gateway.wire import GatewayClient
 from orrery_client.bot import play_seat
 from orrery_client.sdk import SeatCredentials
@@ -30,7 +31,6 @@ from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, b
 log = structlog.get_logger("orrery.bots")
 LEASE_MS = 15_000
 RESCAN_S = 2.0  # under redis-py's default socket timeout (5 s)
-STOP_ROUNDS = 10  # cancellations, 0.5 s apart, before a runner gives up on a seat's task
 
 
 class BotRunner:
@@ -46,27 +46,16 @@ class BotRunner:
         try:
             waker = asyncio.create_task(self._rescan_loop(stop))
             await stop.wait()
-            waker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await waker
+            await cancel_until_done([waker])
         finally:
             await self._stop_playing()
             await self.client.close()
 
     async def _stop_playing(self) -> None:
-        """Cancel the seats' tasks until every one has ended (each releases its lease).
-        Once is not enough: a cancellation can be lost in redis-py's blocking read
-        (Python 3.11's ``wait_for`` drops one that arrives as the read completes), and a
-        bot that lost it played on after SIGTERM until its process was killed, its
-        seats' leases held for another ``LEASE_MS``."""
-        pending = {task for task in self.playing.values() if not task.done()}
-        for _ in range(STOP_ROUNDS):
-            if not pending:
-                return
-            for task in pending:
-                task.cancel()
-            _, pending = await asyncio.wait(pending, timeout=0.5)
-        log.warning("bots_did_not_stop", seats=len(pending))
+        """End the seats' tasks (each releases its lease as it ends)."""
+        left = await cancel_until_done(self.playing.values())
+        if left:
+            log.warning("bots_did_not_stop", seats=left)
 
     async def _rescan_loop(self, stop: asyncio.Event) -> None:
         redis = self.client.redis

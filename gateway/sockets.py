@@ -26,6 +26,7 @@ from gateway.bodies import MAX_DEPTH, too_deep
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.tables import seat_of
+from gateway.tasks import cancel_until_done
 from orrery_contracts import keys
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.lobby import LobbyTable
@@ -130,11 +131,7 @@ async def _until_one_ends(socket: WebSocket[Any, Any, Any], *work: Any) -> None:
             if isinstance(failure, ApiError):
                 await _refuse(socket, failure)
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_until_done(tasks)
 
 
 class _Connection:
