@@ -96,13 +96,13 @@ def run_scale(
                     with EmbeddedServer(folder) as server:
                         url = server.url
                         figure = _scale_run(
-                            url, target, count, (tables, games), game, seed, folder, run
+                            url, target, count, tables, game, seed, folder, run, games
                         )
                 else:
                     with LocalCluster(folder, masters=3) as cluster:
                         url = cluster.url
                         figure = _scale_run(
-                            url, target, count, (tables, games), game, seed, folder, run
+                            url, target, count, tables, game, seed, folder, run, games
                         )
                 figures.append(figure)
                 shutil.rmtree(folder, ignore_errors=True)
@@ -114,13 +114,13 @@ def _scale_run(
     url: str,
     target: str,
     workers: int,
-    tables: tuple[int, int],
+    tables: int,
     game: str,
     seed: int,
     folder: Path,
     run: int = 1,
+    games: int = GAMES_PER_TABLE,
 ) -> ScaleFigures:
-    """``tables``: the table slots played at once, and the games each plays in turn."""
     from orrery.runtime import prepare, spawn, stop_processes
 
     asyncio.run(_flush(url))
@@ -133,7 +133,7 @@ def _scale_run(
         processes = [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
         processes.append(spawn("projector", url, workers, quiet, log_file))
         try:
-            loaded = asyncio.run(_load(url, tables, game, seed, workers))
+            loaded = asyncio.run(_load(url, tables, game, seed, workers, games))
             burst, burst_s, play, play_s, play_reads = loaded
             events, finished, per_event, per_game = asyncio.run(_memory(url))
         finally:
@@ -216,10 +216,10 @@ async def _raw_baseline(url: str, count: int) -> float:
 
 
 async def _load(
-    url: str, tables: tuple[int, int], game: str, seed: int, workers: int = 1
+    url: str, tables: int, game: str, seed: int, workers: int = 1, games: int = GAMES_PER_TABLE
 ) -> tuple[int, float, int, float, int]:
-    """A burst of creates and joins (open loop), then bots play ``tables[0]`` tables at
-    once, each slot ``tables[1]`` complete games in turn (closed loop).
+    """A burst of creates and joins (open loop), then bots play ``tables`` tables at
+    once, each ``games`` complete games in turn (closed loop).
     Both start once the workers have shared out the partitions (services/assignment.py):
     every worker has beaten, and each has had a beat to follow the assignment."""
     import random
@@ -234,7 +234,6 @@ async def _load(
     from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()
-    slots, games = tables
     seats = 2
     async with OrreryClient(url) as client:
         # warm up: the workers are running once a command is answered
@@ -263,7 +262,7 @@ async def _load(
             await client.redis.delete(reply)
             return seconds
 
-        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(slots * 20)]
+        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
         creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
         joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
         burst_s = await burst(creates) + await burst(joins)
@@ -280,7 +279,7 @@ async def _load(
         reads = await _server_reads(client.redis)
         started = time.perf_counter()
         await asyncio.gather(
-            *(play_in_turn(random.Random(rng.getrandbits(64))) for _ in range(slots))
+            *(play_in_turn(random.Random(rng.getrandbits(64))) for _ in range(tables))
         )
         play_s = time.perf_counter() - started
         reads = await _server_reads(client.redis) - reads
