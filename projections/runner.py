@@ -73,10 +73,18 @@ from orrery_contracts import keys
 from orrery_contracts.feed import FeedEntry, feed_decoder
 from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
+from projections.reverts import RevertWatch, ViewCounts
 from projections.scoreboard import ScoreboardWriter
 from projections.tables import TableCache
 from projections.views import ViewWriter
-from projections.writes import FeedAck, LobbyWrite, NoticesWrite, ScriptWrite, WriteBatch
+from projections.writes import (
+    FeedAck,
+    LobbyWrite,
+    NoticesWrite,
+    ScriptWrite,
+    ViewsWrite,
+    WriteBatch,
+)
 from streams.batches import Batch, Entry
 from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
@@ -173,6 +181,8 @@ class Projector:
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
         self.partitions = partitions
+        # The views-written counts its views writes answered (projections/reverts.py).
+        self.view_counts = ViewCounts(partitions)
         # A partition's writes of a batch (views, notices, score of each of its tables;
         # on a standalone server its tables' lobby writes too) in one script call.
         self.batch = WriteBatch(
@@ -305,6 +315,8 @@ class Projector:
                     await self.lobby.write(state)
             case NoticesWrite(to_players=to_players):
                 await self.notices.sent(reply, to_players)
+            case ViewsWrite() if isinstance(reply, int) and reply > 0:
+                self.view_counts.saw(keys.partition_of(write.table_id, self.partitions), reply)
 
     async def _run(
         self, writes: list[ScriptWrite], acks: dict[int, FeedAck] | None = None
@@ -404,6 +416,11 @@ def build_projector_app(
         count=BATCH,
         block_ms=polling_ms,
     )
+    # Views that went back (a restart from the AOF, which does not hold them) are
+    # projected again: every partition's at the start, then those whose count went back.
+    watch = RevertWatch(redis, projector.view_counts, functools.partial(project_again, projector))
+    app.after_startup(watch.start)
+    app.on_shutdown(watch.stop)
     for p, stream in enumerate(feeds):
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.
@@ -547,4 +564,20 @@ async def _apply_riding_out(
         log.warning("projection_retried", partitions=partitions, tables=len(failed), pause_s=pause)
         await asyncio.sleep(pause)
         pending = {t: newest[t] for t in failed}
+    return failed
+
+
+async def project_again(projector: Projector, behind: dict[str, int]) -> set[str]:
+    """Project the tables again up to their heads (``behind``: table -> head), a batch
+    at a time; answers those that failed (logged)."""
+    failed: set[str] = set()
+    items = list(behind.items())
+    for start in range(0, len(items), BATCH):
+        newest = dict(items[start : start + BATCH])
+        partitions = sorted({keys.partition_of(t, projector.partitions) for t in newest})
+        errors = await _apply_riding_out(projector, newest, partitions)
+        for table_id, error in errors.items():
+            with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
+                log.error("projection_failed", error=repr(error))
+        failed |= errors.keys()
     return failed

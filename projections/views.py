@@ -46,6 +46,7 @@ class ViewWriter:
             [
                 keys.projection_seq_key(p, state.table_id, keys.VIEWS_GROUP),
                 keys.updates_stream(p, state.table_id),
+                keys.views_written_key(p),
                 *view_keys,
             ],
             [state.seq, UPDATES_MAXLEN, *views.values()],

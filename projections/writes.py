@@ -107,6 +107,9 @@ for i = 1, n do
   for j = 1, na do wargv[j] = ARGV[a + j] end
   k, a = k + nk, a + na
   local ok, result = pcall(SCRIPTS[kind], wkeys, wargv)
+  -- (the views' script keeps its writes out of the AOF: one that failed midway must
+  -- not leave the next write's out too)
+  redis.set_repl(redis.REPL_ALL)
   if ok then
     results[i] = result
     if result == -1 then made = false end

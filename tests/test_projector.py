@@ -4,6 +4,8 @@ in it is made, and one table's broken key holds back only that table."""
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 import redis.asyncio as aioredis
 
@@ -19,7 +21,8 @@ from orrery_contracts.lobby import (
     lobby_table_key,
 )
 from orrery_contracts.table import CreateTable, JoinRequest, StartTable
-from projections.runner import FeedHandlers, Projector, ensure_feed_groups
+from projections.reverts import RevertWatch, tables_behind
+from projections.runner import FeedHandlers, Projector, ensure_feed_groups, project_again
 from projections.tables import TableCache
 from projections.writes import FeedAck, LobbyWrite
 from services.handling import CommandHandler
@@ -263,3 +266,38 @@ async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_a
     view = msgspec.json.decode(await redis_client.get(keys.view_key(0, table, 0)))
     record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
     assert view["seq"] == record.seq == seq
+
+
+async def test_views_that_went_back_are_found_by_their_count_and_projected_again(
+    redis_client: aioredis.Redis,
+) -> None:
+    """The views are kept out of the AOF (projections/views.lua): a partition whose
+    views-written count is lower than a projector saw went back, and its tables whose
+    views show a seq below their log's head are projected again (projections/reverts.py)."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    current, reverted = _same_partition(2)
+    seqs = {t: await _started(handler, t) for t in (current, reverted)}
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+    counts = projector.view_counts
+    assert await projector.apply_batch(seqs) == {}
+    seen = counts.seen[0]
+    assert int(await redis_client.get(keys.views_written_key(0))) == seen > 0
+    assert await counts.went_back(redis_client) == []
+    assert await tables_behind(redis_client, 0) == {}
+
+    # what a restart from an AOF rewritten before the second table's views were written
+    # looks like: its views and their seq gone, the count lower
+    await redis_client.set(keys.views_written_key(0), seen - 1)
+    await redis_client.delete(
+        keys.view_key(0, reverted, 0), keys.projection_seq_key(0, reverted, keys.VIEWS_GROUP)
+    )
+    assert await counts.went_back(redis_client) == [0]
+    assert await counts.went_back(redis_client) == []  # the lower count is the one seen now
+    assert await tables_behind(redis_client, 0) == {reverted: seqs[reverted]}
+
+    watch = RevertWatch(redis_client, counts, functools.partial(project_again, projector))
+    assert await watch.repair_partitions([0, 1]) == set()
+    view = msgspec.json.decode(await redis_client.get(keys.view_key(0, reverted, 0)))
+    assert view["seq"] == seqs[reverted]
+    assert await tables_behind(redis_client, 0) == {}
+    assert counts.seen[0] == seen  # the count went on from the lower one

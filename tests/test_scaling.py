@@ -168,3 +168,70 @@ def test_server_restart_with_aof_always_loses_no_accepted_event(tmp_path: Path) 
             assert all(process.poll() is None for process in processes)
     finally:
         server.stop()
+
+
+async def _views(client: RecordingClient, table_ids: list[str]) -> dict[str, list[Any]]:
+    """Each table's spectator's and seats' views (None where missing)."""
+    return {t: [await client.view(t, seat) for seat in (None, 0, 1)] for t in table_ids}
+
+
+async def _views_caught_up(
+    client: RecordingClient, table_ids: list[str], timeout: float = 30.0
+) -> None:
+    """Wait until every table's views show its log's head."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        behind = []
+        for table_id in table_ids:
+            p = client.partition(table_id)
+            head = await client.redis.hget(keys.meta_hash(p, table_id), "seq")
+            shown = await client.redis.get(keys.projection_seq_key(p, table_id, keys.VIEWS_GROUP))
+            if int(shown or 0) < int(head):
+                behind.append(table_id)
+        if not behind:
+            return
+        assert loop.time() < deadline, f"views still behind: {behind}"
+        await asyncio.sleep(0.1)
+
+
+def test_views_left_out_of_the_aof_are_projected_again_after_a_restart(tmp_path: Path) -> None:
+    """The views are not in the AOF (projections/views.lua). The server killed after a
+    load and restarted from its AOF comes back without them; the running projector sees
+    its partitions' views-written counts went back and writes them again with no new
+    command, and so does a projector that starts after such a restart
+    (projections/reverts.py)."""
+    server = EmbeddedServer(tmp_path, appendfsync="always").start()
+
+    async def play(url: str) -> tuple[list[str], dict[str, list[Any]]]:
+        async with RecordingClient(url) as client:
+            table_ids = await load(client, tables=4, seed=5)
+            await _views_caught_up(client, table_ids)
+            return table_ids, await _views(client, table_ids)
+
+    async def restarted(url: str, table_ids: list[str], wait: bool) -> dict[str, list[Any]]:
+        await asyncio.to_thread(server.kill)
+        await asyncio.to_thread(server.start)
+        async with RecordingClient(url) as client:
+            if wait:
+                await _views_caught_up(client, table_ids)
+            return await _views(client, table_ids)
+
+    async def projected_again(url: str, table_ids: list[str]) -> dict[str, list[Any]]:
+        async with RecordingClient(url) as client:
+            await _views_caught_up(client, table_ids)
+            return await _views(client, table_ids)
+
+    try:
+        with service(server.url, workers=1):
+            table_ids, shown = asyncio.run(play(server.url))
+            aof = b"".join(f.read_bytes() for f in (tmp_path / "appendonlydir").iterdir())
+            assert b":log" in aof and b":view:" not in aof
+            assert asyncio.run(restarted(server.url, table_ids, wait=True)) == shown
+        assert asyncio.run(restarted(server.url, table_ids, wait=False)) == {
+            t: [None, None, None] for t in table_ids
+        }
+        with service(server.url, workers=0):
+            assert asyncio.run(projected_again(server.url, table_ids)) == shown
+    finally:
+        server.stop()

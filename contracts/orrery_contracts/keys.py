@@ -97,6 +97,13 @@ def updates_stream(p: int, table_id: str) -> str:
     return _table(p, table_id, "updates")
 
 
+def views_written_key(p: int) -> str:
+    """How many times the partition's views were written (projections/views.lua): kept
+    out of the AOF like the views, so a count lower than a projector saw tells it the
+    views went back to an older moment (projections/reverts.py)."""
+    return f"orrery:{{{p}}}:views:written"
+
+
 def score_key(p: int, table_id: str) -> str:
     return _table(p, table_id, "score")
 
