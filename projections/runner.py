@@ -39,6 +39,10 @@ one connection per node, however many tables it holds. (Each script on its own, 
 once, took a connection each and exhausted the client's pool of 100 per node under a
 burst: ``MaxConnectionsError``, failed batches left to the claimer.)
 
+The views are not in the AOF (projections/views.lua): after a restart from it, the
+tables whose views went back are projected again (projections/reverts.py
+``RevertWatch``, which every projector runs beside its readers).
+
 Until 2026-12 each projection had its own group (``views``, ``scoreboard``):
 :func:`ensure_feed_groups` creates the one group where the projections stand (the entry
 before the oldest one a projection has not applied) and removes the old ones.

@@ -5,6 +5,11 @@ Every view comes from the one ``table_view(state, seat)`` function, here through
 anywhere). All of a table's views and the seq they show are written by one script,
 which ignores a seq it has already applied, so redelivery is harmless; each write adds
 an entry to the table's updates stream that clients block on.
+
+The script keeps these writes out of the AOF (replicas still get them): the views are
+derived from the log, and they were most of what the AOF took per command. A restart
+from the AOF brings them back older, and the projectors project those tables again
+(projections/reverts.py).
 """
 
 from __future__ import annotations
