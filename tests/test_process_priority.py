@@ -1,5 +1,5 @@
 """A projector runs below the deciders' CPU priority (``ORRERY_PROJECTOR_NICE``, default
-5), so that on shared CPUs an outcome does not wait behind a projection batch; 0 keeps
+2), so that on shared CPUs an outcome does not wait behind a projection batch; 0 keeps
 the same priority. Read from the live processes' ``/proc/<pid>/stat``."""
 
 from __future__ import annotations
