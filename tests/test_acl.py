@@ -25,6 +25,7 @@ from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Rejection
+from projections.reverts import ViewCounts, tables_behind
 from services.assignment import LIVE_KEY, Assignment
 from tests.support.service import PARTITIONS, REPO
 
@@ -162,6 +163,10 @@ async def test_an_app_plays_through_the_wire_contract_and_reads_nothing_else(
                 projector.hgetall(keys.outcomes_hash(p, "acl-table")),
             ):
                 assert await _refused(call)
+            # it may read what shows views that went back (projections/reverts.py;
+            # a refusal raises)
+            assert await ViewCounts(PARTITIONS).went_back(projector) == []
+            assert set(await tables_behind(projector, p)) <= {"acl-table"}
         finally:
             await projector.aclose()
         assert all(process.poll() is None for process in processes)
