@@ -261,6 +261,7 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
     from orrery_client.sdk import new_seat_token
     from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
     from orrery_contracts.table import CreateTable, JoinRequest, StartTable
+    from projections.reverts import tables_behind
     from projections.runner import Projector, ensure_feed_groups
     from projections.tables import TableCache
     from projections.writes import FeedAck
@@ -309,6 +310,11 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
         moved = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
         assert isinstance(moved.outcome, Accepted)
         assert (await project()).done
+        # the reads that find views that went back, each in its partition's slot
+        # (projections/reverts.py): the count its writes answered, the table not behind
+        counts = projector.view_counts
+        assert counts.seen[p] > 0 and await counts.went_back(redis) == []
+        assert table not in await tables_behind(redis, p)
     finally:
         await redis.aclose()
 
