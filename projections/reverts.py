@@ -60,10 +60,11 @@ class ViewCounts:
         pipe = redis.pipeline(transaction=False)
         for p in range(self.partitions):
             pipe.get(keys.views_written_key(p))
-        counts = [int(raw or 0) for raw in await pipe.execute()]
-        back = [p for p, count in enumerate(counts) if count < before.get(p, 0)]
-        for p, count in enumerate(counts):
-            if p in back:
+        back: list[int] = []
+        for p, raw in enumerate(await pipe.execute()):
+            count = int(raw or 0)
+            if count < before.get(p, 0):
+                back.append(p)
                 self.seen[p] = count
             else:
                 self.saw(p, count)

@@ -469,9 +469,7 @@ class FeedHandlers:
         # tables, when every write in it is made; the rest here.
         acks = self._acks(batches)
         failed = await _apply_riding_out(self.projector, newest, partitions, acks)
-        for table_id, error in failed.items():
-            with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
-                log.error("projection_failed", error=repr(error))
+        _log_failed(failed, newest)
         applied = [b for b in batches if not tables[b.stream] & failed.keys()]
         if not applied:
             return
@@ -580,8 +578,12 @@ async def project_again(projector: Projector, behind: dict[str, int]) -> set[str
         newest = dict(items[start : start + BATCH])
         partitions = sorted({keys.partition_of(t, projector.partitions) for t in newest})
         errors = await _apply_riding_out(projector, newest, partitions)
-        for table_id, error in errors.items():
-            with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
-                log.error("projection_failed", error=repr(error))
+        _log_failed(errors, newest)
         failed |= errors.keys()
     return failed
+
+
+def _log_failed(failed: dict[str, BaseException], newest: dict[str, int]) -> None:
+    for table_id, error in failed.items():
+        with structlog.contextvars.bound_contextvars(table_id=table_id, seq=newest[table_id]):
+            log.error("projection_failed", error=repr(error))

@@ -9,9 +9,9 @@ if applied >= seq then
   return 0
 end
 -- Replicas get these writes, the AOF does not: the views are derived from the log, and
--- they were ~31 of the ~37 KB the AOF took per command (orrery bench). After a restart from the AOF
--- they are as the last rewrite left them, with the count, which then is lower than a
--- projector saw and tells it to project the partition's tables again
+-- they were ~31 of the ~37 KB the AOF took per command (orrery bench). After a restart
+-- from the AOF they are as the last rewrite left them, with the count, which then is
+-- lower than a projector saw and tells it to project the partition's tables again
 -- (projections/reverts.py).
 redis.set_repl(redis.REPL_REPLICA)
 -- The XADD first: the one call that can fail (a key of another type), before any write.
