@@ -486,12 +486,18 @@ class FeedHandlers:
 
     def _acks(self, batches: list[Batch]) -> dict[int, FeedAck]:
         """Each feed's entries, by partition, for the partition's write call to
-        acknowledge."""
-        acks = {}
+        acknowledge. One feed may have several batches here (on a cluster a feed's
+        reader has two reads in flight, and the coalescer hands both over together):
+        their entries are acknowledged together."""
+        acks: dict[int, FeedAck] = {}
         for batch in batches:
             p = self.partition_of_feed.get(batch.stream)
-            if p is not None:
-                acks[p] = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, batch.ids)
+            if p is None:
+                continue
+            if p in acks:
+                acks[p].ids.extend(batch.ids)
+            else:
+                acks[p] = FeedAck(batch.stream, keys.PROJECTIONS_GROUP, list(batch.ids))
         return acks
 
     async def on_claimed(self, p: int, batch: Batch) -> None:

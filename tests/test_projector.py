@@ -248,6 +248,28 @@ async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_r
     assert (record.seq, record.state) == (last, "finished")
 
 
+async def test_two_batches_of_one_feed_handled_together_are_both_acknowledged(
+    redis_client: aioredis.Redis,
+) -> None:
+    """On a cluster a feed's reader has two reads in flight and the coalescer hands both
+    batches over in one call: the entries of both are acknowledged (the second one's ack
+    once replaced the first's, whose entries then waited for the claimer)."""
+    _handler, table, seq, _tokens = await _in_play(redis_client)
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+    feed = FeedHandlers(projector, P, None)
+    read = await _feed_batch(redis_client, 0)
+    assert len(read.entries) >= 2
+    half = len(read.entries) // 2
+    first = Batch(read.stream, read.entries[:half])
+    second = Batch(read.stream, read.entries[half:])
+
+    await feed.on_batches([first, second])
+
+    assert await _pending(redis_client, 0) == 0
+    record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
+    assert (record.seq, record.state) == (seq, "playing")
+
+
 async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_acknowledged(
     redis_client: aioredis.Redis,
 ) -> None:
