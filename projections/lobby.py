@@ -3,16 +3,18 @@ options, creation time) and the public listings per state, for the gateway's lob
 
 Folded in the views pass of the projector runner (one fold per table serves views, lobby
 and scoreboard), and written *before* the views, so a client that sees a view at seq n
-also finds the lobby record at seq n or later — on a Redis Cluster, for every record
-that changes more than its seq (create, join, start, leave, the end: what the gateway
-waits for); a move in play changes only the seq, and there the record is written beside
-the views (the gateway's ``_record_at`` waits for a record as new as a view). One script
+finds the record as it stands at seq n. The record shows the seq of the table's last
+lifecycle event (create, join, leave, start, the end, a clock run out, an undo, closed:
+``TableState.lifecycle_seq``), not the log's: nothing else changes what the lobby shows,
+so a move in play writes no record at all (until 2026-12 each move rewrote the record
+for its seq alone, which on a Redis Cluster cost a round trip to the lobby's node per
+batch). In the lobby phase every event is a lifecycle event, so there the record is as
+new as any view (the gateway's ``_record_at`` waits for that). One script
 writes a record, its listings and the per-player indexes, guarded by the seq it shows
 (redelivery and stale caches are harmless) and by the seq the caller read the previous
 record at (so the player indexes are diffed against the record actually replaced). The
 listings are described in :mod:`orrery_contracts.lobby`. Listings and player indexes are
-written only when the table's state, privacy or verified players change (most commands
-change only the record's seq).
+written only when the table's state, privacy or verified players change.
 
 Choices: a table is ``open`` before the start, ``playing``, then ``finished``, or
 ``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
@@ -26,7 +28,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from games.table import TableState
 from orrery_contracts import keys
@@ -121,9 +122,15 @@ def lobby_record(state: TableState, created_at: int, private: bool) -> LobbyTabl
         state=lobby_state(state),
         options=dict(state.options),
         created_at=created_at,
-        seq=state.seq,
+        seq=record_seq(state),
         private=private,
     )
+
+
+def record_seq(state: TableState) -> int:
+    """The seq the table's record shows: its last lifecycle event's (a state from a
+    snapshot written before that was kept has none: then the table's own)."""
+    return state.lifecycle_seq or state.seq
 
 
 def listing_keys(game: str) -> list[str]:
@@ -192,7 +199,7 @@ class LobbyWriter:
             raw, applied = replies[0], replies[1]
             if len(replies) == 4:
                 self._keep_fixed(state.table_id, replies[2], replies[3])
-            if applied is not None and int(applied) >= state.seq:
+            if applied is not None and int(applied) >= record_seq(state):
                 return None
             previous = lobby_table_decoder.decode(raw) if raw else None
         else:
@@ -203,6 +210,10 @@ class LobbyWriter:
             # has no record indeed (the write is then read and tried again).
             previous = self.written.get(state.table_id)
             applied = previous.seq if previous is not None else None
+            if applied is not None and applied >= record_seq(state) and state.seq > applied:
+                # Only moves since the record this writer wrote: nothing the lobby shows
+                # changed. (The seq it wrote is the script's to check, as above.)
+                return None
         created_at, private = self.fixed[state.table_id]
         record = lobby_record(state, created_at, private)
         member = listing_member(created_at, state.table_id)
@@ -228,7 +239,7 @@ class LobbyWriter:
             ],
             [
                 state.table_id,
-                state.seq,
+                record.seq,
                 _json.encode(record),
                 member,
                 record.state,
@@ -238,7 +249,6 @@ class LobbyWriter:
                 "1" if relist else "0",
             ],
             record,
-            seq_only=previous is not None and replace(previous, seq=record.seq) == record,
         )
 
     def wrote(self, write: LobbyWrite, reply: Any) -> None:

@@ -28,11 +28,10 @@ table's lobby record, its script refuses a record that changed since the one it
 replaces, and the retry follows the pipeline.
 
 On a Redis Cluster a script touches one slot, and the lobby's keys are global: the
-lobby writes that change more than the record's seq (create, join, start, leave, the
-end) go first, in a pipeline of their own (the nodes of one pipeline run in parallel);
-a move in play changes only the seq, and that write rides in the write pipeline beside
-the partitions' calls, which still acknowledge their feed entries (projections/lobby.py
-says who waits for what). A cluster pipeline carries the scripts too (queued as plain
+lobby writes (a lifecycle event's: create, join, start, leave, the end; a move in play
+writes no record, projections/lobby.py) go first, in a pipeline of their own (the nodes
+of one pipeline run in parallel), then the partitions' calls, which still acknowledge
+their feed entries. A cluster pipeline carries the scripts too (queued as plain
 ``EVALSHA`` commands: redis-py refuses only its ``evalsha`` method there): it groups a
 batch's calls per node and sends each node's group on one connection, so a batch takes
 one connection per node, however many tables it holds. (Each script on its own, all at
@@ -233,21 +232,14 @@ class Projector:
         ordered: list[ScriptWrite] = [*lobby_writes, *writes]
         failing = {keys.partition_of(t, self.partitions) for t in failed}
         acks = {p: ack for p, ack in (acks or {}).items() if p not in failing}
-        if self.cluster:
-            # A record that changes more than its seq goes first, alone (the nodes of one
-            # pipeline run in parallel); one that changes only its seq goes beside the views.
-            ahead: list[ScriptWrite] = [w for w in lobby_writes if not w.seq_only]
-            beside: list[ScriptWrite] = [w for w in lobby_writes if w.seq_only]
-            ordered = [*ahead, *beside, *writes]
-            done = await self._run(ahead)
-            for write, reply in zip(ahead, done, strict=True):
+        if self.cluster and lobby_writes:
+            # The records go first, alone (the nodes of one pipeline run in parallel).
+            # Only a lifecycle event changes one: a move in play writes none.
+            done = await self._run(list(lobby_writes))
+            for lobby_write, reply in zip(lobby_writes, done, strict=True):
                 if isinstance(reply, BaseException) or reply == -1:  # (-1: written again)
-                    acks.pop(keys.partition_of(write.table_id, self.partitions), None)
-            # A record written beside the views that fails is not waited for: a lost
-            # connection is ridden out (_apply_riding_out writes the table again), and
-            # anything else leaves the record's seq behind until the table's next
-            # command (the gateway waits for it a bounded time, gateway/sockets.py).
-            done += await self._run(ordered[len(ahead) :], acks)
+                    acks.pop(keys.partition_of(lobby_write.table_id, self.partitions), None)
+            done += await self._run(writes, acks)
         else:
             done = await self._run(ordered, acks)
         for write, reply in zip(ordered, done, strict=True):

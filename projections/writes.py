@@ -57,10 +57,6 @@ class LobbyWrite(ScriptWrite):
     changed since the one it was computed from."""
 
     record: LobbyTable  # what it writes (the writer remembers it once written)
-    # The record it replaces differs in its seq alone (a move in play): on a cluster it
-    # rides in the write pipeline beside the views instead of going first
-    # (projections/runner.py; a reader that needs it as new as a view waits for it).
-    seq_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

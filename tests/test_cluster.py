@@ -257,7 +257,7 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
 ) -> None:
     """The call that writes a partition's tables acknowledges the partition's feed
     entries in the same slot, at the start (whose lobby record went first, alone) and
-    for a move (whose record, changed in its seq alone, went beside the views)."""
+    for a move (which writes no lobby record: the record keeps the start's seq)."""
     from orrery_client.sdk import new_seat_token
     from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
     from orrery_contracts.table import CreateTable, JoinRequest, StartTable
@@ -291,6 +291,8 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
         await ensure_feed_groups(redis, PARTITIONS)
         projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
 
+        started = (await handler.store.load(table)).lifecycle_seq  # the start's seq
+
         async def project() -> FeedAck:
             read = await redis.xreadgroup(keys.PROJECTIONS_GROUP, "t", {feed: ">"}, count=100)
             ids = [entry_id for entry_id, _ in read[0][1]]
@@ -303,7 +305,7 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
             )
             assert ids and not left
             record = lobby_table_decoder.decode(await redis.get(lobby_table_key(table)))
-            assert record.seq == seq
+            assert (record.seq, record.state) == (started, "playing")
             return ack
 
         assert (await project()).done

@@ -9,6 +9,7 @@ import functools
 import msgspec
 import redis.asyncio as aioredis
 
+from games.table import TableState
 from orrery_client.sdk import new_seat_token
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted
@@ -20,11 +21,11 @@ from orrery_contracts.lobby import (
     lobby_table_decoder,
     lobby_table_key,
 )
-from orrery_contracts.table import CreateTable, JoinRequest, StartTable
+from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
 from projections.reverts import RevertWatch, tables_behind
 from projections.runner import FeedHandlers, Projector, ensure_feed_groups, project_again
 from projections.tables import TableCache
-from projections.writes import FeedAck, LobbyWrite
+from projections.writes import FeedAck
 from services.handling import CommandHandler
 from services.store import EventStore
 from streams.batches import Batch
@@ -99,29 +100,41 @@ async def test_a_broken_key_fails_its_table_alone_and_the_partition_writes_in_on
     assert await redis_client.get(keys.view_key(0, broken, 0))
 
 
-async def test_a_move_in_play_changes_only_the_lobby_records_seq(
-    redis_client: aioredis.Redis,
-) -> None:
-    """A move in play changes the lobby record's seq alone (``seq_only``: on a cluster its
-    write goes beside the views); the game's end changes more, like the start (its write
-    goes first, projections/runner.py)."""
+async def test_a_move_in_play_writes_no_lobby_record(redis_client: aioredis.Redis) -> None:
+    """A move in play changes nothing the lobby shows: no record is written, by this
+    projector (which remembers its record) nor by another (which reads it), and the
+    record keeps the start's seq; the game's end is written, with its seq."""
     handler, table, seq, tokens = await _in_play(redis_client)
     projector = Projector(redis_client, P, TableCache(redis_client, P))
     assert await projector.apply_batch({table: seq}) == {}
-    assert projector.lobby.written[table].state == "playing"
+    started = projector.lobby.written[table]
+    # (the start's own event, before the game's set-up events)
+    lifecycle = (await projector.tables.state(table)).lifecycle_seq
+    assert (started.state, started.seq) == ("playing", lifecycle) and 1 < lifecycle < seq
 
-    async def next_write(seat: int) -> LobbyWrite:
+    async def move(seat: int) -> TableState:
         handled = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
         assert isinstance(handled.outcome, Accepted)
-        state = await projector.tables.state(table)
-        write = projector.lobby.call(state, [])
-        assert write is not None and write.record.seq == state.seq
-        assert await projector.apply_batch({table: state.seq}) == {}
-        return write
+        return await projector.tables.state(table)
 
-    assert (await next_write(0)).seq_only
-    last = await next_write(1)
-    assert last.record.state == "finished" and not last.seq_only
+    async def record() -> LobbyTable:
+        return lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
+
+    moved = await move(0)
+    assert moved.seq > seq and moved.lifecycle_seq == lifecycle
+    assert projector.lobby.call(moved, []) is None
+    other = Projector(redis_client, P, TableCache(redis_client, P))
+    pipe = redis_client.pipeline(transaction=False)
+    other.lobby.queue_reads(pipe, table)
+    assert other.lobby.call(moved, await pipe.execute()) is None
+    assert await projector.apply_batch({table: moved.seq}) == {}
+    assert await record() == started
+
+    ended = await move(1)
+    last = projector.lobby.call(ended, [])
+    assert last is not None and (last.record.state, last.record.seq) == ("finished", ended.seq)
+    assert await projector.apply_batch({table: ended.seq}) == {}
+    assert await record() == last.record
 
 
 async def test_the_lobby_record_is_replaced_without_a_read_until_another_writer_wrote_it(
@@ -233,12 +246,16 @@ async def test_a_feed_batch_is_acknowledged_by_its_write_call_or_after_a_lobby_r
 
     await feed.on_batches([await _feed_batch(redis_client, 0)])
     assert await _pending(redis_client, 0) == 0
-    assert mine.lobby.written[table].seq == seq
+    state = await mine.tables.state(table)
+    assert state.seq == seq and mine.lobby.written[table].seq == state.lifecycle_seq
 
-    # the other projector writes the next record; mine's next write is refused (-1)
-    handled = await handler.handle(envelope(table, Stand(), seat=0, token=tokens[0]))
-    assert isinstance(handled.outcome, Accepted)
+    # the other projector writes the next record (seat 0 left after its move); mine's
+    # next write is refused (-1)
+    for command in (Stand(), LeaveTable()):
+        handled = await handler.handle(envelope(table, command, seat=0, token=tokens[0]))
+        assert isinstance(handled.outcome, Accepted)
     assert await other.apply_batch({table: len(await handler.store.read_log(table))}) == {}
+    assert other.lobby.written[table].players[0].left
     handled = await handler.handle(envelope(table, Stand(), seat=1, token=tokens[1]))
     assert isinstance(handled.outcome, Accepted)
     last = len(await handler.store.read_log(table))
@@ -267,7 +284,8 @@ async def test_two_batches_of_one_feed_handled_together_are_both_acknowledged(
 
     assert await _pending(redis_client, 0) == 0
     record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
-    assert (record.seq, record.state) == (seq, "playing")
+    state = await projector.tables.state(table)
+    assert state.seq == seq and (record.seq, record.state) == (state.lifecycle_seq, "playing")
 
 
 async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_acknowledged(
@@ -287,7 +305,7 @@ async def test_a_server_that_lost_its_scripts_gets_them_again_and_the_batch_is_a
     assert ack.done and await _pending(redis_client, 0) == 0
     view = msgspec.json.decode(await redis_client.get(keys.view_key(0, table, 0)))
     record = lobby_table_decoder.decode(await redis_client.get(lobby_table_key(table)))
-    assert view["seq"] == record.seq == seq
+    assert view["seq"] == seq and record.state == "playing"
 
 
 async def test_views_that_went_back_are_found_by_their_count_and_projected_again(

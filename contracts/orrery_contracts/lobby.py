@@ -60,6 +60,9 @@ class LobbyTable(msgspec.Struct, frozen=True, kw_only=True):
     state: LobbyState
     options: dict[str, Any]
     created_at: int  # unix milliseconds: the recorded-at time of the table's first event
+    # the seq of the table's last lifecycle event (created, joined, left, started,
+    # finished, a clock run out, undone, closed): what the record shows changes only
+    # with these, so a move in play leaves it as it is
     seq: int
     private: bool = False
 

@@ -12,7 +12,7 @@ from games import undo
 from games.codec import codec_for
 from games.table.clocks import settle_turns
 from games.table.evolve import evolve_table
-from games.table.state import TableState, copy_table
+from games.table.state import LIFECYCLE_EVENTS, TableState, copy_table
 from games.table.undo_points import open_undo_point, undo_blocker
 from orrery_contracts.base import EventBody
 from orrery_contracts.table import TableCreated, TableFinished
@@ -60,6 +60,8 @@ def advance(
     state.seq = seq
     state.head_hash = entry_hash
     state.at_ms = recorded_at
+    if isinstance(event, LIFECYCLE_EVENTS):
+        state.lifecycle_seq = seq
     if isinstance(event, TableFinished):
         state.finished_at = recorded_at
     elif isinstance(event, TableCreated):

@@ -49,6 +49,9 @@ class TableState(msgspec.Struct, kw_only=True):
     remaining_ms: list[int] = []  # its time left when its clock last started or stopped
     since_ms: list[int] = []  # recorded time its running clock started
     at_ms: int = 0  # recorded-at time of the last folded entry
+    # seq of the last lifecycle event (LIFECYCLE_EVENTS): the lobby's record of the
+    # table changes only with these, and shows this seq (projections/lobby.py)
+    lifecycle_seq: int = 0
     actor: int | None = None  # the seat that sent the last folded command
     settled_seq: int = 0
     # what an undo can restore: the game state before each command of the running turns
