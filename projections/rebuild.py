@@ -77,6 +77,7 @@ async def rebuild(redis: Any, partitions: int, archive: Archive | None = None) -
         await views.write(state)
         await notices.write(state)
         await scores.write(state)
+    await scores.close()
     if archive is not None:
         for game in sorted({*BUILTIN, *all_games()}):
             await rebuild_ratings(redis, game, archive)

@@ -417,6 +417,7 @@ def build_projector_app(
     watch = RevertWatch(redis, projector.view_counts, functools.partial(project_again, projector))
     app.after_startup(watch.start)
     app.on_shutdown(watch.stop)
+    app.on_shutdown(projector.scores.close)
     for p, stream in enumerate(feeds):
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.

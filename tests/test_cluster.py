@@ -321,6 +321,68 @@ async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cl
         await redis.aclose()
 
 
+async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
+    cluster: LocalCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finished-tables record and the ratings change in one transaction on the
+    leaderboard's slot. redis-py's cluster transactions start a thread per command (and
+    the loop waits for it); the projector's go through a client of the slot's node."""
+    import threading
+
+    from orrery_client.sdk import new_seat_token
+    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
+    from projections.runner import Projector
+    from projections.tables import TableCache
+    from services.handling import CommandHandler
+    from services.store import EventStore
+    from tests.support.tables import envelope
+    from tests.support.tinygame import Stand
+
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread)
+        start(thread)
+
+    await prepare(cluster.url, PARTITIONS)
+    redis = open_redis(cluster.url)
+    try:
+        handler = CommandHandler(EventStore(redis, PARTITIONS))
+        table = "fed-finish-1"
+        tokens = [new_seat_token(), new_seat_token()]
+        commands = [
+            envelope(table, CreateTable(game="tiny", seats=2)),
+            *(
+                envelope(table, JoinRequest(name=n), token=t)
+                for n, t in zip("AB", tokens, strict=True)
+            ),
+            envelope(table, StartTable(), seat=0, token=tokens[0]),
+            *(envelope(table, Stand(), seat=s, token=tokens[s]) for s in (0, 1)),
+        ]
+        for command in commands:
+            assert isinstance((await handler.handle(command)).outcome, Accepted)
+        state = await handler.store.load(table)
+        assert state.phase == "finished"
+        projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
+        monkeypatch.setattr(threading.Thread, "start", counted)
+        try:
+            assert await projector.apply_batch({table: state.seq}) == {}
+        finally:
+            await projector.scores.close()
+        assert started == []
+        assert await redis.hexists(keys.FINISHED_TABLES, table)
+        # recorded once: another projector finds it there
+        other = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
+        try:
+            assert await other.apply_batch({table: state.seq}) == {}
+        finally:
+            await other.scores.close()
+        assert len(await redis.hgetall(keys.FINISHED_TABLES)) == 2  # (and the game's latest)
+    finally:
+        await redis.aclose()
+
+
 def test_the_sdk_reads_its_answers_in_each_partitions_slot(cluster: LocalCluster) -> None:
     """On a cluster the SDK's answers for a table come to a reply stream in the table's
     slot (so the append writes them), one per partition it sends to; closing the client
