@@ -11,7 +11,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
@@ -24,6 +24,9 @@ from orrery_client.bot import choose
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, decode_entry
+
+if TYPE_CHECKING:
+    from services.handling import CommandHandler
 
 PARTITIONS = 8
 GAMES = [*BUILTIN, "tiny"]
@@ -252,42 +255,48 @@ async def test_the_append_acks_on_the_cluster_and_the_intake_answers(
         await redis.aclose()
 
 
+async def _started_tiny_table(redis: Any, table: str) -> tuple[CommandHandler, list[str]]:
+    """A two-seat tiny table created, joined and started through a decider of the
+    cluster: its handler and the seat tokens."""
+    from orrery_client.sdk import new_seat_token
+    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
+    from services.handling import CommandHandler
+    from services.store import EventStore
+    from tests.support.tables import envelope
+
+    handler = CommandHandler(EventStore(redis, PARTITIONS))
+    tokens = [new_seat_token(), new_seat_token()]
+    commands = [
+        envelope(table, CreateTable(game="tiny", seats=2)),
+        *(envelope(table, JoinRequest(name=n), token=t) for n, t in zip("AB", tokens, strict=True)),
+        envelope(table, StartTable(), seat=0, token=tokens[0]),
+    ]
+    for command in commands:
+        assert isinstance((await handler.handle(command)).outcome, Accepted)
+    return handler, tokens
+
+
 async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cluster(
     cluster: LocalCluster,
 ) -> None:
     """The call that writes a partition's tables acknowledges the partition's feed
     entries in the same slot, at the start (whose lobby record went first, alone) and
     for a move (which writes no lobby record: the record keeps the start's seq)."""
-    from orrery_client.sdk import new_seat_token
     from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
-    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
     from projections.reverts import tables_behind
     from projections.runner import Projector, ensure_feed_groups
     from projections.tables import TableCache
     from projections.writes import FeedAck
-    from services.handling import CommandHandler
-    from services.store import EventStore
     from tests.support.tables import envelope
     from tests.support.tinygame import Stand
 
     await prepare(cluster.url, PARTITIONS)
     redis = open_redis(cluster.url)
     try:
-        handler = CommandHandler(EventStore(redis, PARTITIONS))
         table = "fed-acks-1"
         p = keys.partition_of(table, PARTITIONS)
         feed = keys.feed_stream(p)
-        tokens = [new_seat_token(), new_seat_token()]
-        commands = [
-            envelope(table, CreateTable(game="tiny", seats=2)),
-            *(
-                envelope(table, JoinRequest(name=n), token=t)
-                for n, t in zip("AB", tokens, strict=True)
-            ),
-            envelope(table, StartTable(), seat=0, token=tokens[0]),
-        ]
-        for command in commands:
-            assert isinstance((await handler.handle(command)).outcome, Accepted)
+        handler, tokens = await _started_tiny_table(redis, table)
         await ensure_feed_groups(redis, PARTITIONS)
         projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
 
@@ -329,12 +338,8 @@ async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
     the loop waits for it); the projector's go through a client of the slot's node."""
     import threading
 
-    from orrery_client.sdk import new_seat_token
-    from orrery_contracts.table import CreateTable, JoinRequest, StartTable
     from projections.runner import Projector
     from projections.tables import TableCache
-    from services.handling import CommandHandler
-    from services.store import EventStore
     from tests.support.tables import envelope
     from tests.support.tinygame import Stand
 
@@ -348,20 +353,11 @@ async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
     await prepare(cluster.url, PARTITIONS)
     redis = open_redis(cluster.url)
     try:
-        handler = CommandHandler(EventStore(redis, PARTITIONS))
         table = "fed-finish-1"
-        tokens = [new_seat_token(), new_seat_token()]
-        commands = [
-            envelope(table, CreateTable(game="tiny", seats=2)),
-            *(
-                envelope(table, JoinRequest(name=n), token=t)
-                for n, t in zip("AB", tokens, strict=True)
-            ),
-            envelope(table, StartTable(), seat=0, token=tokens[0]),
-            *(envelope(table, Stand(), seat=s, token=tokens[s]) for s in (0, 1)),
-        ]
-        for command in commands:
-            assert isinstance((await handler.handle(command)).outcome, Accepted)
+        handler, tokens = await _started_tiny_table(redis, table)
+        for seat in (0, 1):
+            moved = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
+            assert isinstance(moved.outcome, Accepted)
         state = await handler.store.load(table)
         assert state.phase == "finished"
         projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
