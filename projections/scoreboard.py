@@ -342,16 +342,19 @@ async def rebuild_ratings(redis: Any, game: str, archive: Archive | None) -> int
         history = merge_finishes(history, await archived_finishes(archive, game))
     ratings = recompute_ratings(history)
     latest = max((f"{f.finished_at:015d}:{f.table_id}" for f in history), default=None)
-    async with redis.pipeline(transaction=True) as pipe:
-        pipe.delete(keys.ratings_key(game), keys.leaderboard_key(game))
-        if ratings:
-            pipe.hset(
-                keys.ratings_key(game), mapping={n: _json.encode(r) for n, r in ratings.items()}
-            )
-            pipe.zadd(keys.leaderboard_key(game), {n: r.mu for n, r in ratings.items()})
-        if latest is not None:
-            pipe.hset(keys.FINISHED_TABLES, "__latest__:" + game, latest)
-        await pipe.execute()
+    transactions = SlotTransactions(redis, keys.FINISHED_TABLES)
+    try:
+        async with transactions.client().pipeline(transaction=True) as pipe:
+            pipe.delete(keys.ratings_key(game), keys.leaderboard_key(game))
+            if ratings:
+                mapping = {n: _json.encode(r) for n, r in ratings.items()}
+                pipe.hset(keys.ratings_key(game), mapping=mapping)
+                pipe.zadd(keys.leaderboard_key(game), {n: r.mu for n, r in ratings.items()})
+            if latest is not None:
+                pipe.hset(keys.FINISHED_TABLES, "__latest__:" + game, latest)
+            await pipe.execute()
+    finally:
+        await transactions.forget()
     return len(history)
 
 
