@@ -3,14 +3,19 @@ command's outcome, and types a type checker holds them to."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 from mypy import api as mypy_api
 
 from orrery_client.sdk import OrreryClient
 from orrery_contracts.envelope import Accepted, Rejection
+from orrery_contracts.table import CreateTable
 from tests.support.service import REPO, LiveService, live_service
 from tests.support.tinygame import Draw, Stand, TinyView
 
@@ -63,3 +68,68 @@ def test_the_sdk_is_typed_for_its_users(tmp_path: Path) -> None:
     assert code == 1
     assert '"TinyView" has no attribute "seatz"' in out
     assert 'Unexpected keyword argument "chp" for "PlaceAirship"' in out
+
+
+def _named(url: str, name: str) -> OrreryClient:
+    """A client whose connections carry ``name`` (CLIENT LIST shows what each last did)."""
+    client = OrreryClient(url)
+    client.redis.connection_pool.connection_kwargs["client_name"] = name
+    return client
+
+
+async def _connections(url: str, name: str) -> list[dict[str, str]]:
+    admin = aioredis.Redis.from_url(url)
+    try:
+        return [c for c in await admin.client_list() if c.get("name") == name]
+    finally:
+        await admin.aclose()
+
+
+async def test_a_command_and_the_read_of_its_answer_share_one_round_trip(
+    live: LiveService,
+) -> None:
+    """A client whose commands follow each other sends each command together with the
+    read that brings its answer (one round trip, not an XADD and then a reader's read),
+    and keeps no read blocked on the server between commands."""
+    async with _named(live.url, "sdk-one-trip") as client:
+        table = await client.create_table("tiny", 2)
+        a = await client.join(table, "Ann")
+        await client.join(table, "Bob")
+        await client.start(a)
+        assert isinstance(await client.play(a, Draw()), Accepted)
+        connections = await _connections(live.url, "sdk-one-trip")
+        assert connections
+        # every XADD was followed on its connection by the read of the answer
+        assert {c["cmd"] for c in connections} == {"xread"}
+        # and nothing reads the reply stream while no command waits for an answer
+        assert not any("b" in c["flags"] for c in connections)
+
+
+async def test_answers_reach_every_command_sent_at_once(live: LiveService) -> None:
+    """Commands sent together share the reply stream: the one read in flight (or the
+    reader it hands over to) brings every answer, each to its own command."""
+    async with _named(live.url, "sdk-at-once") as client:
+        tables = [f"at-once-{i}" for i in range(12)]
+        outcomes = await asyncio.gather(
+            *(client.submit(t, CreateTable(game="tiny", seats=2, options={})) for t in tables)
+        )
+        assert all(isinstance(o, Accepted) for o in outcomes)
+        assert [o.table_id for o in outcomes if isinstance(o, Accepted)] == tables
+        connections = await _connections(live.url, "sdk-at-once")
+        assert not any("b" in c["flags"] for c in connections)
+
+
+async def test_an_answer_later_than_the_first_read_still_arrives(live: LiveService) -> None:
+    """The read sent with a command blocks 0.2 s at most; an answer that takes longer
+    (here the worker is paused) is brought by a reader that goes on reading."""
+    worker = live.processes[0]
+    async with OrreryClient(live.url) as client:
+        await client.create_table("tiny", 2)  # the worker is up
+        os.kill(worker.pid, signal.SIGSTOP)
+        try:
+            sent = asyncio.create_task(client.create_table("tiny", 2, table_id="late-answer"))
+            await asyncio.sleep(0.6)
+            assert not sent.done()
+        finally:
+            os.kill(worker.pid, signal.SIGCONT)
+        assert await asyncio.wait_for(sent, 10) == "late-answer"

@@ -104,6 +104,8 @@ _TRANSIENT = (
 _PAUSE = 0.25
 RETRY_FOR_S = 30.0
 _QUIET_READS = 4  # watch: re-read the view after this many empty 0.5 s blocks
+# A reply stream's read: blocks 0.2 s at most, so a closing client's reader stops soon.
+_REPLY_READ: dict[str, Any] = {"block": 200, "count": 100}
 
 _CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 
@@ -151,9 +153,13 @@ class OrreryClient:
         # how long a call rides out a lost connection (a restart, a failover)
         self.retry_for = RETRY_FOR_S
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
-        # reply stream -> its reader: the one stream on a server, one per partition on a
-        # cluster (see reply_stream_for)
-        self._readers: dict[str, asyncio.Task[None]] = {}
+        # reply stream -> the commands still waiting for an answer there: the one stream
+        # on a server, one per partition on a cluster (see reply_stream_for)
+        self._awaiting: dict[str, set[str]] = {}
+        # reply stream -> its reader while one reads it (None: the first read rides with
+        # a command, see _send_and_read), and the id of the last answer read there
+        self._readers: dict[str, asyncio.Task[None] | None] = {}
+        self._read_up_to: dict[str, str] = {}
         self._closing = False
 
     async def __aenter__(self) -> OrreryClient:
@@ -186,18 +192,16 @@ class OrreryClient:
             if loop.time() > deadline:
                 raise TimeoutError("the service has not initialised orrery:config")
             await asyncio.sleep(0.1)
-        if not isinstance(self.redis, RedisCluster):  # (a cluster's: see reply_stream_for)
-            self._readers[self.reply_stream] = asyncio.create_task(
-                self._read_replies(self.reply_stream)
-            )
 
     async def close(self) -> None:
-        # The reader stops at its next poll: cancelling a blocked XREAD can leave
+        # A reader stops at its next poll: cancelling a blocked XREAD can leave
         # redis-py's connection hanging.
         self._closing = True
-        for stream, reader in list(self._readers.items()):
-            with contextlib.suppress(Exception):
-                await reader
+        for reader in list(self._readers.values()):
+            if reader is not None:
+                with contextlib.suppress(Exception):
+                    await reader
+        for stream in self._read_up_to:
             with contextlib.suppress(Exception):
                 await self.redis.delete(stream)  # (one by one: a cluster's are in several slots)
         await self.redis.aclose()
@@ -246,6 +250,7 @@ class OrreryClient:
         """Send the envelope and await its outcome as sent (a duplicate stays one), resending
         the same command id after each ``timeout``; returns it with the attempt (0-based)
         that got it. Raises ``TimeoutError`` after the last attempt."""
+        reply_to = self.reply_stream_for(table_id)
         data = _json.encode(
             CommandEnvelope(
                 command_id=command_id,
@@ -253,15 +258,17 @@ class OrreryClient:
                 body=msgspec.Raw(_json.encode(body)),
                 seat=seat,
                 token=token,
-                reply_to=self.reply_stream_for(table_id),
+                reply_to=reply_to,
                 identity=identity,
             )
         )
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._waiting[command_id] = future
+        self._awaiting.setdefault(reply_to, set()).add(command_id)
         try:
             for attempt in range(attempts):
-                await self._send(keys.command_stream(self.partition(table_id)), data, timeout)
+                command_stream = keys.command_stream(self.partition(table_id))
+                await self._send(command_stream, data, timeout, reply_to)
                 try:
                     return await asyncio.wait_for(asyncio.shield(future), timeout), attempt
                 except TimeoutError:
@@ -270,19 +277,57 @@ class OrreryClient:
             raise AssertionError("unreachable")
         finally:
             self._waiting.pop(command_id, None)
+            self._no_longer_awaited(reply_to, command_id)
 
-    async def _send(self, stream: str, data: bytes, timeout: float) -> None:
-        """XADD, retried while the server is unreachable (restart, failover)."""
+    async def _send(self, stream: str, data: bytes, timeout: float, reply_to: str) -> None:
+        """XADD, retried while the server is unreachable (restart, failover); when no
+        reader reads ``reply_to``, the XADD carries that reader's first read."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(timeout, self.retry_for)
         while True:
             try:
-                await self.redis.xadd(stream, {"__data__": data})
+                if reply_to in self._readers:
+                    await self.redis.xadd(stream, {"__data__": data})
+                else:
+                    await self._send_and_read(stream, data, reply_to)
                 return
             except _TRANSIENT:
                 if loop.time() > deadline:
                     raise
                 await asyncio.sleep(_PAUSE)
+
+    async def _send_and_read(self, stream: str, data: bytes, reply_to: str) -> None:
+        """The XADD and a blocking read of its reply stream in one round trip: the server
+        runs the read as soon as the XADD is done and answers both when the outcome
+        lands (or after the block). A reply stream is read only while a command waits
+        for an answer there, so a client whose commands follow each other (a bot, a
+        player) makes one round trip per command, not two (its XADD, then its
+        reader's next read). On a cluster both keys are in the table's slot.
+        Commands sent meanwhile to the same reply stream go alone: this read, then
+        the reader it hands over to, brings their answers too."""
+        self._readers[reply_to] = None
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.xadd(stream, {"__data__": data})
+            pipe.xread({reply_to: self._read_up_to.setdefault(reply_to, "0-0")}, **_REPLY_READ)
+            _, replies = await pipe.execute()
+            self._dispatch(reply_to, replies)
+        finally:
+            self._read_on(reply_to)
+
+    def _read_on(self, stream: str) -> None:
+        """Go on reading ``stream`` in a task while commands wait for answers there."""
+        if self._awaiting.get(stream) and not self._closing:
+            self._readers[stream] = asyncio.create_task(self._read_replies(stream))
+        else:
+            self._readers.pop(stream, None)
+
+    def _no_longer_awaited(self, stream: str, command_id: str) -> None:
+        waiting = self._awaiting.get(stream)
+        if waiting is not None:
+            waiting.discard(command_id)
+            if not waiting:
+                del self._awaiting[stream]
 
     async def _retrying(self, call: Any) -> Any:
         """``await call()``, retried while the server is unreachable (``retry_for`` s)."""
@@ -298,36 +343,45 @@ class OrreryClient:
 
     def reply_stream_for(self, table_id: str) -> str:
         """Where the table's outcomes come. On a cluster, a reply stream in the table's
-        partition's hash slot (``<reply_stream>:{p}``, read by a reader of its own): the
-        append, whose keys are in that slot, then writes the answer in its script, one
-        round trip less per command (docs/scaling.md). On one server, the one stream."""
+        partition's hash slot (``<reply_stream>:{p}``): the append, whose keys are in
+        that slot, then writes the answer in its script, one round trip less per command
+        (docs/scaling.md), and the command's XADD and the read of its answer go to one
+        node together (:meth:`_send_and_read`). On one server, the one stream."""
         if not isinstance(self.redis, RedisCluster):
             return self.reply_stream
-        stream = f"{self.reply_stream}:{{{self.partition(table_id)}}}"
-        if stream not in self._readers:
-            self._readers[stream] = asyncio.create_task(self._read_replies(stream))
-        return stream
+        return f"{self.reply_stream}:{{{self.partition(table_id)}}}"
 
     async def _read_replies(self, stream: str) -> None:
-        # From the start: the stream is this client's own, and "$" would miss a reply
-        # that lands before the first read.
-        last = "0-0"
-        while not self._closing:
-            try:
-                replies = await self.redis.xread({stream: last}, block=200, count=100)
-            except _TRANSIENT:
-                await asyncio.sleep(_PAUSE)
-                continue
-            for _, entries in replies:
-                for entry_id, fields in entries:
-                    last = entry_id
-                    try:
-                        outcome = _outcome.decode(fields[b"__data__"])
-                    except msgspec.DecodeError:
-                        continue
-                    future = self._waiting.get(outcome.command_id)
-                    if future is not None and not future.done():
-                        future.set_result(outcome)
+        """Read ``stream``'s answers while commands wait for them (then stop: the next
+        command's XADD carries the next read)."""
+        try:
+            while self._awaiting.get(stream) and not self._closing:
+                try:
+                    replies = await self.redis.xread(
+                        {stream: self._read_up_to[stream]}, **_REPLY_READ
+                    )
+                except _TRANSIENT:
+                    await asyncio.sleep(_PAUSE)
+                    continue
+                self._dispatch(stream, replies)
+        finally:
+            if self._readers.get(stream) is asyncio.current_task():
+                del self._readers[stream]
+
+    def _dispatch(self, stream: str, replies: Any) -> None:
+        """Hand each answer read to the command waiting for it (answers to no waiting
+        command, e.g. a resent one's duplicate, are skipped)."""
+        for _, entries in replies or ():
+            for entry_id, fields in entries:
+                self._read_up_to[stream] = entry_id
+                try:
+                    outcome = _outcome.decode(fields[b"__data__"])
+                except msgspec.DecodeError:
+                    continue
+                future = self._waiting.get(outcome.command_id)
+                if future is not None and not future.done():
+                    future.set_result(outcome)
+                    self._no_longer_awaited(stream, outcome.command_id)
 
     async def accept(self, table_id: str, body: Any, **kwargs: Any) -> Accepted:
         """Submit and raise :class:`CommandRejected` unless accepted."""
