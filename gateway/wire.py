@@ -1,7 +1,8 @@
 """The gateway's side of the wire contract: the SDK's client (one reply stream per
-process, ``orrery:reply:gw:<uuid>``, one reader task dispatching outcomes to the
-requests waiting for them) plus what the SDK leaves out: signed identities on joins,
-the raw outcome (a duplicate stays a duplicate), and the projected lobby records.
+process, ``orrery:reply:gw:<uuid>``, one per partition on a cluster, read while
+requests wait for outcomes there, each outcome handed to its request) plus what the SDK
+leaves out: signed identities on joins, the raw outcome (a duplicate stays a
+duplicate), and the projected lobby records.
 """
 
 from __future__ import annotations
