@@ -129,6 +129,8 @@ def create_app(
             connecting.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await connecting
+            await gateway.hub.close()
+            await gateway.chat.hub.close()
             await gateway.client.close()
 
     bearer_only: list[dict[str, list[str]]] = [{"bearer": []}]

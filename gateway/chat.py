@@ -38,6 +38,7 @@ from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
 from gateway.tables import TableService, seat_of
+from gateway.tasks import cancel_until_done
 from gateway.wire import GatewayClient, OutcomeTimeout
 from orrery_contracts import keys
 from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history, read_entry
@@ -195,6 +196,10 @@ class ChatHub:
             yield queue
         finally:
             watch.queues.discard(queue)
+
+    async def close(self) -> None:
+        """End every chat watcher (the gateway stops), before the client closes."""
+        await cancel_until_done(w.task for w in list(self.tables.values()) if w.task)
 
     async def _run(self, watch: ChatWatch) -> None:
         try:

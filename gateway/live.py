@@ -17,6 +17,7 @@ from typing import Any
 
 import structlog
 
+from gateway.tasks import cancel_until_done
 from gateway.wire import GatewayClient, view_seq
 from orrery_contracts import keys
 
@@ -112,6 +113,11 @@ class LiveHub:
             yield subscriber
         finally:
             watch.subscribers.discard(subscriber)
+
+    async def close(self) -> None:
+        """End every watcher (the gateway stops): before the client closes, so that no
+        read blocked on an updates stream fails and logs it."""
+        await cancel_until_done(w.task for w in list(self.tables.values()) if w.task)
 
     async def _run(self, watch: TableWatch) -> None:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
 import uuid
 from collections.abc import Iterator
@@ -557,3 +558,23 @@ async def test_no_response_or_log_line_carries_a_secret(
         assert all(secret not in text for text in texts)
         assert secret not in logs
     assert all(token.encode() not in msgspec.json.encode(texts) for token in secrets_)
+
+
+async def test_a_gateway_stopped_with_sockets_open_logs_no_failed_watch(live: LiveGateway) -> None:
+    """SIGTERM while a socket follows a table: its view and chat watchers end before the
+    gateway's Redis client closes, so no blocked read fails (and logs it) on the way out."""
+    url = live.start_gateway()
+    process = live.gateways[-1]
+    async with httpx.AsyncClient(base_url=url, timeout=30) as own:
+        ann = await sign_up(own, unique("Ada"))
+        table = (await ann.create_table("tiny", 2))["table_id"]
+        async with ann.live(table) as socket:
+            assert (await next_frame(socket))["type"] == "view"
+            process.send_signal(signal.SIGTERM)
+            await asyncio.to_thread(process.wait, 30)  # (uvicorn exits 128 + SIGTERM)
+    failed = [
+        line
+        for line in live.logs().splitlines()
+        if table in line and ("watch_failed" in line or "watch_ended" in line)
+    ]
+    assert failed == []
