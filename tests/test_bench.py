@@ -35,6 +35,7 @@ SERVICE_ROWS = (
     "projection lag p99 ms",
     "half rate: outcome latency p99 ms",
     "half rate: projection lag p99 ms",
+    "half rate: AOF rewrites in the window",
     "per-command CPU: service ÷ baseline",
     "server commands per command: service / baseline",
     "server round trips per command: service / baseline",

@@ -16,7 +16,7 @@ import yaml
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from orrery.server.embedded import free_port, server_binary
+from orrery.server.embedded import AOF_REWRITE_ARGS, EmbeddedServer, free_port, server_binary
 from tests.support.service import REPO
 
 DEPLOY = REPO / "deploy"
@@ -38,6 +38,24 @@ def test_server_configs_are_closed(config: Path) -> None:
     settings = {words[0]: words[1:] for words in lines if words}
     assert settings["protected-mode"] == ["yes"]
     assert settings["aclfile"] == ["/data/users.acl"]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
+def test_the_embedded_server_rewrites_its_aof_as_the_shipped_configs(
+    tmp_path: Path, config: Path
+) -> None:
+    """``orrery serve``'s server and ``orrery cluster up``'s nodes take the deploy
+    configs' rewrite thresholds, and the server runs with them."""
+    lines = [line.split("#")[0].split() for line in config.read_text().splitlines()]
+    settings = {words[0]: words[1:] for words in lines if words}
+    pairs = dict(zip(AOF_REWRITE_ARGS[::2], AOF_REWRITE_ARGS[1::2], strict=True))
+    for name, value in pairs.items():
+        assert settings[name.removeprefix("--")] == [value]
+    if config == CONFIGS[0]:
+        with EmbeddedServer(tmp_path / "data") as server:
+            running = redis.Redis.from_url(server.url).config_get("auto-aof-rewrite-*")
+        assert running["auto-aof-rewrite-min-size"] == str(256 * 2**20)
+        assert running["auto-aof-rewrite-percentage"] == "100"
 
 
 def _rendered(folder: Path) -> tuple[Path, dict[str, str]]:

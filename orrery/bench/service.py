@@ -367,6 +367,12 @@ class CpuProbe:
             size, rewrites = persistence["aof_current_size"], persistence["aof_rewrites"]
             self.aof.append((time.perf_counter(), int(size), int(rewrites)))
 
+    def aof_rewrites(self) -> int | None:
+        """AOF rewrites the server finished between the first and the last sample."""
+        if len(self.aof) < 2:
+            return None
+        return self.aof[-1][2] - self.aof[0][2]
+
     def aof_per_s(self) -> float | None:
         """Bytes per second the server appended to its AOF (every client's writes), over
         the sampled intervals in which it was not rewritten (a rewrite starts the file
@@ -552,7 +558,12 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         half = max(saturated.rate / 2, 1.0)
         # Twice the tables at half the rate, so a ready bot is there when a slot comes.
         paced_games = games * 2
-        paced = await play_phase(client, paced_games, seats, config.seconds, warmup, half)
+        # (its AOF samples say whether the server rewrote its AOF in the window: a rewrite
+        # stalls the server at its end, docs/scaling.md)
+        paced_probe = CpuProbe(client.redis, {})
+        paced = await play_phase(
+            client, paced_games, seats, config.seconds, warmup, half, paced_probe
+        )
     return figures(
         config,
         games,
@@ -567,6 +578,7 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
             "baseline": base_cpu,
         },
         load_before,
+        half_rate_rewrites=paced_probe.aof_rewrites(),
     )
 
 
@@ -581,6 +593,8 @@ def figures(
     half: float,
     cpu: dict[str, dict[str, float | None]],
     load_before: float | None = None,
+    *,
+    half_rate_rewrites: int | None = None,
 ) -> dict[str, Any]:
     ratio = saturated.rate / base.rate if base.rate else 0.0
     cpu = {side: dict(parts) for side, parts in cpu.items()}
@@ -633,6 +647,9 @@ def figures(
                 "p99": percentile(paced.send_delays, 99),
             },
             "commands": len(paced.latencies),
+            # AOF rewrites the server finished in the window (each ends with a stall; None:
+            # no AOF)
+            "aof_rewrites": half_rate_rewrites,
         },
         # % of one core during the closed-loop (service) and baseline windows
         "cpu_percent": cpu,
@@ -729,6 +746,11 @@ def render(result: dict[str, Any]) -> str:
         ("half rate: outcome p99 ms from the actual send", f"{h['from_send_ms']['p99']:.2f}", ""),
         ("half rate: send delay p99 ms (bench client)", f"{h['send_delay_ms']['p99']:.2f}", ""),
         ("half rate: commands measured", f"{h['commands']}", ""),
+        (
+            "half rate: AOF rewrites in the window",
+            "-" if h.get("aof_rewrites") is None else f"{h['aof_rewrites']}",
+            "",
+        ),
         (
             "per-command CPU: service ÷ baseline",
             "-" if result["cpu_ratio"] is None else f"{result['cpu_ratio']:.1f}",

@@ -45,7 +45,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from orrery.server.embedded import free_port, server_binary
+from orrery.server.embedded import AOF_REWRITE_ARGS, free_port, server_binary
 from orrery_client.cluster import read_stream_keys_locally
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
@@ -388,6 +388,7 @@ class LocalCluster:
             "--repl-diskless-sync-delay", "0",
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
+            *AOF_REWRITE_ARGS,
             "--save", "",
             "--daemonize", "no",
             "--logfile", "server.log",

@@ -63,6 +63,13 @@ def _bindable(port: int) -> bool:
     return True
 
 
+# The AOF's rewrite thresholds, as in deploy/'s server configs: rewritten once it grew
+# past 256 MB and doubled. A rewrite stalls the server at its end (it fsyncs the new
+# manifest on its main thread: ~40 ms on this VM's disk, docs/scaling.md); at the
+# server's own 64 MB a busy server (~4.6 KB of AOF per command) had one every ~20 s.
+AOF_REWRITE_ARGS = ("--auto-aof-rewrite-percentage", "100", "--auto-aof-rewrite-min-size", "256mb")
+
+
 def free_port(*, bus: bool = False) -> int:
     """A free loopback port for a server (``bus``: with port + 10000 free as well)."""
     top = _ephemeral_low() - (_BUS_OFFSET if bus else 0)
@@ -114,6 +121,7 @@ class EmbeddedServer:
             "--dir", str(self.data_dir.resolve()),
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
+            *AOF_REWRITE_ARGS,
             "--save", "",
             "--daemonize", "no",
             "--logfile", "server.log",
