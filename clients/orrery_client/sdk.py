@@ -545,11 +545,19 @@ class OrreryClient:
         p = self.partition(table_id)
         stream = keys.updates_stream(p, table_id)
         view_key = keys.view_key(p, table_id, seat)
-        last = "0-0"
-        newest = await self._retrying(lambda: self.redis.xrevrange(stream, count=1))
-        if newest:
-            last = newest[0][0]
-        shown = await self.view(table_id, seat)
+
+        async def first_look() -> list[Any]:
+            # Where the updates end, then the view, in one round trip (both in the
+            # table's slot): an update after that end is read below, so none is missed.
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.xrevrange(stream, count=1)
+            pipe.get(view_key)
+            found: list[Any] = await pipe.execute()
+            return found
+
+        newest, raw = await self._retrying(first_look)
+        last = newest[0][0] if newest else "0-0"
+        shown = None if raw is None else msgspec.json.decode(raw)
         if shown is not None:
             yield shown
         quiet = 0
