@@ -23,6 +23,7 @@ rebuild GAME``) recomputes a game's ratings from both.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -156,8 +157,10 @@ class SlotTransactions:
     transactions run each command of one in a thread of its own with an event loop of its
     own, and the caller's loop waits for that thread (redis/asyncio/cluster.py
     ``TransactionStrategy.execute_command``; ~1.3 ms of a stopped projector per finished
-    game in ``bench scale``). After a failed transaction the node is looked up again (a
-    failover or a resharding moves the slot)."""
+    game in ``bench scale``). After a failed transaction the cluster's slot map is read
+    again and the node looked up in it (a failover or a resharding moves the slot; the
+    cluster client refreshes its map only on an error of its own, and this client's
+    errors are not its own)."""
 
     def __init__(self, redis: Any, key: str) -> None:
         self.redis = redis
@@ -181,6 +184,14 @@ class SlotTransactions:
         node, self._node = self._node, None
         if node is not None:
             await node.aclose(close_connection_pool=True)
+
+    async def failed(self) -> None:
+        """After a failed transaction: the next one looks the slot's node up again, in a
+        slot map read anew (if the cluster answers now; else the map at hand)."""
+        await self.forget()
+        if isinstance(self.redis, RedisCluster):
+            with contextlib.suppress(Exception):
+                await self.redis.nodes_manager.initialize()
 
 
 class ScoreboardWriter:
@@ -233,7 +244,7 @@ class ScoreboardWriter:
         try:
             await self._record_finish(finished, order)
         except Exception:
-            await self.transactions.forget()
+            await self.transactions.failed()
             raise
 
     async def _record_finish(self, finished: FinishedTable, order: str) -> None:

@@ -380,6 +380,46 @@ async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
         await redis.aclose()
 
 
+async def test_a_finished_game_recorded_after_the_slot_moved_goes_to_its_new_node(
+    cluster: LocalCluster,
+) -> None:
+    """The finished-game transaction runs on a client of the leaderboard slot's node.
+    When the slot map it looked that node up in is stale (a failover, a resharding),
+    the transaction fails once; the next attempt reads the map anew and lands."""
+    from redis.crc import key_slot
+    from redis.exceptions import ResponseError
+
+    from projections.scoreboard import ScoreboardWriter
+    from tests.support.tables import envelope
+    from tests.support.tinygame import Stand
+
+    await prepare(cluster.url, PARTITIONS)
+    redis = open_redis(cluster.url)
+    writer = ScoreboardWriter(redis, PARTITIONS)
+    try:
+        table = "fed-finish-moved"
+        handler, tokens = await _started_tiny_table(redis, table)
+        for seat in (0, 1):
+            moved = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
+            assert isinstance(moved.outcome, Accepted)
+        state = await handler.store.load(table)
+        assert state.phase == "finished"
+        # the map says another master holds the slot: as after a failover
+        slot = key_slot(keys.FINISHED_TABLES.encode())
+        holder = redis.get_node_from_key(keys.FINISHED_TABLES)
+        assert holder is not None
+        other = next(n for n in redis.get_primaries() if n.name != holder.name)
+        redis.nodes_manager.slots_cache[slot] = [other]
+        with pytest.raises(ResponseError):  # MOVED, from the master that lost the slot
+            await writer.record_finish(state)
+        await writer.record_finish(state)
+        recorded = await redis.hget(keys.FINISHED_TABLES, table)
+        assert recorded is not None and table.encode() in recorded
+    finally:
+        await writer.close()
+        await redis.aclose()
+
+
 def test_the_sdk_reads_its_answers_in_each_partitions_slot(cluster: LocalCluster) -> None:
     """On a cluster the SDK's answers for a table come to a reply stream in the table's
     slot (so the append writes them), one per partition it sends to; closing the client
