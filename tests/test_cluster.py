@@ -26,6 +26,7 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, decode_entry
 
 if TYPE_CHECKING:
+    from games.table import TableState
     from services.handling import CommandHandler
 
 PARTITIONS = 8
@@ -276,6 +277,20 @@ async def _started_tiny_table(redis: Any, table: str) -> tuple[CommandHandler, l
     return handler, tokens
 
 
+async def _finished_tiny_table(redis: Any, table: str) -> TableState:
+    """A two-seat tiny table played to its end (both seats stand): its state."""
+    from tests.support.tables import envelope
+    from tests.support.tinygame import Stand
+
+    handler, tokens = await _started_tiny_table(redis, table)
+    for seat in (0, 1):
+        moved = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
+        assert isinstance(moved.outcome, Accepted)
+    state = await handler.store.load(table)
+    assert state.phase == "finished"
+    return state
+
+
 async def test_the_projectors_write_call_acknowledges_its_feed_entries_on_the_cluster(
     cluster: LocalCluster,
 ) -> None:
@@ -340,8 +355,6 @@ async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
 
     from projections.runner import Projector
     from projections.tables import TableCache
-    from tests.support.tables import envelope
-    from tests.support.tinygame import Stand
 
     started: list[threading.Thread] = []
     start = threading.Thread.start
@@ -354,12 +367,7 @@ async def test_a_finished_game_is_recorded_on_the_cluster_without_a_thread(
     redis = open_redis(cluster.url)
     try:
         table = "fed-finish-1"
-        handler, tokens = await _started_tiny_table(redis, table)
-        for seat in (0, 1):
-            moved = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
-            assert isinstance(moved.outcome, Accepted)
-        state = await handler.store.load(table)
-        assert state.phase == "finished"
+        state = await _finished_tiny_table(redis, table)
         projector = Projector(redis, PARTITIONS, TableCache(redis, PARTITIONS))
         monkeypatch.setattr(threading.Thread, "start", counted)
         try:
@@ -390,20 +398,13 @@ async def test_a_finished_game_recorded_after_the_slot_moved_goes_to_its_new_nod
     from redis.exceptions import ResponseError
 
     from projections.scoreboard import ScoreboardWriter
-    from tests.support.tables import envelope
-    from tests.support.tinygame import Stand
 
     await prepare(cluster.url, PARTITIONS)
     redis = open_redis(cluster.url)
     writer = ScoreboardWriter(redis, PARTITIONS)
     try:
         table = "fed-finish-moved"
-        handler, tokens = await _started_tiny_table(redis, table)
-        for seat in (0, 1):
-            moved = await handler.handle(envelope(table, Stand(), seat=seat, token=tokens[seat]))
-            assert isinstance(moved.outcome, Accepted)
-        state = await handler.store.load(table)
-        assert state.phase == "finished"
+        state = await _finished_tiny_table(redis, table)
         # the map says another master holds the slot: as after a failover
         slot = key_slot(keys.FINISHED_TABLES.encode())
         holder = redis.get_node_from_key(keys.FINISHED_TABLES)
