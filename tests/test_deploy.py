@@ -52,8 +52,8 @@ def test_the_embedded_server_rewrites_its_aof_as_the_shipped_configs(
     for name, value in pairs.items():
         assert settings[name.removeprefix("--")] == [value]
     if config == CONFIGS[0]:
-        with EmbeddedServer(tmp_path / "data") as server:
-            running = redis.Redis.from_url(server.url).config_get("auto-aof-rewrite-*")
+        with EmbeddedServer(tmp_path / "data") as server, redis.Redis.from_url(server.url) as r:
+            running = r.config_get("auto-aof-rewrite-*")
         assert running["auto-aof-rewrite-min-size"] == str(256 * 2**20)
         assert running["auto-aof-rewrite-percentage"] == "100"
 
