@@ -4,14 +4,22 @@ one really listened on (``--port 0``: a free port).
 uvicorn logs some client faults with a traceback (a WebSocket text frame that is not
 UTF-8: it closes the socket with 1007 and logs ``exception``). Its error log goes
 through :class:`OneLine` instead: one structured line with the message and the error's
-type, never a traceback (which could carry the frame's bytes)."""
+type, never a traceback (which could carry the frame's bytes).
+
+A SIGTERM or SIGINT stops the gateway gracefully and the process exits 0, as a worker or
+a projector does (:class:`Server`): uvicorn itself raises the signal again once it has
+shut down, so the process died of it (exit 143 after a SIGTERM, which Kubernetes and
+systemd report as a failure)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import socket
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Generator
 from typing import Any
 
 import structlog
@@ -33,6 +41,25 @@ class OneLine(logging.Filter):
             error=type(error).__name__ if error is not None else "",
         )
         return False
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, whose stop on a signal ends the process normally: the signal
+    starts the graceful shutdown (a second SIGINT forces it), and is not raised again
+    after it."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # (signals reach the main thread only)
+            return
+        stops = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in stops}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -60,7 +87,7 @@ async def serve(
     max_message_bytes: int,
     on_ready: Callable[[str], None],
 ) -> None:
-    """Serve until SIGINT/SIGTERM (uvicorn's own handlers); ``on_ready(url)`` once up."""
+    """Serve until SIGINT/SIGTERM; ``on_ready(url)`` once up."""
     sock = bind(host, port)
     url = base_url(host, sock.getsockname()[1])
     config = uvicorn.Config(
@@ -76,7 +103,7 @@ async def serve(
         timeout_graceful_shutdown=5,
     )
     logging.getLogger("uvicorn.error").addFilter(OneLine())
-    server = uvicorn.Server(config)
+    server = Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if task.done():
