@@ -635,10 +635,15 @@ def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
             first = tiny_logs("reach", 1)
             import_logs(server.url, first)
             wait_until(lambda: archived(r, "reach-000"), what="the first table archived")
-            database.stop()  # the archive is gone for 10 s
+            database.stop()  # the archive is gone for an attempt (its pool waits 5 s)
+            retries = (tmp_path / "archiver.log").read_bytes().count(b"archive_retry")
             logs = tiny_logs("unreach", 5)
             import_logs(server.url, logs)
-            time.sleep(10)
+            wait_until(
+                lambda: (tmp_path / "archiver.log").read_bytes().count(b"archive_retry")
+                > retries,
+                what="an attempt at the unreachable archive",
+            )
             for entries in logs:
                 table_id = entries[0].table_id
                 assert r.exists(keys.meta_hash(partition(table_id), table_id))
