@@ -636,12 +636,12 @@ def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
             import_logs(server.url, first)
             wait_until(lambda: archived(r, "reach-000"), what="the first table archived")
             database.stop()  # the archive is gone for an attempt (its pool waits 5 s)
-            retries = (tmp_path / "archiver.log").read_bytes().count(b"archive_retry")
+            log = tmp_path / "archiver.log"
+            retries = log.read_bytes().count(b"archive_retry")
             logs = tiny_logs("unreach", 5)
             import_logs(server.url, logs)
             wait_until(
-                lambda: (tmp_path / "archiver.log").read_bytes().count(b"archive_retry")
-                > retries,
+                lambda: log.read_bytes().count(b"archive_retry") > retries,
                 what="an attempt at the unreachable archive",
             )
             for entries in logs:
@@ -654,7 +654,7 @@ def test_an_unreachable_archive_deletes_nothing_and_archives_everything_after(
         finally:
             stop_processes([archiver])
         assert archive_rows(archive_url) == 6
-        assert b"archive_retry" in (tmp_path / "archiver.log").read_bytes()
+        assert b"archive_retry" in log.read_bytes()
 
 
 # ---------------------------------------------------------------- memory
