@@ -38,7 +38,7 @@ from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
 from gateway.tables import TableService, seat_of
-from gateway.tasks import cancel_until_done
+from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, OutcomeTimeout
 from orrery_contracts import keys
 from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history, read_entry
@@ -148,6 +148,9 @@ class ChatWatch:
         self.task: asyncio.Task[None] | None = None
         self.started = asyncio.Event()
 
+    def followed(self) -> bool:
+        return bool(self.queues)
+
     async def run(self) -> None:
         stream = keys.chat_stream(self.client.partition(self.table_id), self.table_id)
         redis = self.client.redis
@@ -180,17 +183,15 @@ class ChatWatch:
 class ChatHub:
     def __init__(self, client: GatewayClient) -> None:
         self.client = client
-        self.tables: dict[str, ChatWatch] = {}
+        self.watches = WatchHub(
+            lambda table_id: ChatWatch(self.client, table_id), "chat_watch_ended"
+        )
 
     @contextlib.asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[asyncio.Queue[ChatMessage]]:
         queue: asyncio.Queue[ChatMessage] = asyncio.Queue(QUEUE)
-        watch = self.tables.get(table_id)
-        if watch is None:
-            watch = self.tables[table_id] = ChatWatch(self.client, table_id)
+        watch = self.watches.follow(table_id)
         watch.queues.add(queue)
-        if watch.task is None or watch.task.done():
-            watch.task = asyncio.create_task(self._run(watch))
         try:
             await watch.started.wait()
             yield queue
@@ -199,14 +200,4 @@ class ChatHub:
 
     async def close(self) -> None:
         """End every chat watcher (the gateway stops), before the client closes."""
-        await cancel_until_done(w.task for w in list(self.tables.values()) if w.task)
-
-    async def _run(self, watch: ChatWatch) -> None:
-        try:
-            await watch.run()
-        except Exception as error:
-            log.warning("chat_watch_ended", table_id=watch.table_id, error=type(error).__name__)
-        finally:
-            watch.started.set()
-            if self.tables.get(watch.table_id) is watch and not watch.queues:
-                del self.tables[watch.table_id]
+        await self.watches.close()

@@ -17,7 +17,7 @@ from typing import Any
 
 import structlog
 
-from gateway.tasks import cancel_until_done
+from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, view_seq
 from orrery_contracts import keys
 
@@ -58,6 +58,9 @@ class TableWatch:
         # the current view only after that, so no update falls between the two.
         self.started = asyncio.Event()
 
+    def followed(self) -> bool:
+        return bool(self.subscribers)
+
     async def run(self) -> None:
         client = self.hub.client
         p = client.partition(self.table_id)
@@ -94,17 +97,13 @@ class TableWatch:
 class LiveHub:
     def __init__(self, client: GatewayClient) -> None:
         self.client = client
-        self.tables: dict[str, TableWatch] = {}
+        self.watches = WatchHub(lambda table_id: TableWatch(self, table_id), "watch_ended")
 
     @contextlib.asynccontextmanager
     async def subscribe(self, table_id: str, viewer: int | None, after: int) -> Any:
         subscriber = Subscriber(viewer, after)
-        watch = self.tables.get(table_id)
-        if watch is None:
-            watch = self.tables[table_id] = TableWatch(self, table_id)
+        watch = self.watches.follow(table_id)
         watch.subscribers.add(subscriber)
-        if watch.task is None or watch.task.done():
-            watch.task = asyncio.create_task(self._run(watch))
         try:
             await watch.started.wait()
             current = await self.client.view_raw(table_id, viewer)
@@ -117,14 +116,4 @@ class LiveHub:
     async def close(self) -> None:
         """End every watcher (the gateway stops): before the client closes, so that no
         read blocked on an updates stream fails and logs it."""
-        await cancel_until_done(w.task for w in list(self.tables.values()) if w.task)
-
-    async def _run(self, watch: TableWatch) -> None:
-        try:
-            await watch.run()
-        except Exception as error:
-            log.warning("watch_ended", table_id=watch.table_id, error=type(error).__name__)
-        finally:
-            watch.started.set()  # never leave a subscriber waiting on a dead watcher
-            if self.tables.get(watch.table_id) is watch and not watch.subscribers:
-                del self.tables[watch.table_id]
+        await self.watches.close()
