@@ -1,5 +1,6 @@
 """The cluster client's local key look-up for stream reads (orrery_client/cluster.py) and
-``bench scale``'s error count (orrery/bench/scale.py): pure functions, no server."""
+``bench scale``'s error count and turns (orrery/bench/scale.py): pure functions, no
+server."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 
 import pytest
 
-from orrery.bench.scale import ScaleFigures, cluster_ratios, count_errors
+from orrery.bench.scale import ScaleFigures, cluster_ratios, count_errors, turn_order
 from orrery_client.cluster import read_stream_keys_locally, stream_read_keys
 
 
@@ -95,3 +96,11 @@ def test_cluster_ratios_pair_runs_and_worker_counts() -> None:
         (1, 1, 0.9, 3),
         (1, 2, 1.5, 0),
     ]
+
+
+def test_the_targets_take_turns_and_neither_always_follows_the_other() -> None:
+    rounds = [turn_order(r, 2) for r in range(4)]
+    assert rounds == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    # over an even number of rounds each target plays first as often as second
+    assert sum(order[0] == 0 for order in rounds) == 2
+    assert turn_order(0, 1) == turn_order(1, 1) == [0]  # one target alone

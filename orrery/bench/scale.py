@@ -3,20 +3,25 @@ local cluster, against the raw transport measured in the same run, and the memor
 event and per finished game (docs/scaling.md).
 
 ``--runs K`` repeats the whole comparison; within a run the standalone and cluster
-configurations of one worker count follow each other (interleaved A/B on a shared
-machine), and each run prints the cluster ÷ standalone ratio of play and burst and the
-error lines its processes logged (``projection_failed``, ``command_failure``, …: a
-healthy cluster has none). The processes' log lines go to a file per configuration,
-counted after they stop.
+configurations of one worker count run side by side, each with its own processes, and
+their bots play in turns, one round of games at a time (A B, B A, A B: a slow moment of
+the shared machine falls on both alike; one whole phase after the other made the same
+code differ by up to 0.3 between two phases). Each run prints the cluster ÷ standalone
+ratio of play and burst and the error lines its processes logged
+(``projection_failed``, ``command_failure``, …: a healthy cluster has none). The
+processes' log lines go to a file per configuration, counted after they stop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,8 +67,9 @@ class ScaleFigures:
 
 BENCH_PARTITIONS = 16
 TARGETS = ("standalone", "cluster-3")
-# Games each table slot plays in turn: one game each (~3 s of play on 2 cores) made the
-# cluster ÷ standalone ratio swing from 0.50 to 1.05 between runs of the same code.
+# Rounds of play, one game per table slot each, the targets taking turns: one game in
+# all (~3 s of play on 2 cores) made the cluster ÷ standalone ratio swing from 0.50 to
+# 1.05 between runs of the same code.
 GAMES_PER_TABLE = 3
 
 
@@ -78,41 +84,53 @@ def run_scale(
     targets: tuple[str, ...] = TARGETS,
     games: int = GAMES_PER_TABLE,
 ) -> list[ScaleFigures]:
-    """Per run and worker count, each target (standalone embedded, then a 3-master local
-    cluster) with that many worker processes (and one projector), each on a fresh server."""
+    """Per run and worker count, every target (standalone embedded, a 3-master local
+    cluster) with that many worker processes (and one projector), each on a fresh
+    server, up side by side and played in turns (:func:`_compare`)."""
     import shutil
-
-    from orrery.server.embedded import EmbeddedServer
 
     shutil.rmtree(data_dir, ignore_errors=True)
     figures: list[ScaleFigures] = []
-    # A fresh server for each configuration: the second one on the same server would pay
-    # for the first one's data (an AOF rewrite, a bigger keyspace) and read as slower.
+    # Fresh servers for each run and worker count: the second configuration on the same
+    # server would pay for the first one's data (an AOF rewrite, a bigger keyspace).
     for run in range(1, runs + 1):
         for count in workers:
-            for target in targets:
-                folder = data_dir / f"{target}-{count}-run{run}"
-                if target == "standalone":
-                    with EmbeddedServer(folder) as server:
-                        url = server.url
-                        figure = _scale_run(
-                            url, target, count, tables, game, seed, folder, run, games
-                        )
-                else:
-                    with LocalCluster(folder, masters=3) as cluster:
-                        url = cluster.url
-                        figure = _scale_run(
-                            url, target, count, tables, game, seed, folder, run, games
-                        )
-                figures.append(figure)
-                shutil.rmtree(folder, ignore_errors=True)
+            folder = data_dir / f"{count}-run{run}"
+            with contextlib.ExitStack() as servers:
+                urls = [
+                    servers.enter_context(_server(target, folder / f"{i}-{target}"))
+                    for i, target in enumerate(targets)
+                ]
+                figures += _compare(
+                    list(zip(targets, urls, strict=True)),
+                    count,
+                    tables,
+                    game,
+                    seed,
+                    folder,
+                    run,
+                    games,
+                )
+            shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(data_dir, ignore_errors=True)
     return figures
 
 
-def _scale_run(
-    url: str,
-    target: str,
+@contextlib.contextmanager
+def _server(target: str, folder: Path) -> Iterator[str]:
+    """The URL of a fresh server of ``target``, stopped on the way out."""
+    from orrery.server.embedded import EmbeddedServer
+
+    if target == "standalone":
+        with EmbeddedServer(folder) as server:
+            yield server.url
+    else:
+        with LocalCluster(folder, masters=3) as cluster:
+            yield cluster.url
+
+
+def _compare(
+    urls: list[tuple[str, str]],
     workers: int,
     tables: int,
     game: str,
@@ -120,44 +138,59 @@ def _scale_run(
     folder: Path,
     run: int = 1,
     games: int = GAMES_PER_TABLE,
-) -> ScaleFigures:
+) -> list[ScaleFigures]:
+    """Each target's figures, its processes up beside the others'. The raw baseline of
+    each first, then the bursts one after the other, then the play in turns
+    (:func:`_load`)."""
     from orrery.runtime import prepare, spawn, stop_processes
 
-    asyncio.run(_flush(url))
-    asyncio.run(prepare(url, BENCH_PARTITIONS))
-    baseline = asyncio.run(_raw_baseline(url, 2000))
+    baselines = []
+    for _, url in urls:
+        asyncio.run(_flush(url))
+        asyncio.run(prepare(url, BENCH_PARTITIONS))
+        baselines.append(asyncio.run(_raw_baseline(url, 2000)))
     quiet = {"ORRERY_LOG_LEVEL": "error"}
-    folder.mkdir(parents=True, exist_ok=True)
-    log_path = folder / "processes.log"
-    with log_path.open("wb") as log_file:
-        processes = [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
-        processes.append(spawn("projector", url, workers, quiet, log_file))
+    log_paths = [folder / f"{i}-{target}" / "processes.log" for i, (target, _) in enumerate(urls)]
+    processes = []
+    with contextlib.ExitStack() as files:
+        for log_path, (_, url) in zip(log_paths, urls, strict=True):
+            log_path.parent.mkdir(parents=True, exist_ok=True)
+            log_file = files.enter_context(log_path.open("wb"))
+            processes += [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
+            processes.append(spawn("projector", url, workers, quiet, log_file))
         try:
-            loaded = asyncio.run(_load(url, tables, game, seed, workers, games))
-            burst, burst_s, play, play_s, play_reads = loaded
-            events, finished, per_event, per_game = asyncio.run(_memory(url))
+            loads = asyncio.run(_load([url for _, url in urls], tables, game, seed, workers, games))
+            memories = [asyncio.run(_memory(url)) for _, url in urls]
         finally:
             stop_processes(processes)
-    error_events = count_errors(log_path.read_bytes())
-    return ScaleFigures(
-        target=target,
-        workers=workers,
-        burst_commands=burst,
-        burst_per_s=burst / burst_s,
-        play_commands=play,
-        play_per_s=play / play_s,
-        baseline_per_s=baseline,
-        burst_ratio=burst / burst_s / baseline,
-        play_ratio=play / play_s / baseline,
-        events=events,
-        finished=finished,
-        bytes_per_event=per_event,
-        bytes_per_game=per_game,
-        run=run,
-        play_round_trips=play_reads / play if play else 0.0,
-        errors=sum(error_events.values()),
-        error_events=error_events,
-    )
+    figures = []
+    for (target, _), baseline, load, memory, log_path in zip(
+        urls, baselines, loads, memories, log_paths, strict=True
+    ):
+        events, finished, per_event, per_game = memory
+        error_events = count_errors(log_path.read_bytes())
+        figures.append(
+            ScaleFigures(
+                target=target,
+                workers=workers,
+                burst_commands=load.burst,
+                burst_per_s=load.burst / load.burst_s,
+                play_commands=load.play,
+                play_per_s=load.play / load.play_s,
+                baseline_per_s=baseline,
+                burst_ratio=load.burst / load.burst_s / baseline,
+                play_ratio=load.play / load.play_s / baseline,
+                events=events,
+                finished=finished,
+                bytes_per_event=per_event,
+                bytes_per_game=per_game,
+                run=run,
+                play_round_trips=load.play_reads / load.play if load.play else 0.0,
+                errors=sum(error_events.values()),
+                error_events=error_events,
+            )
+        )
+    return figures
 
 
 def count_errors(output: bytes) -> dict[str, int]:
@@ -215,75 +248,131 @@ async def _raw_baseline(url: str, count: int) -> float:
         await redis.aclose()
 
 
+@dataclass(slots=True)
+class _Load:
+    """What one target's clients sent and how long it took."""
+
+    burst: int = 0
+    burst_s: float = 0.0
+    play: int = 0
+    play_s: float = 0.0
+    play_reads: int = 0  # the servers' socket reads over the play
+
+
 async def _load(
-    url: str, tables: int, game: str, seed: int, workers: int = 1, games: int = GAMES_PER_TABLE
-) -> tuple[int, float, int, float, int]:
-    """A burst of creates and joins (open loop), then bots play ``tables`` tables at
-    once, each ``games`` complete games in turn (closed loop).
+    urls: list[str],
+    tables: int,
+    game: str,
+    seed: int,
+    workers: int = 1,
+    games: int = GAMES_PER_TABLE,
+) -> list[_Load]:
+    """Per target: a burst of creates and joins (open loop), one target after the
+    other; then bots play ``tables`` tables at once, ``games`` rounds of one complete
+    game each (closed loop), the targets taking turns round by round, the first place
+    alternating (A B, B A, A B, …). In turns, a slow moment of the shared machine
+    falls on every target alike: one target's whole phase after the other's made the
+    same code's play rate differ by up to 0.3 between two phases (docs/benchmarks.md,
+    "Session 15"). Every target's tables play the same games (the same seed).
     Both start once the workers have shared out the partitions (services/assignment.py):
     every worker has beaten, and each has had a beat to follow the assignment."""
-    import random
+    from orrery_client.sdk import OrreryClient
+
+    loads = [_Load() for _ in urls]
+    async with contextlib.AsyncExitStack() as opened:
+        clients = [await opened.enter_async_context(OrreryClient(url)) for url in urls]
+        for client in clients:
+            await _warm_up(client, game, workers)
+        for client, load in zip(clients, loads, strict=True):
+            load.burst, load.burst_s = await _burst(client, tables, game)
+        counted = [_CountingSubmits(client) for client in clients]
+        # each table slot's games, from one seed: the same on every target
+        table_rngs = [_table_rngs(seed, tables) for _ in urls]
+        settle_collector()
+        for round_ in range(games):
+            for i in turn_order(round_, len(urls)):
+                reads = await _server_reads(clients[i].redis)
+                started = time.perf_counter()
+                await _play_round(clients[i], game, table_rngs[i])
+                loads[i].play_s += time.perf_counter() - started
+                loads[i].play_reads += await _server_reads(clients[i].redis) - reads
+        for load, counter in zip(loads, counted, strict=True):
+            load.play = counter.count
+    return loads
+
+
+def turn_order(round_: int, targets: int) -> list[int]:
+    """The order in which the targets play round ``round_``: the first place alternates,
+    so neither target always plays right after the other."""
+    order = list(range(targets))
+    return order if round_ % 2 == 0 else order[::-1]
+
+
+def _table_rngs(seed: int, tables: int) -> list[random.Random]:
+    rng = random.Random(seed)
+    return [random.Random(rng.getrandbits(64)) for _ in range(tables)]
+
+
+async def _warm_up(client: Any, game: str, workers: int) -> None:
+    """Until the workers answer and have shared out the partitions."""
+    import uuid
+
+    from services.assignment import LIVE_KEY, TICK_S
+
+    await client.create_table(game, 2, table_id=f"warm-{uuid.uuid4().hex[:8]}")
+    deadline = time.monotonic() + 30
+    while await client.redis.hlen(LIVE_KEY) < workers and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(TICK_S * 1.5)
+
+
+async def _burst(client: Any, tables: int, game: str) -> tuple[int, float]:
+    """Creates, then joins, of ``tables`` × 20 tables enqueued at once: the commands and
+    the seconds until every one was answered."""
     import uuid
 
     import msgspec
 
-    from orrery.demo import play_table
-    from orrery_client.sdk import OrreryClient, new_seat_token
+    from orrery_client.sdk import new_seat_token
     from orrery_contracts.envelope import CommandEnvelope
     from orrery_contracts.table import CreateTable, JoinRequest
-    from services.assignment import LIVE_KEY, TICK_S
 
     json_encoder = msgspec.json.Encoder()
     seats = 2
-    async with OrreryClient(url) as client:
-        # warm up: the workers are running once a command is answered
-        await client.create_table(game, seats, table_id=f"warm-{uuid.uuid4().hex[:8]}")
-        deadline = time.monotonic() + 30
-        while await client.redis.hlen(LIVE_KEY) < workers and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(TICK_S * 1.5)
 
-        async def burst(bodies: list[tuple[str, Any]]) -> float:
-            reply = client.reply_stream + ":burst"
-            started = time.perf_counter()
-            for table_id, body in bodies:
-                envelope = CommandEnvelope(
-                    command_id=uuid.uuid4().hex,
-                    table_id=table_id,
-                    body=msgspec.Raw(json_encoder.encode(body)),
-                    token=new_seat_token() if isinstance(body, JoinRequest) else None,
-                    reply_to=reply,
-                )
-                stream = keys.command_stream(client.partition(table_id))
-                await client.redis.xadd(stream, {"__data__": json_encoder.encode(envelope)})
-            while int(await client.redis.xlen(reply)) < len(bodies):
-                await asyncio.sleep(0.005)
-            seconds = time.perf_counter() - started
-            await client.redis.delete(reply)
-            return seconds
-
-        burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
-        creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
-        joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
-        burst_s = await burst(creates) + await burst(joins)
-        burst_count = len(creates) + len(joins)
-
-        counted = _CountingSubmits(client)
-        rng = random.Random(seed)
-
-        async def play_in_turn(rng: random.Random) -> None:
-            for _ in range(games):
-                await play_table(client, game, seats, random.Random(rng.getrandbits(64)))
-
-        settle_collector()
-        reads = await _server_reads(client.redis)
+    async def burst(bodies: list[tuple[str, Any]]) -> float:
+        reply = client.reply_stream + ":burst"
         started = time.perf_counter()
-        await asyncio.gather(
-            *(play_in_turn(random.Random(rng.getrandbits(64))) for _ in range(tables))
-        )
-        play_s = time.perf_counter() - started
-        reads = await _server_reads(client.redis) - reads
-        return burst_count, burst_s, counted.count, play_s, reads
+        for table_id, body in bodies:
+            envelope = CommandEnvelope(
+                command_id=uuid.uuid4().hex,
+                table_id=table_id,
+                body=msgspec.Raw(json_encoder.encode(body)),
+                token=new_seat_token() if isinstance(body, JoinRequest) else None,
+                reply_to=reply,
+            )
+            stream = keys.command_stream(client.partition(table_id))
+            await client.redis.xadd(stream, {"__data__": json_encoder.encode(envelope)})
+        while int(await client.redis.xlen(reply)) < len(bodies):
+            await asyncio.sleep(0.005)
+        seconds = time.perf_counter() - started
+        await client.redis.delete(reply)
+        return seconds
+
+    burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
+    creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
+    joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
+    seconds = await burst(creates) + await burst(joins)
+    return len(creates) + len(joins), seconds
+
+
+async def _play_round(client: Any, game: str, table_rngs: list[random.Random]) -> None:
+    """One complete game on each table slot, all at once (two bot seats each)."""
+    from orrery.demo import play_table
+
+    await asyncio.gather(
+        *(play_table(client, game, 2, random.Random(rng.getrandbits(64))) for rng in table_rngs)
+    )
 
 
 async def _server_reads(redis: Any) -> int:
