@@ -66,6 +66,7 @@ class ScaleFigures:
 
 
 BENCH_PARTITIONS = 16
+SEATS = 2  # every table of the bench (the warm-up's, the burst's, the play's)
 TARGETS = ("standalone", "cluster-3")
 # Rounds of play, one game per table slot each, the targets taking turns: one game in
 # all (~3 s of play on 2 cores) made the cluster ÷ standalone ratio swing from 0.50 to
@@ -319,7 +320,7 @@ async def _warm_up(client: Any, game: str, workers: int) -> None:
 
     from services.assignment import LIVE_KEY, TICK_S
 
-    await client.create_table(game, 2, table_id=f"warm-{uuid.uuid4().hex[:8]}")
+    await client.create_table(game, SEATS, table_id=f"warm-{uuid.uuid4().hex[:8]}")
     deadline = time.monotonic() + 30
     while await client.redis.hlen(LIVE_KEY) < workers and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
@@ -338,7 +339,6 @@ async def _burst(client: Any, tables: int, game: str) -> tuple[int, float]:
     from orrery_contracts.table import CreateTable, JoinRequest
 
     json_encoder = msgspec.json.Encoder()
-    seats = 2
 
     async def burst(bodies: list[tuple[str, Any]]) -> float:
         reply = client.reply_stream + ":burst"
@@ -360,18 +360,18 @@ async def _burst(client: Any, tables: int, game: str) -> tuple[int, float]:
         return seconds
 
     burst_tables = [f"burst-{uuid.uuid4().hex[:10]}" for _ in range(tables * 20)]
-    creates = [(t, CreateTable(game=game, seats=seats, options={})) for t in burst_tables]
-    joins = [(t, JoinRequest(name=f"p{s}")) for s in range(seats) for t in burst_tables]
+    creates = [(t, CreateTable(game=game, seats=SEATS, options={})) for t in burst_tables]
+    joins = [(t, JoinRequest(name=f"p{s}")) for s in range(SEATS) for t in burst_tables]
     seconds = await burst(creates) + await burst(joins)
     return len(creates) + len(joins), seconds
 
 
 async def _play_round(client: Any, game: str, table_rngs: list[random.Random]) -> None:
-    """One complete game on each table slot, all at once (two bot seats each)."""
+    """One complete game on each table slot, all at once (a bot in each seat)."""
     from orrery.demo import play_table
 
     await asyncio.gather(
-        *(play_table(client, game, 2, random.Random(rng.getrandbits(64))) for rng in table_rngs)
+        *(play_table(client, game, SEATS, random.Random(rng.getrandbits(64))) for rng in table_rngs)
     )
 
 
