@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from orrery.bench.scale import CPU_PARTS, TARGETS
 from orrery.cli import bench_app
 from tests.support.cli import run_orrery
 
@@ -84,6 +85,13 @@ def test_bench_scale_runs_every_target(tmp_path: Path, workers: list[int]) -> No
         assert f["finished"] == 2 and f["bytes_per_game"] > 0
         # every play command costs its bot's send and the worker's append at least
         assert f["play_round_trips"] >= 2
+        # each part of the target did work over its rounds, counted per play command
+        assert sorted(f["play_cpu_us"]) == sorted(CPU_PARTS)
+        assert all(us > 0 for us in f["play_cpu_us"].values()), f["play_cpu_us"]
     # per worker count, the cluster's figures over the standalone ones of the same run
     assert [(r["run"], r["workers"]) for r in doc["ratios"]] == [(1, n) for n in counts]
     assert all(r["play_ratio"] > 0 and r["errors"] >= 0 for r in doc["ratios"])
+    by_target = {(f["workers"], f["target"]): f for f in figures}
+    for r in doc["ratios"]:
+        cpu = [sum(by_target[r["workers"], t]["play_cpu_us"].values()) for t in TARGETS]
+        assert r["cpu_ratio"] == pytest.approx(cpu[1] / cpu[0])

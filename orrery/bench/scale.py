@@ -10,6 +10,12 @@ code differ by up to 0.3 between two phases). Each run prints the cluster ÷ sta
 ratio of play and burst and the error lines its processes logged
 (``projection_failed``, ``command_failure``, …: a healthy cluster has none). The
 processes' log lines go to a file per configuration, counted after they stop.
+
+Each target's CPU per play command is counted over its own rounds, by part: its servers
+(``INFO cpu``, every node of a cluster), its workers, its projector and the bots (this
+process). Where the play fills the machine's cores (the defaults do on 2), the cluster ÷
+standalone play ratio follows the inverse of their CPU ratio, and the CPU table says
+which part the cluster's extra cost is in.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import structlog
 from redis.asyncio.cluster import RedisCluster
 
 from archive.hot import table_keys as hot_table_keys
-from orrery.bench.service import settle_collector
+from orrery.bench.service import process_cpu_seconds, settle_collector
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
@@ -63,11 +69,19 @@ class ScaleFigures:
     play_round_trips: float = 0.0
     errors: int = 0  # error lines the workers and the projector logged during the run
     error_events: dict[str, int] = field(default_factory=dict)  # their events, counted
+    # CPU µs per play command over the target's rounds, by part (CPU_PARTS)
+    play_cpu_us: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def play_cpu_total_us(self) -> float:
+        return sum(self.play_cpu_us.values())
 
 
 BENCH_PARTITIONS = 16
 SEATS = 2  # every table of the bench (the warm-up's, the burst's, the play's)
 TARGETS = ("standalone", "cluster-3")
+# the parts of a target whose CPU is counted over its rounds of play
+CPU_PARTS = ("servers", "workers", "projector", "bots")
 # Rounds of play, one game per table slot each, the targets taking turns: one game in
 # all (~3 s of play on 2 cores) made the cluster ÷ standalone ratio swing from 0.50 to
 # 1.05 between runs of the same code.
@@ -153,14 +167,19 @@ def _compare(
     quiet = {"ORRERY_LOG_LEVEL": "error"}
     log_paths = [folder / f"{i}-{target}" / "processes.log" for i, (target, _) in enumerate(urls)]
     processes = []
+    pids: list[dict[str, list[int]]] = []  # per target: its processes by part
     with contextlib.ExitStack() as files:
         for log_path, (_, url) in zip(log_paths, urls, strict=True):
             log_path.parent.mkdir(parents=True, exist_ok=True)
             log_file = files.enter_context(log_path.open("wb"))
-            processes += [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
-            processes.append(spawn("projector", url, workers, quiet, log_file))
+            deciders = [spawn("worker", url, i, quiet, log_file) for i in range(workers)]
+            projector = spawn("projector", url, workers, quiet, log_file)
+            processes += [*deciders, projector]
+            pids.append({"workers": [d.pid for d in deciders], "projector": [projector.pid]})
         try:
-            loads = asyncio.run(_load([url for _, url in urls], tables, game, seed, workers, games))
+            loads = asyncio.run(
+                _load([url for _, url in urls], pids, tables, game, seed, workers, games)
+            )
             memories = [asyncio.run(_memory(url)) for _, url in urls]
         finally:
             stop_processes(processes)
@@ -189,6 +208,10 @@ def _compare(
                 play_round_trips=load.play_reads / load.play if load.play else 0.0,
                 errors=sum(error_events.values()),
                 error_events=error_events,
+                play_cpu_us={
+                    part: seconds / load.play * 1e6 if load.play else 0.0
+                    for part, seconds in load.play_cpu_s.items()
+                },
             )
         )
     return figures
@@ -258,10 +281,12 @@ class _Load:
     play: int = 0
     play_s: float = 0.0
     play_reads: int = 0  # the servers' socket reads over the play
+    play_cpu_s: dict[str, float] = field(default_factory=dict)  # CPU seconds by part
 
 
 async def _load(
     urls: list[str],
+    pids: list[dict[str, list[int]]],
     tables: int,
     game: str,
     seed: int,
@@ -276,7 +301,8 @@ async def _load(
     same code's play rate differ by up to 0.3 between two phases (docs/benchmarks.md,
     "Session 15"). Every target's tables play the same games (the same seed).
     Both start once the workers have shared out the partitions (services/assignment.py):
-    every worker has beaten, and each has had a beat to follow the assignment."""
+    every worker has beaten, and each has had a beat to follow the assignment.
+    ``pids``: per target, its processes by part, whose CPU is counted over its rounds."""
     from orrery_client.sdk import OrreryClient
 
     loads = [_Load() for _ in urls]
@@ -292,11 +318,15 @@ async def _load(
         settle_collector()
         for round_ in range(games):
             for i in turn_order(round_, len(urls)):
+                used = CpuUse(clients[i].redis, pids[i])
+                await used.start()
                 reads = await _server_reads(clients[i].redis)
                 started = time.perf_counter()
                 await _play_round(clients[i], game, table_rngs[i])
                 loads[i].play_s += time.perf_counter() - started
                 loads[i].play_reads += await _server_reads(clients[i].redis) - reads
+                for part, seconds in (await used.since_start()).items():
+                    loads[i].play_cpu_s[part] = loads[i].play_cpu_s.get(part, 0.0) + seconds
         for load, counter in zip(loads, counted, strict=True):
             load.play = counter.count
     return loads
@@ -375,6 +405,43 @@ async def _play_round(client: Any, game: str, table_rngs: list[random.Random]) -
     )
 
 
+class CpuUse:
+    """The CPU seconds a target's parts use between :meth:`start` and
+    :meth:`since_start`: its servers (``INFO cpu``, summed over a cluster's nodes), its
+    processes (``pids``, by part) and the bots (this process)."""
+
+    def __init__(self, redis: Any, pids: dict[str, list[int]]) -> None:
+        self.redis = redis
+        self.pids = pids
+        self._started: dict[str, float] = {}
+
+    async def start(self) -> None:
+        self._started = await self._now()
+
+    async def since_start(self) -> dict[str, float]:
+        now = await self._now()
+        return {part: seconds - self._started[part] for part, seconds in now.items()}
+
+    async def _now(self) -> dict[str, float]:
+        now = {"servers": await _server_cpu_seconds(self.redis)}
+        for part, pids in self.pids.items():
+            now[part] = sum(process_cpu_seconds(pid) or 0.0 for pid in pids)
+        now["bots"] = time.process_time()
+        return now
+
+
+async def _server_cpu_seconds(redis: Any) -> float:
+    """The CPU seconds the server (every node of a cluster) has used since it started."""
+    if isinstance(redis, RedisCluster):
+        per_node = await redis.info("cpu", target_nodes=RedisCluster.PRIMARIES)
+        return sum(_cpu_seconds(info) for info in per_node.values())
+    return _cpu_seconds(await redis.info("cpu"))
+
+
+def _cpu_seconds(info: dict[str, Any]) -> float:
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
 async def _server_reads(redis: Any) -> int:
     """The socket reads the server (every node of a cluster) has made since it started."""
     if isinstance(redis, RedisCluster):
@@ -429,8 +496,8 @@ def print_scale(figures: list[ScaleFigures]) -> None:
     console = Console(width=140)
     table = Table(title=f"orrery bench scale ({os.cpu_count()} cores)")
     columns = ("run", "target", "workers", "burst cmd/s", "play cmd/s", "raw baseline/s")
-    more = ("burst ratio", "play ratio", "round trips/cmd", "B/event", "KiB/game", "errors")
-    for column in (*columns, *more):
+    more = ("burst ratio", "play ratio", "round trips/cmd", "B/event", "KiB/game")
+    for column in (*columns, *more, "errors"):
         table.add_column(column, justify="right")
     for f in figures:
         table.add_row(
@@ -448,10 +515,12 @@ def print_scale(figures: list[ScaleFigures]) -> None:
             str(f.errors),
         )
     console.print(table)
+    console.print(_cpu_table(figures))
     pairs = cluster_ratios(figures)
     if pairs:
         ratios = Table(title="cluster ÷ standalone, same run")
-        for column in ("run", "workers", "play ratio", "target", "burst ratio", "errors"):
+        columns = ("run", "workers", "play ratio", "target", "CPU/cmd ratio", "burst ratio")
+        for column in (*columns, "errors"):
             ratios.add_column(column, justify="right")
         for pair in pairs:
             ratios.add_row(
@@ -459,6 +528,7 @@ def print_scale(figures: list[ScaleFigures]) -> None:
                 str(pair.workers),
                 f"{pair.play_ratio:.2f}",
                 "≥ 0.80",
+                f"{pair.cpu_ratio:.2f}" if pair.cpu_ratio else "-",
                 f"{pair.burst_ratio:.2f}",
                 f"{pair.errors} (target 0)"
                 + (f": {_events(pair.error_events)}" if pair.error_events else ""),
@@ -468,9 +538,24 @@ def print_scale(figures: list[ScaleFigures]) -> None:
         "burst: creates+joins enqueued at once, drained by the workers; play: bots play "
         "complete games through views (1 projector); raw baseline: XREADGROUP+XADD+XACK "
         "per entry from one asyncio process, same server, same run; round trips/cmd: the "
-        "servers' socket reads per play command (every process's, the bots' too); errors: "
+        "servers' socket reads per play command (every process's, the bots' too); CPU: "
+        "the target's servers, workers, projector and bots per play command, over its own "
+        "rounds (CPU/cmd ratio: the cluster's ÷ the standalone's; where the play fills "
+        "the cores, as the defaults do on 2, the play ratio follows its inverse); errors: "
         "error lines the workers and the projector logged."
     )
+
+
+def _cpu_table(figures: list[ScaleFigures]) -> Any:
+    from rich.table import Table
+
+    table = Table(title="CPU µs per play command, by part")
+    for column in ("run", "target", "workers", *CPU_PARTS, "total"):
+        table.add_column(column, justify="right")
+    for f in figures:
+        parts = [f"{f.play_cpu_us[p]:,.0f}" if p in f.play_cpu_us else "-" for p in CPU_PARTS]
+        table.add_row(str(f.run), f.target, str(f.workers), *parts, f"{f.play_cpu_total_us:,.0f}")
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,6 +566,7 @@ class ClusterRatio:
     burst_ratio: float
     errors: int  # the cluster configuration's error lines
     error_events: dict[str, int]
+    cpu_ratio: float = 0.0  # cluster CPU µs per play command ÷ standalone's (0: unknown)
 
 
 def cluster_ratios(figures: list[ScaleFigures]) -> list[ClusterRatio]:
@@ -500,6 +586,11 @@ def cluster_ratios(figures: list[ScaleFigures]) -> list[ClusterRatio]:
                 burst_ratio=cluster.burst_per_s / standalone.burst_per_s,
                 errors=cluster.errors,
                 error_events=cluster.error_events,
+                cpu_ratio=(
+                    cluster.play_cpu_total_us / standalone.play_cpu_total_us
+                    if standalone.play_cpu_total_us
+                    else 0.0
+                ),
             )
         )
     return out
