@@ -11,6 +11,7 @@ from pathlib import Path
 
 def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     small = ["--commands", "6", "--tables", "2", "--spectators", "3", "--updates", "4"]
+    small += ["--rounds", "2"]
     done = subprocess.run(
         [sys.executable, "-m", "orrery.cli", "bench", "gateway", "--json", *small],
         capture_output=True,
@@ -21,7 +22,9 @@ def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
     assert [p["kind"] for p in result["phases"]] == ["sdk", "http", "ws", "httpx"]
+    assert result["rounds"] == 2
     for phase in result["phases"]:
+        # pooled over the rounds: each round's drivers send 3 commands at least
         assert phase["commands"] >= 6 and phase["commands_per_s"] > 0
         assert phase["p99_ms"] >= phase["p50_ms"] > 0
         # CPU per command: the gateway process's (it served these phases) and the clients'
@@ -76,3 +79,14 @@ def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None
     assert rows["http"].split()[6:8] == ["1234", "567"]
     # the httpx row is for scale: issue 23's targets are for the http and ws rows
     assert "met" not in rows["httpx"] and "httpx" in rows["httpx"].split("(")[-1]
+
+
+def test_the_client_kinds_take_turns_and_none_always_plays_first() -> None:
+    from orrery.bench.gateway import KINDS, turn_order
+
+    assert turn_order(0) == ("sdk", "http", "ws", "httpx") == KINDS
+    assert turn_order(1) == ("httpx", "ws", "http", "sdk")
+    # over two rounds every kind holds the same mean place: none gains from its place
+    places = {kind: [turn_order(r).index(kind) for r in (0, 1)] for kind in KINDS}
+    assert {sum(p) for p in places.values()} == {len(KINDS) - 1}
+    assert turn_order(2) == turn_order(0)

@@ -2,9 +2,14 @@
 same run (docs/benchmarks.md, "Gateway").
 
 Everything runs here on a temporary embedded server: one worker, one projector, one
-gateway process. Three client kinds play the same workload, one after the other:
-tables of Fractured Sky with one seat (the built-in AIs play the others), each driven
-by one client that waits for its seat's view, picks a random legal move and sends it.
+gateway process. The client kinds play the same workload: tables of Fractured Sky with
+one seat (the built-in AIs play the others), each driven by one client that waits for
+its seat's view, picks a random legal move and sends it. They take turns, ``rounds``
+rounds of ``commands / rounds`` commands each, the order reversed every other round
+(sdk http ws httpx, httpx ws http sdk, …), and each kind's figures pool its rounds: one
+whole phase after the other's, a slow moment of the shared machine fell on one kind
+only (the WebSocket's ratio to the SDK read 0.58–0.96 in four runs of the same code,
+docs/benchmarks.md, "Session 16").
 
 * ``sdk`` — ``orrery_client.sdk.OrreryClient`` over Redis (views by ``wait_view``);
 * ``http`` — commands by ``POST /v1/tables/{id}/commands``, views from the WebSocket;
@@ -36,6 +41,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +59,9 @@ from orrery_contracts.table import NOT_MOVES
 GAME = "fractured_sky"
 TABLES = 8
 GATEWAY_KINDS = ("http", "ws", "httpx")
+KINDS = ("sdk", *GATEWAY_KINDS)
 TARGETED = ("http", "ws")  # the rows issue 23's targets are for
+ROUNDS = 3
 # issue 23: HTTP and WebSocket commands/s at least 0.6 of the SDK's, p99 at most twice its
 TARGET_RATIO_TO_SDK = 0.6
 TARGET_P99_TIMES_SDK = 2.0
@@ -88,18 +96,48 @@ class CpuClock:
         return gateway, time.process_time() - self.client
 
 
-def _figures(kind: str, latencies: list[float], seconds: float, clock: CpuClock) -> dict[str, Any]:
-    gateway_s, client_s = clock.used()
-    n = len(latencies)
+@dataclass
+class Phase:
+    """What one client kind measured, over one round or pooled over all of them."""
+
+    latencies: list[float] = field(default_factory=list)  # command sent -> outcome, s
+    seconds: float = 0.0
+    gateway_s: float | None = 0.0  # the gateway's CPU (None: not known)
+    client_s: float = 0.0  # this process's CPU (the clients)
+
+    def ended(self, started: float, clock: CpuClock) -> Phase:
+        self.seconds = time.perf_counter() - started
+        self.gateway_s, self.client_s = clock.used()
+        return self
+
+    def add(self, other: Phase) -> None:
+        self.latencies += other.latencies
+        self.seconds += other.seconds
+        if self.gateway_s is None or other.gateway_s is None:
+            self.gateway_s = None
+        else:
+            self.gateway_s += other.gateway_s
+        self.client_s += other.client_s
+
+
+def _figures(kind: str, phase: Phase) -> dict[str, Any]:
+    n = len(phase.latencies)
+    gateway_s = phase.gateway_s
     return {
         "kind": kind,
         "commands": n,
-        "commands_per_s": round(n / seconds, 1) if seconds else 0.0,
-        "p50_ms": round(_pct(latencies, 0.5) * 1000, 2),
-        "p99_ms": round(_pct(latencies, 0.99) * 1000, 2),
+        "commands_per_s": round(n / phase.seconds, 1) if phase.seconds else 0.0,
+        "p50_ms": round(_pct(phase.latencies, 0.5) * 1000, 2),
+        "p99_ms": round(_pct(phase.latencies, 0.99) * 1000, 2),
         "gateway_cpu_us": round(gateway_s / n * 1e6) if n and gateway_s is not None else None,
-        "client_cpu_us": round(client_s / n * 1e6) if n else None,
+        "client_cpu_us": round(phase.client_s / n * 1e6) if n else None,
     }
+
+
+def turn_order(round_: int) -> tuple[str, ...]:
+    """The kinds in the order they play round ``round_``: reversed every other round, so
+    that no kind always plays first, or right after the same other one."""
+    return KINDS if round_ % 2 == 0 else KINDS[::-1]
 
 
 def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -112,10 +150,9 @@ def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- the SDK over Redis
 
 
-async def _sdk_phase(
-    url: str, commands: int, tables: int, gateway_pid: int | None = None
-) -> dict[str, Any]:
-    latencies: list[float] = []
+async def _sdk_phase(url: str, commands: int, tables: int, gateway_pid: int | None = None) -> Phase:
+    phase = Phase()
+    latencies = phase.latencies
     async with OrreryClient(url) as client:
 
         async def driver(i: int) -> None:
@@ -142,7 +179,7 @@ async def _sdk_phase(
         clock = CpuClock(gateway_pid)
         started = time.perf_counter()
         await asyncio.gather(*(driver(i) for i in range(tables)))
-        return _figures("sdk", latencies, time.perf_counter() - started, clock)
+        return phase.ended(started, clock)
 
 
 # ---------------------------------------------------------------- through the gateway
@@ -204,10 +241,11 @@ async def _account(http: KeptAlive, name: str) -> str:
 
 async def _gateway_phase(
     base: str, commands: int, kind: str, tables: int, gateway_pid: int | None = None
-) -> dict[str, Any]:
+) -> Phase:
     """``kind``: ``http`` or ``ws`` (commands on the kept-alive connection or on the
     socket), ``httpx`` (``http`` with httpx as the client)."""
-    latencies: list[float] = []
+    phase = Phase()
+    latencies = phase.latencies
     ws_base = base.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=base, timeout=60) as pool:
         clients = [KeptAlive(base, pool if kind == "httpx" else None) for _ in range(tables)]
@@ -275,7 +313,7 @@ async def _gateway_phase(
         finally:
             for client in clients:
                 await client.close()
-        return _figures(kind, latencies, time.perf_counter() - started, clock)
+        return phase.ended(started, clock)
 
 
 async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dict[str, Any]:
@@ -365,7 +403,11 @@ def sign_in_cost() -> dict[str, Any]:
 
 
 def run_bench(
-    commands: int = 400, spectators: int = 100, updates: int = 60, tables: int = TABLES
+    commands: int = 1200,
+    spectators: int = 100,
+    updates: int = 60,
+    tables: int = TABLES,
+    rounds: int = ROUNDS,
 ) -> dict[str, Any]:
     from orrery.runtime import gateway_processes, service, stop_processes
 
@@ -382,11 +424,16 @@ def run_bench(
             processes.extend(started)
             pid = started[0].pid
             try:
-                async with asyncio.timeout(PHASE_TIMEOUT_S):
-                    phases = [await _sdk_phase(url, commands, tables, pid)]
-                for kind in GATEWAY_KINDS:
-                    async with asyncio.timeout(PHASE_TIMEOUT_S):
-                        phases.append(await _gateway_phase(base, commands, kind, tables, pid))
+                pooled = {kind: Phase() for kind in KINDS}
+                per_round = max(1, -(-commands // rounds))  # (rounded up)
+                for round_ in range(rounds):
+                    for kind in turn_order(round_):
+                        async with asyncio.timeout(PHASE_TIMEOUT_S):
+                            if kind == "sdk":
+                                done = await _sdk_phase(url, per_round, tables, pid)
+                            else:
+                                done = await _gateway_phase(base, per_round, kind, tables, pid)
+                        pooled[kind].add(done)
                 async with asyncio.timeout(PHASE_TIMEOUT_S):
                     push = await _push_phase(base, url, spectators, updates)
             finally:
@@ -394,7 +441,8 @@ def run_bench(
         return {
             "game": GAME,
             "tables": tables,
-            "phases": phases,
+            "rounds": rounds,
+            "phases": [_figures(kind, phase) for kind, phase in pooled.items()],
             "push": push,
             "sign_in": sign_in_cost(),
         }
@@ -406,7 +454,8 @@ def run_bench(
 def render(result: dict[str, Any]) -> str:
     sdk = result["phases"][0]
     lines = [
-        f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver each",
+        f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver "
+        f"each; {result.get('rounds', 1)} rounds, the client kinds in turns",
         f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}"
         f" {'gw µs/cmd':>10} {'client µs/cmd':>14}  target (issue 23)",
     ]

@@ -392,10 +392,13 @@ def bots_command(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR))
 
 
 def bench_gateway_command(
-    commands: Annotated[int, typer.Option(help="commands per client kind")] = 400,
+    commands: Annotated[int, typer.Option(help="commands per client kind")] = 1200,
     spectators: Annotated[int, typer.Option(help="WebSocket spectators on one table")] = 100,
     updates: Annotated[int, typer.Option(help="updates the spectators watch")] = 60,
     tables: Annotated[int, typer.Option(help="tables (one driver each) per client kind")] = 8,
+    rounds: Annotated[
+        int, typer.Option(min=1, help="rounds the client kinds take turns in")
+    ] = 3,  # (orrery.bench.gateway.ROUNDS: the bench module loads only when run)
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Commands/s and outcome p50/p99 through HTTP, the WebSocket and the Python SDK over
@@ -403,6 +406,8 @@ def bench_gateway_command(
     from orrery.bench.gateway import render, run_bench
 
     configure_logging("warning")
-    result = run_bench(commands=commands, spectators=spectators, updates=updates, tables=tables)
+    result = run_bench(
+        commands=commands, spectators=spectators, updates=updates, tables=tables, rounds=rounds
+    )
     typer.echo(json.dumps(result, indent=2) if as_json else render(result))
     sys.stdout.flush()
