@@ -1,6 +1,6 @@
 """``orrery bench``: the whole service under load, against a Redis-only baseline.
 
-Three phases, each ``seconds`` long after a short warm-up:
+Three phases, each ``seconds`` of measurement after a short warm-up:
 
 1. **baseline** — the SDK client sends no-op commands from ``tables`` concurrent loops
    to a worker that does only the service's Redis round trips per command
@@ -13,6 +13,12 @@ Three phases, each ``seconds`` long after a short warm-up:
 3. **half rate** — the same, open loop: commands are paced at half the saturation
    rate and their latency runs from the *scheduled* send time (no coordinated omission);
    the delay between a slot and its actual send (no ready bot, busy client) is shown too.
+
+The baseline and the saturation, whose ratios are the figures, take turns: ``rounds``
+windows each, the first place alternating (baseline, service; service, baseline; …), and
+each side's figures pool its windows. One whole phase after the other, a slow moment of
+the shared machine fell on one side only (the same method in ``bench scale`` and ``bench
+gateway``; docs/benchmarks.md, "Session 16"). The half rate follows, in one window.
 """
 
 from __future__ import annotations
@@ -109,6 +115,21 @@ class Recorder:
     def rate(self) -> float:
         return self.answered / (self.end - self.start)
 
+    @classmethod
+    def pooled(cls, windows: list[Recorder]) -> Recorder:
+        """The samples of several windows as one recorder, whose span (``start`` 0,
+        ``end`` their summed length) is the time they measured together."""
+        out = cls(start=0.0, end=sum(w.end - w.start for w in windows))
+        for w in windows:
+            out.latencies += w.latencies
+            out.from_send += w.from_send
+            out.send_delays += w.send_delays
+            out.lags += w.lags
+            out.answered += w.answered
+            out.accepted += w.accepted
+            out.rejected += w.rejected
+        return out
+
 
 def percentile(samples: list[float], q: float) -> float:
     """Nearest-rank percentile in milliseconds (0 when there are no samples)."""
@@ -117,6 +138,12 @@ def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
     return ordered[rank] * 1000
+
+
+SIDES = ("baseline", "service")
+# a window's samples, and the CPU and server figures its probe took (CpuProbe.percent
+# and counts)
+Window = tuple[Recorder, dict[str, float | None]]
 
 
 # ---------------------------------------------------------------- bots
@@ -403,6 +430,27 @@ class CpuProbe:
         return out
 
 
+def pooled_use(windows: list[tuple[float, dict[str, float | None]]]) -> dict[str, float | None]:
+    """One side's CPU and server figures (``CpuProbe.percent`` and ``counts``) over
+    several windows of the given lengths: a part's % of a core and the AOF's bytes/s
+    weighted by length, the server's calls and reads summed (None where a window lacks
+    one)."""
+    total = sum(seconds for seconds, _ in windows)
+    out: dict[str, float | None] = {}
+    for name in dict.fromkeys(name for _, use in windows for name in use):
+        values = [(seconds, use.get(name)) for seconds, use in windows]
+        if total <= 0 or any(value is None for _, value in values):
+            out[name] = None
+        elif name in _SUMMED:
+            out[name] = sum(value or 0.0 for _, value in values)
+        else:
+            out[name] = sum(seconds * (value or 0.0) for seconds, value in values) / total
+    return out
+
+
+_SUMMED = ("server calls", "server reads")  # counts over a window, not rates
+
+
 def _between(counts: list[int | None]) -> int | None:
     if len(counts) < 2 or counts[0] is None or counts[-1] is None:
         return None
@@ -444,7 +492,7 @@ async def check_empty(url: str) -> None:
 
 async def baseline_phase(
     url: str, partitions: int, loops: int, seconds: float, warmup: float
-) -> tuple[Recorder, dict[str, float | None]]:
+) -> Window:
     from services.intake import ensure_command_groups
 
     redis: Any = aioredis.Redis.from_url(url)
@@ -505,6 +553,7 @@ async def _baseline_loops(
 class BenchConfig:
     tables: int = 16
     seconds: float = 8.0
+    rounds: int = 3  # windows of the baseline and of the saturation, taken in turns
     game: str = "fractured_sky"
     seats: int = 4
     workers: int = 1
@@ -529,32 +578,65 @@ def seats_for(game: str, wanted: int) -> int:
     return max(found.min_seats, min(wanted, found.max_seats))
 
 
+def turn_order(round_: int) -> tuple[str, ...]:
+    """The sides in the order they measure round ``round_``: the first place alternates,
+    so neither side always measures right after the other."""
+    return SIDES if round_ % 2 == 0 else SIDES[::-1]
+
+
+def _warm_up_s(window: float) -> float:
+    return min(1.0, window / 4)
+
+
+def _pool(windows: list[Window]) -> Window:
+    """One side's windows as one recorder, with its CPU and server figures."""
+    recorders = [recorder for recorder, _ in windows]
+    use = [(recorder.end - recorder.start, used) for recorder, used in windows]
+    return Recorder.pooled(recorders), pooled_use(use)
+
+
 async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
     from orrery.runtime import service
 
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     games = plan_games(config)
     seats = min(seats_for(g, config.seats) for g in set(games))
-    warmup = min(1.0, config.seconds / 4)
+    window = config.seconds / config.rounds
     await check_empty(baseline_url(url, config.baseline_db))
     async with (
         service(url, config.workers, config.projectors) as processes,
         OrreryClient(url) as client,
     ):
         partitions = client.partitions
-        base, base_cpu = await baseline_phase(
-            baseline_url(url, config.baseline_db), partitions, config.tables, config.seconds, warmup
-        )
         pids = [process.pid for process in processes]
-        probe = CpuProbe(
-            client.redis,
-            {
-                "workers": pids[: config.workers],
-                "projectors": pids[config.workers :],
-                "bench client": [os.getpid()],
-            },
-        )
-        saturated = await play_phase(client, games, seats, config.seconds, warmup, None, probe)
+        parts = {
+            "workers": pids[: config.workers],
+            "projectors": pids[config.workers :],
+            "bench client": [os.getpid()],
+        }
+
+        async def measure(side: str) -> Window:
+            """One window of ``side``: its samples, with its CPU and server figures."""
+            if side == "baseline":
+                return await baseline_phase(
+                    baseline_url(url, config.baseline_db),
+                    partitions,
+                    config.tables,
+                    window,
+                    _warm_up_s(window),
+                )
+            probe = CpuProbe(client.redis, parts)
+            recorder = await play_phase(
+                client, games, seats, window, _warm_up_s(window), None, probe
+            )
+            return recorder, {**probe.percent(), **probe.counts()}
+
+        windows: dict[str, list[Window]] = {side: [] for side in SIDES}
+        for round_ in range(config.rounds):
+            for side in turn_order(round_):
+                windows[side].append(await measure(side))
+        base, base_cpu = _pool(windows["baseline"])
+        saturated, service_cpu = _pool(windows["service"])
         half = max(saturated.rate / 2, 1.0)
         # Twice the tables at half the rate, so a ready bot is there when a slot comes.
         paced_games = games * 2
@@ -562,7 +644,13 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         # stalls the server at its end, docs/scaling.md)
         paced_probe = CpuProbe(client.redis, {})
         paced = await play_phase(
-            client, paced_games, seats, config.seconds, warmup, half, paced_probe
+            client,
+            paced_games,
+            seats,
+            config.seconds,
+            _warm_up_s(config.seconds),
+            half,
+            paced_probe,
         )
     return figures(
         config,
@@ -573,10 +661,7 @@ async def _measure(url: str, config: BenchConfig) -> dict[str, Any]:
         saturated,
         paced,
         half,
-        {
-            "service": {**probe.percent(), **probe.counts()},
-            "baseline": base_cpu,
-        },
+        {"service": service_cpu, "baseline": base_cpu},
         load_before,
         half_rate_rewrites=paced_probe.aof_rewrites(),
     )
@@ -609,6 +694,7 @@ def figures(
             "tables": config.tables,
             "seats": seats,
             "seconds": config.seconds,
+            "rounds": config.rounds,
             "workers": config.workers,
             "projectors": config.projectors,
             "partitions": partitions,
@@ -783,7 +869,8 @@ def render(result: dict[str, Any]) -> str:
     ]
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
-        f"{c['seconds']:g} s per phase; {c['workers']} worker(s), {c['projectors']} "
+        f"{c['seconds']:g} s per phase (baseline and service in {c.get('rounds', 1)} rounds "
+        f"of turns); {c['workers']} worker(s), {c['projectors']} "
         f"projector(s); P={c['partitions']}; {c['server']} server; {c['cores']} cores, "
         f"load average {c['load_before'] or 0:.2f} before the run"
     )

@@ -36,6 +36,12 @@ def bench(
     seconds: Annotated[
         float, typer.Option("--seconds", min=0.1, help="measured seconds per phase (3 phases)")
     ] = 8.0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds", min=1, help="windows the baseline and the service phase take turns in"
+        ),
+    ] = 3,
     game: Annotated[
         str, typer.Option("--game", help="fractured_sky, spacecraft, federation or mix")
     ] = "fractured_sky",
@@ -65,6 +71,7 @@ def bench(
     config = BenchConfig(
         tables=tables,
         seconds=seconds,
+        rounds=rounds,
         game=game,
         seats=seats,
         workers=workers,
