@@ -49,7 +49,7 @@ import httpx
 import websockets
 
 from gateway.sockets import auth_frame
-from orrery.bench.service import process_cpu_seconds
+from orrery.bench.service import process_cpu_seconds, rounds_text
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
@@ -455,7 +455,7 @@ def render(result: dict[str, Any]) -> str:
     sdk = result["phases"][0]
     lines = [
         f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver "
-        f"each; {result.get('rounds', 1)} rounds, the client kinds in turns",
+        f"each; the client kinds in turns, {rounds_text(result.get('rounds', 1))}",
         f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}"
         f" {'gw µs/cmd':>10} {'client µs/cmd':>14}  target (issue 23)",
     ]

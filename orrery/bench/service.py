@@ -869,8 +869,8 @@ def render(result: dict[str, Any]) -> str:
     ]
     head = (
         f"orrery bench: {', '.join(c['games'])}; {c['tables']} tables x {c['seats']} seats; "
-        f"{c['seconds']:g} s per phase (baseline and service in {c.get('rounds', 1)} rounds "
-        f"of turns); {c['workers']} worker(s), {c['projectors']} "
+        f"{c['seconds']:g} s per phase (baseline and service in turns, "
+        f"{rounds_text(c.get('rounds', 1))}); {c['workers']} worker(s), {c['projectors']} "
         f"projector(s); P={c['partitions']}; {c['server']} server; {c['cores']} cores, "
         f"load average {c['load_before'] or 0:.2f} before the run"
     )
@@ -895,6 +895,10 @@ def render(result: dict[str, Any]) -> str:
         "answered command."
     )
     return "\n".join(lines)
+
+
+def rounds_text(n: int) -> str:
+    return f"{n} round" if n == 1 else f"{n} rounds"
 
 
 CPU_COLUMNS = ("CPU", "service % core", "service µs/cmd", "baseline % core", "baseline µs/cmd")
