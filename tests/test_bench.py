@@ -32,6 +32,7 @@ SERVICE_ROWS = (
     "service commands/s (closed loop)",
     "baseline commands/s (Redis only)",
     "service ÷ baseline",
+    "each round: service ÷ baseline",
     "outcome latency p50 ms",
     "outcome latency p99 ms",
     "projection lag p50 ms",
@@ -124,6 +125,9 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
     assert number(rows["service commands/s (closed loop)"][0]) > 0
     assert number(rows["baseline commands/s (Redis only)"][0]) > 0
     assert rows["service ÷ baseline"][1:] == ["≥", "0.30"]
+    # the default 3 rounds of turns, each round's ratio beside the pooled one
+    each_round = rows.pop("each round: service ÷ baseline")
+    assert len(each_round) == 3 and all(number(r) > 0 for r in each_round)
     assert rows["half rate: outcome latency p99 ms"][1:] == ["≤", "10"]
     assert rows["half rate: projection lag p99 ms"][1:] == ["≤", "20"]
     assert rows["per-command CPU: service ÷ baseline"][1:] == ["≤", "3.5"]
