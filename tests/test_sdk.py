@@ -133,3 +133,46 @@ async def test_an_answer_later_than_the_first_read_still_arrives(live: LiveServi
         finally:
             os.kill(worker.pid, signal.SIGCONT)
         assert await asyncio.wait_for(sent, 10) == "late-answer"
+
+
+async def test_the_seats_a_client_watches_on_one_table_share_one_read(
+    live: LiveService,
+) -> None:
+    """Two seats of one table watched by one client: one blocking read of the table's
+    updates (one connection), whose views reach each seat, its own view each; a seat that
+    starts watching while that read waits gets the next update too."""
+    async with _named(live.url, "sdk-shared-watch") as client, OrreryClient(live.url) as mover:
+        table = await client.create_table("tiny", 2)
+        ann = await client.join(table, "Ann")
+        bob = await client.join(table, "Bob")
+        started = await client.start(ann)
+        for seat in (ann, bob):  # the views of the start first
+            await client.wait_view(table, seat.seat, started.last_seq)
+        anns = client.watch(table, ann.seat)
+        assert (await anext(anns))["seq"] >= started.last_seq
+        ann_next = asyncio.ensure_future(anext(anns))
+        await _until_blocked(live.url, "sdk-shared-watch")
+        bobs = client.watch(table, bob.seat)  # joins while Ann's read waits on the server
+        assert (await anext(bobs))["seq"] >= started.last_seq
+        bob_next = asyncio.ensure_future(anext(bobs))
+        await asyncio.sleep(0.1)
+        blocked = [c for c in await _connections(live.url, "sdk-shared-watch") if "b" in c["flags"]]
+        assert [c["cmd"] for c in blocked] == ["xread"]  # one read for both seats
+        played = await mover.play(ann, Draw())  # (the credentials work from any client)
+        assert isinstance(played, Accepted)
+        ann_view, bob_view = await asyncio.wait_for(asyncio.gather(ann_next, bob_next), 10)
+        # the next view each seat sees is the move's (the start's came before the watches)
+        assert ann_view["seq"] >= played.last_seq and bob_view["seq"] >= played.last_seq
+        assert (ann_view["viewer"], bob_view["viewer"]) == (ann.seat, bob.seat)
+        await anns.aclose()
+        await bobs.aclose()
+    # the read ended with the client: nothing of it is left blocked on the server
+    assert not await _connections(live.url, "sdk-shared-watch")
+
+
+async def _until_blocked(url: str, name: str) -> None:
+    for _ in range(100):
+        if any("b" in c["flags"] for c in await _connections(url, name)):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no read of {name} blocked on the server")

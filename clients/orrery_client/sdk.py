@@ -33,6 +33,7 @@ from redis.exceptions import RedisClusterException as ClusterUnreachable
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from orrery_client.cluster import read_stream_keys_locally
+from orrery_client.table_watch import TableWatch
 from orrery_contracts import keys
 from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history
 from orrery_contracts.envelope import (
@@ -103,7 +104,6 @@ _TRANSIENT = (
 )
 _PAUSE = 0.25
 RETRY_FOR_S = 30.0
-_QUIET_READS = 4  # watch: re-read the view after this many empty 0.5 s blocks
 # A reply stream's read: blocks 0.2 s at most, so a closing client's reader stops soon.
 _REPLY_READ: dict[str, Any] = {"block": 200, "count": 100}
 
@@ -160,6 +160,8 @@ class OrreryClient:
         # a command, see _send_and_read), and the id of the last answer read there
         self._readers: dict[str, asyncio.Task[None] | None] = {}
         self._read_up_to: dict[str, str] = {}
+        # table id -> the one reader of its updates for every seat watched here
+        self._watches: dict[str, TableWatch] = {}
         self._closing = False
 
     async def __aenter__(self) -> OrreryClient:
@@ -201,6 +203,8 @@ class OrreryClient:
             if reader is not None:
                 with contextlib.suppress(Exception):
                     await reader
+        for watch in list(self._watches.values()):
+            await watch.stopped()
         for stream in self._read_up_to:
             with contextlib.suppress(Exception):
                 await self.redis.delete(stream)  # (one by one: a cluster's are in several slots)
@@ -541,51 +545,56 @@ class OrreryClient:
 
         A view is new when it differs from the last one yielded: normally its seq is
         higher; after a failover that lost the newest (unconfirmed) events it may show
-        an older seq, or another event at the same seq — that is the table now."""
-        p = self.partition(table_id)
-        stream = keys.updates_stream(p, table_id)
-        view_key = keys.view_key(p, table_id, seat)
+        an older seq, or another event at the same seq — that is the table now. Every
+        seat this client watches on one table shares one read of its updates
+        (:class:`~orrery_client.table_watch.TableWatch`)."""
+        table_watch = self._table_watch(table_id)
+        follower = table_watch.follow(seat)  # (before the first look: nothing is missed)
+        try:
 
-        async def first_look() -> list[Any]:
-            # Where the updates end, then the view, in one round trip (both in the
-            # table's slot): an update after that end is read below, so none is missed.
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.xrevrange(stream, count=1)
-            pipe.get(view_key)
-            found: list[Any] = await pipe.execute()
-            return found
-
-        newest, raw = await self._retrying(first_look)
-        last = newest[0][0] if newest else "0-0"
-        shown = None if raw is None else msgspec.json.decode(raw)
-        if shown is not None:
-            yield shown
-        quiet = 0
-        while True:
-            try:
-                # The wait and the read in one round trip: the server runs the GET as
-                # soon as the blocking XREAD returns (the stream and the view share a
-                # slot, so this holds on a cluster too).
+            async def first_look() -> list[Any]:
+                # Where the updates end, then the view, in one round trip (both in the
+                # table's slot): the reader reads every update after that end.
                 pipe = self.redis.pipeline(transaction=False)
-                pipe.xread({stream: last}, block=500)
-                pipe.get(view_key)
-                updates, raw = await pipe.execute()
-            except _TRANSIENT:
-                await asyncio.sleep(_PAUSE)
-                continue
-            if updates:
-                quiet = 0
-                last = updates[0][1][-1][0]
-            else:
-                # no update for a while: look anyway (a failover can change the view
-                # and lose the update that announced it)
-                quiet += 1
-                if quiet % _QUIET_READS:
+                pipe.xrevrange(table_watch.stream, count=1)
+                pipe.get(table_watch.view_key(seat))
+                found: list[Any] = await pipe.execute()
+                return found
+
+            newest, raw = await self._retrying(first_look)
+            table_watch.start(after=_text(newest[0][0]) if newest else "0-0")
+            shown = None if raw is None else msgspec.json.decode(raw)
+            if shown is not None:
+                yield shown
+            while True:
+                latest = await follower.next()
+                if latest is None or latest == raw:
                     continue
-            view = None if raw is None else msgspec.json.decode(raw)
-            if view is not None and view != shown:
-                shown = view
-                yield view
+                raw = latest
+                view = msgspec.json.decode(raw)
+                if view != shown:
+                    shown = view
+                    yield view
+        finally:
+            table_watch.leave(follower)
+
+    def _table_watch(self, table_id: str) -> TableWatch:
+        table_watch = self._watches.get(table_id)
+        if table_watch is None:
+            table_watch = self._watches[table_id] = TableWatch(
+                self.redis,
+                self.partition(table_id),
+                table_id,
+                transient=_TRANSIENT,
+                pause_s=_PAUSE,
+                closing=lambda: self._closing,
+                ended=self._watch_ended,
+            )
+        return table_watch
+
+    def _watch_ended(self, table_watch: TableWatch) -> None:
+        if self._watches.get(table_watch.table_id) is table_watch:
+            del self._watches[table_watch.table_id]
 
 
 def _text(value: Any) -> str:

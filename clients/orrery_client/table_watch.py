@@ -1,0 +1,176 @@
+"""One reader of a table's updates for every seat a client watches on that table.
+
+``OrreryClient.watch`` used to read per seat: each watcher blocked on the table's updates
+stream and read its own view, so a client playing several seats of one table (the
+gateway's bot runner, ``orrery demo``, a bot farm) made one blocking read, one round trip
+and one connection per seat for every update. A :class:`TableWatch` makes one: a
+pipeline of the blocking ``XREAD`` and a ``GET`` of each watched seat's view (all keys of
+one table share its slot, so this holds on a cluster too), whose views it hands to each
+seat's :class:`Follower`.
+
+Choices:
+
+* a follower keeps the newest view only (a slow consumer skips views, as a watcher that
+  read the current view after several updates did);
+* a follower registers before it reads its first view, and the reader starts from where
+  that first look found the stream's end: every update after the first look is read by
+  the reader, and a seat that joined while a read was in flight has its view read
+  when the read returns;
+* after ``QUIET_READS`` empty blocks the views are read anyway (a failover can change a
+  view and lose the update that announced it);
+* the reader is never cancelled (cancelling a blocked read can leave redis-py's
+  connection hanging): it ends at its next return once no seat follows or the client
+  closes, so a table played move after move keeps one reader;
+* a lost connection is ridden out with a pause; any other error ends the reader and is
+  raised to every follower.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from orrery_contracts import keys
+
+BLOCK_MS = 500
+QUIET_READS = 4  # read the views anyway after this many empty blocks
+_NOTHING = object()
+
+
+class Follower:
+    """One seat's (None: a spectator's) place at a :class:`TableWatch`: the newest raw
+    view handed to it, waited for with :meth:`next`."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self._latest: Any = _NOTHING
+        self._ready = asyncio.Event()
+
+    def offer(self, raw: bytes | None) -> None:
+        self._latest = raw
+        self._ready.set()
+
+    def fail(self, error: BaseException) -> None:
+        self._latest = error
+        self._ready.set()
+
+    async def next(self) -> bytes | None:
+        """The newest view read since the last call (raw JSON, None: no view)."""
+        await self._ready.wait()
+        self._ready.clear()
+        latest, self._latest = self._latest, _NOTHING
+        if isinstance(latest, BaseException):
+            raise latest
+        view: bytes | None = latest
+        return view
+
+
+class TableWatch:
+    """The reader of one table's updates for a client's followers of its seats."""
+
+    def __init__(
+        self,
+        redis: Any,
+        partition: int,
+        table_id: str,
+        *,
+        transient: tuple[type[BaseException], ...],
+        pause_s: float,
+        closing: Callable[[], bool],
+        ended: Callable[[TableWatch], None],
+    ) -> None:
+        self.redis = redis
+        self.partition = partition
+        self.table_id = table_id
+        self.stream = keys.updates_stream(partition, table_id)
+        self.transient = transient
+        self.pause_s = pause_s
+        self.closing = closing
+        self.ended = ended  # told once no follower is left and no reader runs
+        self.followers: dict[int | None, set[Follower]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._last = "0-0"  # the updates stream's id read up to
+
+    def view_key(self, seat: int | None) -> str:
+        return keys.view_key(self.partition, self.table_id, seat)
+
+    def follow(self, seat: int | None) -> Follower:
+        follower = Follower(seat)
+        self.followers.setdefault(seat, set()).add(follower)
+        return follower
+
+    def start(self, after: str) -> None:
+        """Read the updates after ``after`` (a follower's first look), unless a reader
+        runs already: it has read nothing past an update it has not handed on."""
+        if self._task is None:
+            self._last = after
+            self._task = asyncio.create_task(self._run(), name=f"watch:{self.table_id}")
+
+    def leave(self, follower: Follower) -> None:
+        seats = self.followers.get(follower.seat)
+        if seats is not None:
+            seats.discard(follower)
+            if not seats:
+                del self.followers[follower.seat]
+        if not self.followers and self._task is None:
+            self.ended(self)
+
+    async def stopped(self) -> None:
+        """Wait until the reader has ended (the client closes: it ends at its next return)."""
+        task = self._task
+        if task is not None:
+            await asyncio.wait({task})
+
+    async def _run(self) -> None:
+        quiet = 0
+        try:
+            while self.followers and not self.closing():
+                seats = list(self.followers)
+                try:
+                    updates, views = await self._read(seats)
+                except self.transient:
+                    await asyncio.sleep(self.pause_s)
+                    continue
+                if updates:
+                    quiet = 0
+                    self._last = updates[0][1][-1][0]
+                else:
+                    quiet += 1
+                    if quiet % QUIET_READS:
+                        continue
+                added = [seat for seat in self.followers if seat not in views]
+                if added:  # followers that came while the read was in flight
+                    # (on a lost connection they keep their first look until the views
+                    # are read again: the next update, or the quiet reads' look)
+                    with contextlib.suppress(*self.transient):
+                        views.update(await self._views(added))
+                for seat, raw in views.items():
+                    for follower in list(self.followers.get(seat, ())):
+                        follower.offer(raw)
+        except Exception as error:
+            for followers in self.followers.values():
+                for follower in followers:
+                    follower.fail(error)
+        finally:
+            self._task = None
+            if not self.followers:
+                self.ended(self)
+
+    async def _read(self, seats: list[int | None]) -> tuple[Any, dict[int | None, Any]]:
+        """The updates after the last one read, then (the server runs them as soon as
+        the blocking read returns) each seat's view, in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xread({self.stream: self._last}, block=BLOCK_MS)
+        for seat in seats:
+            pipe.get(self.view_key(seat))
+        updates, *raws = await pipe.execute()
+        return updates, dict(zip(seats, raws, strict=True))
+
+    async def _views(self, seats: list[int | None]) -> dict[int | None, Any]:
+        pipe = self.redis.pipeline(transaction=False)
+        for seat in seats:
+            pipe.get(self.view_key(seat))
+        raws = await pipe.execute()
+        return dict(zip(seats, raws, strict=True))
