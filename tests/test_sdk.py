@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 from mypy import api as mypy_api
 
 from orrery_client.sdk import OrreryClient
+from orrery_client.table_watch import TableWatch, WatchClosed
 from orrery_contracts.envelope import Accepted, Rejection
 from orrery_contracts.table import CreateTable
 from tests.support.service import REPO, LiveService, live_service
@@ -176,3 +177,30 @@ async def _until_blocked(url: str, name: str) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"no read of {name} blocked on the server")
+
+
+async def test_a_watch_waiting_when_its_client_closes_ends_with_watch_closed(
+    live: LiveService,
+) -> None:
+    client = OrreryClient(live.url)
+    await client.connect()
+    table = await client.create_table("tiny", 2)
+    views = client.watch(table, None)
+    await anext(views)
+    waiting = asyncio.ensure_future(anext(views))
+    await asyncio.sleep(0.05)
+    await client.close()  # the read ends at its next return (0.5 s at most)
+    with pytest.raises(WatchClosed):
+        await asyncio.wait_for(waiting, 5)
+
+
+async def test_a_reader_started_from_a_later_end_tells_a_follower_to_look_again() -> None:
+    """Two first looks race: the one that starts the reader found the stream's end at
+    5-0, the other at 3-7. The updates in between were read by neither reader nor look,
+    so the second follower is told to read its view once more."""
+    watch = TableWatch(
+        None, 0, "t", transient=(), pause_s=0.0, closing=lambda: False, ended=lambda w: None
+    )
+    assert watch.start("5-0") is False  # the reader starts there
+    assert watch.start("3-7") is True
+    assert watch.start("5-0") is False and watch.start("12-0") is False

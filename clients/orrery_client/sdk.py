@@ -204,7 +204,7 @@ class OrreryClient:
                 with contextlib.suppress(Exception):
                     await reader
         for watch in list(self._watches.values()):
-            await watch.stopped()
+            await watch.stop()
         for stream in self._read_up_to:
             with contextlib.suppress(Exception):
                 await self.redis.delete(stream)  # (one by one: a cluster's are in several slots)
@@ -562,7 +562,9 @@ class OrreryClient:
                 return found
 
             newest, raw = await self._retrying(first_look)
-            table_watch.start(after=_text(newest[0][0]) if newest else "0-0")
+            if table_watch.start(after=_text(newest[0][0]) if newest else "0-0"):
+                view_key = table_watch.view_key(seat)
+                raw = await self._retrying(lambda: self.redis.get(view_key))
             shown = None if raw is None else msgspec.json.decode(raw)
             if shown is not None:
                 yield shown

@@ -15,14 +15,17 @@ Choices:
 * a follower registers before it reads its first view, and the reader starts from where
   that first look found the stream's end: every update after the first look is read by
   the reader, and a seat that joined while a read was in flight has its view read
-  when the read returns;
+  when the read returns. A reader another follower started from a later end has not
+  read the updates in between: :meth:`TableWatch.start` says so, and the follower reads
+  its view once more;
 * after ``QUIET_READS`` empty blocks the views are read anyway (a failover can change a
   view and lose the update that announced it);
-* the reader is never cancelled (cancelling a blocked read can leave redis-py's
-  connection hanging): it ends at its next return once no seat follows or the client
-  closes, so a table played move after move keeps one reader;
+* while the client is open the reader is never cancelled (cancelling a blocked read can
+  leave redis-py's connection hanging): it ends at its next return once no seat follows,
+  so a table played move after move keeps one reader. The client's close cancels it
+  (its connections close right after);
 * a lost connection is ridden out with a pause; any other error ends the reader and is
-  raised to every follower.
+  raised to every follower, as :class:`WatchClosed` is when the client closes.
 """
 
 from __future__ import annotations
@@ -36,7 +39,12 @@ from orrery_contracts import keys
 
 BLOCK_MS = 500
 QUIET_READS = 4  # read the views anyway after this many empty blocks
+STOP_TRIES = 4
 _NOTHING = object()
+
+
+class WatchClosed(RuntimeError):
+    """The client closed while a watch waited for its next view."""
 
 
 class Follower:
@@ -91,6 +99,7 @@ class TableWatch:
         self.ended = ended  # told once no follower is left and no reader runs
         self.followers: dict[int | None, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._from = "0-0"  # where the running reader started
         self._last = "0-0"  # the updates stream's id read up to
 
     def view_key(self, seat: int | None) -> str:
@@ -101,12 +110,15 @@ class TableWatch:
         self.followers.setdefault(seat, set()).add(follower)
         return follower
 
-    def start(self, after: str) -> None:
+    def start(self, after: str) -> bool:
         """Read the updates after ``after`` (a follower's first look), unless a reader
-        runs already: it has read nothing past an update it has not handed on."""
+        runs already. True when the running reader started after ``after``: the updates
+        in between were read by no one, so the follower must look at its view again."""
         if self._task is None:
-            self._last = after
+            self._from = self._last = after
             self._task = asyncio.create_task(self._run(), name=f"watch:{self.table_id}")
+            return False
+        return _stream_id(after) < _stream_id(self._from)
 
     def leave(self, follower: Follower) -> None:
         seats = self.followers.get(follower.seat)
@@ -117,11 +129,17 @@ class TableWatch:
         if not self.followers and self._task is None:
             self.ended(self)
 
-    async def stopped(self) -> None:
-        """Wait until the reader has ended (the client closes: it ends at its next return)."""
+    async def stop(self) -> None:
+        """End the reader now (the client closes, and its connections with it): a read
+        left to end by itself would hold the close for up to a block. The cancellation is
+        repeated while the task runs (Python 3.11's ``wait_for`` inside redis-py can
+        drop one), a few times at most."""
         task = self._task
-        if task is not None:
-            await asyncio.wait({task})
+        for _ in range(STOP_TRIES):
+            if task is None or task.done():
+                return
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.5)
 
     async def _run(self) -> None:
         quiet = 0
@@ -155,6 +173,10 @@ class TableWatch:
                     follower.fail(error)
         finally:
             self._task = None
+            if self.closing():
+                for followers in self.followers.values():
+                    for follower in followers:
+                        follower.fail(WatchClosed("the client closed"))
             if not self.followers:
                 self.ended(self)
 
@@ -174,3 +196,8 @@ class TableWatch:
             pipe.get(self.view_key(seat))
         raws = await pipe.execute()
         return dict(zip(seats, raws, strict=True))
+
+
+def _stream_id(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
