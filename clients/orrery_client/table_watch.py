@@ -168,34 +168,35 @@ class TableWatch:
                     for follower in list(self.followers.get(seat, ())):
                         follower.offer(raw)
         except Exception as error:
-            for followers in self.followers.values():
-                for follower in followers:
-                    follower.fail(error)
+            self._fail_all(error)
         finally:
             self._task = None
             if self.closing():
-                for followers in self.followers.values():
-                    for follower in followers:
-                        follower.fail(WatchClosed("the client closed"))
+                self._fail_all(WatchClosed("the client closed"))
             if not self.followers:
                 self.ended(self)
+
+    def _fail_all(self, error: BaseException) -> None:
+        for followers in self.followers.values():
+            for follower in followers:
+                follower.fail(error)
 
     async def _read(self, seats: list[int | None]) -> tuple[Any, dict[int | None, Any]]:
         """The updates after the last one read, then (the server runs them as soon as
         the blocking read returns) each seat's view, in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.xread({self.stream: self._last}, block=BLOCK_MS)
-        for seat in seats:
-            pipe.get(self.view_key(seat))
-        updates, *raws = await pipe.execute()
+        updates, *raws = await self._views_in(pipe, seats).execute()
         return updates, dict(zip(seats, raws, strict=True))
 
     async def _views(self, seats: list[int | None]) -> dict[int | None, Any]:
-        pipe = self.redis.pipeline(transaction=False)
+        raws = await self._views_in(self.redis.pipeline(transaction=False), seats).execute()
+        return dict(zip(seats, raws, strict=True))
+
+    def _views_in(self, pipe: Any, seats: list[int | None]) -> Any:
         for seat in seats:
             pipe.get(self.view_key(seat))
-        raws = await pipe.execute()
-        return dict(zip(seats, raws, strict=True))
+        return pipe
 
 
 def _stream_id(entry_id: str) -> tuple[int, int]:
