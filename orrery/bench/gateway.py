@@ -49,7 +49,7 @@ import httpx
 import websockets
 
 from gateway.sockets import auth_frame
-from orrery.bench.service import process_cpu_seconds, rounds_text
+from orrery.bench.service import in_turns, process_cpu_seconds, rounds_text
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
@@ -135,9 +135,8 @@ def _figures(kind: str, phase: Phase) -> dict[str, Any]:
 
 
 def turn_order(round_: int) -> tuple[str, ...]:
-    """The kinds in the order they play round ``round_``: reversed every other round, so
-    that no kind always plays first, or right after the same other one."""
-    return KINDS if round_ % 2 == 0 else KINDS[::-1]
+    """The kinds in the order they play round ``round_``."""
+    return in_turns(KINDS, round_)
 
 
 def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:

@@ -36,7 +36,12 @@ import structlog
 from redis.asyncio.cluster import RedisCluster
 
 from archive.hot import table_keys as hot_table_keys
-from orrery.bench.service import process_cpu_seconds, settle_collector
+from orrery.bench.service import (
+    in_turns,
+    process_cpu_seconds,
+    server_cpu_seconds,
+    settle_collector,
+)
 from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
@@ -333,10 +338,8 @@ async def _load(
 
 
 def turn_order(round_: int, targets: int) -> list[int]:
-    """The order in which the targets play round ``round_``: the first place alternates,
-    so neither target always plays right after the other."""
-    order = list(range(targets))
-    return order if round_ % 2 == 0 else order[::-1]
+    """The order in which the targets (by index) play round ``round_``."""
+    return list(in_turns(range(targets), round_))
 
 
 def _table_rngs(seed: int, tables: int) -> list[random.Random]:
@@ -434,12 +437,8 @@ async def _server_cpu_seconds(redis: Any) -> float:
     """The CPU seconds the server (every node of a cluster) has used since it started."""
     if isinstance(redis, RedisCluster):
         per_node = await redis.info("cpu", target_nodes=RedisCluster.PRIMARIES)
-        return sum(_cpu_seconds(info) for info in per_node.values())
-    return _cpu_seconds(await redis.info("cpu"))
-
-
-def _cpu_seconds(info: dict[str, Any]) -> float:
-    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+        return sum(server_cpu_seconds(info) for info in per_node.values())
+    return server_cpu_seconds(await redis.info("cpu"))
 
 
 async def _server_reads(redis: Any) -> int:

@@ -34,10 +34,10 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
@@ -141,6 +141,7 @@ def percentile(samples: list[float], q: float) -> float:
 
 
 SIDES = ("baseline", "service")
+T = TypeVar("T")
 # a window's samples, and the CPU and server figures its probe took (CpuProbe.percent
 # and counts)
 Window = tuple[Recorder, dict[str, float | None]]
@@ -330,6 +331,11 @@ async def play_phase(
 # ---------------------------------------------------------------- CPU use
 
 
+def server_cpu_seconds(info: dict[str, Any]) -> float:
+    """The CPU seconds a server has used since it started, from its ``INFO cpu``."""
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
 def process_cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process (Linux /proc; None elsewhere)."""
     try:
@@ -359,8 +365,7 @@ class CpuProbe:
             seconds = [process_cpu_seconds(pid) for pid in pids]
             used[role] = None if None in seconds else sum(s or 0.0 for s in seconds)
         try:
-            info = await self.redis.info("cpu")
-            used["server"] = float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+            used["server"] = server_cpu_seconds(await self.redis.info("cpu"))
         except Exception:
             used["server"] = None
         try:
@@ -430,6 +435,9 @@ class CpuProbe:
         return out
 
 
+_SUMMED = ("server calls", "server reads")  # counts over a window, not rates
+
+
 def pooled_use(windows: list[tuple[float, dict[str, float | None]]]) -> dict[str, float | None]:
     """One side's CPU and server figures (``CpuProbe.percent`` and ``counts``) over
     several windows of the given lengths: a part's % of a core and the AOF's bytes/s
@@ -446,9 +454,6 @@ def pooled_use(windows: list[tuple[float, dict[str, float | None]]]) -> dict[str
         else:
             out[name] = sum(seconds * (value or 0.0) for seconds, value in values) / total
     return out
-
-
-_SUMMED = ("server calls", "server reads")  # counts over a window, not rates
 
 
 def _between(counts: list[int | None]) -> int | None:
@@ -578,10 +583,16 @@ def seats_for(game: str, wanted: int) -> int:
     return max(found.min_seats, min(wanted, found.max_seats))
 
 
+def in_turns(items: Sequence[T], round_: int) -> tuple[T, ...]:
+    """``items`` in the order they take round ``round_`` (the turns of ``orrery bench``,
+    ``bench scale`` and ``bench gateway``): reversed every other round, so none always
+    goes first, or right after the same other one."""
+    return tuple(items) if round_ % 2 == 0 else tuple(reversed(items))
+
+
 def turn_order(round_: int) -> tuple[str, ...]:
-    """The sides in the order they measure round ``round_``: the first place alternates,
-    so neither side always measures right after the other."""
-    return SIDES if round_ % 2 == 0 else SIDES[::-1]
+    """The sides in the order they measure round ``round_``."""
+    return in_turns(SIDES, round_)
 
 
 def _warm_up_s(window: float) -> float:
