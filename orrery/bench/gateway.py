@@ -25,9 +25,10 @@ shows what that client alone costs the ``http`` figure.
 
 Figures: commands/s over the phase, the outcome latency (command sent → outcome
 received) p50/p99, and the CPU per command of the gateway process (``/proc``) and of
-this process (the clients). Then the push figure: ``--spectators`` WebSockets watch one
-table while a driver plays it; for each view frame a spectator receives, the latency
-from the append (the event's ``recorded_at`` in the log) to the frame's arrival.
+this process (the clients). Then the push figure: ``--spectators`` WebSockets watch a
+one-seat table while a driver plays it, table after table until ``--updates`` moves
+were made; for each view frame a spectator receives, the latency from the append (the
+event's ``recorded_at`` in the log) to the frame's arrival.
 """
 
 from __future__ import annotations
@@ -316,73 +317,109 @@ async def _gateway_phase(
 
 
 async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dict[str, Any]:
-    ws_base = base.replace("http://", "ws://")
-    received: list[tuple[int, float]] = []
+    """``spectators`` WebSockets watch a one-seat table while an SDK driver plays on it,
+    one table after another until ``updates`` moves were made (a one-seat game of
+    Fractured Sky ends after ~30 moves); per view frame, the latency from the append."""
+    latencies: list[float] = []
+    made = frames = tables = 0
+    rng = random.Random(1)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http, OrreryClient(url) as client:
         token = await _account(KeptAlive(base, http), f"watcher-{uuid.uuid4().hex[:6]}")
-        table = await client.create_table(GAME, 1)
-        seat = await client.join(table, "driver")
-        # the gateway knows a table once the lobby projection lists it: wait for that
-        # before 100 spectators connect (else some are refused no_such_table)
-        auth = {"Authorization": f"Bearer {token}"}
-        while (await http.get(f"/v1/tables/{table}", headers=auth)).status_code != 200:
-            await asyncio.sleep(0.05)
-        done = asyncio.Event()
-        live = f"{ws_base}/v1/tables/{table}/live"
-        gate = asyncio.Semaphore(10)
-
-        async def connect() -> Any:
-            async with gate:
-                socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
-                await socket.send(auth_frame(token))
-                await socket.recv()  # the current view
-                return socket
-
-        async def spectator(socket: Any) -> None:
-            async with socket:
-                while not done.is_set():
-                    try:
-                        text = await asyncio.wait_for(socket.recv(), 0.5)
-                    except TimeoutError:
-                        continue
-                    frame = json.loads(text)
-                    if frame["type"] == "view":
-                        received.append((frame["seq"], time.time() * 1000))
-
-        sockets = await asyncio.gather(*(connect() for _ in range(spectators)))
-        watchers = [asyncio.create_task(spectator(s)) for s in sockets]
-        rng = random.Random(1)
-        started = await client.start(seat)
-        seq, made = started.last_seq, 0
         while made < updates:
-            view = await client.wait_view(table, 0, seq)
-            if view["phase"] == "finished":
+            table = await client.create_table(GAME, 1)
+            received = await _watched_table(
+                base, http, client, token, table, spectators, updates - made, rng
+            )
+            tables += 1
+            made += received.moves
+            frames += len(received.frames)
+            p = client.partition(table)
+            appended = {
+                decode_entry(f[b"e"]).seq: decode_entry(f[b"e"]).recorded_at
+                for _, f in await client.redis.xrange(keys.log_stream(p, table))
+            }
+            latencies += [at - appended[seq] for seq, at in received.frames if seq in appended]
+            if not received.moves:  # (a game that ends before any move: no more to play)
                 break
-            move = _move(view, rng)
-            if move is None:
-                seq = view["seq"] + 1
-                continue
-            outcome = await client.play(seat, move)
-            made += 1
-            seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
-        await client.wait_view(table, None, seq - 1)
-        await asyncio.sleep(1.0)  # the last frames in flight
-        done.set()
-        await asyncio.gather(*watchers)
-        p = client.partition(table)
-        appended = {
-            decode_entry(f[b"e"]).seq: decode_entry(f[b"e"]).recorded_at
-            for _, f in await client.redis.xrange(keys.log_stream(p, table))
-        }
-    latencies = [at - appended[seq] for seq, at in received if seq in appended]
     return {
         "spectators": spectators,
+        "tables": tables,
         "updates": made,
-        "frames": len(received),
+        "frames": frames,
         "p50_ms": round(_pct(latencies, 0.5), 1),
         "p99_ms": round(_pct(latencies, 0.99), 1),
         "mean_ms": round(statistics.fmean(latencies), 1) if latencies else 0.0,
     }
+
+
+@dataclass
+class Watched:
+    moves: int
+    frames: list[tuple[int, float]]  # (seq, unix ms received), every spectator's
+
+
+async def _watched_table(
+    base: str,
+    http: httpx.AsyncClient,
+    client: OrreryClient,
+    token: str,
+    table: str,
+    spectators: int,
+    moves: int,
+    rng: random.Random,
+) -> Watched:
+    """Up to ``moves`` moves on ``table`` (fewer if its game ends first), watched by
+    ``spectators`` WebSockets connected before the start; every view frame they got."""
+    ws_base = base.replace("http://", "ws://")
+    received: list[tuple[int, float]] = []
+    seat = await client.join(table, "driver")
+    # the gateway knows a table once the lobby projection lists it: wait for that
+    # before 100 spectators connect (else some are refused no_such_table)
+    auth = {"Authorization": f"Bearer {token}"}
+    while (await http.get(f"/v1/tables/{table}", headers=auth)).status_code != 200:
+        await asyncio.sleep(0.05)
+    done = asyncio.Event()
+    live = f"{ws_base}/v1/tables/{table}/live"
+    gate = asyncio.Semaphore(10)
+
+    async def connect() -> Any:
+        async with gate:
+            socket = await websockets.connect(live, max_size=2**24, open_timeout=60)
+            await socket.send(auth_frame(token))
+            await socket.recv()  # the current view
+            return socket
+
+    async def spectator(socket: Any) -> None:
+        async with socket:
+            while not done.is_set():
+                try:
+                    text = await asyncio.wait_for(socket.recv(), 0.5)
+                except TimeoutError:
+                    continue
+                frame = json.loads(text)
+                if frame["type"] == "view":
+                    received.append((frame["seq"], time.time() * 1000))
+
+    sockets = await asyncio.gather(*(connect() for _ in range(spectators)))
+    watchers = [asyncio.create_task(spectator(s)) for s in sockets]
+    started = await client.start(seat)
+    seq, made = started.last_seq, 0
+    while made < moves:
+        view = await client.wait_view(table, 0, seq)
+        if view["phase"] == "finished":
+            break
+        move = _move(view, rng)
+        if move is None:
+            seq = view["seq"] + 1
+            continue
+        outcome = await client.play(seat, move)
+        made += 1
+        seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+    await client.wait_view(table, None, seq - 1)
+    await asyncio.sleep(1.0)  # the last frames in flight
+    done.set()
+    await asyncio.gather(*watchers)
+    return Watched(made, received)
 
 
 def sign_in_cost() -> dict[str, Any]:
@@ -480,7 +517,8 @@ def render(result: dict[str, Any]) -> str:
     push = result["push"]
     lines.append(
         f"append → push to {push['spectators']} spectators: {push['frames']} frames for "
-        f"{push['updates']} updates, p50 {push['p50_ms']} ms, p99 {push['p99_ms']} ms"
+        f"{push['updates']} updates on {push['tables']} table(s), "
+        f"p50 {push['p50_ms']} ms, p99 {push['p99_ms']} ms"
     )
     cost = result["sign_in"]
     ratio = cost["ms"] / cost["library_default_ms"] if cost["library_default_ms"] else 0

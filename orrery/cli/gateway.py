@@ -394,7 +394,10 @@ def bots_command(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR))
 def bench_gateway_command(
     commands: Annotated[int, typer.Option(help="commands per client kind")] = 1200,
     spectators: Annotated[int, typer.Option(help="WebSocket spectators on one table")] = 100,
-    updates: Annotated[int, typer.Option(help="updates the spectators watch")] = 60,
+    updates: Annotated[
+        int,
+        typer.Option(help="moves the spectators watch (on as many one-seat tables as that takes)"),
+    ] = 60,
     tables: Annotated[int, typer.Option(help="tables (one driver each) per client kind")] = 8,
     rounds: Annotated[
         int, typer.Option(min=1, help="rounds the client kinds take turns in")
