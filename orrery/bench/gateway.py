@@ -42,6 +42,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ import websockets
 from gateway.sockets import auth_frame
 from orrery.bench.service import in_turns, process_cpu_seconds, rounds_text
 from orrery.server.embedded import EmbeddedServer
-from orrery_client.sdk import OrreryClient
+from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
 from orrery_contracts.envelope import Rejection, decode_entry
 from orrery_contracts.table import NOT_MOVES
@@ -150,6 +151,34 @@ def _move(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 # ---------------------------------------------------------------- the SDK over Redis
 
 
+async def _drive(
+    client: OrreryClient,
+    seat: SeatCredentials,
+    rng: random.Random,
+    more: Callable[[], bool],
+    on_play: Callable[[float], None],
+) -> int:
+    """Start the seat's table and play random legal moves while ``more()`` and the game
+    last; ``on_play`` gets each move's round trip (s). Returns the seq of the table after
+    the last move."""
+    started = await client.start(seat)
+    seq = started.last_seq
+    while more():
+        view = await client.wait_view(seat.table_id, seat.seat, seq)
+        if view["phase"] == "finished":
+            break
+        move = _move(view, rng)
+        if move is None:
+            seq = view["seq"] + 1
+            continue
+        sent = time.perf_counter()
+        outcome = await client.play(seat, move)
+        on_play(time.perf_counter() - sent)
+        # a rejection: read the view again (it is current)
+        seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+    return seq
+
+
 async def _sdk_phase(url: str, commands: int, tables: int, gateway_pid: int | None = None) -> Phase:
     phase = Phase()
     latencies = phase.latencies
@@ -160,21 +189,7 @@ async def _sdk_phase(url: str, commands: int, tables: int, gateway_pid: int | No
             while len(latencies) < commands:
                 table = await client.create_table(GAME, 1)
                 seat = await client.join(table, f"sdk{i}")
-                started = await client.start(seat)
-                seq = started.last_seq
-                while len(latencies) < commands:
-                    view = await client.wait_view(table, 0, seq)
-                    if view["phase"] == "finished":
-                        break
-                    move = _move(view, rng)
-                    if move is None:
-                        seq = view["seq"] + 1
-                        continue
-                    sent = time.perf_counter()
-                    outcome = await client.play(seat, move)
-                    latencies.append(time.perf_counter() - sent)
-                    # a rejection: read the view again (it is current)
-                    seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+                await _drive(client, seat, rng, lambda: len(latencies) < commands, latencies.append)
 
         clock = CpuClock(gateway_pid)
         started = time.perf_counter()
@@ -402,24 +417,13 @@ async def _watched_table(
 
     sockets = await asyncio.gather(*(connect() for _ in range(spectators)))
     watchers = [asyncio.create_task(spectator(s)) for s in sockets]
-    started = await client.start(seat)
-    seq, made = started.last_seq, 0
-    while made < moves:
-        view = await client.wait_view(table, 0, seq)
-        if view["phase"] == "finished":
-            break
-        move = _move(view, rng)
-        if move is None:
-            seq = view["seq"] + 1
-            continue
-        outcome = await client.play(seat, move)
-        made += 1
-        seq = view["seq"] if isinstance(outcome, Rejection) else outcome.last_seq
+    plays: list[float] = []
+    seq = await _drive(client, seat, rng, lambda: len(plays) < moves, plays.append)
     await client.wait_view(table, None, seq - 1)
     await asyncio.sleep(1.0)  # the last frames in flight
     done.set()
     await asyncio.gather(*watchers)
-    return Watched(made, received)
+    return Watched(len(plays), received)
 
 
 def sign_in_cost() -> dict[str, Any]:
