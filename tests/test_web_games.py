@@ -2,7 +2,8 @@
 Valkey, worker, projector, gateway, bot runner).
 
 For each game: a person plays a complete game against server bots by clicking legal-move
-controls; two people play a 2-seat game in two browser contexts while a third (on a
+controls (SPACEcraft's and Federation's first 20 moves only, unless ``pytest -m slow``);
+two people play a 2-seat game in two browser contexts while a third (on a
 phone-sized screen) watches and sees every update (SPACEcraft's and Federation's marked
 slow: ``pytest -m slow``); the replay slider shows the right
 seq, as a spectator and as a seat; the standings show at the end. Seat B's page never
@@ -257,12 +258,24 @@ def overflowing_structure_labels(person: Person) -> list[str]:
     return found
 
 
+# SPACEcraft's and Federation's whole games take 20–31 s each: the default run plays their
+# first MOVES_BY_DEFAULT moves (10–13 s: the board, the keyboard, SPACEcraft's refused
+# order and its scores, the mid-game screenshot), the slow one to the end (the standings,
+# the move log's last entry, the end screenshot); Fractured Sky's plays to the end in both.
+MOVES_BY_DEFAULT = 20
+SPACECRAFT = ("spacecraft", 3, {"variant": "advanced"})
+FEDERATION = ("federation", 3, {"law_effect": "majority"})
+
+
 @pytest.mark.parametrize(
-    ("game", "seats", "options"),
+    ("game", "seats", "options", "moves"),
     [
-        ("fractured_sky", 1, {"difficulty": "medium"}),  # solo, against two AIs
-        ("spacecraft", 3, {"variant": "advanced"}),
-        ("federation", 3, {"law_effect": "majority"}),
+        # solo, against two AIs
+        pytest.param("fractured_sky", 1, {"difficulty": "medium"}, None, id="fractured_sky"),
+        pytest.param(*SPACECRAFT, MOVES_BY_DEFAULT, id="spacecraft-first-moves"),
+        pytest.param(*FEDERATION, MOVES_BY_DEFAULT, id="federation-first-moves"),
+        pytest.param(*SPACECRAFT, None, id="spacecraft", marks=pytest.mark.slow),
+        pytest.param(*FEDERATION, None, id="federation", marks=pytest.mark.slow),
     ],
 )
 def test_a_person_plays_a_whole_game_against_bots(
@@ -271,6 +284,7 @@ def test_a_person_plays_a_whole_game_against_bots(
     game: str,
     seats: int,
     options: dict[str, str],
+    moves: int | None,
 ) -> None:
     ann = new_person(stack, browser, "Ann")
     ann.sign_up()
@@ -311,7 +325,7 @@ def test_a_person_plays_a_whole_game_against_bots(
 
     if game == "federation":
         assert overflowing_structure_labels(ann) == []
-    clicks = play_until_finished([ann], before=before_click, after=after_click)
+    clicks = play_until_finished([ann], before=before_click, after=after_click, moves=moves)
     assert clicks > 5 and shot["taken"]
     # played on the board wherever it offered the move (the rest: choices beside it)
     assert ann.board_clicks >= 5, (ann.board_clicks, clicks)
@@ -319,6 +333,11 @@ def test_a_person_plays_a_whole_game_against_bots(
     assert game != "spacecraft" or shot["ordered"], "no build step reached to try an order"
     assert game != "spacecraft" or shot["compared"] > 5, shot
     assert looked["made"] or not looked["offered"], looked  # scouted / peeked on the board
+    if moves is not None:  # the first moves only
+        assert clicks == moves and ann.phase() == "playing"
+        no_page_errors(ann)
+        ann.context.close()
+        return
     final = check_standings(ann, table)
     shoot_both(ann, f"{game}-end")
     if game == "spacecraft":

@@ -465,15 +465,18 @@ def play_until_finished(
     before: Callable[[Person], bool] | None = None,
     after: Callable[[Person, int], None] | None = None,
     limit_s: float = 300.0,
+    moves: int | None = None,
 ) -> int:
     """Each person clicks legal-move controls whenever their page says it is their turn,
-    until every page shows the finished table. ``before(person)`` may make a move of its
-    own first (returns True when it did); ``after(person, clicks)`` runs after each move.
-    Returns the number of moves."""
+    until every page shows the finished table, or until ``moves`` moves were made.
+    ``before(person)`` may make a move of its own first (returns True when it did);
+    ``after(person, clicks)`` runs after each move. Returns the number of moves."""
     clicks = 0
     deadline = time.monotonic() + limit_s
     while True:
         if all(p.phase() == "finished" for p in people):
+            return clicks
+        if moves is not None and clicks >= moves:
             return clicks
         if time.monotonic() > deadline:
             raise AssertionError(f"no end after {clicks} clicks: {[p.phase() for p in people]}")
