@@ -348,11 +348,8 @@ async def _push_phase(base: str, url: str, spectators: int, updates: int) -> dic
             tables += 1
             made += received.moves
             frames += len(received.frames)
-            p = client.partition(table)
-            appended = {
-                decode_entry(f[b"e"]).seq: decode_entry(f[b"e"]).recorded_at
-                for _, f in await client.redis.xrange(keys.log_stream(p, table))
-            }
+            log = await client.redis.xrange(keys.log_stream(client.partition(table), table))
+            appended = {e.seq: e.recorded_at for e in (decode_entry(f[b"e"]) for _, f in log)}
             latencies += [at - appended[seq] for seq, at in received.frames if seq in appended]
             if not received.moves:  # (a game that ends before any move: no more to play)
                 break
