@@ -16,14 +16,14 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
 import structlog
 from faststream.redis import RedisBroker
 
-from orrery.config import ensure_partitions
+from orrery.config import ENV_URL, ensure_partitions
 from orrery.errors import UserError
 from orrery.server.cluster import open_redis
 from orrery.server.credentials import with_folder_password
@@ -133,25 +133,35 @@ def _without_password(url: str) -> str:
     return f"{scheme}{sep}{user}:***@{hosts}{slash}{path}"
 
 
-def _orrery(role: str, url: str) -> list[str]:
-    return [sys.executable, "-m", "orrery.cli", role, "--redis-url", url]
+def child_argv(role: str, *args: str) -> list[str]:
+    """The command line of a child ``orrery ROLE ARGS``. Never a URL: it may hold a
+    password, and every local user reads a process's command line (``ps``)."""
+    return [sys.executable, "-m", "orrery.cli", role, *args]
+
+
+def child_env(url: str, extra_env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a child: this process's, the server's URL in
+    ``$ORRERY_REDIS_URL`` (readable by the same user only) and ``extra_env``."""
+    return {**os.environ, ENV_URL: url, **(extra_env or {})}
 
 
 def spawn(
     role: str,
     url: str,
     index: int,
-    extra_env: dict[str, str] | None = None,
-    stderr: IO[bytes] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    stderr: IO[bytes] | int | None = None,
+    *,
+    args: tuple[str, ...] = (),
+    stdout: IO[bytes] | int | None = None,
 ) -> subprocess.Popen[bytes]:
-    """``stderr``: where the process's log lines go (default: this process's stderr)."""
-    # The URL travels in the environment, not argv: it may hold a password, and argv is
-    # readable by every local user (ps).
-    env = {**os.environ, "ORRERY_REDIS_URL": url, **(extra_env or {})}
+    """``orrery ROLE ARGS`` as a child process, the URL in its environment (never in its
+    argv); ``stderr`` / ``stdout``: where its output goes (default: this process's)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "orrery.cli", role],
-        env=env,
+        child_argv(role, *args),
+        env=child_env(url, extra_env),
         stdin=subprocess.DEVNULL,
+        stdout=stdout,
         stderr=stderr,
     )
 
@@ -180,10 +190,8 @@ async def gateway_processes(
     url: str, port: int = 0, host: str = "127.0.0.1"
 ) -> tuple[str, list[subprocess.Popen[bytes]]]:
     """Start ``orrery gateway`` and ``orrery bots``; the gateway's base URL once it listens."""
-    gateway = subprocess.Popen(
-        [*_orrery("gateway", url), "--host", host, "--port", str(port)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
+    gateway = spawn(
+        "gateway", url, 0, args=("--host", host, "--port", str(port)), stdout=subprocess.PIPE
     )
     bots = spawn("bots", url, 0)
     assert gateway.stdout is not None

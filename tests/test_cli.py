@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -90,3 +91,103 @@ def test_every_shipped_game_is_installed() -> None:
     from games.registry import all_games
 
     assert set(BUILTIN) <= set(all_games())
+
+
+def _descendants(pid: int) -> list[int]:
+    """The pids of ``pid``'s children, their children, and so on (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            stat_line = stat_file.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        ppid = int(stat_line.rpartition(")")[2].split()[1])
+        children.setdefault(ppid, []).append(int(stat_file.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
+
+
+def _secrets_in(doc: object) -> set[str]:
+    """Every password in a credentials document (the operator's and any role's)."""
+    if isinstance(doc, dict):
+        found = {str(v) for k, v in doc.items() if k == "password" and v}
+        return found.union(*(_secrets_in(v) for v in doc.values()))
+    return set()
+
+
+def test_no_process_serve_starts_has_a_password_on_its_command_line(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", "serve", "--data-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path.cwd())},
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("redis://orrery-admin@")
+        assert process.stdout.readline().startswith("http://")  # every child started
+        passwords = _secrets_in(json.loads((tmp_path / "data" / CREDENTIALS_FILE).read_text()))
+        assert passwords
+        command_lines = {}
+        for pid in [process.pid, *_descendants(process.pid)]:
+            try:
+                command_lines[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+            except OSError:
+                continue
+        roles = {"worker", "projector", "timekeeper", "archiver", "gateway", "bots"}
+        started = {word for line in command_lines.values() for word in line.split("\0")}
+        assert roles <= started, command_lines
+        for pid, line in command_lines.items():
+            for password in passwords:
+                assert password not in line, f"a password on the command line of {pid}"
+            assert "redis://" not in line and "--redis-url" not in line, line
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+
+
+class _RecordedPopen:
+    """Stands for ``subprocess.Popen``: records argv and env, starts nothing."""
+
+    started: list[tuple[list[str], dict[str, str]]] = []
+
+    def __init__(self, argv: list[str], env: dict[str, str], **_: object) -> None:
+        self.started.append((list(argv), dict(env)))
+        self.pid = 0
+        self.stdout = io.BytesIO(b"http://127.0.0.1:1\n")
+
+    def poll(self) -> int:
+        return 0
+
+    def wait(self, timeout: float | None = None) -> int:
+        return 0
+
+
+async def test_the_spawn_helpers_pass_the_url_by_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ``serve``, ``demo``, ``bench`` and the cluster drill start: the URL (and its
+    password) in ``$ORRERY_REDIS_URL``, never in the command line."""
+    from orrery import runtime
+
+    async def prepared(*_: object) -> int:
+        return 4
+
+    monkeypatch.setattr(runtime.subprocess, "Popen", _RecordedPopen)
+    monkeypatch.setattr(runtime, "prepare", prepared)
+    _RecordedPopen.started.clear()
+    url = "redis://orrery-admin:s3cret-pw@127.0.0.1:6379/0"
+    runtime.spawn("worker", url, 0, {"ORRERY_LOG_LEVEL": "warning"})
+    await runtime.gateway_processes(url, 0)
+    async with runtime.service(url, 1, 1, None, 1, 1):
+        pass
+    assert len(_RecordedPopen.started) == 7
+    for argv, env in _RecordedPopen.started:
+        assert not any("s3cret-pw" in word or "redis://" in word for word in argv), argv
+        assert "--redis-url" not in argv
+        assert env["ORRERY_REDIS_URL"] == url

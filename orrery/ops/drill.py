@@ -28,7 +28,6 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import time
 import uuid
 from dataclasses import asdict, dataclass, field
@@ -151,11 +150,10 @@ def run_drill(
     cluster.start()
     processes: list[subprocess.Popen[bytes]] = []
     try:
-        from orrery.runtime import prepare
+        from orrery.runtime import prepare, spawn
 
         asyncio.run(prepare(cluster.url, DRILL_PARTITIONS))
         env = {
-            **os.environ,
             "ORRERY_WAIT_REPLICAS": str(wait_replicas),
             "ORRERY_CLAIM_IDLE_MS": str(claim_idle_ms),
             "ORRERY_LOG_LEVEL": os.environ.get("ORRERY_DRILL_LOG_LEVEL", "warning"),
@@ -164,15 +162,8 @@ def run_drill(
         roles = ["worker"] * workers + ["projector"]
         for i, role in enumerate(roles):
             log_file = (data_dir / f"{role}-{i}.log").open("wb")
-            processes.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "orrery.cli", role, "--redis-url", cluster.url],
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log_file,
-                    stderr=log_file,
-                )
-            )
+            # (the URL in the environment, as every child gets it: orrery/runtime.py)
+            processes.append(spawn(role, cluster.url, i, env, stderr=log_file, stdout=log_file))
         asyncio.run(_ready(cluster.url, workers, timeout))
         asyncio.run(_append_cost(cluster.url, figures, game, players))
         asyncio.run(_drill(cluster, figures, game, players, lanes, warmup, after, seed, timeout))
