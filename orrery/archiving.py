@@ -21,6 +21,7 @@ import structlog
 from archive import ARCHIVE_URL_ENV, Archive, default_archive_url, open_archive
 from archive.archiver import Archiver
 from orrery.config import DATA_DIR
+from orrery.errors import UserError
 
 log = structlog.get_logger("orrery.archiver")
 
@@ -35,9 +36,19 @@ def archive_url(option: str | None = None, data_dir: Path | None = None) -> str:
 
 @contextlib.asynccontextmanager
 async def opened_archive(url: str) -> AsyncIterator[Archive]:
-    archive = await open_archive(url)
+    """The archive for one command; one that cannot be reached is a :class:`UserError`
+    (one line naming it, exit 2), never a traceback."""
+    from archive import ArchiveUnavailable
+    from orrery.runtime import _without_password
+
+    try:
+        archive = await open_archive(url)
+    except (ArchiveUnavailable, OSError) as error:
+        raise UserError(f"cannot reach the archive {_without_password(url)}: {error}") from None
     try:
         yield archive
+    except ArchiveUnavailable as error:
+        raise UserError(f"the archive {_without_password(url)} failed: {error}") from None
     finally:
         await archive.close()
 

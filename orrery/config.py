@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from redis.exceptions import NoPermissionError
 
 from orrery.errors import UserError
+from orrery.server.credentials import with_folder_password
 from orrery_contracts import keys
 
 ENV_URL = "ORRERY_REDIS_URL"
@@ -72,6 +74,15 @@ def redis_url_from_env(explicit: str | None) -> str | None:
     ``$ORRERY_REDIS_USERNAME`` / ``$ORRERY_REDIS_PASSWORD`` when the URL names none."""
     url = explicit or os.environ.get(ENV_URL) or None
     return with_credentials(url) if url else None
+
+
+def command_url(explicit: str | None, data_dir: Path) -> str | None:
+    """The server URL a command was given (:func:`redis_url_from_env`), with the password
+    of the data folder's user filled in when it names that user without one (the URL
+    ``orrery serve`` printed); None without a URL. ``data_dir``: where the folder's
+    ``credentials.json`` is (``<--data-dir>/data``)."""
+    url = redis_url_from_env(explicit)
+    return with_folder_password(url, data_dir) if url else None
 
 
 def with_credentials(url: str) -> str:

@@ -73,6 +73,27 @@ def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
         assert doc["url"] == url and sum(r["tables_finished"] for r in doc["rows"]) == 2
         for command in ("repair", "trim"):
             assert orrery(command, "--data-dir", str(tmp_path)).returncode == 0
+        # the URL serve printed names the user without its password: every command
+        # given it in the same folder fills the password in
+        folder = ("--redis-url", url, "--data-dir", str(tmp_path))
+        for command in (
+            ("status", "--json"),
+            ("repair",),
+            ("trim",),
+            ("archive", "status"),
+            ("archive", "run", "--older-than", "0"),
+            ("ratings", "rebuild", "tiny"),
+        ):
+            done = orrery(*command, *folder)
+            assert done.returncode == 0, (command, done.stderr[-2000:])
+        archived = orrery("archive", "status", "--json", *folder)
+        assert json.loads(archived.stdout)["tables"] == 2, archived.stdout
+        # an archive that cannot be reached: one line naming it, exit 2
+        down = "postgresql://postgres@127.0.0.1:1/x"
+        for command in (("archive", "run"), ("archive", "status")):
+            done = orrery(*command, "--archive-url", down, *folder, timeout=60)
+            assert done.returncode == 2, (command, done.stderr[-2000:])
+            assert "Traceback" not in done.stderr and "127.0.0.1:1" in done.stdout + done.stderr
         # the record names the running server only while it runs
         assert (tmp_path / "data" / RECORD).exists()
     finally:

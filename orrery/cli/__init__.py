@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from orrery.arguments import check_game, check_players, parse_options
-from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.config import DATA_DIR, command_url, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
 
@@ -243,7 +243,7 @@ def timekeeper(redis_url: RedisUrl = None, partitions: Partitions = None) -> Non
     from orrery.timekeeper import run_timekeeper
 
     configure_logging()
-    url = redis_url_from_env(redis_url)
+    url = command_url(redis_url, _data(Path(DATA_DIR)))
     if not url:
         raise typer.BadParameter("a timekeeper needs --redis-url or ORRERY_REDIS_URL")
     asyncio.run(run_timekeeper(url, partitions))

@@ -29,7 +29,7 @@ import typer
 
 from orrery.archiving import archive_url
 from orrery.arguments import port_problem
-from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.config import DATA_DIR, command_url
 from orrery.errors import UserError
 from orrery.logs import configure_logging
 
@@ -336,8 +336,8 @@ DataDir = Annotated[
 ]
 
 
-def _url(redis_url: str | None) -> str:
-    url = redis_url_from_env(redis_url)
+def _url(redis_url: str | None, data_dir: Path) -> str:
+    url = command_url(redis_url, data_dir / "data")
     if not url:
         raise typer.BadParameter("the gateway needs --redis-url or ORRERY_REDIS_URL")
     return url
@@ -357,7 +357,7 @@ def gateway_command(
     from gateway.server import serve
 
     configure_logging()
-    url = _url(redis_url)
+    url = _url(redis_url, data_dir)
     app = make_app(url, data_dir / "data", cors_origin)
     max_bytes = app.state.gateway.settings.max_body_bytes
 
@@ -378,7 +378,7 @@ def bots_command(redis_url: RedisUrl = None, data_dir: DataDir = Path(DATA_DIR))
     from gateway.settings import load_secret_key
 
     configure_logging()
-    url = _url(redis_url)
+    url = _url(redis_url, data_dir)
     key = load_secret_key(data_dir / "data")
 
     async def run() -> None:

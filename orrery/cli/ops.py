@@ -19,7 +19,7 @@ from redis.exceptions import RedisError
 
 from orrery.archiving import archive_url as archive_url_for
 from orrery.bench.scale import GAMES_PER_TABLE, TARGETS, cluster_ratios, print_scale, run_scale
-from orrery.config import DATA_DIR, redis_url_from_env
+from orrery.config import DATA_DIR, command_url
 from orrery.errors import UserError
 from orrery.logs import configure_logging
 from orrery.ops.drill import register as register_drill
@@ -240,7 +240,7 @@ def command_server(redis_url: str | None, data_dir: Path) -> Iterator[str]:
     """The server a command works on: ``--redis-url`` (or ``$ORRERY_REDIS_URL``), else the
     local cluster of ``orrery cluster up``, else the data folder's embedded server (the
     running one, or one started for this command)."""
-    url = redis_url_from_env(redis_url)
+    url = command_url(redis_url, data_dir / "data")
     if url:
         yield url
         return
