@@ -144,8 +144,16 @@ def run(*command: str, env: dict[str, str] | None = None) -> int:
 
 def invoked_as() -> str:
     """How this file was run, up to its own name, plus ``orrery``: the command the user
-    typed (``python3 dev.py orrery``), for the lines that tell them what to type next."""
+    typed (``python3 dev.py orrery``), for the lines that tell them what to type next.
+
+    A launcher such as pyenv's shim runs the interpreter by its full path, which the user
+    never typed: an absolute interpreter path is named by its file name when that name
+    finds an interpreter on PATH (any Python >= 3.11 runs this file)."""
     interpreter = sys.orig_argv[: len(sys.orig_argv) - len(sys.argv)]
+    if interpreter and os.path.isabs(interpreter[0]):
+        name = os.path.basename(interpreter[0])
+        if shutil.which(name):
+            interpreter = [name, *interpreter[1:]]
     return shlex.join([*interpreter, sys.argv[0], "orrery"])
 
 

@@ -7,8 +7,9 @@ Choices:
   passwords, names, keyboard patterns and repeats), given the account name too; a
   password scoring below :data:`MIN_SCORE` (3: "safely unguessable" against an
   online attack and a slow offline hash) is refused with zxcvbn's own advice. Only the
-  first :data:`ESTIMATE_CHARS` characters are estimated: the estimate's cost grows
-  with length, and anything past them adds strength anyway;
+  first :data:`ESTIMATE_CHARS` characters are estimated (zxcvbn refuses longer input,
+  and its cost grows with length): a passphrase as long as :data:`MAX_PASSWORD`, as a
+  password manager makes, is judged by its start, and anything past it adds strength;
 * hashes are argon2id at OWASP's recommendation (19 MiB of memory, 2 iterations, 1
   lane): a sign-in costs tens of milliseconds of one core, not half a second, so
   sign-ins cannot be used to exhaust the CPU. An older hash (other parameters) is
@@ -54,7 +55,7 @@ def check_password(password: str, name: str) -> None:
         raise ApiError(
             422, "bad_password", f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters"
         )
-    estimate = zxcvbn(password, user_inputs=[name], max_length=ESTIMATE_CHARS)
+    estimate = zxcvbn(password[:ESTIMATE_CHARS], user_inputs=[name], max_length=ESTIMATE_CHARS)
     if int(estimate["score"]) < MIN_SCORE:
         feedback = estimate.get("feedback") or {}
         advice = " ".join(

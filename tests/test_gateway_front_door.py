@@ -284,6 +284,22 @@ async def test_guessable_passwords_are_refused_with_advice(http: httpx.AsyncClie
     assert made.status_code == 201
 
 
+async def test_long_passphrases_are_judged_never_a_server_error(http: httpx.AsyncClient) -> None:
+    """Password managers make passphrases past the estimator's 72 characters: up to the
+    256 allowed, a long one signs up and a long guessable one is refused, never a 500."""
+    words = "violet kettle orbit marble fennel quartz lantern meadow cobalt pebble "
+    passphrase = (words * 3)[:200]
+    made = await http.post("/v1/players", json={"name": unique("Long"), "password": passphrase})
+    assert made.status_code == 201, made.text
+    for guessable in ("0" * 73, "0" * 255, "0" * 256, "password" * 32):
+        refused = await http.post(
+            "/v1/players", json={"name": unique("Long"), "password": guessable}
+        )
+        assert refused.status_code == 422 and error_of(refused) == "weak_password", guessable
+    too_long = await http.post("/v1/players", json={"name": unique("Long"), "password": "x" * 257})
+    assert too_long.status_code == 422 and error_of(too_long) == "bad_password"
+
+
 async def test_repeated_failed_sign_ins_back_off_per_name(http: httpx.AsyncClient) -> None:
     ann = await sign_up(http, unique("Ann"))
     ghost = unique("Ghost")  # no such account: it backs off the same way

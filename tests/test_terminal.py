@@ -40,11 +40,11 @@ WAIT = 90.0  # seconds for anything to appear: generous on a shared 2-core machi
 
 
 class Terminal:
-    """One ``orrery play`` process on a pty of 140×50."""
+    """One ``orrery play`` process on a pty of 140×50 (or ``columns`` wide)."""
 
-    def __init__(self, *args: str, program: Sequence[str] = ORRERY) -> None:
+    def __init__(self, *args: str, program: Sequence[str] = ORRERY, columns: int = 140) -> None:
         master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 140, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
         self.process = subprocess.Popen(
             [*program, "play", *args],
             stdin=slave,
@@ -192,9 +192,12 @@ def test_dev_py_passes_ctrl_c_through_and_names_the_command_typed(
     live: LiveService, terminals: list[Terminal]
 ) -> None:
     """``python3 dev.py orrery play`` then Ctrl-C: the client's exit code and its "come
-    back with" line, naming the way the user came in; no traceback from dev.py."""
-    typed = [sys.executable, "dev.py", "orrery"]
-    me = Terminal("--game", "tiny", "--players", "2", "--redis-url", live.url, program=typed)
+    back with" line, naming the way the user came in, whole on one line in a terminal
+    narrower than it; no traceback from dev.py."""
+    typed = ["python3", "dev.py", "orrery"]
+    me = Terminal(
+        "--game", "tiny", "--players", "2", "--redis-url", live.url, program=typed, columns=60
+    )  # fmt: skip
     terminals.append(me)
     back = rf"{re.escape(shlex.join(typed))} play --table (\S+) --seat 0 --token (\S+)"
     table, token = me.expect(rf"Come back with:\n\s*{back}").groups()

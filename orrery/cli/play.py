@@ -279,14 +279,14 @@ async def _session(
     try:
         seating = await _take_seat(client, plan, name)
         me = seating.me
-        console.print(
-            Text(f"table {me.table_id} · you are seat {me.seat} · seat secret {me.token}")
+        _print_command(
+            console, f"table {me.table_id} · you are seat {me.seat} · seat secret {me.token}"
         )
         console.print(Text("keep the secret: it is the only way back. Come back with:"))
-        console.print(Text(f"  {_come_back(seating, again)}"))
+        _print_command(console, f"  {_come_back(seating, again)}")
         if plan.open_seats:
             others = f"{program()} play --table {me.table_id}{again}"
-            console.print(Text(f"others join with: {others}"))
+            _print_command(console, f"others join with: {others}")
         bots = Bots(client, seating.bots, seed)
         result = await play_terminal(client, me, StdinLines(), console)
     except SeatingError as error:
@@ -304,7 +304,7 @@ async def _session(
         console.print(Text("the game is over."))
     else:
         console.print(Text("\nyou left the client; your seat stays at the table. Come back with:"))
-        console.print(Text(f"  {_come_back(seating, again)}"))
+        _print_command(console, f"  {_come_back(seating, again)}")
     return 0
 
 
@@ -333,6 +333,14 @@ async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
 def _come_back(seating: Seating, again: str) -> str:
     me = seating.me
     return f"{program()} play --table {me.table_id} --seat {me.seat} --token {me.token}{again}"
+
+
+def _print_command(console: Any, line: str) -> None:
+    """A line holding a command to copy: never wrapped, however narrow the terminal (a
+    hard line break inside it would break the command when pasted)."""
+    from rich.text import Text
+
+    console.print(Text(line), soft_wrap=True)
 
 
 def _say(message: str) -> None:
