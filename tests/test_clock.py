@@ -34,6 +34,7 @@ from orrery_contracts.table import (
     CreateTable,
     ExpireClock,
     JoinSeat,
+    LeaveTable,
     SeatLeft,
     StartTable,
     TableClosed,
@@ -293,3 +294,20 @@ def test_every_game_finishes_by_expiries_alone_and_audits(game: str, seats: int)
         log.expire(seat, now)
     assert log.state.phase == "finished"
     log.check()
+
+
+def test_every_command_to_a_finished_table_is_game_over() -> None:
+    log = tiny_table()
+    for seat in range(2):
+        if log.state.phase == "playing":
+            log.send(LeaveTable(), seat, 11_000 + seat)
+    assert log.state.phase == "finished"
+    for body, seat in [
+        (StartTable(), 0),
+        (JoinSeat(name="Late", token_hash="h9"), None),
+        (CloseTable(lobby_ttl_ms=1), None),
+        (LeaveTable(), 0),
+        (Draw(), 1),
+        (ExpireClock(seat=0, turn=0), None),
+    ]:
+        assert log.refused(body, seat, 20_000) == "game_over", body

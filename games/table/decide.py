@@ -148,6 +148,8 @@ def _decide(
         raise Rejected("no_such_table", f"table {state.table_id!r} does not exist")
     if state.phase == "closed":
         raise Rejected("table_closed", "the table was closed: it was not started in time")
+    if state.phase == "finished":  # one answer for every command, lobby commands included
+        raise Rejected("game_over", "the game is over")
     if isinstance(command, ExpireClock):
         expire_clock(fold, command, seed, rng, now_ms)
     elif isinstance(command, CloseTable):
