@@ -352,6 +352,8 @@ class TableService:
         """Join ``player_id`` (a bot when ``name`` is None) at ``wanted`` or the first
         seat open; returns the seat once the lobby shows it."""
         table_id = record.table_id
+        if record.state == "finished":
+            raise ApiError(409, "game_over", "the game is over")
         if record.state != "open":
             raise ApiError(409, "table_started", "seats can only be joined before the start")
         taken = {p.seat for p in record.players}

@@ -255,6 +255,12 @@ async def test_lobby_lists_public_tables_by_state_with_a_cursor(http: httpx.Asyn
             if table in [t["table_id"] for t in finished]:
                 break
             await asyncio.sleep(0.05)
+    # a finished table answers every command game_over, the lobby's included
+    restart = await ann.post(f"/v1/tables/{table}/start")
+    assert restart.status_code == 422 and error_of(restart) == "game_over", restart.text
+    cat = await sign_up(http, unique("Cat"))
+    late = await cat.post(f"/v1/tables/{table}/join", {})
+    assert late.status_code == 409 and error_of(late) == "game_over", late.text
     for params, code in [
         ({"state": "nope"}, "bad_state"),
         ({"cursor": "garbage"}, "bad_cursor"),
