@@ -44,6 +44,7 @@ class Seating:
 _JOIN_ADVICE = {
     "no_such_table": "check the id (orrery play prints it when it creates a table)",
     "table_started": "the game has started: resume your own seat with --seat N --token T",
+    "game_over": "the game is over: `orrery replay` shows how it went",
     "table_full": "every seat is taken",
     "seat_taken": "leave out --seat to take any open seat",
     "no_such_seat": "leave out --seat to take any open seat",
