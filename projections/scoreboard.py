@@ -266,8 +266,10 @@ class ScoreboardWriter:
                         changed = rate(ratings, finished)
                         replace = False
                     else:
-                        history = await self._finished_of(pipe, finished.game)
-                        history.append(finished)
+                        # a restored table's finish is in the archive already: once
+                        history = merge_finishes(
+                            [finished], await self._finished_of(pipe, finished.game)
+                        )
                         changed = recompute_ratings(history)
                         replace = True
                     pipe.multi()

@@ -379,6 +379,37 @@ def test_ratings_rebuilt_from_the_archive_equal_the_live_leaderboard(
         assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
 
 
+def test_a_finish_is_rated_once_however_often_its_table_moves_between_the_tiers(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Restoring an archived table and archiving it again leaves every rating as it was."""
+    from services.replay import play_log
+
+    players = {0: "p-dee", 1: "p-eve"}
+    entries = with_players(play_log("spacecraft", 2, 77, table_id="rated-twice")[0], players)
+    import_logs(stack.url, [entries])
+    r = stack.redis()
+    wait_until(lambda: r.hexists(keys.FINISHED_TABLES, "rated-twice"), what="the table rated")
+    ratings = keys.ratings_key("spacecraft")
+
+    def ours() -> list[bytes | None]:
+        return [r.hget(ratings, player) for player in players.values()]
+
+    rated = ours()
+    assert [msgspec.json.decode(v or b"{}").get("games") for v in rated] == [1, 1]
+    monkeypatch.setenv("ORRERY_ARCHIVE_URL", stack.archive_url)
+    options = ["--redis-url", stack.url, "--data-dir", str(tmp_path)]
+    for _ in range(2):
+        ran = runner.invoke(app, ["archive", "run", "--older-than", "0", *options])
+        assert ran.exit_code == 0 and archived(r, "rated-twice"), ran.output
+        assert ours() == rated
+        restored = runner.invoke(app, ["archive", "restore", "rated-twice", *options])
+        assert restored.exit_code == 0, restored.output
+        wait_until(lambda: projected(r, entries), what="the restored table's projections")
+        wait_until(lambda: r.hexists(keys.FINISHED_TABLES, "rated-twice"), what="its finish")
+        assert ours() == rated
+
+
 # ---------------------------------------------------------------- chat
 
 
