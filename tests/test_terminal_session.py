@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import random
 import re
 import signal
@@ -23,6 +24,7 @@ from clients.terminal import Session
 from clients.terminal.renderers import make_console
 from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient, SeatCredentials
+from orrery_contracts import keys
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import LiveService, live_service
@@ -161,3 +163,54 @@ async def test_undo_through_the_sdk_and_the_u_key_and_chat_with_c(live: LiveServ
 async def client_chat(live: LiveService, table: str) -> list[ChatMessage]:
     async with OrreryClient(live.url) as client:
         return await client.chat(table)
+
+
+HOSTILE = [
+    "\x1b[2J",  # clear the screen
+    "\x1b]0;owned\x07",  # set the window title
+    "\x1b[5m",  # blink
+    "\x1bP+q\x1b\\",  # a device control string
+    "\x9b31m",  # an 8-bit CSI
+    "\x1bc",  # reset the terminal
+]
+
+
+async def test_text_written_past_intake_reaches_the_terminal_as_text_only(
+    live: LiveService,
+) -> None:
+    """A chat entry written into the stream directly (the intake refuses such text; the
+    client does not rely on it) shows its words, and no escape sequence or control
+    character of it reaches the terminal."""
+    out = io.StringIO()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    async with OrreryClient(live.url) as client:
+        table = await client.create_table("tiny", 2, table_id="term-escapes")
+        me = await client.join(table, "Me")
+        other = await client.join(table, "Eve")
+        await client.start(me)
+        text = "hello " + " ".join(f"{seq}w{i}" for i, seq in enumerate(HOSTILE))
+        entry = {"seat": other.seat, "name": "Eve\x1b]0;x\x07", "text": text, "at": 1}
+        stream = keys.chat_stream(client.partition(table), table)
+        await client.redis.xadd(stream, {"__data__": json.dumps(entry)})
+        # styles the client draws itself still reach the terminal
+        session = Session(client, me, make_console(file=out, width=100, force_terminal=True))
+        running = asyncio.create_task(session.run(lines))
+        await until(lambda: "hello" in out.getvalue())
+        await lines.put("q")
+        await running
+    shown = out.getvalue()
+    assert "Eve: hello w0 w1 w2 w3 w4 w5" in re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    for i, sequence in enumerate(HOSTILE):  # the client clears the screen itself, too
+        assert f"{sequence}w{i}" not in shown and f"{sequence[1:]}w{i}" not in shown, sequence
+    assert "\x1b]" not in shown and "\x07" not in shown and "\x9b" not in shown
+    assert re.search(r"\x1b\[[0-9;]*m", shown)  # the client's own styles
+
+
+def test_printable_removes_every_escape_and_control_but_the_clients_own_lines() -> None:
+    from clients.terminal.printable import printable
+
+    assert printable("a\x1b[2Jb\x1b]0;t\x07c\x1b[5md\x00e\x7ff\x9b1mg\x1bch") == "abcdefgh"
+    assert printable("one\ntwo\tthree\rfour") == "one two three four"
+    assert printable("one\ntwo", keep_lines=True) == "one\ntwo"
+    assert printable("unterminated \x1b]0;title") == "unterminated "
+    assert printable("Zoë 🚀 名前") == "Zoë 🚀 名前"

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.menu import Entry
+from clients.terminal.printable import printable
 from clients.terminal.renderers import Renderer, View, compact_table, seat_name
 from orrery_contracts.chat import ChatMessage
 
@@ -215,6 +216,6 @@ def chat_line(message: ChatMessage, tv: View) -> Text:
         who = message.name or seat_name(tv, message.seat)
     else:
         who = f"{message.name} (spectator)"
-    line = Text(f"{who}: ", style="bold")
-    line.append(message.text)
+    line = Text(f"{printable(who)}: ", style="bold")
+    line.append(printable(message.text))
     return line

@@ -18,6 +18,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from clients.terminal.printable import PrintableConsole
+
 View = dict[str, Any]
 Command = dict[str, Any]
 
@@ -139,5 +141,6 @@ def compact_table(title: str | None, *columns: str) -> Table:
 
 def make_console(**options: Any) -> Console:
     """The console every screen is drawn on: no markup, emoji codes or highlighting in
-    plain strings, so a player's name is printed as typed (never read as styling)."""
-    return Console(markup=False, emoji=False, highlight=False, **options)
+    plain strings, so a player's name is printed as typed (never read as styling), and
+    no escape sequence or control character from text it did not draw (``printable``)."""
+    return PrintableConsole(markup=False, emoji=False, highlight=False, **options)

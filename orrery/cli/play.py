@@ -344,4 +344,6 @@ def _print_command(console: Any, line: str) -> None:
 
 
 def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    from clients.terminal.printable import printable
+
+    print(printable(message, keep_lines=True), file=sys.stderr, flush=True)
