@@ -40,7 +40,7 @@ from gateway.fastpath import CommandPath, command_table
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
-from gateway.openapi import openapi_document
+from gateway.openapi import Schemas, openapi_document
 from gateway.routes import (
     add_bot,
     create_player,
@@ -224,6 +224,7 @@ def documents(app: Litestar, games: HostedGames) -> tuple[bytes, bytes]:
     plugin serves the schema it keeps, so it keeps this one."""
     plugin: Any = app.plugins.get("OpenAPIPlugin")  # (its class is not public)
     litestar = msgspec.json.decode(_json.encode(plugin.provide_openapi_schema()))
-    openapi = openapi_document(litestar, games)
+    schemas = Schemas(games)
+    openapi = openapi_document(litestar, schemas)
     plugin._openapi_schema = openapi
-    return _json.encode(openapi), _json.encode(asyncapi_document(openapi))
+    return _json.encode(openapi), _json.encode(asyncapi_document(openapi, schemas))

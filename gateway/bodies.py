@@ -11,6 +11,9 @@ any parameter is parsed, checks every request body:
 * not JSON → 400 ``malformed``;
 * not the handler's declared ``data`` type, decoded strictly (no string → number or
   number → string coercion, unknown fields refused) → 422 ``malformed`` naming where.
+  One lax step is taken, because JSON Schema takes it: a number with no fraction is an
+  ``integer`` whatever its spelling, so ``2.0`` (or ``2e0``) where an integer goes is
+  ``2`` (:func:`integral`); ``2.5`` and ``"2"`` stay refused.
 
 A route that needs a session checks its signature first (no Redis: the bucket is taken
 later, by the ``player`` dependency), so a caller without one still gets 401, whatever
@@ -22,7 +25,7 @@ Litestar's own lax conversion then only ever sees bodies that already fit.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from litestar import Request
@@ -64,23 +67,58 @@ def too_deep(raw: bytes | str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+def integral(value: Any) -> Any:
+    """``value`` (decoded JSON) with every finite float that has no fraction made an
+    ``int``, at any depth: JSON Schema's ``integer`` is a number that is a whole number,
+    so ``2.0`` is one. A float a type declares stays a float where it goes (msgspec
+    takes an ``int`` for a ``float``), and a float with a fraction stays what it was."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {k: integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral(v) for v in value]
+    return value
+
+
 def too_deep_error() -> ApiError:
     return ApiError(400, "malformed", f"JSON nested deeper than {MAX_DEPTH} levels")
 
 
-# per route handler: (the strict decoder of its ``data``, whether it needs a session)
-_handlers: dict[int, tuple[msgspec.json.Decoder[Any] | None, bool]] = {}
+class _Handler(NamedTuple):
+    """What the hook needs to know of a route handler."""
+
+    decoder: msgspec.json.Decoder[Any] | None  # strict, for its ``data`` (None: no body)
+    data: Any  # the type of its ``data``
+    needs_session: bool
 
 
-def _handler_of(request: Request[Any, Any, Any]) -> tuple[msgspec.json.Decoder[Any] | None, bool]:
+_handlers: dict[int, _Handler] = {}
+
+
+def _handler_of(request: Request[Any, Any, Any]) -> _Handler:
     handler = request.route_handler
     key = id(handler)
     if key not in _handlers:
         parameters = handler.parsed_fn_signature.parameters
         data = parameters.get("data")
-        decoder = msgspec.json.Decoder(data.annotation) if data is not None else None
-        _handlers[key] = (decoder, "player" in parameters)
+        annotation = data.annotation if data is not None else None
+        decoder = msgspec.json.Decoder(annotation) if data is not None else None
+        _handlers[key] = _Handler(decoder, annotation, "player" in parameters)
     return _handlers[key]
+
+
+def decode_strictly(body: bytes, decoder: msgspec.json.Decoder[Any], data: Any) -> Any:
+    """``body`` decoded strictly as ``data``, integral floats taken as integers
+    (:func:`integral`; tried only when the plain strict decode fails, so a body that
+    fits costs one decode). Raises msgspec's DecodeError or ValidationError."""
+    try:
+        return decoder.decode(body)
+    except msgspec.ValidationError as error:
+        try:
+            return msgspec.convert(integral(msgspec.json.decode(body)), data, strict=True)
+        except msgspec.ValidationError:
+            raise error from None
 
 
 async def strict_body(request: Request[Any, Any, Any]) -> None:
@@ -91,17 +129,17 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     body = await request.body()
     if not body:
         return None
-    decoder, needs_session = _handler_of(request)
-    if needs_session:
+    handler = _handler_of(request)
+    if handler.needs_session:
         sessions: Sessions = request.app.state.gateway.sessions
         sessions.player(bearer(request.headers.get("authorization")))
     if too_deep(body):
         raise too_deep_error()
     try:
-        if decoder is None:
+        if handler.decoder is None:
             msgspec.json.decode(body)
         else:
-            decoder.decode(body)
+            decode_strictly(body, handler.decoder, handler.data)
     except msgspec.ValidationError as error:
         raise ApiError(
             422, "malformed", f"the request does not fit the API ({error})"[:300]

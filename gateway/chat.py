@@ -41,7 +41,14 @@ from gateway.tables import TableService, seat_of
 from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, OutcomeTimeout
 from orrery_contracts import keys
-from orrery_contracts.chat import MAX_HISTORY, ChatMessage, SayChat, history, read_entry
+from orrery_contracts.chat import (
+    MAX_CHAT_TEXT,
+    MAX_HISTORY,
+    ChatMessage,
+    SayChat,
+    history,
+    read_entry,
+)
 from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 
 log = structlog.get_logger("orrery.gateway.chat")
@@ -49,6 +56,7 @@ BLOCK_MS = 1_000
 ENDED = ("finished", "closed")
 QUEUE = 200
 _STATUS = {"rate_limited": 429, "unauthorized": 403, "no_such_table": 404}
+BAD_TEXT = f"a chat message has 1 to {MAX_CHAT_TEXT} characters and no control characters"
 
 
 class ChatHistory(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,6 +81,10 @@ class TableChat:
 
     async def post(self, player_id: str, table_id: str, text: str) -> ChatMessage:
         record = await self.tables.record(table_id)
+        if len(text) > MAX_CHAT_TEXT:
+            # as the document says (maxLength): a line is at most that long as sent too,
+            # not only once its runs of spaces are folded (the worker's rule)
+            raise ApiError(422, "bad_text", BAD_TEXT, extra={"detail": None})
         seat = seat_of(record, player_id)
         command_id = "chat." + uuid.uuid4().hex
         if seat is not None:

@@ -17,9 +17,11 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from gateway.passwords import MAX_PASSWORD, MIN_PASSWORD
+from orrery_contracts.chat import MAX_CHAT_TEXT
 from orrery_contracts.inputs import MAX_NAME
 from orrery_contracts.lobby import LobbySeat, LobbyState
 from orrery_contracts.rejections import REJECTION_CODES
+from orrery_contracts.table import UndoReason
 
 # What the handlers check (gateway/tables.py uses the same patterns).
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
@@ -28,6 +30,9 @@ CURSOR_PATTERN = r"^[0-9]{15}:[A-Za-z0-9_.:-]{1,64}$"
 # A name's first and last characters are neither blank nor control characters (the
 # whole rule, orrery_contracts.inputs.normalise_name, goes beyond a pattern: bad_name).
 NAME_PATTERN = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+# A chat line has no control character and something besides spaces (the whole rule,
+# orrery_contracts.inputs.normalise_text, also refuses invisible characters: bad_text).
+CHAT_TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
 
 PlayerName = Annotated[
     str,
@@ -40,6 +45,16 @@ Password = Annotated[
 ]
 DateTime = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
 CommandId = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": COMMAND_ID_PATTERN})]
+ChatText = Annotated[
+    str,
+    msgspec.Meta(
+        extra_json_schema={
+            "minLength": 1,
+            "maxLength": MAX_CHAT_TEXT,
+            "pattern": CHAT_TEXT_PATTERN,
+        }
+    ),
+]
 SeatNumber = Annotated[int, msgspec.Meta(ge=0)]
 
 
@@ -131,9 +146,9 @@ class NewTable(Struct, frozen=True, kw_only=True):
     private: bool = False
 
 
-class TableMade(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class TableMade(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
-    invite: str | None = None
+    invite: str | None = None  # a private table's (null for a public one)
 
 
 class TableList(msgspec.Struct, frozen=True, kw_only=True):
@@ -186,11 +201,12 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ChatIn(Struct, frozen=True, kw_only=True):
-    """A chat line: 1 to 500 characters once NFC-normalised and stripped, no control
-    characters. Checked by the chat's own rule (``bad_text``, as on the WebSocket), not by
-    the schema, so both paths refuse it with the same code."""
+    """A chat line: at most 500 characters as sent and 1 to 500 once NFC-normalised and
+    stripped, no control or invisible characters. Checked by the chat's own rule
+    (``bad_text``, as on the WebSocket), not by the decoder, so both paths refuse it with
+    the same code; the schema states what a pattern can."""
 
-    text: str
+    text: ChatText
 
 
 class CommandIn(Struct, frozen=True, kw_only=True):
@@ -215,10 +231,22 @@ class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):
 RejectionCode = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(REJECTION_CODES)})]
 
 
+class ErrorDetail(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """More about a refusal, for a program: each member only with the codes it names."""
+
+    # undo_blocked: why the undo is refused
+    reason: UndoReason | msgspec.UnsetType = msgspec.UNSET
+    # bad_options: the option the game does not take (an excerpt of it)
+    field: str | msgspec.UnsetType = msgspec.UNSET
+    # rate_limited (chat): milliseconds until the author may say something again
+    retry_after_ms: Annotated[int, msgspec.Meta(ge=0)] | msgspec.UnsetType = msgspec.UNSET
+
+
 class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
     """Every non-2xx answer: a stable code and a short human message. A command the
-    rules refused (422) also carries its outcome's members (``outcome``, ``code``, …);
-    a table the worker refused to create carries ``detail``."""
+    rules refused (422) also carries its outcome's members (``outcome``, ``code``, …,
+    ``detail``); a table the worker refused to create and a refused chat line carry
+    ``detail`` too."""
 
     error: str
     message: str
@@ -226,7 +254,7 @@ class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
     command_id: str | msgspec.UnsetType = msgspec.UNSET
     table_id: str | msgspec.UnsetType = msgspec.UNSET
     code: RejectionCode | msgspec.UnsetType = msgspec.UNSET
-    detail: dict[str, Any] | msgspec.UnsetType | None = msgspec.UNSET
+    detail: ErrorDetail | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):

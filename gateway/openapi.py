@@ -14,6 +14,12 @@ this module then makes the document say exactly what the server does:
   413 where there is a body; Litestar's ``{status_code, detail, extra}`` never appears.
 * **Parameters as strict as the handlers**: enums of games, states and viewers, the
   cursor's and table id's patterns, no ``null`` in a query string.
+* **What the server always sends is required**: a member with a default that every
+  answer carries anyway (``Accepted.seat``, ``TableMade.invite``, …) is listed in
+  ``required``, so generated clients type it as present.
+* **Every operation says its security** (``security: []`` where no session is needed),
+  and the document lists only components an operation uses (the AsyncAPI document and
+  ``orrery schema`` get them all).
 
 It is built once per app (the types do not change while it runs).
 """
@@ -21,6 +27,8 @@ It is built once per app (the types do not change while it runs).
 from __future__ import annotations
 
 import copy
+import json
+import re
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
@@ -42,6 +50,7 @@ from gateway.models import (
     NewPlayer,
     NewTable,
     PastGames,
+    PastSeat,
     PlayerCreated,
     Readiness,
     ReplayStep,
@@ -54,12 +63,13 @@ from gateway.models import (
 from gateway.tables import REPLAY_AS
 from orrery_contracts.base import ViewBody
 from orrery_contracts.chat import ChatMessage
-from orrery_contracts.envelope import Accepted, Duplicate
-from orrery_contracts.lobby import LISTED_STATES
+from orrery_contracts.envelope import Accepted, Duplicate, Rejection
+from orrery_contracts.lobby import LISTED_STATES, LobbySeat
 from orrery_contracts.table import (
     ClientTableCommand,
     LeaveTable,
     StartTable,
+    UndoTable,
 )
 from orrery_contracts.views import TableView
 
@@ -90,6 +100,21 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     ChatHistory,
 )
 
+# Answers whose every member the server sends, defaults included (no ``omit_defaults``,
+# no UNSET): each member is required in the document.
+ALWAYS_SENT: tuple[type[msgspec.Struct], ...] = (
+    Accepted,
+    Rejection,
+    TableMade,
+    ChatMessage,
+    LobbySeat,
+    PastSeat,
+)
+# Lobby answers whose ``options`` are the table's game's options (as its creator gave them)
+WITH_OPTIONS = ("TableSummary", "TableDetail", "MyTable")
+# Request bodies whose ``seat`` is a seat number of some hosted game
+WITH_SEAT = ("JoinIn", "BotIn")
+
 TAGS = [
     {"name": "players", "description": "accounts: sign up, my page"},
     {"name": "sessions", "description": "sign in: a bearer token"},
@@ -100,6 +125,10 @@ TAGS = [
     {"name": "leaderboard", "description": "ratings by game"},
     {"name": "health", "description": "liveness and readiness"},
 ]
+
+# The project grants no licence of its own (it ships none): say so, rather than leave
+# a client developer to guess. Change this with the project's licence.
+LICENSE = {"name": "All rights reserved"}
 
 DESCRIPTION = f"""Accounts, sessions, a lobby, tables, bots, views and live pushes.
 
@@ -191,9 +220,14 @@ def _new_table(game: HostedGame) -> type[msgspec.Struct]:
 
 
 def client_commands(games: HostedGames) -> tuple[Any, ...]:
-    """What ``POST …/commands`` may carry: start, leave and every game's moves (tables
-    are created and joined through their own endpoints: ``use_endpoint``)."""
-    return (StartTable, LeaveTable, *(t for game in games for t in game.command_types))
+    """What ``POST …/commands`` may carry: start, leave, undo and every game's moves
+    (tables are created and joined through their own endpoints: ``use_endpoint``)."""
+    return (
+        StartTable,
+        LeaveTable,
+        UndoTable,
+        *(t for game in games for t in game.command_types),
+    )
 
 
 def _command_in(games: HostedGames) -> type[msgspec.Struct]:
@@ -236,8 +270,14 @@ class Schemas:
         start = len(MODELS) + 1
         for name, schema in zip(unions, schemas[start : start + len(unions)], strict=True):
             components[name] = schema
-        # (inline: generators make models of objects only, and a union is none)
-        components["CommandIn"]["properties"]["body"] = components["Command"]
+        components["CommandIn"]["properties"]["body"] = self.ref("Command")
+        _type_options(components, [names[_key(g.options_type, names)] for g in games])
+        _type_details(components)
+        _require_always_sent(components, names)
+        if games:
+            top = max(g.max_seats for g in games) - 1  # seats are numbered from 0
+            for name in WITH_SEAT:
+                _seat_maximum(components[name]["properties"]["seat"], top)
         live = {n: v for n, v in views.items() if n}
         components["TableView"] = _by_game(live) if live else components.pop("TableView", {})
         components["ReplayView"] = _by_game(replays)
@@ -252,6 +292,52 @@ class Schemas:
     @staticmethod
     def ref(name: str) -> dict[str, str]:
         return {"$ref": REF.format(name=name)}
+
+
+def _key(struct: type[msgspec.Struct], names: dict[str, str]) -> str:
+    """msgspec's name of a Struct's component (its module path when two share a name)."""
+    plain = struct.__name__
+    return plain if plain in names else f"{struct.__module__}.{struct.__qualname__}"
+
+
+def _type_options(components: dict[str, Any], options: list[str]) -> None:
+    """A lobby answer's ``options`` are one game's options: any of the hosted games'
+    (``anyOf``, not ``oneOf``: ``{}``, every option left at its default, fits them all;
+    ``game`` beside it says which)."""
+    if not options:
+        return
+    refs = [{"$ref": REF.format(name=name)} for name in dict.fromkeys(options)]
+    schema = refs[0] if len(refs) == 1 else {"anyOf": refs}
+    for name in WITH_OPTIONS:
+        components[name]["properties"]["options"] = {
+            **schema,
+            "description": "the table's options as its creator gave them (those left out "
+            "are the game's defaults)",
+        }
+
+
+def _type_details(components: dict[str, Any]) -> None:
+    """A rejection's ``detail`` in an outcome is the error body's: an ``ErrorDetail``."""
+    detail = components["ErrorBody"]["properties"]["detail"]
+    components["Rejection"]["properties"]["detail"] = copy.deepcopy(detail)
+
+
+def _require_always_sent(components: dict[str, Any], names: dict[str, str]) -> None:
+    for struct in ALWAYS_SENT:
+        config = struct.__struct_config__
+        if config.omit_defaults:
+            raise ValueError(f"{struct.__name__} leaves defaults out: it is not always sent")
+        schema = components[names[_key(struct, names)]]
+        required = list(schema.get("required", []))
+        schema["required"] = required + [p for p in schema["properties"] if p not in required]
+
+
+def _seat_maximum(schema: dict[str, Any], top: int) -> None:
+    """The seat of a join or a bot: at most the largest seat number of a hosted game (a
+    seat the table itself does not have is ``no_such_seat``)."""
+    for option in schema.get("anyOf", [schema]):
+        if option.get("type") == "integer":
+            option["maximum"] = top
 
 
 def _by_game(types: dict[str, type[msgspec.Struct]]) -> dict[str, Any]:
@@ -371,6 +457,7 @@ def _finish_operation(operation: dict[str, Any], schemas: Schemas) -> None:
     body = _PLAY_BODIES.get(operation["operationId"])
     if body is not None:
         responses["200"]["content"] = {"application/json": {"schema": Schemas.ref(body)}}
+    operation.setdefault("security", [])  # none needed: say so
     for parameter in operation.get("parameters", []):
         parameter["schema"] = _parameter_schema(parameter, schemas)
         for loose in ("allowEmptyValue", "allowReserved", "deprecated"):
@@ -380,16 +467,30 @@ def _finish_operation(operation: dict[str, Any], schemas: Schemas) -> None:
         operation["summary"] = operation["description"].split("\n", 1)[0].rstrip(".")
 
 
-def openapi_document(litestar_document: dict[str, Any], games: HostedGames) -> dict[str, Any]:
+def _used(document: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    """The components the paths use, directly or through one another."""
+    prefix = REF.format(name="")
+    found: set[str] = set()
+    todo = [document.get("paths", {})]
+    while todo:
+        text = json.dumps(todo.pop())
+        for name in set(re.findall(re.escape(prefix) + r'([^"]+)"', text)) - found:
+            found.add(name)
+            todo.append(schemas[name])
+    return {name: schema for name, schema in schemas.items() if name in found}
+
+
+def openapi_document(litestar_document: dict[str, Any], schemas: Schemas) -> dict[str, Any]:
     """Litestar's document with the server's exact schemas, errors and parameters."""
     document = copy.deepcopy(litestar_document)
-    schemas = Schemas(games)
     for item in document.get("paths", {}).values():
         for method, operation in item.items():
             if method in ("get", "post", "put", "patch", "delete", "head", "options"):
                 _finish_operation(operation, schemas)
     components = document.setdefault("components", {})
-    components["schemas"] = schemas.components
+    components["schemas"] = _used(document, schemas.components)
     document["tags"] = TAGS
-    document.setdefault("info", {})["description"] = DESCRIPTION
+    info = document.setdefault("info", {})
+    info["description"] = DESCRIPTION
+    info["license"] = LICENSE
     return document

@@ -28,6 +28,7 @@ import msgspec
 
 from gateway import crypto
 from gateway.accounts import Accounts
+from gateway.bodies import integral
 from gateway.errors import ApiError
 from gateway.models import (
     COMMAND_ID_PATTERN,
@@ -180,11 +181,9 @@ def outcome_document(outcome: Outcome, command_id: str | None = None) -> dict[st
             outcome = Duplicate(command_id=command_id, table_id=outcome.table_id, original=original)
         else:
             outcome = msgspec.structs.replace(outcome, command_id=command_id)
+    # every member, always: ``seat`` and ``chat_id`` are null but in a join's / a chat
+    # message's outcome (the document says so: generated clients read them as present)
     document: dict[str, Any] = msgspec.to_builtins(outcome)
-    for part in (document, document.get("original") or {}):
-        for optional in ("seat", "chat_id"):  # only a join's / a chat message's outcome
-            if part.get(optional, 0) is None:
-                del part[optional]
     if isinstance(outcome, Rejection):
         document.setdefault("detail", None)
         document = {"error": outcome.code, **document}
@@ -303,7 +302,9 @@ class TableService:
             info["invite"] = crypto.invite_hash(invite)
         # Before the create: the lobby projection reads the private flag when it folds it.
         await self.redis.hset(gateway_table_key(table_id), mapping=info)
-        outcome = await self._send(table_id, CreateTable(game=game, seats=seats, options=options))
+        # (``2.0`` is an integer option as JSON Schema counts: gateway.bodies.integral)
+        create = CreateTable(game=game, seats=seats, options=integral(options))
+        outcome = await self._send(table_id, create)
         if isinstance(outcome, Duplicate):
             outcome = outcome.original
         if isinstance(outcome, Rejection):
@@ -425,6 +426,7 @@ class TableService:
             raise ApiError(
                 422, "use_endpoint", "create and join tables with POST /v1/tables and …/join"
             )
+        body = integral(body)  # the rules decode strictly: 2.0 is the integer 2
         cached = self.seats_in_play.get((table_id, player_id))
         seat = cached if cached is not None else await self._seat_in_play(table_id, player_id)
         outcome = await self._command(table_id, body, command_id, seat, player_id)

@@ -62,10 +62,11 @@ class ChatEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     deleted: str | None = None  # a deletion: the id of the message it removed
 
 
-class ChatMessage(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class ChatMessage(msgspec.Struct, frozen=True, kw_only=True):
     """A message as clients get it (``GET …/chat``, the WebSocket's ``chat`` frame, the
-    SDK): ``seat`` for a seated author, ``spectator: true`` otherwise; a deleted message
-    keeps only its ``id``, ``at`` and ``deleted: true``."""
+    SDK), every member always there: ``seat`` for a seated author (null otherwise),
+    ``spectator: true`` otherwise; a deleted message keeps only its ``id``, ``at`` and
+    ``deleted: true`` (``seat`` null, ``name`` and ``text`` empty)."""
 
     id: str
     seat: int | None = None

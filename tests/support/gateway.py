@@ -279,6 +279,20 @@ def error_of(response: httpx.Response) -> str:
     return code
 
 
+def deleted_marker(message_id: str, at: int) -> dict[str, Any]:
+    """A deleted chat message as the API shows it: every member there, only ``id``, ``at``
+    and ``deleted`` telling anything."""
+    return {
+        "id": message_id,
+        "seat": None,
+        "spectator": False,
+        "name": "",
+        "text": "",
+        "at": at,
+        "deleted": True,
+    }
+
+
 def unique(prefix: str) -> str:
     return f"{prefix}{uuid.uuid4().hex[:8]}"
 
