@@ -55,9 +55,9 @@ function resolve(document, ref) {
 
 const pascal = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** The payload schemas of an operation's messages (each a `$ref` into the components). */
-function payloads(asyncapi, operation) {
-  return operation.messages.map((message) => {
+/** The payload schemas of messages (each a `$ref` to a message, and from it to a schema). */
+function payloads(asyncapi, messages) {
+  return messages.map((message) => {
     let resolved = resolve(asyncapi, message.$ref);
     while (resolved.$ref) resolved = resolve(asyncapi, resolved.$ref);
     return resolved.payload;
@@ -65,16 +65,22 @@ function payloads(asyncapi, operation) {
 }
 
 /** The AsyncAPI document's schemas plus, per channel, the union of the frames the gateway
- * sends on it (`<Channel>ServerFrame`: its `send` operations' messages) and of those it
- * receives (`<Channel>ClientFrame`), as one JSON Schema with everything under `$defs`. */
+ * sends on it (`<Channel>ServerFrame`: its `send` operations' messages and the replies of
+ * its `receive` operations) and of those it receives (`<Channel>ClientFrame`), as one JSON
+ * Schema with everything under `$defs`. */
 function framesSchema(asyncapi) {
   const defs = { ...asyncapi.components.schemas };
   const unions = {};
+  const add = (channelRef, side, messages) => {
+    const name = `${pascal(channelRef.split("/").pop())}${side}Frame`;
+    unions[name] = [...(unions[name] ?? []), ...payloads(asyncapi, messages ?? [])];
+  };
   for (const operation of Object.values(asyncapi.operations ?? {})) {
-    const channel = operation.channel.$ref.split("/").pop();
-    const side = operation.action === "send" ? "Server" : "Client";
-    const name = `${pascal(channel)}${side}Frame`;
-    unions[name] = [...(unions[name] ?? []), ...payloads(asyncapi, operation)];
+    const [mine, theirs] = operation.action === "send" ? ["Server", "Client"] : ["Client", "Server"];
+    add(operation.channel.$ref, mine, operation.messages);
+    if (operation.reply?.messages) {
+      add((operation.reply.channel ?? operation.channel).$ref, theirs, operation.reply.messages);
+    }
   }
   for (const [name, members] of Object.entries(unions)) {
     const unique = [...new Map(members.map((m) => [JSON.stringify(m), m])).values()];

@@ -39,14 +39,22 @@ function follow(document: unknown, value: unknown): unknown {
   return node;
 }
 
-/** The payload schemas of every message the gateway sends on `channel` (the document
- * describes the gateway: its `send` operations are what a client receives). */
+/** The payload schemas of every message the gateway sends on `channel`. The document
+ * describes the gateway: what it sends are its `send` operations' messages and the
+ * replies of its `receive` operations. */
 function sentPayloads(document: unknown, channel: string): string[] {
   const refs: string[] = [];
+  const here = `#/channels/${channel}`;
   for (const operation of values(member(document, "operations"))) {
+    const action = member(operation, "action");
     const on = member(member(operation, "channel"), "$ref");
-    if (member(operation, "action") !== "send" || on !== `#/channels/${channel}`) continue;
-    for (const message of items(member(operation, "messages"))) {
+    const reply = member(operation, "reply");
+    const replyOn = member(member(reply, "channel"), "$ref") ?? on;
+    const messages = [
+      ...(action === "send" && on === here ? items(member(operation, "messages")) : []),
+      ...(action === "receive" && replyOn === here ? items(member(reply, "messages")) : []),
+    ];
+    for (const message of messages) {
       const payload = member(member(follow(document, message), "payload"), "$ref");
       if (typeof payload !== "string") throw new Error(`a ${channel} message has no payload`);
       if (!refs.includes(payload)) refs.push(payload);

@@ -11,6 +11,7 @@
 // seat says something (a `say` frame; the chat route) and hears both lines as chat
 // frames. One JSON line per game once its table is finished.
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Game, type Player, signUp } from "./http.js";
 import { tableFrameCheck, type FrameCheck } from "./frames.js";
 import { TableSocket, type WsCommand, type WsView } from "./socket.js";
@@ -62,6 +63,8 @@ function myTurn(view: WsView): boolean {
 interface Tally {
   websocket: number;
   http: number;
+  /** an undo is on its way (one per game, whichever seat is offered one first) */
+  undoing: boolean;
   undos: number;
   refused: number;
 }
@@ -72,7 +75,13 @@ type Send = (body: WsCommand) => Promise<{ lastSeq: number } | { refused: string
 
 function overSocket(socket: TableSocket): Send {
   return async (body) => {
-    const answer = await socket.command(randomUUID(), body);
+    const commandId = randomUUID();
+    let answer = await socket.command(commandId, body);
+    // the per-player rate limit: the same command again a second later
+    while (answer.type === "error" && answer.error === "rate_limited") {
+      await sleep(1000);
+      answer = await socket.command(commandId, body);
+    }
     if (answer.type === "error") return { refused: answer.error };
     if (answer.outcome === "accepted") return { lastSeq: answer.last_seq };
     if (answer.outcome === "duplicate") throw new Error("a new command id came back a duplicate");
@@ -109,13 +118,15 @@ async function playSeat(
       view = await socket.nextView(view.seq);
       continue;
     }
-    const undoing = undo !== null && tally.undos === 0;
+    const undoing = undo !== null && !tally.undoing && tally.undos === 0;
+    tally.undoing ||= undoing;
     const move = undoing ? undo : moves[Math.floor(next() * moves.length)];
     if (move === undefined || move === null) {
       view = await socket.nextView(view.seq);
       continue;
     }
     const answer = await send(move);
+    if (undoing) tally.undoing = false;
     if ("lastSeq" in answer) {
       refusals = 0;
       tally[via] += 1;
@@ -171,7 +182,7 @@ async function playGame(
     socket0.say(line0);
     await second.say(tableId, line1);
 
-    const tally: Tally = { websocket: 0, http: 0, undos: 0, refused: 0 };
+    const tally: Tally = { websocket: 0, http: 0, undoing: false, undos: 0, refused: 0 };
     const [end] = await withDeadline(
       `${game} table ${tableId}`,
       GAME_MS,
