@@ -31,11 +31,13 @@ from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, b
 log = structlog.get_logger("orrery.bots")
 LEASE_MS = 15_000
 RESCAN_S = 2.0  # under redis-py's default socket timeout (5 s)
+# its reply streams: orrery:reply:bots:* (its Redis user, orrery-bots, reads no others)
+REPLY_PREFIX = "bots"
 
 
 class BotRunner:
     def __init__(self, redis_url: str, secret_key: str, *, name: str | None = None) -> None:
-        self.client = GatewayClient(redis_url)
+        self.client = GatewayClient(redis_url, reply_prefix=REPLY_PREFIX)
         self.key = secret_key
         self.name = name or f"bots-{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.playing: dict[str, asyncio.Task[None]] = {}

@@ -37,8 +37,10 @@ class OutcomeTimeout(Exception):
 
 
 class GatewayClient(OrreryClient):
-    def __init__(self, redis_url: str) -> None:
-        super().__init__(redis_url, reply_prefix="gw")
+    def __init__(self, redis_url: str, *, reply_prefix: str = "gw") -> None:
+        """``reply_prefix``: its reply streams are ``orrery:reply:<prefix>:*`` (the
+        gateway's ``gw``, the bot runner's ``bots``: each Redis user reads its own)."""
+        super().__init__(redis_url, reply_prefix=reply_prefix)
 
     async def send(
         self,

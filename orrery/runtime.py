@@ -187,13 +187,22 @@ def share_secret_key(data_dir: Path) -> None:
 
 
 async def gateway_processes(
-    url: str, port: int = 0, host: str = "127.0.0.1"
+    url: str,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    role_urls: Mapping[str, str] | None = None,
 ) -> tuple[str, list[subprocess.Popen[bytes]]]:
-    """Start ``orrery gateway`` and ``orrery bots``; the gateway's base URL once it listens."""
+    """Start ``orrery gateway`` and ``orrery bots``; the gateway's base URL once it listens.
+    ``role_urls``: a role's own URL (its Redis user), else ``url``."""
+    urls = role_urls or {}
     gateway = spawn(
-        "gateway", url, 0, args=("--host", host, "--port", str(port)), stdout=subprocess.PIPE
+        "gateway",
+        urls.get("gateway", url),
+        0,
+        args=("--host", host, "--port", str(port)),
+        stdout=subprocess.PIPE,
     )
-    bots = spawn("bots", url, 0)
+    bots = spawn("bots", urls.get("bots", url), 0)
     assert gateway.stdout is not None
     line = await asyncio.to_thread(gateway.stdout.readline)
     if not line:
@@ -224,14 +233,24 @@ async def service(
     partitions: int | None = None,
     timekeepers: int = 0,
     archivers: int = 0,
+    role_urls: Mapping[str, str] | None = None,
 ) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
+    """The processes of the service, each role's connecting with its URL in
+    ``role_urls`` (its own Redis user), else with ``url`` (which records P and creates
+    the consumer groups first)."""
     await prepare(url, partitions)
     # With ORRERY_METRICS_PORT=N, child i serves /metrics on N + i.
     base = int(os.environ.get("ORRERY_METRICS_PORT") or 0)
     roles = ["worker"] * workers + ["projector"] * projectors
     roles += ["timekeeper"] * timekeepers + ["archiver"] * archivers
+    urls = role_urls or {}
     processes = [
-        spawn(role, url, i, {"ORRERY_METRICS_PORT": str(base + i)} if base else None)
+        spawn(
+            role,
+            urls.get(role, url),
+            i,
+            {"ORRERY_METRICS_PORT": str(base + i)} if base else None,
+        )
         for i, role in enumerate(roles)
     ]
     try:

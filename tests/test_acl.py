@@ -9,6 +9,7 @@ import asyncio
 import os
 import random
 import secrets
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,13 @@ from redis.backoff import NoBackoff
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
 from orrery.runtime import prepare, spawn, stop_processes
+from orrery.server.credentials import (
+    CREDENTIALS_FILE,
+    ROLES,
+    ensure_users,
+    load_role_credentials,
+    role_urls,
+)
 from orrery.server.embedded import EmbeddedServer
 from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient, SeatCredentials
@@ -30,7 +38,7 @@ from services.assignment import LIVE_KEY, Assignment
 from tests.support.service import PARTITIONS, REPO
 
 DEPLOY = REPO / "deploy" / "valkey"
-USERS = ("worker", "projector", "timekeeper", "gateway", "app", "admin", "replication")
+USERS = (*ROLES, "app", "admin", "replication")
 
 
 class AclServer:
@@ -187,3 +195,166 @@ async def test_the_worker_user_may_beat_for_the_partition_assignment(
     finally:
         await redis.hdel(LIVE_KEY, "decider-acl-test")
         await redis.aclose()
+
+
+# ----------------------------------------------------------- the embedded server's users
+
+
+@pytest.fixture(scope="module")
+def folder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The embedded server as ``orrery serve`` starts it: the folder's ACL users."""
+    folder = Path(tmp_path_factory.mktemp("folder"))
+    with EmbeddedServer(folder, users=ensure_users(folder)) as server:
+        yield server.url, folder
+
+
+async def _allowed(call: object) -> bool:
+    try:
+        await call  # type: ignore[misc]
+    except ResponseError:
+        return False
+    return True
+
+
+async def test_each_role_of_serve_has_its_own_user_that_may_do_only_its_part(
+    folder_server: tuple[str, Path],
+) -> None:
+    operator_url, folder = folder_server
+    urls = role_urls(operator_url, folder)
+    assert set(urls) == set(ROLES)
+    p, table = 0, "x"
+    log, seed = keys.log_stream(p, table), keys.secret_key(p, table)
+    meta, view = keys.meta_hash(p, table), keys.view_key(p, table, 0)
+    admin = aioredis.Redis.from_url(operator_url)
+    await prepare(operator_url, PARTITIONS)
+    await admin.xadd(log, {"__data__": b"{}"}, id="1-0")
+    await admin.set(seed, b"the seed")
+    await admin.hset(meta, mapping={"seq": 1, "phase": "finished"})
+    await admin.set(view, b"{}")
+    append = await admin.script_load((REPO / "services" / "append.lua").read_text())
+    clients = {
+        role: aioredis.Redis.from_url(url, retry=Retry(NoBackoff(), 0))
+        for role, url in urls.items()
+    }
+    try:
+        for role, client in clients.items():  # each signs in as its own user
+            assert urls[role].startswith(f"redis://orrery-{role}:") and await client.ping()
+        gateway, projector = clients["gateway"], clients["projector"]
+        refused = {
+            "gateway": {
+                "FLUSHALL": gateway.flushall(),
+                "CONFIG GET": gateway.config_get("*"),
+                "XADD to a log": gateway.xadd(log, {"__data__": b"{}"}),
+                "EVALSHA of the append script": gateway.evalsha(
+                    append,
+                    6,
+                    meta,
+                    log,
+                    keys.outcomes_hash(p, table),
+                    keys.feed_stream(p),
+                    keys.tables_set(p),
+                    keys.ended_zset(p),
+                ),
+                "EVAL": gateway.eval("return 1", 0),
+                "FCALL": gateway.fcall("append", 1, log),
+                "GET a seed": gateway.get(seed),
+                "a table's meta": gateway.hgetall(meta),
+                "the bots' replies": gateway.xrange("orrery:reply:bots:1"),
+            },
+            "projector": {
+                "XADD to a log": projector.xadd(log, {"__data__": b"{}"}),
+                "GET a seed": projector.get(seed),
+                "a command stream": projector.xrange(keys.command_stream(p)),
+            },
+            "worker": {
+                "GET a view": clients["worker"].get(view),
+                "FLUSHALL": clients["worker"].flushall(),
+            },
+            "timekeeper": {
+                "a log": clients["timekeeper"].xrange(log),
+                "GET a seed": clients["timekeeper"].get(seed),
+            },
+            "archiver": {
+                "GET a seed": clients["archiver"].get(seed),
+                "a command stream": clients["archiver"].xadd(keys.command_stream(p), {"a": 1}),
+                "an account": clients["archiver"].get("orrery:{acct}:name:ann"),
+                "FLUSHALL": clients["archiver"].flushall(),
+            },
+            "bots": {
+                "a log": clients["bots"].xrange(log),
+                "GET a seed": clients["bots"].get(seed),
+                "an account": clients["bots"].get("orrery:{acct}:name:ann"),
+                "the gateway's replies": clients["bots"].xrange("orrery:reply:gw:1"),
+                "the spectator view": clients["bots"].get(keys.view_key(p, table, None)),
+            },
+        }
+        for role, calls in refused.items():
+            for what, call in calls.items():
+                assert await _refused(call), f"the {role} user could {what}"
+        allowed = {
+            "worker": [
+                clients["worker"].xrange(log),
+                clients["worker"].get(seed),
+                clients["worker"].xadd("orrery:reply:gw:1", {"__data__": b"{}"}),
+            ],
+            "projector": [projector.xrange(log), projector.set(view, b"{}")],
+            "timekeeper": [
+                clients["timekeeper"].zrangebyscore(keys.deadlines_zset(p), 0, 1),
+                clients["timekeeper"].xadd(keys.command_stream(p), {"__data__": b"{}"}),
+            ],
+            "archiver": [
+                clients["archiver"].xrange(log),
+                clients["archiver"].hgetall(meta),
+                clients["archiver"].zrange(keys.ended_zset(p), 0, -1),
+                clients["archiver"].delete(keys.snapshot_key(p, table)),
+            ],
+            "gateway": [
+                gateway.get(view),
+                gateway.xrange(log),  # replays, folded in the process
+                gateway.set("orrery:{acct}:name:ann", b"1"),
+                gateway.smembers("orrery:bots"),
+            ],
+            "bots": [
+                clients["bots"].get(view),
+                clients["bots"].smembers("orrery:bots"),
+                clients["bots"].set("orrery:bots:lease:x|0", b"me", px=1000),
+                clients["bots"].xadd(keys.command_stream(p), {"__data__": b"{}"}),
+            ],
+        }
+        for role, oks in allowed.items():
+            for call in oks:
+                assert await _allowed(call), f"the {role} user was refused"
+        assert await admin.get(seed) == b"the seed"
+    finally:
+        for client in [admin, *clients.values()]:
+            await client.aclose()
+
+
+def test_a_folder_from_before_role_users_gets_them_at_its_next_start(tmp_path: Path) -> None:
+    import json
+
+    import redis as sync_redis
+
+    operator, acl = ensure_users(tmp_path)
+    with EmbeddedServer(tmp_path, users=(operator, acl)) as server:
+        sync_redis.Redis.from_url(server.url).set("orrery:kept", b"1")
+    # the folder as it was before: the operator alone
+    credentials = tmp_path / CREDENTIALS_FILE
+    credentials.write_text(
+        json.dumps({"username": operator.username, "password": operator.password})
+    )
+    admin = f"user {operator.username} on >{operator.password} ~* &* +@all"
+    acl.write_text(f"user default off ~* &* +@all\n{admin}\n")
+    again, acl = ensure_users(tmp_path)
+    assert again == operator
+    assert set(load_role_credentials(tmp_path)) == set(ROLES)
+    assert stat.S_IMODE(credentials.stat().st_mode) == 0o600
+    with EmbeddedServer(tmp_path, users=(again, acl)) as server:
+        assert sync_redis.Redis.from_url(server.url).get("orrery:kept") == b"1"
+        for role, url in role_urls(server.url, tmp_path).items():
+            assert url.startswith(f"redis://orrery-{role}:")
+            assert sync_redis.Redis.from_url(url).ping()
+    # its next start keeps them
+    roles = load_role_credentials(tmp_path)
+    assert ensure_users(tmp_path)[0] == operator
+    assert load_role_credentials(tmp_path) == roles

@@ -9,7 +9,9 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -119,7 +121,12 @@ def _secrets_in(doc: object) -> set[str]:
     return set()
 
 
-def test_no_process_serve_starts_has_a_password_on_its_command_line(tmp_path: Path) -> None:
+def test_serve_runs_each_role_as_its_own_user_with_no_password_on_a_command_line(
+    tmp_path: Path,
+) -> None:
+    """Every process ``serve`` starts gets its URL by environment: no password (the
+    operator's or a role's) in any command line, and each role's URL names its own
+    Redis user, as which it is connected."""
     process = subprocess.Popen(
         [sys.executable, "-m", "orrery.cli", "serve", "--data-dir", str(tmp_path)],
         stdout=subprocess.PIPE,
@@ -129,7 +136,8 @@ def test_no_process_serve_starts_has_a_password_on_its_command_line(tmp_path: Pa
     )
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().startswith("redis://orrery-admin@")
+        url = process.stdout.readline().strip()
+        assert url.startswith("redis://orrery-admin@")
         assert process.stdout.readline().startswith("http://")  # every child started
         passwords = _secrets_in(json.loads((tmp_path / "data" / CREDENTIALS_FILE).read_text()))
         assert passwords
@@ -146,6 +154,31 @@ def test_no_process_serve_starts_has_a_password_on_its_command_line(tmp_path: Pa
             for password in passwords:
                 assert password not in line, f"a password on the command line of {pid}"
             assert "redis://" not in line and "--redis-url" not in line, line
+        # each role's process has its own user's URL in its environment
+        users = {}
+        for pid, line in command_lines.items():
+            argv = line.split("\0")
+            if "orrery.cli" in argv and argv[argv.index("orrery.cli") + 1] in roles:
+                environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                found = dict(e.decode().partition("=")[::2] for e in environ if b"=" in e)
+                users[argv[argv.index("orrery.cli") + 1]] = urlsplit(found["ORRERY_REDIS_URL"])
+        assert {role: url.username for role, url in users.items()} == {
+            role: f"orrery-{role}" for role in roles
+        }
+        assert all(url.password in passwords for url in users.values())
+        # and connects as it (the operator's own connection aside)
+        data = tmp_path / "data"
+        operator = redis.Redis.from_url(with_folder_password(url, data))
+        try:
+            for _ in range(100):
+                connected = {c["user"] for c in operator.client_list()}
+                if {f"orrery-{role}" for role in roles} <= connected:
+                    break
+                time.sleep(0.2)
+            assert connected == {f"orrery-{role}" for role in roles} | {"orrery-admin"}
+            assert [c["user"] for c in operator.client_list()].count("orrery-admin") == 1
+        finally:
+            operator.close()
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=30) == 0

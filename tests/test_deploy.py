@@ -16,6 +16,7 @@ import yaml
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from orrery.server.credentials import ROLES
 from orrery.server.embedded import AOF_REWRITE_ARGS, EmbeddedServer, free_port, server_binary
 from tests.support.service import REPO
 
@@ -29,7 +30,7 @@ CONFIGS = [
 # One attempt per call: redis-py retries a refused connection or login ten times with
 # back-off (seconds in all); the loops here poll on their own.
 ONCE = Retry(NoBackoff(), 0)
-USERS = ("worker", "projector", "timekeeper", "gateway", "app", "admin", "replication")
+USERS = (*ROLES, "app", "admin", "replication")
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
@@ -135,7 +136,8 @@ def test_compose_publishes_no_redis_port_and_gives_each_role_its_user() -> None:
         for name, service in services.items()
         if name not in ("valkey", "postgres")  # (the archive's database)
     }
-    assert users["worker"] == "orrery-worker" and users["projector"] == "orrery-projector"
+    for role in ROLES:
+        assert users[role] == f"orrery-{role}"
     assert all(user for user in users.values())
 
 
@@ -149,8 +151,8 @@ def test_kubernetes_roles_use_their_own_users() -> None:
             found[doc["metadata"]["name"]] = env["ORRERY_REDIS_USERNAME"]["value"]
             secret = env["ORRERY_REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]
             assert secret["name"] == "orrery-redis"
-    assert found["orrery-worker"] == "orrery-worker"
-    assert found["orrery-projector"] == "orrery-projector"
+    for role in ("worker", "projector", "timekeeper", "archiver"):
+        assert found[f"orrery-{role}"] == f"orrery-{role}"
     cluster = (DEPLOY / "k8s" / "valkey-cluster.yaml").read_text()
     assert "protected-mode no" not in cluster and "aclfile /acl/users.acl" in cluster
 

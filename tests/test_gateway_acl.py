@@ -1,7 +1,7 @@
-"""The gateway and the bot runner work as the Redis user orrery-gateway of
-deploy/valkey/users.acl.template
-describes, with nothing more: a whole game, bots, replays, the lobby, notices and
-readiness through a gateway connected as ``orrery-gateway``."""
+"""The gateway and the bot runner work as the Redis users orrery-gateway and orrery-bots
+of deploy/valkey/users.acl.template, with nothing more: a whole game, bots, replays, the
+lobby, notices and readiness through a gateway connected as ``orrery-gateway`` and a bot
+runner connected as ``orrery-bots``."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ from tests.support.service import REPO
 PASSWORD = "gateway-test-password"
 
 
-def acl_rules() -> list[str]:
+def acl_rules(user: str) -> list[str]:
     lines = (REPO / "deploy" / "valkey" / "users.acl.template").read_text().splitlines()
-    (line,) = [line for line in lines if line.startswith("user orrery-gateway ")]
+    (line,) = [line for line in lines if line.startswith(f"user {user} ")]
     # words, and selectors "( ... )" as one argument each
     rules = re.findall(r"\([^)]*\)|\S+", line)[2:]
     return [f">{PASSWORD}" if rule.startswith(">") else rule for rule in rules]
@@ -43,10 +43,13 @@ def acl_rules() -> list[str]:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveGateway, str]]:
     with live_gateway(Path(tmp_path_factory.mktemp("gw-acl")), bots=False) as gateway:
         admin = redis.Redis.from_url(gateway.redis_url)
-        admin.execute_command("ACL", "SETUSER", "orrery-gateway", *acl_rules())
+        for user in ("orrery-gateway", "orrery-bots"):
+            admin.execute_command("ACL", "SETUSER", user, *acl_rules(user))
         admin.close()
         url = gateway.redis_url.replace("redis://", f"redis://orrery-gateway:{PASSWORD}@")
-        gateway.start_bots(url)
+        gateway.start_bots(
+            gateway.redis_url.replace("redis://", f"redis://orrery-bots:{PASSWORD}@")
+        )
         yield gateway, gateway.start_gateway(redis_url=url)
 
 

@@ -176,7 +176,7 @@ def serve(
     from orrery.archiving import archive_url as chosen_archive
     from orrery.arguments import check_port
     from orrery.runtime import gateway_processes, server_for, service, share_secret_key
-    from orrery.server.credentials import shown_url
+    from orrery.server.credentials import role_urls, shown_url
 
     if not no_gateway:  # before anything starts: one line naming the port and the fix
         check_port(http_port, "--http-port")
@@ -194,11 +194,13 @@ def serve(
         # The URL once SIGTERM stops the service gracefully (a caller may send it as
         # soon as it has read the URL); the password stays in the folder (README).
         print(shown_url(url), flush=True)
+        # each role as its own user on the folder's server (orrery/server/credentials.py)
+        roles = role_urls(url, _data(data_dir))
         async with service(
-            url, workers, projectors, partitions, timekeepers, archivers
+            url, workers, projectors, partitions, timekeepers, archivers, roles
         ) as processes:
             if not no_gateway:
-                base, started = await gateway_processes(url, http_port)
+                base, started = await gateway_processes(url, http_port, role_urls=roles)
                 processes.extend(started)
                 print(base, flush=True)
             await stop.wait()
@@ -309,6 +311,7 @@ def demo(
     """Bots play complete games of every game (or --game) through the real service."""
     from orrery.demo import PlayedTable, play_table
     from orrery.runtime import server_for, service
+    from orrery.server.credentials import role_urls
 
     configure_logging("warning")
     # The worker and projector processes inherit this: the board, not their logs.
@@ -321,7 +324,8 @@ def demo(
     async def run(url: str) -> list[PlayedTable]:
         from orrery_client.sdk import OrreryClient
 
-        async with service(url, workers, 1), OrreryClient(url) as client:
+        roles = role_urls(url, _data(data_dir))
+        async with service(url, workers, 1, role_urls=roles), OrreryClient(url) as client:
             tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]
             tasks = [
                 play_table(

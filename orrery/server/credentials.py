@@ -2,15 +2,16 @@
 
 The embedded Valkey listens on 127.0.0.1, where every local user could otherwise read
 every account's password hash, every view and the live seeds. So it starts with an
-ACL file (``<data>/users.acl``, mode 0600) in which the default user is off and one
-operator user, ``orrery-admin``, may do everything; its password is random (256 bits)
-and kept beside it in ``<data>/credentials.json`` (mode 0600; the ACL file holds only
-its SHA-256). Every ``orrery`` command using that folder reads it, and the processes
-``orrery serve`` starts (the service's roles) get the URL with it in their environment,
-never on a command line. What is printed or recorded (``server.json``, ``orrery
-status``) names the user but never the password.
-
-Deployments with a user per role use ``deploy/valkey/users.acl.template`` instead.
+ACL file (``<data>/users.acl``, mode 0600) rendered from the deployments' own rules
+(``users.acl.template`` beside this module; ``deploy/valkey/users.acl.template`` is the
+same file): the default user is off, one operator user, ``orrery-admin``, may do
+everything, and each role of the service (:data:`ROLES`) has its own user with only the
+keys and commands it needs (``orrery-worker``, ``orrery-projector``, …). Each password
+is random (256 bits) and kept in ``<data>/credentials.json`` (mode 0600; the ACL file
+holds only their SHA-256). Every ``orrery`` command using that folder reads the
+operator's; ``orrery serve`` hands each process it starts the URL of its role's user in
+its environment, never on a command line. What is printed or recorded
+(``server.json``, ``orrery status``) names the user but never the password.
 """
 
 from __future__ import annotations
@@ -19,14 +20,27 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 ACL_FILE = "users.acl"
 CREDENTIALS_FILE = "credentials.json"
 OPERATOR = "orrery-admin"
+TEMPLATE = Path(__file__).with_name("users.acl.template")
+# The service's roles, each run by ``orrery serve`` as its own user ``orrery-<role>``,
+# whose rules are that user's line in the template. A new role: its name here, its line
+# there.
+ROLES = ("worker", "projector", "timekeeper", "archiver", "gateway", "bots")
+
+
+def role_user(role: str) -> str:
+    """The ACL user a role runs as."""
+    return f"orrery-{role}"
 
 
 @dataclass(frozen=True)
@@ -52,35 +66,112 @@ def _write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def acl_text(credentials: Credentials) -> str:
-    """The ACL file. The default user is off (nobody can be it), yet keeps every right:
-    Valkey replays the AOF as the default user and checks a transaction's commands
-    again at its EXEC, so a default user without rights would drop every MULTI/EXEC
-    (every script's effects) when the server restarts."""
-    digest = hashlib.sha256(credentials.password.encode()).hexdigest()
-    return f"user default off ~* &* +@all\nuser {credentials.username} on #{digest} ~* &* +@all\n"
+def render_acl(template: str, passwords: Mapping[str, str]) -> str:
+    """The template's ``user`` lines of the default user and of each user in
+    ``passwords`` (name -> password), each password placeholder (``>${NAME}``) turned
+    into the password's SHA-256 (``#<hex>``); comments and other users left out."""
+    lines, rendered = [], set()
+    for line in template.splitlines():
+        words = line.split()
+        if len(words) < 2 or words[0] != "user":
+            continue
+        name = words[1]
+        if name == "default":
+            lines.append(line)
+        elif name in passwords:
+            digest = hashlib.sha256(passwords[name].encode()).hexdigest()
+            line, count = re.subn(r">\$\{[A-Z_]+\}", f"#{digest}", line)
+            if count != 1:
+                raise ValueError(f"the template's user {name} has no password placeholder")
+            lines.append(line)
+            rendered.add(name)
+    missing = sorted(set(passwords) - rendered)
+    if missing:
+        raise ValueError(f"the template defines no user {', '.join(missing)}")
+    return "".join(f"{line}\n" for line in lines)
 
 
-def load_credentials(data_dir: Path) -> Credentials | None:
+def acl_text(operator: Credentials, roles: Mapping[str, Credentials] | None = None) -> str:
+    """The ACL file: the template's default user, the operator and the roles' users.
+    The default user is off (nobody can be it), yet keeps every right: Valkey replays
+    the AOF as the default user and checks a transaction's commands again at its EXEC,
+    so a default user without rights would drop every MULTI/EXEC (every script's
+    effects) when the server restarts."""
+    users = [operator, *(roles or {}).values()]
+    return render_acl(TEMPLATE.read_text(), {c.username: c.password for c in users})
+
+
+def _document(data_dir: Path) -> dict[str, Any] | None:
     try:
         doc = json.loads((data_dir / CREDENTIALS_FILE).read_text())
     except (FileNotFoundError, json.JSONDecodeError):
         return None
-    return Credentials(str(doc["username"]), str(doc["password"]))
+    return doc if isinstance(doc, dict) and "username" in doc and "password" in doc else None
+
+
+def load_credentials(data_dir: Path) -> Credentials | None:
+    """The folder's operator credentials (None before its server first started)."""
+    doc = _document(data_dir)
+    return None if doc is None else Credentials(str(doc["username"]), str(doc["password"]))
+
+
+def load_role_credentials(data_dir: Path) -> dict[str, Credentials]:
+    """Each role's credentials in the folder (none in a folder whose server has not
+    started since roles had users)."""
+    doc = _document(data_dir) or {}
+    roles = doc.get("roles")
+    if not isinstance(roles, dict):
+        return {}
+    return {
+        role: Credentials(str(user["username"]), str(user["password"]))
+        for role, user in roles.items()
+        if isinstance(user, dict) and user.get("username") and user.get("password")
+    }
 
 
 def ensure_users(data_dir: Path) -> tuple[Credentials, Path]:
     """The folder's operator credentials and ACL file, made on first use (both 0600;
-    a folder from before gets them at its next start, its data untouched)."""
+    a folder from before gets them, or the users of roles it lacks, at its next start,
+    its data and its operator's password untouched)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    credentials = load_credentials(data_dir)
-    if credentials is None:
-        credentials = Credentials(OPERATOR, secrets.token_urlsafe(32))
-        doc = {"username": credentials.username, "password": credentials.password}
-        _write_private(data_dir / CREDENTIALS_FILE, json.dumps(doc) + "\n")
+    operator = load_credentials(data_dir)
+    roles = load_role_credentials(data_dir) if operator is not None else {}
+    if operator is None or any(role not in roles for role in ROLES):
+        operator = operator or Credentials(OPERATOR, secrets.token_urlsafe(32))
+        for role in ROLES:
+            roles.setdefault(role, Credentials(role_user(role), secrets.token_urlsafe(32)))
+        doc = {
+            "username": operator.username,
+            "password": operator.password,
+            "roles": {
+                role: {"username": c.username, "password": c.password} for role, c in roles.items()
+            },
+        }
+        _write_private(data_dir / CREDENTIALS_FILE, json.dumps(doc, indent=2) + "\n")
     acl = data_dir / ACL_FILE
-    _write_private(acl, acl_text(credentials))
-    return credentials, acl
+    known = {role: c for role, c in roles.items() if role in ROLES}
+    _write_private(acl, acl_text(operator, known))
+    return operator, acl
+
+
+def role_urls(url: str, data_dir: Path) -> dict[str, str]:
+    """Each role's URL on the folder's server, when ``url`` is the folder's operator URL
+    (its password included); else none (another server: every role uses ``url``)."""
+    parts = urlsplit(url)
+    operator = load_credentials(data_dir)
+    if operator is None or parts.password is None:
+        return {}
+    if (unquote(parts.username or ""), unquote(parts.password)) != (
+        operator.username,
+        operator.password,
+    ):
+        return {}
+    host = parts.netloc.rpartition("@")[2]
+    return {
+        role: parts._replace(netloc=f"{c.userinfo()}@{host}").geturl()
+        for role, c in load_role_credentials(data_dir).items()
+        if role in ROLES
+    }
 
 
 def shown_url(url: str) -> str:
