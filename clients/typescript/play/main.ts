@@ -140,7 +140,15 @@ async function playSeat(
         throw new Error(`seat ${view.viewer}: ${refusals} refusals in a row (${answer.refused})`);
       }
       const fresh: WsView = await player.view(tableId);
-      view = fresh.seq > view.seq ? fresh : await socket.nextView(view.seq);
+      const seen = view.seq;
+      view =
+        fresh.seq > seen
+          ? fresh
+          : await socket.nextView(seen).catch((error: unknown) => {
+              throw new Error(`refused (${answer.refused}) with no newer view than ${seen}`, {
+                cause: error,
+              });
+            });
     }
   }
 }
@@ -221,7 +229,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const seedAt = rest.indexOf("--seed");
   const seed = seedAt >= 0 ? Number(rest[seedAt + 1]) : Date.now();
-  const wanted = rest.filter((_, i) => i !== seedAt && i !== seedAt + 1);
+  const wanted = seedAt >= 0 ? [...rest.slice(0, seedAt), ...rest.slice(seedAt + 2)] : rest;
   const games = wanted.length > 0 ? GAMES.filter((g) => wanted.includes(g)) : GAMES;
   if (games.length !== wanted.length && wanted.length > 0) {
     throw new Error(`unknown game in ${wanted.join(", ")}: ${GAMES.join(", ")}`);

@@ -77,7 +77,13 @@ export class TableSocket {
   }
 
   private receive(raw: string): void {
-    const frame: unknown = JSON.parse(raw);
+    let frame: unknown;
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      this.fail(new Error(`${this.label}: a frame that is not JSON: ${raw.slice(0, 300)}`));
+      return;
+    }
     if (!this.check(frame)) {
       this.fail(new Error(`${this.label}: a frame the AsyncAPI document does not describe ` +
         `(${failures(this.check)}): ${raw.slice(0, 300)}`));
