@@ -29,6 +29,7 @@ FOLDERS = {
     "gateway": REPO / "gateway",
     "orrery": REPO / "orrery",
     "archive": REPO / "archive",
+    "matchmaking": REPO / "matchmaking",
 }
 # what each package may import, of the project's packages and of the third-party ones
 OURS = {
@@ -41,6 +42,7 @@ OURS = {
     "orrery_client": {"orrery_contracts"},
     "clients": {"orrery_contracts", "orrery_client"},
     "gateway": {"orrery_contracts", "orrery_client", "clients", "archive"},
+    "matchmaking": {"orrery_contracts", "archive"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
@@ -60,6 +62,8 @@ THIRD_PARTY = {
         "structlog",
         "prometheus_client",
     },
+    # the matchmaker: networkx's matching, and what its role process uses
+    "matchmaking": {"msgspec", "networkx", "redis", "structlog", "prometheus_client"},
 }
 
 

@@ -213,3 +213,47 @@ def chat_keys(p: int, table_id: str) -> list[str]:
     """Every lasting chat key of a table (what an archiver moves with a finished table;
     the rate and dedupe keys expire on their own)."""
     return [chat_stream(p, table_id)]
+
+
+# ---------------------------------------------------------------- matchmaking
+# Every matchmaking key shares the hash tag {mm}: one script appends a decision to a
+# game's log and updates what players read, atomically.
+
+
+def queue_command_stream(game: str) -> str:
+    """Ticket commands for ``game`` (queue.join, queue.leave, …; ``__data__``: JSON)."""
+    return f"orrery:{{mm}}:cmd:{game}"
+
+
+def queue_log(game: str) -> str:
+    """The game's matchmaking log: entry id ``<seq>-0``, field ``e`` (msgpack)."""
+    return f"orrery:{{mm}}:log:{game}"
+
+
+def queue_meta(game: str) -> str:
+    """The log's ``seq``, ``head`` hash and the last command entry decided (``cursor``)."""
+    return f"orrery:{{mm}}:meta:{game}"
+
+
+def queue_lease(game: str) -> str:
+    """The lease of the matchmaker that owns the game's queue (its name, a short expiry)."""
+    return f"orrery:{{mm}}:lease:{game}"
+
+
+def ticket_key(ticket_id: str) -> str:
+    return f"orrery:{{mm}}:ticket:{ticket_id}"
+
+
+def player_tickets_key(player_id: str) -> str:
+    """The player's tickets (theirs and those of parties they are in): ticket id scored
+    by when it joined."""
+    return f"orrery:{{mm}}:player:{player_id}"
+
+
+def queue_answer_key(command_id: str) -> str:
+    return f"orrery:{{mm}}:answer:{command_id}"
+
+
+def online_key(player_id: str) -> str:
+    """Set (with a short expiry, renewed) while the player has a live connection."""
+    return f"orrery:{{mm}}:online:{player_id}"

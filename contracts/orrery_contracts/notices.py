@@ -17,4 +17,13 @@ class YourTurn(msgspec.Struct, frozen=True, kw_only=True, tag="your_turn"):
     deadline_ms: int | None
 
 
+class Matched(msgspec.Struct, frozen=True, kw_only=True, tag="matched"):
+    """The player's ticket ``ticket_id`` was matched: they hold ``seat`` at the started
+    table ``table_id`` (written by the matchmaker)."""
+
+    ticket_id: str
+    table_id: str
+    seat: int
+
+
 Notice = YourTurn

@@ -1,0 +1,207 @@
+"""The matcher as a pure function: whatever the pool, no ticket sits twice, blocked
+players never share a table, tables respect every ticket's seats, options and pace,
+bots come only when welcome and due, the same pool gives the same tables, two-seat
+tables pair rating neighbours, and 3-seat tables group them."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchmaking.matcher import Group, Waiting, acceptable, compatible, match
+from orrery_contracts.matchmaking import ANY_AFTER_S, band
+
+NOW = 1_000_000_000
+
+
+def ticket(
+    i: int,
+    mu: float,
+    *,
+    waited_s: float = 0.0,
+    seats: tuple[int, int] = (3, 3),
+    players: tuple[str, ...] | None = None,
+    sigma: float = 50.0,
+    blocks: frozenset[str] = frozenset(),
+    bots_ok: bool = False,
+    bots_after_s: float = 60.0,
+    pace: str = "realtime",
+    options: tuple[tuple[str, str], ...] = (),
+) -> Waiting:
+    players = players or (f"p{i}",)
+    return Waiting(
+        ticket_id=f"t{i:03d}",
+        players=players,
+        ratings=tuple(mu for _ in players),
+        sigma=sigma,
+        seats_min=seats[0],
+        seats_max=seats[1],
+        joined_at=NOW - int(waited_s * 1000),
+        options=options,
+        pace=pace,
+        bots_ok=bots_ok,
+        bots_after_s=bots_after_s,
+        blocks=blocks,
+    )
+
+
+@st.composite
+def pools(draw: st.DrawFn) -> list[Waiting]:
+    count = draw(st.integers(0, 30))
+    people = [f"p{i}" for i in range(count)]
+    tickets = []
+    for i in range(count):
+        low = draw(st.integers(2, 5))
+        high = draw(st.integers(low, 5))
+        blocks = (
+            frozenset(draw(st.lists(st.sampled_from(people), max_size=3)))
+            if people
+            else frozenset()
+        )
+        tickets.append(
+            ticket(
+                i,
+                draw(st.floats(500, 2500)),
+                waited_s=draw(st.floats(0, 120)),
+                seats=(low, high),
+                sigma=draw(st.floats(20, 500)),
+                blocks=blocks - {f"p{i}"},
+                bots_ok=draw(st.booleans()),
+                bots_after_s=draw(st.floats(1, 90)),
+                pace=draw(st.sampled_from(["realtime", "turn_based"])),
+                options=draw(st.sampled_from([(), (("map", '"a"'),), (("map", '"b"'),)])),
+            )
+        )
+    return tickets
+
+
+def blocked(a: Waiting, b: Waiting) -> bool:
+    return bool(a.blocks & set(b.players) or b.blocks & set(a.players))
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools())
+def test_every_table_is_one_the_rules_allow(pool: list[Waiting]) -> None:
+    groups = match(pool, NOW, (2, 5))
+    seen: list[str] = []
+    for group in groups:
+        seen += group.ids()
+        players = sum(t.size for t in group.tickets)
+        assert 2 <= group.seats <= 5
+        assert players + group.bots == group.seats
+        for t in group.tickets:
+            assert t.seats_min <= group.seats <= t.seats_max
+        for i, a in enumerate(group.tickets):
+            for b in group.tickets[i + 1 :]:
+                assert not blocked(a, b)
+                assert compatible(a, b) and acceptable(a, b, NOW)
+        if group.bots:
+            (alone,) = group.tickets
+            assert alone.bots_ok and alone.waited_s(NOW) >= alone.bots_after_s
+    assert len(seen) == len(set(seen))
+
+
+@settings(max_examples=100, deadline=None)
+@given(pools(), st.randoms(use_true_random=False))
+def test_the_same_pool_gives_the_same_tables_in_any_order(
+    pool: list[Waiting], rng: random.Random
+) -> None:
+    shuffled = list(pool)
+    rng.shuffle(shuffled)
+    first = [(g.ids(), g.seats, g.bots) for g in match(pool, NOW, (2, 5))]
+    assert first == [(g.ids(), g.seats, g.bots) for g in match(shuffled, NOW, (2, 5))]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(0, 3000), min_size=2, max_size=20))
+def test_after_a_minute_any_compatible_pair_is_seated(ratings: list[float]) -> None:
+    pool = [ticket(i, mu, waited_s=ANY_AFTER_S, seats=(2, 2)) for i, mu in enumerate(ratings)]
+    groups = match(pool, NOW, (2, 5))
+    assert len(groups) == len(ratings) // 2
+
+
+def test_the_band_starts_at_twice_sigma_and_widens_on_schedule() -> None:
+    assert band(100, 0) == 200
+    assert band(100, 10) == 250
+    assert band(100, 59.9) == 1000
+    assert band(100, 60) == float("inf")
+    assert band(500, 0) == 1000  # a new player's band is wide
+
+
+def test_pairs_minimise_rating_differences() -> None:
+    # greedy from the oldest would pair 1000 with 1100 (its nearest) and leave 900 with
+    # 1200; the maximum-weight matching finds the smaller total difference
+    pool = [
+        ticket(0, 1000, waited_s=61, seats=(2, 2)),
+        ticket(1, 1100, waited_s=61, seats=(2, 2)),
+        ticket(2, 1190, waited_s=61, seats=(2, 2)),
+        ticket(3, 910, waited_s=61, seats=(2, 2)),
+    ]
+    pairs = {frozenset(g.ids()) for g in match(pool, NOW, (2, 5))}
+    assert pairs == {frozenset({"t000", "t003"}), frozenset({"t001", "t002"})}
+
+
+def test_twelve_three_seat_tickets_make_four_tables_of_rating_neighbours() -> None:
+    rng = random.Random(7)
+    ratings = [1000 + 100 * i for i in range(12)]
+    rng.shuffle(ratings)
+    # at 22 s a band is 2 x 50 + 100: a table's lowest and highest are 200 apart
+    pool = [ticket(i, mu, waited_s=22 + i * 0.1) for i, mu in enumerate(ratings)]
+    groups = match(pool, NOW, (3, 5))
+    assert len(groups) == 4
+    tables = sorted(sorted(g.ratings) for g in groups)
+    assert tables == [[1000.0 + 100 * (3 * k + j) for j in range(3)] for k in range(4)]
+
+
+def test_a_blocked_pair_never_shares_a_table_across_twenty_seeded_runs() -> None:
+    for seed in range(20):
+        rng = random.Random(seed)
+        pool = [
+            ticket(
+                i,
+                rng.uniform(1400, 1600),
+                waited_s=rng.uniform(0, 90),
+                seats=(3, 3) if seed % 2 else (2, 2),
+                blocks=frozenset({"p1"}) if i == 0 else frozenset(),
+            )
+            for i in range(12)
+        ]
+        groups = match(pool, NOW, (2, 5))
+        assert groups, seed
+        for group in groups:
+            assert not {"p0", "p1"} <= {p for t in group.tickets for p in t.players}, seed
+
+
+def test_the_oldest_ticket_goes_first_among_equals() -> None:
+    pool = [ticket(i, 1500, waited_s=w, seats=(3, 3)) for i, w in enumerate([5, 30, 20, 10])]
+    (group,) = match(pool, NOW, (3, 5))
+    assert set(group.ids()) == {"t001", "t002", "t003"}
+
+
+def test_a_lone_bots_ok_ticket_gets_bots_after_its_wait() -> None:
+    early = ticket(0, 1500, waited_s=4, bots_ok=True, bots_after_s=5)
+    assert match([early], NOW, (3, 5)) == []
+    due = ticket(0, 1500, waited_s=5, bots_ok=True, bots_after_s=5, seats=(3, 4))
+    assert match([due], NOW, (3, 5)) == [Group((due,), 3, bots=2)]
+
+
+def test_a_party_is_seated_together_and_fills_seats() -> None:
+    party = ticket(0, 1500, players=("p0", "a", "b"), seats=(3, 3))
+    (group,) = match([party, ticket(1, 1500)], NOW, (3, 5))
+    assert group.ids() == ("t000",)
+    pair = ticket(2, 1500, players=("p2", "c"), seats=(4, 4))
+    others = [ticket(3, 1500, seats=(4, 4)), ticket(4, 1500, seats=(4, 4))]
+    (group,) = match([pair, *others], NOW, (3, 5))
+    assert set(group.ids()) == {"t002", "t003", "t004"} and group.seats == 4
+
+
+def test_options_pace_and_seats_must_agree() -> None:
+    a = ticket(0, 1500, seats=(2, 2), options=(("map", '"a"'),))
+    b = ticket(1, 1500, seats=(2, 2), options=(("map", '"b"'),))
+    c = ticket(2, 1500, seats=(2, 2), pace="turn_based")
+    assert match([a, b, c], NOW, (2, 5)) == []
+    d = ticket(3, 1500, seats=(2, 2))  # no constraint: goes with either
+    (group,) = match([a, d], NOW, (2, 5))
+    assert set(group.ids()) == {"t000", "t003"}
