@@ -13,8 +13,9 @@ runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
 PostgreSQL (the archive's tests) when missing,
 curl and jq (the README's walk-through) when missing, the npm packages of the
-TypeScript check (clients/typescript/, Node.js if missing) and the OpenAPI client
-generator (in a virtual environment of its own).
+TypeScript check (clients/typescript/, Node.js if missing) and of the API documents'
+validators (tests/apidocs/), and the OpenAPI client generator (in a virtual environment
+of its own).
 """
 
 from __future__ import annotations
@@ -88,21 +89,34 @@ def ensure_shell_tools() -> None:
         apt_install(" and ".join(missing), *missing)
 
 
-def ensure_typescript() -> None:
-    """The TypeScript check (tests/test_typescript_types.py) generates types from the schema
-    with json-schema-to-typescript and compiles them: install the pinned npm packages
-    (clients/typescript/package-lock.json), and Node.js itself when missing."""
-    folder = ROOT / "clients" / "typescript"
+def npm_install(folder: Path, what: str) -> None:
+    """The pinned npm packages of ``folder`` (its package-lock.json) in its node_modules
+    (kept out of git and the linters), and Node.js itself when missing; again only when
+    the lock file changed."""
     lock, stamp = folder / "package-lock.json", folder / "node_modules" / ".orrery-installed"
     wanted = hashlib.sha256(lock.read_bytes()).hexdigest()
     if stamp.exists() and stamp.read_text() == wanted:
         return
     if not shutil.which("npm") and not apt_install("Node.js", "nodejs", "npm"):
         return
-    print("installing the TypeScript check's npm packages ...", flush=True)
+    print(f"installing the npm packages of {what} ...", flush=True)
     npm = ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]
     subprocess.run(npm, cwd=folder, check=True)
     stamp.write_text(wanted)
+
+
+def ensure_typescript() -> None:
+    """The TypeScript check (tests/test_typescript_types.py) generates types from the schema
+    with json-schema-to-typescript and compiles them: install the pinned npm packages
+    (clients/typescript/package-lock.json), and Node.js itself when missing."""
+    npm_install(ROOT / "clients" / "typescript", "the TypeScript check")
+
+
+def ensure_apidocs() -> None:
+    """tests/test_openapi.py validates the served documents with their formats' own
+    tools: @asyncapi/parser (the AsyncAPI document) and Redocly's linter (the OpenAPI
+    one), pinned in tests/apidocs/package-lock.json."""
+    npm_install(ROOT / "tests" / "apidocs", "the API documents' validators")
 
 
 # tests/test_openapi_client.py generates a Python client from the served OpenAPI document
@@ -168,6 +182,7 @@ def test(options: list[str]) -> int:
     ensure_postgresql()
     ensure_shell_tools()
     ensure_typescript()
+    ensure_apidocs()
     ensure_client_generator()
     steps = [
         [str(BIN / "ruff"), "check", "."],

@@ -135,7 +135,7 @@ async def test_wrong_types_are_malformed_never_coerced(http: httpx.AsyncClient) 
     ann = await sign_up(http, unique("Ann"))
     for path, body in [
         ("/v1/tables", {"game": "tiny", "seats": "2"}),
-        ("/v1/tables", {"game": "tiny", "seats": 2.0}),
+        ("/v1/tables", {"game": "tiny", "seats": 2.5}),
         ("/v1/tables", {"game": "tiny", "seats": 2, "private": "true"}),
         ("/v1/tables/t1/join", {"seat": "0"}),
         ("/v1/tables/t1/bots", {"seat": "1"}),
@@ -147,6 +147,39 @@ async def test_wrong_types_are_malformed_never_coerced(http: httpx.AsyncClient) 
     assert refused.status_code == 422 and error_of(refused) == "malformed"
     made = await ann.post("/v1/tables", {"game": "tiny", "seats": 2})
     assert made.status_code == 201
+
+
+async def test_integral_floats_are_integers_as_json_schema_counts(
+    http: httpx.AsyncClient,
+) -> None:
+    """JSON Schema's ``integer`` is any number without a fraction: ``2.0`` and ``1e0`` are
+    integers, in a body as in a command's or an option's value."""
+    ann = await sign_up(http, unique("Ann"))
+    made = await ann.post(
+        "/v1/tables", {"game": "tiny", "seats": 2.0, "options": {"max_cards": 3.0}}
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["table_id"]
+    joined = await ann.http.post(
+        f"/v1/tables/{table}/join",
+        content=b'{"seat": 0.0}',
+        headers={**ann.headers, "Content-Type": "application/json"},
+    )
+    assert joined.status_code == 200 and joined.json() == {"seat": 0}, joined.text
+    bot = await ann.http.post(
+        f"/v1/tables/{table}/bots",
+        content=b'{"seat": 1e0}',
+        headers={**ann.headers, "Content-Type": "application/json"},
+    )
+    assert bot.status_code == 200 and bot.json() == {"seat": 1}, bot.text
+    assert (await ann.start(table))["outcome"] == "accepted"
+    # a command's integer: the rules read it (nothing to take back), not a malformed body
+    undo = await ann.command(table, {"type": "table.undo", "to_seq": 0.0})
+    assert undo.status_code == 422 and undo.json()["code"] == "undo_blocked", undo.text
+    # a fraction is no integer, a string no number
+    for body in ({"seats": 2.5}, {"seats": "2"}, {"seats": 2, "options": {"max_cards": 3.5}}):
+        refused = await ann.post("/v1/tables", {"game": "tiny", **body})
+        assert refused.status_code == 422, (body, refused.text)
 
 
 # ---------------------------------------------------------------- 3. deep nesting

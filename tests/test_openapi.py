@@ -1,14 +1,20 @@
 """The OpenAPI document says what the server does, checked with a tool nobody here wrote:
 Schemathesis (``--checks all``) against a real gateway process (rate limits raised),
-a bounded number of examples per operation and a time budget. Also: the document's
-structure (tags, short ids, one error schema, typed play), the AsyncAPI document, the
-HTTP details (405 + Allow, OPTIONS, repeated parameters) and the rejection codes list.
+a bounded number of examples per operation, a fixed seed and a time budget. Both served
+documents pass the validators of their formats' own tooling (tests/apidocs/, installed by
+``python3 dev.py test``): ``@asyncapi/parser`` on the AsyncAPI document, Redocly's linter
+on the OpenAPI one, without an error or a warning. Also: the document's structure (tags,
+short ids, one error schema, typed play, what is always sent), the AsyncAPI document's
+frames, the HTTP details (405 + Allow, OPTIONS, repeated parameters) and the rejection
+codes list.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,25 +25,35 @@ import pytest
 from openapi_spec_validator import validate
 
 from orrery_contracts.rejections import REJECTION_CODES
+from orrery_contracts.table import UNDO_REASONS
 from tests.support.gateway import LiveGateway, live_gateway, sign_up, unique
 from tests.support.service import REPO
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+APIDOCS = REPO / "tests" / "apidocs"
+REDOCLY = APIDOCS / "node_modules" / ".bin" / "redocly"
 # Per operation, Hypothesis's examples, and the whole run's time budget (seconds): each
-# phase (coverage, fuzzing, stateful) takes every operation once, and fuzzing and the
-# stateful phase repeat until the budget is spent (about 15 s is one pass on 2 busy
-# cores). The default run has a budget of one pass and a bit; the slow one
-# (``pytest -m slow``) repeats for 50 s.
+# phase (coverage, fuzzing, stateful) takes every operation once (about 15-20 s on 2 busy
+# cores), with a fixed seed; with a budget, fuzzing and the stateful phase repeat until it
+# is spent. The default run is that one pass, no budget (so a busy machine makes it
+# slower, never shorter); the slow one (``pytest -m slow``) repeats for 50 s.
 EXAMPLES = 12
-BUDGETS_S = [pytest.param(20, id="one-pass"), pytest.param(50, id="50s", marks=pytest.mark.slow)]
+SEED = 29
+BUDGETS_S = [
+    pytest.param(None, id="one-pass"),
+    pytest.param(50, id="50s", marks=pytest.mark.slow),
+]
 
 # Statuses a schema-valid request may still get, beyond Schemathesis' defaults (2xx,
-# 401, 403, 404, 409, 429, 5xx), where the refusal depends on what no request schema can
-# say: a name's Unicode categories after normalisation (bad_name), the rules' refusal
-# of a command for the table's state (seats_open, not_your_turn, …), a game's options
-# that do not fit its number of seats (bad_options), a seat number past the table's
-# seats (no_such_seat), both ``at`` and ``step`` (bad_seq), a chat line with a control
-# character or, once stripped, empty (bad_text).
+# 401, 403, 404, 409, 429, 5xx): each operation's documented 422, where the refusal
+# depends on what no request schema can say: a guessable password (weak_password), a
+# name's Unicode categories after normalisation (bad_name), the rules' refusal of a
+# command for the table's state (seats_open, not_your_turn, …), a game's options that do
+# not fit its number of seats (bad_options), a seat number past the table's own seats
+# (no_such_seat: the schema's maximum is the largest table's), both ``at`` and ``step``
+# (bad_seq), a chat line with an invisible or unassigned character (bad_text: the
+# schema's pattern states the control characters and the length). What a schema can say,
+# it says: integers (``2.0`` is one, and is taken as one), bounds, patterns, lengths.
 RULES_DECIDE = [
     "createPlayer",
     "createTable",
@@ -74,7 +90,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
 
 @pytest.mark.parametrize("budget_s", BUDGETS_S)
 async def test_schemathesis_finds_the_document_and_the_server_agree(
-    live: LiveGateway, http: httpx.AsyncClient, tmp_path: Path, budget_s: int
+    live: LiveGateway, http: httpx.AsyncClient, tmp_path: Path, budget_s: int | None
 ) -> None:
     player = await sign_up(http, unique("Sam"))
     config = tmp_path / "schemathesis.toml"
@@ -98,12 +114,12 @@ async def test_schemathesis_finds_the_document_and_the_server_agree(
             f"Authorization: Bearer {player.token}",
             "--max-examples",
             str(EXAMPLES),
-            "--max-time",
-            str(budget_s),
+            *(["--max-time", str(budget_s)] if budget_s else []),
             "--workers",
             "1",
             "--seed",
-            "29",
+            str(SEED),
+            "--generation-deterministic",
             "--suppress-health-check",
             "all",
             "--no-color",
@@ -111,7 +127,7 @@ async def test_schemathesis_finds_the_document_and_the_server_agree(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=budget_s * 3,
+        timeout=(budget_s or 100) * 3,
         check=False,
     )
     report = run.stdout + run.stderr
@@ -189,7 +205,8 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
 async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) -> None:
     document = (await http.get("/v1/asyncapi.json")).json()
     assert document["asyncapi"].startswith("3.")
-    assert document["channels"]["tableLive"]["address"] == "/v1/tables/{table_id}/live"
+    table_live = document["channels"]["tableLive"]
+    assert table_live["address"] == "/v1/tables/{table_id}/live"
     schemas = document["components"]["schemas"]
     assert schemas["ViewFrame"]["properties"]["view"] == {"$ref": "#/components/schemas/TableView"}
     assert "TableView" in schemas and "Command" in schemas
@@ -197,6 +214,156 @@ async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) 
     assert notice["properties"]["type"] == {"enum": ["your_turn"]}
     openapi = (await http.get("/v1/openapi.json")).json()
     assert "/v1/asyncapi.json" in openapi["info"]["description"]
+    # AsyncAPI Schema Objects: a discriminator is a property's name, never OpenAPI's object
+    assert schemas["Command"]["discriminator"] == "type"
+    assert schemas["TableView"]["discriminator"] == "game"
+    assert '"propertyName"' not in json.dumps(document)
+    # where the sockets are: the gateway's own host, with or without TLS
+    servers = document["servers"]
+    assert {s["protocol"] for s in servers.values()} == {"ws", "wss"}
+    assert all(s["host"] == "{host}" and s["variables"]["host"] for s in servers.values())
+    # what a client sends (auth first, commands, chat lines) and what it gets (chat too)
+    assert set(table_live["messages"]) == {
+        "auth", "view", "outcome", "chat", "error", "command", "say"
+    }  # fmt: skip
+    assert set(document["channels"]["playerLive"]["messages"]) == {"auth", "notice", "error"}
+    sides: dict[tuple[str, str], set[str]] = {}
+    for operation in document["operations"].values():
+        channel = operation["channel"]["$ref"].rsplit("/", 1)[1]
+        names = {m["$ref"].rsplit("/", 1)[1] for m in operation["messages"]}
+        sides.setdefault((channel, operation["action"]), set()).update(names)
+    assert sides == {
+        ("tableLive", "receive"): {"auth", "command", "say"},
+        ("tableLive", "send"): {"view", "outcome", "chat", "error"},
+        ("playerLive", "receive"): {"auth"},
+        ("playerLive", "send"): {"notice", "error"},
+    }
+    assert schemas["AuthFrame"]["required"] == ["type", "token"]
+    assert schemas["SayFrame"]["properties"]["text"]["maxLength"] == 500
+    assert {"$ref": "#/components/schemas/ChatMessage"} in schemas["ChatFrame"]["allOf"]
+    # the session goes in the auth frame: no query parameter asks for it (it is refused)
+    for channel in document["channels"].values():
+        query = channel["bindings"]["ws"]["query"]
+        assert "token" not in query["properties"] and not query.get("required")
+
+
+def _node_tool(*command: str | Path) -> subprocess.CompletedProcess[str]:
+    if shutil.which("node") is None or not REDOCLY.exists():
+        pytest.fail("Node.js and tests/apidocs/node_modules are needed: python3 dev.py test")
+    # Redocly: no usage report and no update check (no network in a test)
+    env = {**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
+    return subprocess.run(
+        [str(part) for part in command],
+        capture_output=True, text=True, timeout=120, cwd=APIDOCS, env=env, check=False,
+    )  # fmt: skip
+
+
+async def test_the_asyncapi_parser_finds_no_error_or_warning(
+    http: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    served = tmp_path / "asyncapi.json"
+    served.write_bytes((await http.get("/v1/asyncapi.json")).content)
+    run = _node_tool("node", APIDOCS / "asyncapi.mjs", served)
+    assert run.stdout, run.stderr[-4_000:]
+    found = json.loads(run.stdout)
+    assert found["parsed"] and found["errors"] == [] and found["warnings"] == [], found
+    assert run.returncode == 0, run.stderr[-4_000:]
+
+
+async def test_redocly_lint_finds_no_error_or_warning(
+    http: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    served = tmp_path / "openapi.json"
+    served.write_bytes((await http.get("/v1/openapi.json")).content)
+    config = APIDOCS / "redocly.yaml"
+    run = _node_tool(REDOCLY, "lint", served, "--config", config, "--format", "json")
+    assert run.stdout, run.stderr[-4_000:]
+    found = json.loads(run.stdout)
+    assert found["totals"] == {"errors": 0, "warnings": 0, "ignored": 0}, found["problems"]
+    assert run.returncode == 0, run.stderr[-4_000:]
+
+
+async def test_the_document_says_what_the_server_sends_and_takes(
+    http: httpx.AsyncClient,
+) -> None:
+    document = (await http.get("/v1/openapi.json")).json()
+    schemas = document["components"]["schemas"]
+    # every command a seat may send, undo included, in the HTTP body and the socket's
+    command = schemas["Command"]
+    assert schemas["CommandIn"]["properties"]["body"] == {"$ref": "#/components/schemas/Command"}
+    assert command["discriminator"]["mapping"]["table.undo"] == "#/components/schemas/UndoTable"
+    assert {"$ref": "#/components/schemas/UndoTable"} in command["oneOf"]
+    # a table's options are one of the games' options (anyOf: `{}` fits them all)
+    for name in ("TableSummary", "TableDetail", "MyTable"):
+        options = schemas[name]["properties"]["options"]
+        refs = {o["$ref"].rsplit("/", 1)[1] for o in options["anyOf"]}
+        assert {"FracturedSkyOptions", "SpacecraftOptions", "FederationOptions"} <= refs, name
+    # an error's detail: a documented object, the same in an outcome's rejection
+    detail = {"anyOf": [{"$ref": "#/components/schemas/ErrorDetail"}, {"type": "null"}]}
+    assert schemas["ErrorBody"]["properties"]["detail"] == detail
+    assert schemas["Rejection"]["properties"]["detail"] == detail
+    error_detail = schemas["ErrorDetail"]
+    assert error_detail["additionalProperties"] is False
+    assert set(error_detail["properties"]["reason"]["enum"]) == set(UNDO_REASONS)
+    assert set(error_detail["properties"]) == {"reason", "field", "retry_after_ms"}
+    # members the server always sends are required, defaults and nulls included
+    for name, members in {
+        "Accepted": {"seat", "chat_id"},
+        "Rejection": {"detail"},
+        "TableMade": {"invite"},
+        "ChatMessage": {"seat", "spectator", "name", "text", "at", "deleted"},
+        "LobbySeat": {"bot", "left"},
+        "PastSeat": {"player_id", "bot", "rank", "score"},
+    }.items():
+        assert members <= set(schemas[name]["required"]), name
+    # what the server refuses, where a schema can say it
+    largest = max(
+        schemas[ref["$ref"].rsplit("/", 1)[1]]["properties"]["seats"]["maximum"]
+        for ref in schemas["NewTable"]["oneOf"]
+    )
+    for name in ("JoinIn", "BotIn"):
+        seat = schemas[name]["properties"]["seat"]["anyOf"][0]
+        assert (seat["minimum"], seat["maximum"]) == (0, largest - 1), name
+    text = schemas["ChatIn"]["properties"]["text"]
+    assert (text["minLength"], text["maxLength"]) == (1, 500)
+    assert re.fullmatch(text["pattern"], " gl hf ") and not re.search(text["pattern"], "   ")
+    assert not re.search(text["pattern"], "bad\x07bell")
+    # security said on every operation; the public ones need none
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            assert "security" in operation, (method, path)
+    for path, method in (
+        ("/healthz", "get"),
+        ("/readyz", "get"),
+        ("/v1/players", "post"),
+        ("/v1/sessions", "post"),
+    ):
+        assert document["paths"][path][method]["security"] == [], path
+    assert document["info"]["license"]["name"]
+
+
+async def test_what_the_server_sends_carries_every_required_member(
+    http: httpx.AsyncClient,
+) -> None:
+    ann = await sign_up(http, unique("Ann"))
+    made = await ann.create_table("tiny", 1)
+    assert made == {"table_id": made["table_id"], "invite": None}
+    table = made["table_id"]
+    await ann.join(table)
+    started = await ann.start(table)
+    assert started["outcome"] == "accepted"
+    assert started["seat"] is None and started["chat_id"] is None, started
+    said = await ann.post(f"/v1/tables/{table}/chat", {"text": "gl hf"})
+    assert said.status_code == 201, said.text
+    message = said.json()
+    assert message["seat"] == 0 and message["spectator"] is False and message["deleted"] is False
+    listed = (await ann.get(f"/v1/tables/{table}/chat")).json()["messages"]
+    assert listed == [message]
+    # a chat line as long as the schema allows, and one more: refused as the schema says
+    longest = await ann.post(f"/v1/tables/{table}/chat", {"text": "x" * 500})
+    assert longest.status_code == 201, longest.text
+    padded = await ann.post(f"/v1/tables/{table}/chat", {"text": "x" + " " * 500})
+    assert padded.status_code == 422 and padded.json()["error"] == "bad_text"
 
 
 async def test_unknown_games_methods_and_repeated_parameters(http: httpx.AsyncClient) -> None:
