@@ -275,7 +275,6 @@ async def test_each_role_of_serve_has_its_own_user_that_may_do_only_its_part(
                 "GET a seed": clients["timekeeper"].get(seed),
             },
             "archiver": {
-                "GET a seed": clients["archiver"].get(seed),
                 "a command stream": clients["archiver"].xadd(keys.command_stream(p), {"a": 1}),
                 "an account": clients["archiver"].get("orrery:{acct}:name:ann"),
                 "FLUSHALL": clients["archiver"].flushall(),
