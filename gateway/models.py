@@ -41,7 +41,15 @@ PlayerName = Annotated[
     ),
 ]
 Password = Annotated[
-    str, msgspec.Meta(extra_json_schema={"minLength": MIN_PASSWORD, "maxLength": MAX_PASSWORD})
+    str,
+    msgspec.Meta(
+        extra_json_schema={
+            "minLength": MIN_PASSWORD,
+            "maxLength": MAX_PASSWORD,
+            "description": "not guessable: one that zxcvbn, given the name too, scores "
+            "below 3 is refused (422 weak_password, with its advice)",
+        }
+    ),
 ]
 DateTime = Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
 CommandId = Annotated[str, msgspec.Meta(extra_json_schema={"pattern": COMMAND_ID_PATTERN})]
@@ -52,6 +60,8 @@ ChatText = Annotated[
             "minLength": 1,
             "maxLength": MAX_CHAT_TEXT,
             "pattern": CHAT_TEXT_PATTERN,
+            "description": f"1 to {MAX_CHAT_TEXT} characters once NFC-normalised and "
+            "stripped, no control or invisible characters (else 422 bad_text)",
         }
     ),
 ]

@@ -338,6 +338,10 @@ def _seat_maximum(schema: dict[str, Any], top: int) -> None:
     for option in schema.get("anyOf", [schema]):
         if option.get("type") == "integer":
             option["maximum"] = top
+    schema["description"] = (
+        "a seat of the table, numbered from 0 (one it does not have: 422 no_such_seat); "
+        "none: the first open seat"
+    )
 
 
 def _by_game(types: dict[str, type[msgspec.Struct]]) -> dict[str, Any]:

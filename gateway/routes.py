@@ -368,10 +368,18 @@ async def table_replay(
     player: str,
     gateway: Gateway,
     at: Annotated[
-        int | None, Parameter(description="a seq: the view after the command holding it")
+        int | None,
+        Parameter(
+            description="a seq: the view after the command holding it "
+            "(not with `step`: 422 `bad_seq`)"
+        ),
     ] = None,
     step: Annotated[
-        int | None, Parameter(description="a step: the view after the table's n-th command")
+        int | None,
+        Parameter(
+            description="a step: the view after the table's n-th command "
+            "(not with `at`: 422 `bad_seq`)"
+        ),
     ] = None,
     viewer: Annotated[
         str, Parameter(query="as", description="me (my seat, if I hold one) or spectator")
