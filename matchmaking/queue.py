@@ -257,7 +257,7 @@ def _decide(
             record = _ticket(state, ticket_id, player)
             if record.state != "waiting" or record.match_id is not None:
                 return [], ticket_id  # already decided: nothing left to cancel
-            return [QueueLeft(ticket_id=ticket_id)], ticket_id
+            return [QueueLeft(ticket_id=ticket_id, player_id=player)], ticket_id
         case AcceptTicket(ticket_id=ticket_id, player_id=player):
             record = _ticket(state, ticket_id, player)
             if player in record.accepted or record.state != "waiting":

@@ -4,7 +4,9 @@
 processes (each ``python -m orrery.cli worker|projector``), so they use every core and
 each has its own consumer name, plus ``--timekeepers`` timekeeper processes
 (orrery/timekeeper.py; any number is safe) and ``--archivers`` archiver processes
-(archive/archiver.py; any number is safe); ``demo`` and the tests use the same processes.
+(archive/archiver.py; any number is safe) and ``--matchmakers`` matchmaker processes
+(matchmaking/matchmaker.py; any number is safe); ``demo`` and the tests use the same
+processes.
 """
 
 from __future__ import annotations
@@ -234,6 +236,7 @@ async def service(
     timekeepers: int = 0,
     archivers: int = 0,
     role_urls: Mapping[str, str] | None = None,
+    matchmakers: int = 0,
 ) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
     """The processes of the service, each role's connecting with its URL in
     ``role_urls`` (its own Redis user), else with ``url`` (which records P and creates
@@ -243,6 +246,7 @@ async def service(
     base = int(os.environ.get("ORRERY_METRICS_PORT") or 0)
     roles = ["worker"] * workers + ["projector"] * projectors
     roles += ["timekeeper"] * timekeepers + ["archiver"] * archivers
+    roles += ["matchmaker"] * matchmakers
     urls = role_urls or {}
     processes = [
         spawn(

@@ -147,7 +147,7 @@ def test_serve_runs_each_role_as_its_own_user_with_no_password_on_a_command_line
                 command_lines[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
             except OSError:
                 continue
-        roles = {"worker", "projector", "timekeeper", "archiver", "gateway", "bots"}
+        roles = {"worker", "projector", "timekeeper", "archiver", "gateway", "bots", "matchmaker"}
         started = {word for line in command_lines.values() for word in line.split("\0")}
         assert roles <= started, command_lines
         for pid, line in command_lines.items():

@@ -12,6 +12,7 @@ join.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -42,3 +43,12 @@ def verified_player(
         return ""
     expected = _signature(key, table_id, command_id, player_id)
     return player_id if hmac.compare_digest(expected, signature) else ""
+
+
+def seat_secret(key: str, table_id: str, seat: int, player_id: str) -> str:
+    """The secret of a player's seat that a trusted front door derives from the server
+    key instead of storing it (the gateway for joins, the matchmaker for the tables it
+    makes): ``HMAC(key, "seat|<table>|<seat>|<player>")`` as URL-safe base64."""
+    message = f"seat|{table_id}|{seat}|{player_id}".encode()
+    digest = hmac.new(key.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()

@@ -167,6 +167,7 @@ class QueueJoined(QueueEventBody, frozen=True, kw_only=True, tag="queue.joined")
 
 class QueueLeft(QueueEventBody, frozen=True, kw_only=True, tag="queue.left"):
     ticket_id: str
+    player_id: str = ""  # who cancelled it (the owner or a party member)
     reason: Literal["cancelled"] = "cancelled"
 
 

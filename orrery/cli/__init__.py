@@ -60,6 +60,7 @@ EXTENSIONS = (
     "orrery.cli.archive",
     "orrery.cli.accounts",
     "orrery.cli.chat",
+    "orrery.cli.matchmaking",
 )
 
 RedisUrl = Annotated[
@@ -169,9 +170,12 @@ def serve(
     archivers: Annotated[
         int, typer.Option(help="archiver processes (finished tables to the archive)")
     ] = 1,
+    matchmakers: Annotated[
+        int, typer.Option(help="matchmaker processes (queued tickets to started tables)")
+    ] = 1,
 ) -> None:
-    """Run deciders, claimers, projectors, archivers, the gateway and the bot runner until
-    SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
+    """Run deciders, claimers, projectors, archivers, matchmakers, the gateway and the bot
+    runner until SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
     from archive import ARCHIVE_URL_ENV
     from orrery.archiving import archive_url as chosen_archive
     from orrery.arguments import check_port
@@ -197,7 +201,7 @@ def serve(
         # each role as its own user on the folder's server (orrery/server/credentials.py)
         roles = role_urls(url, _data(data_dir))
         async with service(
-            url, workers, projectors, partitions, timekeepers, archivers, roles
+            url, workers, projectors, partitions, timekeepers, archivers, roles, matchmakers
         ) as processes:
             if not no_gateway:
                 base, started = await gateway_processes(url, http_port, role_urls=roles)

@@ -1,0 +1,148 @@
+"""The matchmaking log in Redis: reading a game's log, and the one script that appends a
+batch of decisions together with everything they change (the log's meta and command
+cursor, what players read, the answers), after checking that the caller still holds the
+game's lease and the log is where it left it. Keys: orrery_contracts.keys (tag {mm}).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from matchmaking.queue import GENESIS
+from orrery_contracts import keys
+from orrery_contracts.matchmaking import QueueEntry, queue_entry_decoder, queue_entry_encoder
+
+APPEND = """
+-- KEYS: log, meta, lease, command stream, then the keys the writes name (by index)
+-- ARGV: owner, expected seq, new seq, new head, cursor ("": unchanged), entry count,
+--       the entries (id, data)..., then writes (op, key index, a, b)...
+if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lease_lost' end
+local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+if seq ~= tonumber(ARGV[2]) then return 'conflict' end
+local n = tonumber(ARGV[6])
+local i = 7
+for _ = 1, n do
+  redis.call('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
+  i = i + 2
+end
+redis.call('HSET', KEYS[2], 'seq', ARGV[3], 'head', ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[2], 'cursor', ARGV[5])
+  redis.call('XTRIM', KEYS[4], 'MINID', ARGV[5])
+end
+while i <= #ARGV do
+  local op, key, a, b = ARGV[i], KEYS[tonumber(ARGV[i + 1])], ARGV[i + 2], ARGV[i + 3]
+  if op == 'set' then
+    if b ~= '0' then redis.call('SET', key, a, 'PX', b) else redis.call('SET', key, a) end
+  elseif op == 'zadd' then
+    redis.call('ZADD', key, b, a)
+  end
+  i = i + 4
+end
+return 'ok'
+"""
+
+LEASE = """
+-- KEYS: lease; ARGV: owner, ms. 2: taken now, 1: renewed, 0: another holds it
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 2 end
+return 0
+"""
+
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+@dataclass
+class Batch:
+    """What one append writes: log entries, the new cursor, and the writes beside them
+    (``set`` key value ttl_ms, ``zadd`` key member score)."""
+
+    game: str
+    expected_seq: int
+    entries: list[QueueEntry] = field(default_factory=list)
+    cursor: str = ""
+    writes: list[tuple[str, str, str, str]] = field(default_factory=list)
+
+    def set(self, key: str, value: bytes | str, ttl_ms: int = 0) -> None:
+        text = value.decode() if isinstance(value, bytes) else value
+        self.writes.append(("set", key, text, str(ttl_ms)))
+
+    def zadd(self, key: str, member: str, score: int) -> None:
+        self.writes.append(("zadd", key, member, str(score)))
+
+    def empty(self) -> bool:
+        return not self.entries and not self.cursor and not self.writes
+
+
+async def read_log(redis: Any, game: str, after: int = 0) -> list[QueueEntry]:
+    """The game's log entries after seq ``after``, in order."""
+    found: list[QueueEntry] = []
+    start = f"{after + 1}-0"
+    while True:
+        rows = await redis.xrange(keys.queue_log(game), min=start, count=1000)
+        if not rows:
+            return found
+        for _, fields in rows:
+            found.append(queue_entry_decoder.decode(fields[b"e"]))
+        start = "(" + rows[-1][0].decode()
+
+
+async def append(redis: Any, owner: str, batch: Batch) -> str:
+    """Append ``batch``: "ok", "lease_lost" or "conflict" (nothing written then)."""
+    if batch.empty():
+        return "ok"
+    game = batch.game
+    key_list = [
+        keys.queue_log(game),
+        keys.queue_meta(game),
+        keys.queue_lease(game),
+        keys.queue_command_stream(game),
+    ]
+    index: dict[str, int] = {}
+    writes: list[str] = []
+    for op, key, a, b in batch.writes:
+        if key not in index:
+            key_list.append(key)
+            index[key] = len(key_list)
+        writes += [op, str(index[key]), a, b]
+    last = batch.entries[-1] if batch.entries else None
+    new_seq = last.seq if last else batch.expected_seq
+    head = await _head(redis, game) if last is None else last.hash
+    args: list[Any] = [
+        owner,
+        batch.expected_seq,
+        new_seq,
+        head,
+        batch.cursor,
+        len(batch.entries),
+    ]
+    for entry in batch.entries:
+        args += [f"{entry.seq}-0", queue_entry_encoder.encode(entry)]
+    args += writes
+    result = await redis.eval(APPEND, len(key_list), *key_list, *args)
+    return result.decode() if isinstance(result, bytes) else str(result)
+
+
+async def _head(redis: Any, game: str) -> str:
+    raw = await redis.hget(keys.queue_meta(game), "head")
+    return raw.decode() if raw else GENESIS
+
+
+async def cursor_of(redis: Any, game: str) -> str:
+    raw = await redis.hget(keys.queue_meta(game), "cursor")
+    return raw.decode() if raw else "0-0"
+
+
+async def lease(redis: Any, game: str, owner: str, ms: int) -> int:
+    return int(await redis.eval(LEASE, 1, keys.queue_lease(game), owner, ms))
+
+
+async def release(redis: Any, game: str, owner: str) -> None:
+    await redis.eval(RELEASE, 1, keys.queue_lease(game), owner)

@@ -1,0 +1,73 @@
+"""Wiring the matchmaker into processes: ``orrery matchmaker`` (started by ``orrery serve
+--matchmakers N``) and ``orrery matchmaking audit``.
+
+The matchmaker (matchmaking/matchmaker.py) gets the games' seat ranges from the rules'
+registry and sends table commands through a client of the wire contract with its own
+reply streams (``orrery:reply:mm:*``), signing joins with the server key
+(``$ORRERY_SECRET_KEY``, which ``orrery serve`` shares with every process it starts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("orrery.matchmaker")
+
+
+def seat_ranges() -> dict[str, tuple[int, int]]:
+    from games.registry import all_games
+
+    return {name: (g.min_seats, g.max_seats) for name, g in all_games().items()}
+
+
+async def run_matchmaker(url: str) -> None:
+    """Run one matchmaker until SIGINT/SIGTERM."""
+    from gateway.settings import SECRET_KEY_ENV
+    from gateway.wire import GatewayClient
+    from matchmaking.matchmaker import Matchmaker
+    from orrery.errors import UserError
+    from orrery.server.cluster import open_redis
+    from services import metrics
+
+    key = os.environ.get(SECRET_KEY_ENV, "")
+    if not key:
+        raise UserError(f"a matchmaker needs the server key in ${SECRET_KEY_ENV}")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    metrics.serve_metrics(None)
+    redis = open_redis(url)
+    wire = GatewayClient(url, reply_prefix="mm")
+    try:
+        await wire.connect(timeout=10.0)
+        matchmaker = Matchmaker(redis, seat_ranges(), wire, key)
+        metrics.name_process("matchmaker", matchmaker.name)
+        log.info("matchmaker_started", games=sorted(matchmaker.games))
+        await matchmaker.run(stop)
+        log.info("matchmaker_stopped", tables=matchmaker.made_tables)
+    finally:
+        await wire.close()
+        await redis.aclose()
+
+
+async def audit_queue(url: str, game: str, offline_s: float | None = None) -> Any:
+    from matchmaking.audit import audit
+    from matchmaking.log import read_log
+    from matchmaking.matchmaker import OFFLINE_ENV
+    from orrery.server.cluster import open_redis
+    from orrery_contracts.matchmaking import OFFLINE_EXPIRY_S
+
+    if offline_s is None:
+        offline_s = float(os.environ.get(OFFLINE_ENV) or OFFLINE_EXPIRY_S)
+    redis = open_redis(url)
+    try:
+        entries = await read_log(redis, game)
+    finally:
+        await redis.aclose()
+    return audit(game, seat_ranges()[game], entries, offline_s)

@@ -1,0 +1,217 @@
+"""The matchmaker role against a live service (embedded Valkey, worker and projector
+processes): queued tickets land on started tables of rating neighbours, every decision
+is in the matchmaking log and its audit re-derives them; killed at every step of making
+a table, it loses no ticket, matches none twice and leaves no table unstarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+
+import msgspec
+import pytest
+import redis
+
+from matchmaking.audit import audit
+from matchmaking.matchmaker import FAULT_STEPS
+from orrery.matchmaking import seat_ranges
+from orrery_contracts import keys
+from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
+from orrery_contracts.matchmaking import (
+    JoinQueue,
+    LeaveQueue,
+    MatchMade,
+    MatchStarted,
+    QueueAnswer,
+    Ticket,
+    queue_entry_decoder,
+    ticket_view_decoder,
+)
+from tests.support.service import REPO, LiveService, live_service
+
+GAME = "fractured_sky"
+SECRET = "matchmaker-test-key-" + "x" * 24
+FAST = {
+    "ORRERY_SECRET_KEY": SECRET,
+    "ORRERY_MATCHMAKER_LEASE_MS": "1000",
+    "ORRERY_MATCHMAKER_CYCLE_S": "0.2",
+}
+_json = msgspec.json.Encoder()
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:
+    folder = tmp_path_factory.mktemp("matchmaker")
+    with live_service(folder, ORRERY_SECRET_KEY=SECRET) as live:
+        yield live
+
+
+def start_matchmaker(service: LiveService, **env: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "orrery.cli", "matchmaker"],
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "ORRERY_REDIS_URL": service.url,
+            **FAST,
+            **env,
+        },
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        process.wait(10)
+
+
+def wait_until(check: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.05)
+
+
+def rate(r: redis.Redis, player: str, mu: float, sigma: float = 50.0) -> None:
+    r.hset(keys.ratings_key(GAME), player, _json.encode({"mu": mu, "sigma": sigma, "games": 9}))
+
+
+def queue(r: redis.Redis, player: str, **fields: object) -> str:
+    ticket_id = "q" + uuid.uuid4().hex[:12]
+    ticket = msgspec.convert(
+        {
+            "ticket_id": ticket_id,
+            "player_id": player,
+            "game": GAME,
+            "seats_min": 3,
+            "seats_max": 3,
+            "pace": "turn_based",
+            "names": [player],
+            **fields,
+        },
+        Ticket,
+    )
+    command = JoinQueue(command_id=uuid.uuid4().hex, player_id=player, ticket=ticket)
+    r.xadd(keys.queue_command_stream(GAME), {"__data__": _json.encode(command)})
+    return ticket_id
+
+
+def ticket_state(r: redis.Redis, ticket_id: str) -> tuple[str, str | None]:
+    raw = r.get(keys.ticket_key(ticket_id))
+    if raw is None:
+        return "", None
+    view = ticket_view_decoder.decode(raw)
+    return view.state, view.table_id
+
+
+def log_events(r: redis.Redis) -> list[object]:
+    return [
+        queue_entry_decoder.decode(fields[b"e"]).event
+        for _, fields in r.xrange(keys.queue_log(GAME))
+    ]
+
+
+def audited(r: redis.Redis) -> None:
+    entries = [queue_entry_decoder.decode(f[b"e"]) for _, f in r.xrange(keys.queue_log(GAME))]
+    report = audit(GAME, seat_ranges()[GAME], entries, 30.0)
+    assert report.ok, report.problems
+    assert report.matches >= 1
+
+
+def started_table(r: redis.Redis, table_id: str) -> list[str]:
+    raw = r.get(lobby_table_key(table_id))
+    assert raw is not None
+    record = lobby_table_decoder.decode(raw)
+    assert record.state == "playing"
+    return [p.player_id for p in sorted(record.players, key=lambda p: p.seat)]
+
+
+def test_tickets_land_on_started_tables_of_rating_neighbours(service: LiveService) -> None:
+    r = service.sync_redis()
+    run = uuid.uuid4().hex[:6]
+    players = [f"n{run}{i}" for i in range(6)]
+    for i, player in enumerate(players):
+        rate(r, player, 1000 + 50 * i)  # bands of 100: a table spans 100
+    matchmaker = start_matchmaker(service)
+    try:
+        # queued highest first: the matcher still groups by rating, not by arrival
+        tickets = {queue(r, p): p for p in reversed(players)}
+        wait_until(
+            lambda: all(ticket_state(r, t)[0] == "matched" for t in tickets),
+            what="every ticket matched",
+        )
+        tables: dict[str, set[str]] = {}
+        for ticket_id, player in tickets.items():
+            _, table_id = ticket_state(r, ticket_id)
+            assert table_id is not None
+            tables.setdefault(table_id, set()).add(player)
+        assert sorted(tables.values(), key=sorted) == [set(players[:3]), set(players[3:])]
+        for table_id, seated in tables.items():
+            assert set(started_table(r, table_id)) == seated
+            for player in seated:  # each player hears of it on their notice stream
+                notices = r.xrange(keys.player_notice_stream(player))
+                matched = [msgspec.json.decode(f[b"__data__"]) for _, f in notices]
+                assert [n["table_id"] for n in matched if n["type"] == "matched"] == [table_id]
+        audited(r)
+    finally:
+        stop(matchmaker)
+
+
+def test_a_cancelled_ticket_is_never_matched(service: LiveService) -> None:
+    r = service.sync_redis()
+    player = f"c{uuid.uuid4().hex[:8]}"
+    matchmaker = start_matchmaker(service)
+    try:
+        ticket_id = queue(r, player)
+        wait_until(lambda: ticket_state(r, ticket_id)[0] == "waiting", what="waiting")
+        command = LeaveQueue(command_id="leave-" + ticket_id, player_id=player, ticket_id=ticket_id)
+        r.xadd(keys.queue_command_stream(GAME), {"__data__": _json.encode(command)})
+        wait_until(lambda: ticket_state(r, ticket_id)[0] == "cancelled", what="cancelled")
+        answer = msgspec.json.decode(
+            r.get(keys.queue_answer_key(command.command_id)), type=QueueAnswer
+        )
+        assert answer.ok
+    finally:
+        stop(matchmaker)
+
+
+@pytest.mark.parametrize("step", FAULT_STEPS)
+def test_killed_at_every_step_loses_and_duplicates_nothing(service: LiveService, step: str) -> None:
+    r = service.sync_redis()
+    run = uuid.uuid4().hex[:6]
+    players = [f"k{run}{i}" for i in range(3)]
+    for player in players:
+        rate(r, player, 1500)
+    doomed = start_matchmaker(service, ORRERY_FAULT_KILL_MATCHMAKER_AFTER=step)
+    try:
+        tickets = [queue(r, p) for p in players]
+        assert doomed.wait(30) == -signal.SIGKILL
+    finally:
+        stop(doomed)
+    heir = start_matchmaker(service)
+    try:
+        wait_until(
+            lambda: all(ticket_state(r, t)[0] == "matched" for t in tickets),
+            what=f"the tickets matched after a kill after {step}",
+        )
+        tables = {ticket_state(r, t)[1] for t in tickets}
+        assert len(tables) == 1
+        (table_id,) = tables
+        assert table_id is not None
+        assert sorted(started_table(r, table_id)) == sorted(players)
+        events = log_events(r)
+        made = [e for e in events if isinstance(e, MatchMade) and set(e.tickets) & set(tickets)]
+        assert len(made) == 1 and sorted(made[0].tickets) == sorted(tickets)
+        started = [e for e in events if isinstance(e, MatchStarted) and e.table_id == table_id]
+        assert len(started) == 1
+        audited(r)
+    finally:
+        stop(heir)
