@@ -41,6 +41,7 @@ from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
 from gateway.openapi import Schemas, openapi_document
+from gateway.queue import QUEUE_ROUTES, install
 from gateway.routes import (
     add_bot,
     create_player,
@@ -119,6 +120,7 @@ def create_app(
     settings: Settings, replayer: Replayer | None = None, games: HostedGames = ()
 ) -> Litestar:
     gateway = Gateway.create(settings, replayer, games)
+    install(gateway, games)  # the matchmaking queue (gateway/queue.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -152,6 +154,7 @@ def create_app(
             post_chat,
             read_chat,
             leaderboard,
+            *QUEUE_ROUTES,
         ],
         dependencies={"player": Provide(provide_player)},
         security=bearer_only,
@@ -175,7 +178,7 @@ def create_app(
     cors = (
         CORSConfig(
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
             allow_headers=["Authorization", "Content-Type"],
             max_age=600,
         )

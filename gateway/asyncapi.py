@@ -105,7 +105,7 @@ MESSAGES = {
     "error": ("ErrorFrame", "a refused frame, or the socket's refusal before it closes"),
     "command": ("CommandFrame", "a command for my seat"),
     "say": ("SayFrame", "a chat line to say (only a refusal is answered: an error frame)"),
-    "notice": ("Notice", "a notice: one of my seats is to move"),
+    "notice": ("Notice", "a notice: one of my seats is to move, or a ticket of mine is matched"),
 }
 
 CLOSE_CODES = (
@@ -254,7 +254,7 @@ def asyncapi_document(openapi: dict[str, Any], schemas: Schemas) -> dict[str, An
                 "receive", "playerLive", "the session, in the first frame", "auth"
             ),
             "sendNotices": operation(
-                "send", "playerLive", "my your-turn notices; refusals", "notice", "error"
+                "send", "playerLive", "my notices (your turn, matched); refusals", "notice", "error"
             ),
         },
         "components": {"schemas": asyncapi_schema(components), "messages": messages},

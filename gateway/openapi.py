@@ -60,6 +60,7 @@ from gateway.models import (
     TableList,
     TableMade,
 )
+from gateway.queue import BlockIn, Blocks, QueueIn, QueueTicket, QueueTickets
 from gateway.tables import REPLAY_AS
 from orrery_contracts.base import ViewBody
 from orrery_contracts.chat import ChatMessage
@@ -98,6 +99,11 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     ChatIn,
     ChatMessage,
     ChatHistory,
+    QueueIn,
+    QueueTicket,
+    QueueTickets,
+    BlockIn,
+    Blocks,
 )
 
 # Answers whose every member the server sends, defaults included (no ``omit_defaults``,
@@ -123,6 +129,7 @@ TAGS = [
     {"name": "replay", "description": "a table's views after each command"},
     {"name": "chat", "description": "a table's chat: say something, read it"},
     {"name": "leaderboard", "description": "ratings by game"},
+    {"name": "queue", "description": "quick play: queue a ticket, be seated at a started table"},
     {"name": "health", "description": "liveness and readiness"},
 ]
 

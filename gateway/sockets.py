@@ -25,6 +25,7 @@ from litestar.exceptions import WebSocketDisconnect
 from gateway.bodies import MAX_DEPTH, too_deep
 from gateway.core import Gateway
 from gateway.errors import ApiError
+from gateway.queue import mark_online
 from gateway.tables import seat_of
 from gateway.tasks import cancel_until_done
 from orrery_contracts import keys
@@ -300,7 +301,8 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: G
 @websocket("/players/me/live")
 async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> None:
     """First send ``{"type": "auth", "token"}``; then my notices ("your turn" at any of
-    my tables), one JSON frame per entry."""
+    my tables, "matched" when a ticket of mine is seated), one JSON frame per entry.
+    While it is open, my realtime tickets wait."""
     await socket.accept()
     try:
         player, expires = await _authenticate(socket, gateway)
@@ -318,6 +320,7 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
         while True:
             if time.time() >= expires:
                 raise ApiError(401, "session_expired", "the session has expired; sign in again")
+            await mark_online(redis, player)  # a realtime ticket waits while I am here
             entries = await redis.xread({stream: last}, block=1000, count=100)
             for _, rows in entries:
                 for entry_id, fields in rows:

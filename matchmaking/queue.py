@@ -74,6 +74,7 @@ class TicketRecord:
     table_id: str | None = None
     seats: dict[str, int] = field(default_factory=dict)
     estimated_wait_s: int = 0
+    cancelled_by: str | None = None
 
     @property
     def ready(self) -> bool:
@@ -93,6 +94,7 @@ class TicketRecord:
             pace=t.pace,
             joined_at=self.joined_at,
             estimated_wait_s=self.estimated_wait_s,
+            cancelled_by=self.cancelled_by,
         )
 
 
@@ -154,8 +156,9 @@ def evolve(state: QueueState, entry: QueueEntry) -> None:
             record = TicketRecord(ticket, list(ratings), entry.at, accepted={ticket.player_id})
             record.estimated_wait_s = estimate(state, record, entry.at)
             state.tickets[ticket.ticket_id] = record
-        case QueueLeft(ticket_id=ticket_id):
+        case QueueLeft(ticket_id=ticket_id, player_id=player):
             state.tickets[ticket_id].state = "cancelled"
+            state.tickets[ticket_id].cancelled_by = player
         case PartyAccepted(ticket_id=ticket_id, player_id=player):
             state.tickets[ticket_id].accepted.add(player)
         case BlocksSet(player_id=player, blocks=blocks):

@@ -63,6 +63,8 @@ RULES_DECIDE = [
     "leaveTable",
     "sendCommand",
     "postChat",
+    "joinQueue",
+    "blockPlayer",
 ]
 ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
 CONFIG = """
@@ -158,6 +160,7 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
         "chat",
         "replay",
         "leaderboard",
+        "queue",
         "health",
     }
     for op_id, op in operations.items():
@@ -210,8 +213,12 @@ async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) 
     schemas = document["components"]["schemas"]
     assert schemas["ViewFrame"]["properties"]["view"] == {"$ref": "#/components/schemas/TableView"}
     assert "TableView" in schemas and "Command" in schemas
-    notice = schemas[schemas["Notice"]["$ref"].rsplit("/", 1)[1]]
-    assert notice["properties"]["type"] == {"enum": ["your_turn"]}
+    notices = [schemas[r["$ref"].rsplit("/", 1)[1]] for r in schemas["Notice"]["anyOf"]]
+    assert [n["properties"]["type"] for n in notices] == [
+        {"enum": ["your_turn"]},
+        {"enum": ["matched"]},
+    ]
+    assert schemas["Notice"]["discriminator"] == "type"
     openapi = (await http.get("/v1/openapi.json")).json()
     assert "/v1/asyncapi.json" in openapi["info"]["description"]
     # AsyncAPI Schema Objects: a discriminator is a property's name, never OpenAPI's object

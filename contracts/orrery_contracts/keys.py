@@ -257,3 +257,9 @@ def queue_answer_key(command_id: str) -> str:
 def online_key(player_id: str) -> str:
     """Set (with a short expiry, renewed) while the player has a live connection."""
     return f"orrery:{{mm}}:online:{player_id}"
+
+
+def blocks_key(player_id: str) -> str:
+    """The players a player blocked (a set the gateway keeps; the matchmakers learn it
+    through queue.set_blocks commands and each ticket)."""
+    return f"orrery:gw:blocks:{player_id}"

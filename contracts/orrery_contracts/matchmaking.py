@@ -288,6 +288,7 @@ class TicketView(msgspec.Struct, frozen=True, kw_only=True):
     pace: Pace = "realtime"
     joined_at: int = 0
     estimated_wait_s: int = 0
+    cancelled_by: str | None = None
 
 
 ticket_view_decoder = msgspec.json.Decoder(TicketView)

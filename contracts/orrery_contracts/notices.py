@@ -26,4 +26,4 @@ class Matched(msgspec.Struct, frozen=True, kw_only=True, tag="matched"):
     seat: int
 
 
-Notice = YourTurn
+Notice = YourTurn | Matched
