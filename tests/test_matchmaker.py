@@ -21,6 +21,7 @@ from matchmaking.audit import audit
 from matchmaking.matchmaker import FAULT_STEPS
 from orrery.matchmaking import seat_ranges
 from orrery_contracts import keys
+from orrery_contracts.envelope import Accepted
 from orrery_contracts.lobby import lobby_table_decoder, lobby_table_key
 from orrery_contracts.matchmaking import (
     JoinQueue,
@@ -215,3 +216,33 @@ def test_killed_at_every_step_loses_and_duplicates_nothing(service: LiveService,
         audited(r)
     finally:
         stop(heir)
+
+
+async def test_the_sdk_queues_and_plays_the_seat_it_is_matched_to(service: LiveService) -> None:
+    from orrery_client.sdk import OrreryClient, QueueRefused
+
+    run = uuid.uuid4().hex[:6]
+    matchmaker = start_matchmaker(service)
+    try:
+        async with OrreryClient(service.url) as client:
+            first = await client.queue(GAME, f"s{run}a", "Ann", seats=2, ticket_id=f"sdk{run}")
+            again = await client.queue(GAME, f"s{run}a", "Ann", seats=2, ticket_id=f"sdk{run}")
+            assert again == first
+            with pytest.raises(QueueRefused) as refused:
+                await client.queue(GAME, f"s{run}b", "Bob", seats=2, ticket_id=f"sdk{run}")
+            assert refused.value.code == "ticket_taken"
+            second = await client.queue(GAME, f"s{run}b", "Bob", seats=2)
+            seats = [
+                await client.matched(t, p, secret_key=SECRET)
+                for t, p in ((first, f"s{run}a"), (second, f"s{run}b"))
+            ]
+            assert seats[0].table_id == seats[1].table_id
+            assert {s.seat for s in seats} == {0, 1}
+            view = await client.wait_view(seats[0].table_id, seats[0].seat, 1)
+            assert view["phase"] == "playing"
+            mover = next(s for s in seats if s.seat in view["to_move"])
+            mine = await client.wait_view(mover.table_id, mover.seat, view["seq"])
+            played = await client.play(mover, mine["legal"][0])
+            assert isinstance(played, Accepted), played  # the derived secret holds the seat
+    finally:
+        stop(matchmaker)

@@ -44,7 +44,17 @@ from orrery_contracts.envelope import (
     Outcome,
     Rejection,
 )
+from orrery_contracts.identity import seat_secret
 from orrery_contracts.lobby import LobbyTable, lobby_list_key, lobby_table_decoder, lobby_table_key
+from orrery_contracts.matchmaking import (
+    AcceptTicket,
+    JoinQueue,
+    LeaveQueue,
+    QueueAnswer,
+    Ticket,
+    TicketView,
+    ticket_view_decoder,
+)
 from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable, UndoTable
 from orrery_contracts.views import TableView
 
@@ -59,7 +69,24 @@ class CommandRejected(Exception):
         self.code = rejection.code
 
 
+class QueueRefused(Exception):
+    """The matchmaker refused a ticket command (``code``: too_many_tickets, …)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+class TicketEnded(Exception):
+    """The ticket expired or was cancelled before it was matched."""
+
+    def __init__(self, ticket: TicketView) -> None:
+        super().__init__(f"ticket {ticket.ticket_id} {ticket.state}")
+        self.ticket = ticket
+
+
 V = TypeVar("V")
+_queue_answer = msgspec.json.Decoder(QueueAnswer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +556,127 @@ class OrreryClient:
             lambda: self.redis.zrevrange(key, 0, limit - 1, withscores=True)
         )
         return [(_text(player), float(score)) for player, score in rows]
+
+    # ------------------------------------------------------------ quick play
+
+    async def queue(
+        self,
+        game: str,
+        player_id: str,
+        name: str,
+        *,
+        seats: int | tuple[int, int] = 2,
+        options: dict[str, Any] | None = None,
+        rated: bool = True,
+        pace: str = "turn_based",
+        bots_ok: bool = False,
+        bots_after_s: float = 60.0,
+        party: dict[str, str] | None = None,
+        blocks: list[str] | None = None,
+        ticket_id: str | None = None,
+        timeout: float = 10.0,
+    ) -> str:
+        """Queue a ticket for ``player_id`` (a player this app vouches for: the
+        matchmaker seats them under that id, rated) and wait for the matchmaker to take
+        it; the ticket id (``ticket_id`` again: the same ticket). ``seats``: a count or
+        (min, max); ``party``: the other players (id -> name), each to :meth:`accept`;
+        a refusal raises :class:`QueueRefused`. The gateway checks games, seats and
+        options first; here the matchmaker's own checks are all there is."""
+        low, high = (seats, seats) if isinstance(seats, int) else seats
+        members = party or {}
+        ticket = msgspec.convert(
+            {
+                "ticket_id": ticket_id or "q" + secrets.token_hex(10),
+                "player_id": player_id,
+                "game": game,
+                "seats_min": low,
+                "seats_max": high,
+                "options": options or {},
+                "rated": rated,
+                "pace": pace,
+                "bots_ok": bots_ok,
+                "bots_after_s": bots_after_s,
+                "party": list(members),
+                "names": [name, *members.values()],
+                "blocks": blocks or [],
+            },
+            Ticket,
+        )
+        command = JoinQueue(command_id=uuid.uuid4().hex, player_id=player_id, ticket=ticket)
+        await self._queue_command(game, command, timeout)
+        return ticket.ticket_id
+
+    async def accept_ticket(self, ticket_id: str, player_id: str, timeout: float = 10.0) -> None:
+        """A party member confirms their place on a ticket."""
+        ticket = await self._known_ticket(ticket_id)
+        command = AcceptTicket(
+            command_id=uuid.uuid4().hex, player_id=player_id, ticket_id=ticket_id
+        )
+        await self._queue_command(ticket.game, command, timeout)
+
+    async def cancel_ticket(self, ticket_id: str, player_id: str, timeout: float = 10.0) -> None:
+        """Take a waiting ticket out of the queue (a matched one stays matched)."""
+        ticket = await self._known_ticket(ticket_id)
+        command = LeaveQueue(command_id=uuid.uuid4().hex, player_id=player_id, ticket_id=ticket_id)
+        await self._queue_command(ticket.game, command, timeout)
+
+    async def ticket(self, ticket_id: str) -> TicketView | None:
+        """The ticket as the matchmaker keeps it (None: no such ticket, or long ended)."""
+        raw = await self._retrying(lambda: self.redis.get(keys.ticket_key(ticket_id)))
+        return ticket_view_decoder.decode(raw) if raw else None
+
+    async def matched(
+        self,
+        ticket_id: str,
+        player_id: str,
+        *,
+        secret_key: str | None = None,
+        timeout: float = 120.0,
+    ) -> SeatCredentials:
+        """Wait until the ticket is matched; the player's seat at the started table. The
+        matchmaker derives each seat's secret from the server key (as the gateway does):
+        with ``secret_key`` (``$ORRERY_SECRET_KEY``) the credentials carry it and play
+        the seat, without it their ``token`` is empty. An expired or cancelled ticket
+        raises :class:`TicketEnded`; no match in ``timeout`` raises TimeoutError."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            ticket = await self.ticket(ticket_id)
+            if ticket is not None and ticket.state == "matched" and ticket.table_id:
+                seat = ticket.seats[player_id]
+                token = (
+                    seat_secret(secret_key, ticket.table_id, seat, player_id) if secret_key else ""
+                )
+                return SeatCredentials(ticket.table_id, seat, token)
+            if ticket is not None and ticket.state in ("expired", "cancelled"):
+                raise TicketEnded(ticket)
+            if loop.time() > deadline:
+                raise TimeoutError(f"ticket {ticket_id} not matched in {timeout:g} s")
+            await asyncio.sleep(0.1)
+
+    async def _known_ticket(self, ticket_id: str) -> TicketView:
+        ticket = await self.ticket(ticket_id)
+        if ticket is None:
+            raise QueueRefused("no_such_ticket", "no such ticket")
+        return ticket
+
+    async def _queue_command(self, game: str, command: Any, timeout: float) -> None:
+        stream = keys.queue_command_stream(game)
+        data = {"__data__": _json.encode(command)}
+        await self._retrying(lambda: self.redis.xadd(stream, data))
+        key = keys.queue_answer_key(command.command_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            raw = await self._retrying(lambda: self.redis.get(key))
+            if raw is not None:
+                answer = _queue_answer.decode(raw)
+                if not answer.ok:
+                    raise QueueRefused(answer.code, answer.message)
+                return
+            if loop.time() > deadline:
+                raise TimeoutError("no answer from a matchmaker (is one running?)")
+            await asyncio.sleep(0.02)
 
     async def wait_view(
         self, table_id: str, seat: int | None, min_seq: int, timeout: float = 30.0
