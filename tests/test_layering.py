@@ -1,4 +1,4 @@
-"""The folder layout is the architecture: imports point one way (README, "Architecture").
+"""The folder layout is the architecture: imports point one way (docs/architecture.md).
 
 ``orrery_contracts ← games ← services, projections ← orrery`` and
 ``orrery_contracts ← streams ← services, projections`` (the consumer-group plumbing) and

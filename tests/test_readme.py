@@ -1,6 +1,8 @@
-"""The README's examples, run: the command envelope decodes as the schema says, the
-`valkey-cli` walk-through works line by line against the real service (with the
-embedded server's own valkey-cli), and so does the replay-and-audit block."""
+"""The examples of the README and of docs/, run: the command envelope of
+docs/wire-contract.md decodes as the schema says, its `valkey-cli` walk-through works
+line by line against the real service (with the embedded server's own valkey-cli), so
+does docs/replay-audit.md's replay-and-audit block and docs/gateway.md's `curl`
+walk-through; the README's own commands are the ones `dev.py` takes."""
 
 from __future__ import annotations
 
@@ -24,15 +26,33 @@ from orrery.server.embedded import EmbeddedServer
 from orrery_contracts.envelope import CommandEnvelope
 from tests.support.service import REPO
 
-README = (REPO / "README.md").read_text()
+README = REPO / "README.md"
+WIRE = REPO / "docs" / "wire-contract.md"
+REPLAY = REPO / "docs" / "replay-audit.md"
+GATEWAY = REPO / "docs" / "gateway.md"
 
 
-def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.DOTALL)
+def _blocks(language: str, page: Path = README) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", page.read_text(), flags=re.DOTALL)
+
+
+def test_the_readme_commands_are_dev_py_commands() -> None:
+    """The quickstart's two commands are what dev.py runs, and every page the README
+    sends a reader to is there."""
+    (quickstart,) = [b for b in _blocks("sh") if "dev.py demo" in b]
+    commands = [line.split("#")[0].split() for line in quickstart.splitlines() if line.strip()]
+    assert commands == [["python3", "dev.py", "demo"], ["python3", "dev.py", "test"]]
+    dev = (REPO / "dev.py").read_text()
+    assert '"demo"' in dev and '"test"' in dev
+    text = README.read_text()
+    links = re.findall(r"\]\(((?:docs/|games/|clients/|CHANGELOG)[^)#]*)", text)
+    assert len(links) > 10
+    assert [link for link in links if not (REPO / link).exists()] == []
+    assert len(text.splitlines()) <= 350
 
 
 def test_the_envelope_example_is_a_valid_command() -> None:
-    (example,) = [b for b in _blocks("json") if '"command_id"' in b]
+    (example,) = [b for b in _blocks("json", WIRE) if '"command_id"' in b]
     envelope = msgspec.json.decode(example.encode(), type=CommandEnvelope[msgspec.Raw])
     assert envelope.reply_to is not None and envelope.reply_to.startswith("orrery:reply:")
     body = codec_for("fractured_sky").decode_command(envelope.body, True)
@@ -40,7 +60,7 @@ def test_the_envelope_example_is_a_valid_command() -> None:
 
 
 def test_the_valkey_cli_walk_through(tmp_path: Path) -> None:
-    (walk,) = [b for b in _blocks("sh") if "valkey-cli XADD" in b]
+    (walk,) = [b for b in _blocks("sh", WIRE) if "valkey-cli XADD" in b]
     lines = [line.split("  #")[0].strip() for line in walk.splitlines() if line.strip()]
     with EmbeddedServer(tmp_path) as server:
         asyncio.run(prepare(server.url, 16))
@@ -60,7 +80,7 @@ def test_the_valkey_cli_walk_through(tmp_path: Path) -> None:
 
 
 def _run(line: str, port: int) -> str:
-    """One README line through a shell, `valkey-cli` being the embedded server's."""
+    """One line of the walk-through through a shell, `valkey-cli` being the embedded server's."""
     command = line.replace("valkey-cli", f"{cli_binary()} -p {port}", 1)
     if "XREAD" in command:
         # wait for both outcomes: the worker answers within moments
@@ -75,9 +95,10 @@ def _run(line: str, port: int) -> str:
 
 
 def test_the_replay_and_audit_example(tmp_path: Path) -> None:
-    """The "Replay and audit" block, line by line in a fresh folder (its default data
-    folder), the placeholder table id replaced by the demo's, "other" by a second server."""
-    (block,) = [b for b in _blocks("sh") if "orrery audit" in b]
+    """docs/replay-audit.md's four-line block, line by line in a fresh folder (its default
+    data folder), the placeholder table id replaced by the demo's, "other" by a second
+    server."""
+    (block,) = [b for b in _blocks("sh", REPLAY) if "orrery audit" in b]
     lines = [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
     placeholder = re.search(r"orrery audit (\S+)", block)
     assert placeholder is not None and lines[0].startswith("orrery demo")
@@ -102,9 +123,9 @@ def test_the_replay_and_audit_example(tmp_path: Path) -> None:
             for line in lines[1:]
         ]
         imported = redis.Redis.from_url(other.url).keys(f"*{table['table_id']}:log")
-    verdict = outputs[0].splitlines()[-1]  # as the README's comment says it
+    verdict = outputs[0].splitlines()[-1]  # as the page's comment says it
     assert re.fullmatch(r"PASSED: \d+ events verified, (\d+) of \1 commands re-decided", verdict)
-    # as the README's comment says: where it stands, then the table as `orrery play` draws
+    # as the page's comment says: where it stands, then the table as `orrery play` draws
     # it (the spectator's view after the command holding seq 40)
     header = re.match(r"seq 40 of (\d+) · as spectator\n", outputs[1])
     assert header is not None and int(header.group(1)) > 40
@@ -113,8 +134,8 @@ def test_the_replay_and_audit_example(tmp_path: Path) -> None:
 
 
 def test_the_gateway_curl_walk_through(tmp_path: Path) -> None:
-    """The gateway walk-through, run by bash with curl and jq against `orrery serve`."""
-    (block,) = [b for b in _blocks("sh") if "curl -s -XPOST $G/v1/players" in b]
+    """docs/gateway.md's walk-through, run by bash with curl and jq against `orrery serve`."""
+    (block,) = [b for b in _blocks("sh", GATEWAY) if "curl -s -XPOST $G/v1/players" in b]
     commands = [
         c.strip() for c in block.replace("\\\n", " ").splitlines() if c.strip() and c[0] != "#"
     ]

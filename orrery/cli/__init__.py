@@ -1,4 +1,4 @@
-"""The ``orrery`` command line (see README, "Command line")."""
+"""The ``orrery`` command line (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -196,7 +196,7 @@ def serve(
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         # The URL once SIGTERM stops the service gracefully (a caller may send it as
-        # soon as it has read the URL); the password stays in the folder (README).
+        # soon as it has read the URL); the password stays in the folder (docs/cli.md).
         print(shown_url(url), flush=True)
         # each role as its own user on the folder's server (orrery/server/credentials.py)
         roles = role_urls(url, _data(data_dir))

@@ -1,5 +1,5 @@
 """The archive's commands: ``orrery archiver`` (the process), ``orrery archive status |
-run | restore`` and ``orrery ratings rebuild GAME`` (README: "The archive")."""
+run | restore`` and ``orrery ratings rebuild GAME`` (docs/archive.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The operations commands: ``orrery cluster up|down|drill``, ``orrery status``,
-``orrery repair``, ``orrery trim`` and ``orrery bench scale`` (README: "Scaling and
-operations", docs/scaling.md)."""
+``orrery repair``, ``orrery trim`` and ``orrery bench scale`` (docs/scaling.md)."""
 
 from __future__ import annotations
 
