@@ -17,7 +17,8 @@ re-decides an undo like any command.
 What can be taken back is a property of a command's *outcome*, declared by each game
 (:class:`UndoDeclaration`, documented in its RULES.md): events that reveal hidden
 information to anyone (a card drawn or turned, a tile flipped, a peek, a secret chosen)
-are ``revealed``, events that record chance are ``random``. The platform adds: an event
+are ``revealed``; events that record chance are ``random``, declared by the event type
+itself (``chance = True``, :class:`orrery_contracts.base.EventBody`). The platform adds: an event
 about another seat (its ``seat`` field: a zombie's move, an automated opponent's turn)
 is ``other_player``; lifecycle events (a seat leaving, a clock expiring) and commands of
 a seat that is not to move (Fractured Sky's free trades off-turn) end what can be taken
@@ -90,26 +91,25 @@ class UndoRules(Protocol):
 class UndoDeclaration:
     """A game's declaration of the outcomes that cannot be taken back.
 
-    ``revealed``: event types that show a hidden fact to someone; ``random``: event types
-    that record chance; ``revealed_when``: event types that reveal only in some cases,
-    with a test of the event's public fields.
+    ``revealed``: event types that show a hidden fact to someone; ``revealed_when``:
+    event types that reveal only in some cases, with a test of the event's public
+    fields. Chance is not listed here: an event type that records chance says so itself
+    (``chance = True``).
     """
 
     def __init__(
         self,
         *,
         revealed: Iterable[type[EventBody]] = (),
-        random: Iterable[type[EventBody]] = (),
         revealed_when: Mapping[type[EventBody], Callable[[Any], bool]] | None = None,
     ) -> None:
         self.revealed = frozenset(revealed)
-        self.random = frozenset(random)
         self.revealed_when = dict(revealed_when or {})
 
     def blocker(self, event: EventBody, actor: int | None) -> UndoBlock | None:
-        kind = type(event)
-        if kind in self.random:
+        if event.chance:
             return "random"
+        kind = type(event)
         if kind in self.revealed:
             return "revealed"
         test = self.revealed_when.get(kind)

@@ -7,6 +7,8 @@ subclass these and pass ``tag="..."``; tagged unions are then built per game.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 
@@ -15,7 +17,15 @@ class CommandBody(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class EventBody(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """A fact recorded in a table's log; folding facts rebuilds every state."""
+    """A fact recorded in a table's log; folding facts rebuilds every state.
+
+    ``chance``: the event records a random draw made by ``decide`` (a shuffle, a card
+    drawn, a start player picked), declared by the event type itself (``chance = True``
+    in its class body; a class variable, not a field: nothing on the wire). A command
+    whose outcome holds such an event cannot be taken back (``games/undo.py``).
+    """
+
+    chance: ClassVar[bool] = False
 
 
 class ViewBody(msgspec.Struct, frozen=True, kw_only=True):

@@ -93,6 +93,7 @@ Queue steps: one tagged Struct per kind (``orrery_contracts.federation.steps``),
 untyped ``Step(kind, a, b)`` in ``fed.pushed``; ``legacy.upcast`` reads them.
 """
 
-from games.federation.game import GAME, FederationGame, FederationOptions
+from games.federation.game import GAME
+from orrery_contracts.federation import FederationOptions
 
-__all__ = ["GAME", "FederationGame", "FederationOptions"]
+__all__ = ["GAME", "FederationOptions"]

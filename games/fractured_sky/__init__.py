@@ -89,6 +89,6 @@ is drawn at round setup and recorded, so AI turns draw nothing. Choices:
 21. Score ranks include the AIs (a person beaten by both AIs ranks 3rd).
 """
 
-from games.fractured_sky.game import GAME, FracturedSky
+from games.fractured_sky.game import GAME
 
-__all__ = ["GAME", "FracturedSky"]
+__all__ = ["GAME"]

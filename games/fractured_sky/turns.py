@@ -1,32 +1,12 @@
-"""Turn order: who is to move now (``status``) and who moves next, for the commands of
-people and the turns of automated opponents alike."""
+"""Turn order: who moves next, and the turn slots, for the commands of people and the
+turns of automated opponents alike (who is to move now: ``status.py``)."""
 
 from __future__ import annotations
 
 from games.fractured_sky.evolve import evolve
-from games.fractured_sky.state import (
-    PHASE_FINISHED,
-    PHASE_REWARDS,
-    PHASE_START,
-    FracturedSkyState,
-)
-from games.protocol import Status
+from games.fractured_sky.state import FracturedSkyState
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
-
-
-def status(state: FracturedSkyState) -> Status:
-    """The seats owing their required action (never a trade: rule choice 12)."""
-    phase = state.phase
-    if phase == PHASE_FINISHED:
-        return Status(phase=phase, finished=True, round=state.round)
-    if phase == PHASE_START:
-        waiting = tuple(s for s in range(state.seats) if not state.started[s])
-    elif phase == PHASE_REWARDS:
-        waiting = tuple(sorted({p.seat for p in state.pending if p.seat < state.seats}))
-    else:
-        waiting = (state.turn,) if 0 <= state.turn < state.seats else ()
-    return Status(phase=phase, to_move=waiting, round=state.round)
 
 
 def emit(sim: FracturedSkyState, events: list[EventBody], event: EventBody) -> None:

@@ -1,5 +1,5 @@
 """view: what one seat (or a spectator, seat None) may know; views: every viewer's at
-once (the public parts built once per table); status: whose move it is.
+once (the public parts built once per table). Whose move it is: ``status.py``.
 
 Hidden from the other seats: a seat's goal while goals are chosen, its goal options and
 its reserved card (:func:`_own_fields`); everything else is public.
@@ -12,7 +12,6 @@ from typing import Any
 
 import msgspec
 
-from games.protocol import Status
 from games.spacecraft import rocket
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
@@ -110,16 +109,3 @@ def views(state: SpacecraftState, viewers: Sequence[int | None]) -> list[Spacecr
         seats[viewer] = msgspec.structs.replace(seats[viewer], **_own_fields(state, viewer, viewer))
         out.append(msgspec.structs.replace(shared, seats=seats))
     return out
-
-
-def status(state: SpacecraftState) -> Status:
-    """Where the game stands (public): the phase and step, who is to move, the round."""
-    rnd = (max(state.turns, 1) - 1) // state.players + 1
-    if state.phase == "over":
-        return Status(phase="over", finished=True, round=rnd)
-    if state.phase == "goals":
-        waiting = tuple(s for s, g in enumerate(state.goals) if g == NO_CARD)
-        return Status(phase="goals", to_move=waiting)
-    if state.phase == "setup":
-        return Status(phase="setup")
-    return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)

@@ -34,6 +34,7 @@ class Stand(CommandBody, frozen=True, tag="tiny.stand"):
 
 
 class Dealt(EventBody, frozen=True, tag="tiny.dealt"):
+    chance = True  # a draw: a command that deals cannot be taken back
     seat: int
     card: int
 
@@ -91,7 +92,7 @@ class TinyGame:
     command_types: tuple[type[CommandBody], ...] = (Draw, Stand)
     event_types: tuple[type[EventBody], ...] = (Dealt, Stood, TurnPassed, Ended)
     view_type = TinyView
-    undo = UndoDeclaration(random=(Dealt,))  # a draw is chance; standing can be taken back
+    undo = UndoDeclaration()  # ``Dealt`` is chance; standing can be taken back
 
     def initial_state(self, options: Any, seats: int) -> TinyState:
         return TinyState(

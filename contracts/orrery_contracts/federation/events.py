@@ -177,6 +177,7 @@ class PresidentTaken(EventBody, frozen=True, tag="fed.president"):
 
 
 class RoundStarted(EventBody, frozen=True, tag="fed.round_started"):
+    chance = True  # laws drawn, blocked and neutral spaces placed
     round: int
     left_law: int
     right_law: int

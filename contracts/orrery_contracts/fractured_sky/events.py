@@ -201,6 +201,8 @@ class ResourceChosen(EventBody, frozen=True, kw_only=True, tag="fs.resource_chos
 class RoundSetUp(EventBody, frozen=True, kw_only=True, tag="fs.round_set_up"):
     """Cleanup of the previous round and the opening of ``round``."""
 
+    chance = True  # the decks reshuffled, the public card and the AIs' tokens drawn
+
     round: int
     order: list[int]  # the new column
     public_card: int

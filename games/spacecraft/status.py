@@ -1,0 +1,19 @@
+"""status: whose move it is and what phase the game is in (public facts only)."""
+
+from __future__ import annotations
+
+from games.protocol import Status
+from games.spacecraft.state import NO_CARD, SpacecraftState
+
+
+def status(state: SpacecraftState) -> Status:
+    """Where the game stands: the phase and step, who is to move, the round."""
+    rnd = (max(state.turns, 1) - 1) // state.players + 1
+    if state.phase == "over":
+        return Status(phase="over", finished=True, round=rnd)
+    if state.phase == "goals":
+        waiting = tuple(s for s, g in enumerate(state.goals) if g == NO_CARD)
+        return Status(phase="goals", to_move=waiting)
+    if state.phase == "setup":
+        return Status(phase="setup")
+    return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)
