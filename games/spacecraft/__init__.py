@@ -42,7 +42,7 @@ Rule choices where the rules are silent or the notes ASSUME (see also RULES.md):
   holds: its two rightmost cards, No.52 and No.55, are subjects Agatha does not score
   (rules version 2; until then 48 was the engine card and 52 the white one).
 
-``decide`` validates with ``decide.problem`` alone (a gate, then per-parameter
+``decide`` validates with ``legal.problem`` alone (a gate, then per-parameter
 predicates) and ``legal_commands`` keeps only the candidates those same predicates
 accept: exact for every command but two with free-form parameters,
 ``sc.build`` (one build per compartment that some payment can pay, with the cheapest
@@ -68,7 +68,7 @@ already_fulfilled, reserve_full, already_marked, no_markers, card_full; the tabl
 bad_options for a variant other than the two, bad_seats for a seat count outside 2-4.
 """
 
-from games.spacecraft.game import GAME, SpacecraftGame
+from games.spacecraft.game import GAME
 from orrery_contracts.spacecraft.options import SpacecraftOptions
 
-__all__ = ["GAME", "SpacecraftGame", "SpacecraftOptions"]
+__all__ = ["GAME", "SpacecraftOptions"]

@@ -1,7 +1,13 @@
-"""legal_commands: the commands ``decide`` accepts. Candidates are kept only when the
-predicates ``decide`` runs find no problem (``decide.gate`` once, then each parameter's
-``*_problem`` from the turn's modules, or ``decide.accepts`` for a whole command), so no
-rule is written twice.
+"""Legality: whether a command is accepted and why not (``problem``), and the commands
+that are (``legal_commands``).
+
+``problem(state, seat, command)`` is the one check: ``gate`` (phase and turn), then the
+command's predicate from the turn's modules (``goals.py``, ``action_step.py``,
+``build_step.py``, ``design_step.py``, ``turn_end.py``). ``decide`` raises what it finds;
+``legal_commands`` keeps a candidate only when the same predicates accept it (``gate``
+once, then each parameter's ``*_problem``: ``visit_cell_problem``, ``slot_problem``,
+``pay_problem``, ``fit_problem``, …, or ``accepts`` for a whole command), so no rule is
+written twice and the two cannot drift apart.
 
 Exact for every command with a small parameter space: goals, visits, searches, leave, the
 design cards (fulfil / reserve / mark) and end turn. Two commands take free-form
@@ -19,7 +25,10 @@ parameters and are listed by one representative each:
 
 from __future__ import annotations
 
-from games.spacecraft import rocket
+from typing import Any
+
+from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
+from games.spacecraft import action_step, build_step, design_step, goals, rocket, turn_end
 from games.spacecraft.action_step import (
     search_cell_problem,
     searching_problem,
@@ -27,12 +36,13 @@ from games.spacecraft.action_step import (
     visiting_problem,
 )
 from games.spacecraft.build_step import building_problem, fit_problem
-from games.spacecraft.decide import accepts, gate
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from games.spacecraft.workshop import cheapest_payment, pay_problem, slot_problem
 from orrery_contracts.base import CommandBody
+from orrery_contracts.spacecraft import COMMAND_TYPES
 from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.spacecraft import commands as cmd
 from orrery_contracts.spacecraft.commands import (
     Arrange,
     Build,
@@ -45,6 +55,71 @@ from orrery_contracts.spacecraft.commands import (
     Search,
     Visit,
 )
+
+# ---------------------------------------------------------------- the check
+
+
+def gate(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> Rejected | None:
+    """Whether ``seat`` may send a command of this kind now at all (phase and turn)."""
+    if state.phase == "over":
+        return Rejected(GAME_OVER, "the game is over")
+    if not 0 <= seat < state.players:
+        return Rejected(NOT_YOUR_TURN, "no such seat")
+    if kind is ChooseGoal:
+        return None
+    if state.phase not in ("play", "final"):
+        return Rejected(WRONG_PHASE, "every player must choose a personal goal first")
+    if seat != state.current:
+        return Rejected(NOT_YOUR_TURN, f"it is seat {state.current}'s turn")
+    if kind not in COMMAND_TYPES:
+        return not_spacecraft()
+    return None
+
+
+def not_spacecraft() -> Rejected:
+    return Rejected(ILLEGAL_COMMAND, "not a SPACEcraft command")
+
+
+def problem(state: SpacecraftState, seat: int, command: CommandBody) -> Rejected | None:
+    """The rejection ``decide`` gives for this command, or None when it is accepted:
+    ``gate``, then the command's predicate."""
+    found = gate(state, seat, type(command))
+    if found is not None:
+        return found
+    # The listing asks most about the design cards, decide about the turn's steps (see
+    # ``decide``). ``c`` is ``Any``: mypy does not narrow ``command`` from ``type(command)``.
+    c: Any = command
+    match type(command):
+        case cmd.Fulfil:
+            return design_step.fulfil_problem(state, c, seat)
+        case cmd.Reserve:
+            return design_step.reserve_problem(state, c, seat)
+        case cmd.Leave:
+            return action_step.leave_problem(state, c, seat)
+        case cmd.EndTurn:
+            return turn_end.end_turn_problem(state, c, seat)
+        case cmd.Mark:
+            return design_step.mark_problem(state, c, seat)
+        case cmd.Search:
+            return action_step.search_problem(state, c, seat)
+        case cmd.Build:
+            return build_step.build_problem(state, c, seat)
+        case cmd.Visit:
+            return action_step.visit_problem(state, c, seat)
+        case cmd.Arrange:
+            return build_step.arrange_problem(state, c, seat)
+        case cmd.ChooseGoal:
+            return goals.choose_goal_problem(state, c, seat)
+        case _:
+            return not_spacecraft()
+
+
+def accepts(state: SpacecraftState, command: CommandBody, seat: int) -> bool:
+    """Whether ``decide`` accepts the command."""
+    return problem(state, seat, command) is None
+
+
+# ---------------------------------------------------------------- the listing
 
 
 def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:
