@@ -20,7 +20,7 @@ over 10 are discarded at once, but never one that a cost under way still needs; 
 payment is offered only if the costs after it can still be paid.
 
 ``legal_commands`` lists every command ``decide`` accepts: the pending choice's options
-(the very list ``decide`` checks against) or every accepted placement (``check_place`` on
+(the very list ``decide`` checks against) or every accepted placement (``legal.place_problem`` on
 each ambassador × space × side × die × token).
 
 Rule choices where the rules are silent or ASSUMED:
@@ -68,7 +68,7 @@ Rule choices where the rules are silent or ASSUMED:
 Modules (the skeleton every game shares, then Federation's own rules):
 ``game`` (the game object), ``state`` (``FederationState``), ``setup`` (the opening),
 ``decide``, ``evolve`` (one ``match`` on the event type), ``legal``
-(``legal_commands``), ``views``, ``scoring`` (standing, final scoring, project prizes),
+(``problem``, ``legal_commands``), ``views``, ``scoring`` (standing, final scoring, project prizes),
 ``undo``; ``automatic`` (running the queue: automatic steps by type, the "at once"
 rules), ``choices`` (pending choices: options + answer, by step type), ``placement``
 (the ambassador placement), ``effects`` (gains, planet actions, rooms, missions),

@@ -25,16 +25,14 @@ from orrery_contracts.federation import steps as st
 
 def after_step(ctx: Ctx) -> None:
     """Things the rules do "at once": planet medals and discarding crystals over 10."""
-    s = ctx.s
-    if ctx.influence_changed:
-        ctx.influence_changed = False
+    s = ctx.state
+    if ctx.influence_changed():
         for seat, p in enumerate(s.players):
             for planet, name in enumerate(cat.PLANETS):
                 supply = s.medal_supply[name]
                 if supply and name not in p.medals and influence(p, planet) >= supply[0]:
                     take_medal(ctx, seat, name)
-    if ctx.crystals_changed:
-        ctx.crystals_changed = False
+    if ctx.crystals_changed():
         for seat, p in enumerate(s.players):
             if crystals(p) > cat.MAX_CRYSTALS and not any(
                 type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue
@@ -249,7 +247,7 @@ _AUTOMATIC: dict[type[st.Step], Callable[[Ctx, Any], None]] = {
 
 
 def drain(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     while not s.finished and s.queue:
         step = s.queue[0]
         kind = type(step)  # exact types: cheaper than isinstance on a Struct, in a hot loop
@@ -277,7 +275,7 @@ def drain(ctx: Ctx) -> None:
 
 def start(ctx: Ctx) -> None:
     """Setup's automatic part: start-tile picks in reverse order, then round 1."""
-    s = ctx.s
+    s = ctx.state
     n = s.seats
     picks = [st.ChooseStartTile(seat=(s.start_player + n - 1 - i) % n) for i in range(n)]
     ctx.push(*picks, st.BeginRound(round=1))

@@ -88,7 +88,7 @@ def _deep_opts(s: FederationState, step: st.ChooseDeepSpace) -> list[CommandBody
 
 def _deep(ctx: Ctx, step: st.ChooseDeepSpace, c: cmd.DeepSpace) -> None:
     ctx.emit(ev.Popped())
-    tile = ctx.s.deep_space[c.index]
+    tile = ctx.state.deep_space[c.index]
     ctx.emit(ev.DeepSpaceTaken(seat=step.seat, index=c.index, tile=tile))
     ctx.push_effect(step.seat, cat.DEEP_SPACE[tile])
 
@@ -119,7 +119,7 @@ def _fork_opts(s: FederationState, step: st.ChooseFork) -> list[CommandBody]:
 
 def _fork(ctx: Ctx, step: st.ChooseFork, c: cmd.Fork) -> None:
     ctx.emit(ev.Popped())
-    straight, detour = cat.ORANGE_FORKS[ctx.s.players[step.seat].orange]
+    straight, detour = cat.ORANGE_FORKS[ctx.state.players[step.seat].orange]
     orange_move(ctx, step.seat, straight if c.straight else detour)
 
 
@@ -144,7 +144,7 @@ def _blue_opts(s: FederationState, step: st.ChooseToken) -> list[CommandBody]:
 
 def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
     ctx.emit(ev.Popped())
-    token = ctx.s.blue_tokens[c.level - 1][c.spot]
+    token = ctx.state.blue_tokens[c.level - 1][c.spot]
     ctx.emit(ev.TokenTaken(seat=step.seat, level=c.level, spot=c.spot, token=token))
 
 
@@ -203,7 +203,7 @@ def _green_opts(s: FederationState, step: st.ChooseStructure) -> list[CommandBod
 
 def _green(ctx: Ctx, step: st.ChooseStructure, c: cmd.Build) -> None:
     ctx.emit(ev.Popped())
-    s = ctx.s
+    s = ctx.state
     if c.structure < cat.N_PRODUCTION:
         ctx.emit(ev.Built(seat=step.seat, structure=c.structure))
         cost, effect = cat.PRODUCTION[s.production[c.structure]]
@@ -225,7 +225,7 @@ def _retrigger_opts(s: FederationState, step: st.ChooseRetrigger) -> list[Comman
 
 def _retrigger(ctx: Ctx, step: st.ChooseRetrigger, c: cmd.Retrigger) -> None:
     ctx.emit(ev.Popped())
-    ctx.push_effect(step.seat, cat.PRODUCTION[ctx.s.production[c.structure]][1])
+    ctx.push_effect(step.seat, cat.PRODUCTION[ctx.state.production[c.structure]][1])
 
 
 # ------------------------------------------------------------------ rooms
@@ -243,7 +243,7 @@ def advance_project(ctx: Ctx, project: int, seat: int) -> None:
         ctx.emit(ev.ProjectAdvanced(project=project))
         return
     ctx.emit(ev.ProjectAdvanced(project=cat.COMMON, seat=seat))
-    step = ctx.s.players[seat].common
+    step = ctx.state.players[seat].common
     if step <= len(cat.COMMON_REWARDS):
         ctx.push_effect(seat, cat.COMMON_REWARDS[step - 1])
 
@@ -354,7 +354,7 @@ def _income_opts(s: FederationState, step: st.ChooseIncome) -> list[CommandBody]
 def _income(ctx: Ctx, step: st.ChooseIncome, c: cmd.Income) -> None:
     ctx.emit(ev.Popped())
     if c.take:
-        ctx.push_effect(step.seat, cat.PRODUCTION[ctx.s.production[c.structure]][1])
+        ctx.push_effect(step.seat, cat.PRODUCTION[ctx.state.production[c.structure]][1])
 
 
 def _upkeep_opts(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]:
@@ -372,7 +372,7 @@ def _upkeep_opts(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]
 
 def _upkeep(ctx: Ctx, step: st.ChooseUpkeep, c: cmd.Upkeep) -> None:
     ctx.emit(ev.Popped())
-    p = ctx.s.players[step.seat]
+    p = ctx.state.players[step.seat]
     if c.level < level(p):
         ctx.emit(ev.AuthoritySet(seat=step.seat, step=cat.LEVEL_BOTTOM[c.level]))
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, reason="upkeep")

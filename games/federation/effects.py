@@ -24,7 +24,7 @@ def gain_crystal(ctx: Ctx, seat: int, amount: int, kind: int) -> None:
 
 
 def gain_authority(ctx: Ctx, seat: int, n: int) -> None:
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     extra = 0
     deep = False
     for _ in range(n):
@@ -34,7 +34,7 @@ def gain_authority(ctx: Ctx, seat: int, n: int) -> None:
         ctx.emit(ev.AuthoritySet(seat=seat, step=p.authority_step + 1))
         if p.authority_step == cat.MEDAL_STEP:
             take_medal(ctx, seat, "authority")
-        if p.authority_step == cat.MAX_STEP and not p.deep_space and ctx.s.deep_space:
+        if p.authority_step == cat.MAX_STEP and not p.deep_space and ctx.state.deep_space:
             deep = True
     if extra:
         ctx.gain(seat, pp=extra, reason="authority at the top")
@@ -43,27 +43,27 @@ def gain_authority(ctx: Ctx, seat: int, n: int) -> None:
 
 
 def take_medal(ctx: Ctx, seat: int, kind: str) -> None:
-    supply = ctx.s.medal_supply[kind]
-    if supply and kind not in ctx.s.players[seat].medals:
+    supply = ctx.state.medal_supply[kind]
+    if supply and kind not in ctx.state.players[seat].medals:
         ctx.emit(ev.MedalTaken(seat=seat, kind=kind, threshold=supply[0]))
 
 
 def raise_die(ctx: Ctx, seat: int, amount: int) -> None:
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     ctx.emit(ev.DieSet(seat=seat, value=min(cat.MAX_DIE, max(0, p.die) + amount)))
 
 
 def die_at_least(ctx: Ctx, seat: int, value: int) -> None:
-    ctx.emit(ev.DieSet(seat=seat, value=max(ctx.s.players[seat].die, value)))
+    ctx.emit(ev.DieSet(seat=seat, value=max(ctx.state.players[seat].die, value)))
 
 
 def check_funded_mission(ctx: Ctx, seat: int, icon: int) -> None:
-    if 0 <= icon < len(cat.ICON_NAMES) and not ctx.s.players[seat].checks[icon]:
+    if 0 <= icon < len(cat.ICON_NAMES) and not ctx.state.players[seat].checks[icon]:
         ctx.emit(ev.Checked(seat=seat, mission=icon))
 
 
 def tokens_from_your_level(ctx: Ctx, seat: int, count: int) -> None:
-    lvl = ctx.s.players[seat].blue
+    lvl = ctx.state.players[seat].blue
     if lvl > 0:
         ctx.push(*[st.ChooseToken(seat=seat, level=lvl) for _ in range(count)])
 
@@ -73,12 +73,12 @@ def planet_actions(ctx: Ctx, seat: int, planet: int, count: int) -> None:
 
 
 def prestige_per_medal(ctx: Ctx, seat: int, points: int) -> None:
-    n = len(ctx.s.players[seat].medals) * points
+    n = len(ctx.state.players[seat].medals) * points
     ctx.gain(seat, pp=min(cat.PP_PER_MEDAL_CAP, n))
 
 
 def prestige_per_upper_stall(ctx: Ctx, seat: int, points: int) -> None:
-    ctx.gain(seat, pp=points * sum(1 for x in ctx.s.players[seat].stalls if x == 2))
+    ctx.gain(seat, pp=points * sum(1 for x in ctx.state.players[seat].stalls if x == 2))
 
 
 # ------------------------------------------------------------------ planets
@@ -87,7 +87,7 @@ def planet_steps(seat: int, planet: int) -> list[st.AnyStep]:
 
 
 def planet_action(ctx: Ctx, seat: int, planet: int) -> None:
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     if planet == cat.ORANGE:
         if p.orange >= cat.ORANGE_MAX:
             ctx.push(st.ChooseDeadAsteroid(seat=seat))
@@ -99,7 +99,7 @@ def planet_action(ctx: Ctx, seat: int, planet: int) -> None:
         if p.blue < cat.BLUE_MAX:
             new = p.blue + 1
             ctx.emit(ev.BlueMoved(seat=seat, level=new))
-            if new < cat.BLUE_MAX and not ctx.s.blue_shown[new + 1]:
+            if new < cat.BLUE_MAX and not ctx.state.blue_shown[new + 1]:
                 ctx.emit(ev.Revealed(track="blue", level=new + 1))
         ctx.push(st.ChooseToken(seat=seat, level=p.blue))
     elif planet == cat.YELLOW:
@@ -111,7 +111,7 @@ def planet_action(ctx: Ctx, seat: int, planet: int) -> None:
 
 
 def orange_move(ctx: Ctx, seat: int, new: int) -> None:
-    s = ctx.s
+    s = ctx.state
     ctx.emit(ev.OrangeMoved(seat=seat, level=new))
     nxt = new + 1
     if nxt <= cat.ORANGE_MAX and s.orange_tokens[nxt] >= 0 and not s.orange_shown[nxt]:
@@ -126,7 +126,7 @@ def orange_move(ctx: Ctx, seat: int, new: int) -> None:
 
 def planet_tiles(ctx: Ctx, seat: int, planet: int) -> None:
     """Erudite tiles with the planet icon fire right after that planet's action."""
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     for tile in list(p.erudite):
         timing, effect = cat.ERUDITE[tile]
         if timing == "planet" and tile // 3 == planet and tile not in p.erudite_used:
@@ -155,7 +155,7 @@ def room_steps(seat: int, icon: int) -> list[st.AnyStep]:
 
 def presidents_office(ctx: Ctx, seat: int) -> None:
     ctx.emit(ev.PresidentTaken(seat=seat))
-    if ctx.s.president_mode == "intrigue":
+    if ctx.state.president_mode == "intrigue":
         take_medal(ctx, seat, "intrigue")
     else:
         ctx.push(st.ChooseMedal(seat=seat))
@@ -179,7 +179,7 @@ def mission_steps(ctx: Ctx, seat: int, m: int) -> list[st.AnyStep]:
 
 
 def mission_prestige(ctx: Ctx, seat: int, mission: int) -> None:
-    p = ctx.s.players[seat]
+    p = ctx.state.players[seat]
     if mission == cat.I_PRESIDENT:
         pp = crystals(p) + p.diamond
     elif mission == cat.I_ASSISTANT:
@@ -192,7 +192,7 @@ def mission_prestige(ctx: Ctx, seat: int, mission: int) -> None:
 
 
 def megastructure_prestige(ctx: Ctx, seat: int, megastructure: int, multiplier: int) -> None:
-    s = ctx.s
+    s = ctx.state
     p = s.players[seat]
     a, b = (cat.MEGA_CRITERIA[k] for k in s.mega[megastructure])
     ctx.gain(

@@ -25,15 +25,15 @@ def draw_pair(stacks: list[list[int]], rng: Random) -> tuple[int, int]:
 
 
 def count_law_votes(ctx: Ctx) -> None:
-    left, right = wing_votes(ctx.s)
+    left, right = wing_votes(ctx.state)
     if left == right:
-        ctx.push(st.ChooseLaw(seat=ctx.s.start_player))
+        ctx.push(st.ChooseLaw(seat=ctx.state.start_player))
     else:
         ctx.push(st.PassLaw(side=0 if left > right else 1))
 
 
 def pass_law(ctx: Ctx, side: int) -> None:
-    s = ctx.s
+    s = ctx.state
     planet = s.laws[side]
     left, right = wing_votes(s)
     ctx.emit(ev.LawPassed(side=side, planet=planet, left_votes=left, right_votes=right))

@@ -1,12 +1,154 @@
-"""legal_commands: the pending choice's options, or a representative set of placements."""
+"""Legality: whether a command is accepted and why not (``problem``), and the commands
+that are (``legal_commands``).
+
+``problem(state, seat, command)`` is the one check ``decide`` raises and
+``legal_commands`` asks: the pending step first (the game is running, a step waits, it
+is this seat's), then either the placement (``fed.place`` answers a ``Turn``:
+``place_problem``) or the answer to the pending choice, accepted exactly when it is one
+of ``choices.options`` (the very list ``legal_commands`` gives).
+
+``legal_commands`` lists every command ``decide`` accepts: the pending choice's options,
+or every placement ``place_problem`` accepts (each free ambassador × free space × side ×
+die × token, and the outer space).
+"""
 
 from __future__ import annotations
 
 from games.federation.choices import options
-from games.federation.placement import place_candidates
+from games.federation.payments import can_settle, holding
+from games.federation.placement import placement_items
 from games.federation.state import FederationState
+from games.rejection import (
+    CANNOT_AFFORD,
+    GAME_OVER,
+    ILLEGAL_COMMAND,
+    NOT_YOUR_TURN,
+    WRONG_PHASE,
+    Rejected,
+)
 from orrery_contracts.base import CommandBody
+from orrery_contracts.federation import COMMAND_TYPES
+from orrery_contracts.federation import catalogue as cat
+from orrery_contracts.federation import commands as cmd
 from orrery_contracts.federation import steps as st
+
+_COMMAND_TYPES = frozenset(COMMAND_TYPES)
+# the commands that answer an after-placement choice: any other is "wrong phase" outright
+_ANSWERS: dict[type[st.Choice], tuple[type[CommandBody], ...]] = {
+    st.AfterPlacement: (cmd.Mission, cmd.UseTile, cmd.EndTurn),
+}
+
+# ---------------------------------------------------------------- the check
+
+
+def problem(state: FederationState, seat: int, command: CommandBody) -> Rejected | None:
+    """The rejection ``decide`` gives for this command, or None when it is accepted."""
+    if state.finished:
+        return Rejected(GAME_OVER, "the game is over")
+    kind = type(command)
+    if kind not in _COMMAND_TYPES:
+        return Rejected(ILLEGAL_COMMAND, "not a Federation command")
+    if not state.queue:
+        return Rejected(WRONG_PHASE, "nothing to decide")
+    step = state.queue[0]
+    if seat != step.seat:
+        return Rejected(NOT_YOUR_TURN, "another seat must act now")
+    if kind is cmd.Place:
+        if type(step) is not st.Turn:
+            return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+        return place_problem(state, seat, command)  # type: ignore[arg-type]
+    return answer_problem(state, step, command)
+
+
+def answer_problem(
+    state: FederationState, step: st.AnyStep, command: CommandBody
+) -> Rejected | None:
+    """The answer to a pending choice: accepted exactly when it is one of its options.
+
+    A command of another kind than the choice asks for is ``wrong_phase``; one of the
+    right kind that is not offered now is ``illegal_command``.
+    """
+    if isinstance(step, st.Turn):
+        return Rejected(WRONG_PHASE, "place an ambassador first")
+    if not isinstance(step, st.Choice):
+        return Rejected(WRONG_PHASE, f"a {step.kind} step is pending")
+    allowed = _ANSWERS.get(type(step))
+    if allowed is not None and not isinstance(command, allowed):
+        return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+    opts = options(state, step)
+    if command not in opts:
+        if allowed is None and (not opts or type(command) is not type(opts[0])):
+            return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+        return Rejected(ILLEGAL_COMMAND, "that choice is not available now")
+    return None
+
+
+def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | None:
+    """Why ``seat`` may not place ``c`` now (its turn is already checked), or None: a
+    placement is allowed exactly when its costs can be paid (``payments.can_settle`` over
+    ``placement.placement_items``)."""
+    p = s.players[seat]
+    if not 0 <= c.ambassador < 4:
+        return Rejected(ILLEGAL_COMMAND, "no such ambassador")
+    if p.used[c.ambassador]:
+        return Rejected("ambassador_used", "that ambassador is already placed this round")
+    if not 0 <= c.space <= cat.OUTER:
+        return Rejected(ILLEGAL_COMMAND, "no such space")
+    outer = c.space == cat.OUTER
+    if not outer:
+        taken = s.space_seat[c.space]
+        if taken == -2:
+            return Rejected("space_blocked", "that space is blocked this round")
+        if taken != -1:
+            return Rejected("space_taken", "that space is occupied")
+    if c.die:
+        if c.funding or outer:
+            return Rejected("die_not_allowed", "the die goes only with a voting ambassador")
+        if p.die < 0 or p.die_on_board:
+            return Rejected("no_die", "you have no assistant die in hand")
+    if c.token >= 0:
+        if c.token not in p.tokens:
+            return Rejected("no_token", "you do not hold that alteration token")
+        if outer:
+            return Rejected("token_not_allowed", "no alteration token on the outer space")
+        if (cat.ALTERATIONS[c.token][1] > 0) == c.funding:
+            return Rejected(
+                "token_mismatch",
+                "voting tokens go on the voting side, funding ones on the funding side",
+            )
+    if outer and c.funding:
+        return Rejected("funding_not_allowed", "the outer space counts for neither side")
+    if not can_settle(holding(p), placement_items(seat, c)):
+        return Rejected(CANNOT_AFFORD, "you cannot pay for that action")
+    return None
+
+
+# ---------------------------------------------------------------- the listing
+
+
+def _candidates(s: FederationState, seat: int) -> list[cmd.Place]:
+    """Every placement worth asking ``place_problem`` about: each free ambassador on each
+    free space, voting (with or without the die) or funding, with no token or with each
+    held token on its side; and the outer space."""
+    p = s.players[seat]
+    tokens = sorted(set(p.tokens))
+    voting = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] > 0)]
+    funding = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] == 0)]
+    die = [False, True] if p.die >= 0 and not p.die_on_board else [False]
+    out: list[cmd.Place] = []
+    for amb in range(4):
+        if p.used[amb]:
+            continue
+        for space in range(cat.N_SPACES):
+            if s.space_seat[space] != -1:
+                continue
+            for token in voting:
+                for with_die in die:
+                    out.append(cmd.Place(ambassador=amb, space=space, die=with_die, token=token))
+            for token in funding:
+                out.append(cmd.Place(ambassador=amb, space=space, funding=True, token=token))
+        out.append(cmd.Place(ambassador=amb, space=cat.OUTER))
+    return out
 
 
 def legal_commands(s: FederationState, seat: int) -> list[CommandBody]:
@@ -14,7 +156,7 @@ def legal_commands(s: FederationState, seat: int) -> list[CommandBody]:
         return []
     step = s.queue[0]
     if isinstance(step, st.Turn):
-        return place_candidates(s, seat)
+        return [c for c in _candidates(s, seat) if place_problem(s, seat, c) is None]
     if not isinstance(step, st.Choice):
         # only a state cut inside a command has an automatic step in front: the rules do
         # not answer for it (services/replay.py's unfinished_command counts on an error)

@@ -37,7 +37,7 @@ def _blocks(s: FederationState, rnd: int, rng: Random) -> tuple[list[int], list[
 
 
 def begin_round(ctx: Ctx, rnd: int) -> None:
-    s = ctx.s
+    s = ctx.state
     stacks = [list(x) for x in s.law_stacks]
     nxt: list[int] = []
     if rnd <= 3:
@@ -72,7 +72,7 @@ def begin_round(ctx: Ctx, rnd: int) -> None:
 
 
 def executive_phase(ctx: Ctx, rnd: int) -> None:
-    order = _order(ctx.s)
+    order = _order(ctx.state)
     ctx.push(
         *[st.CollectIncome(seat=seat) for seat in order],
         *[st.ChooseUpkeep(seat=seat) for seat in order],
@@ -84,12 +84,12 @@ def executive_phase(ctx: Ctx, rnd: int) -> None:
 
 
 def collect_income(ctx: Ctx, seat: int) -> None:
-    built = sorted(b for b in ctx.s.players[seat].built if b < cat.N_PRODUCTION)
+    built = sorted(b for b in ctx.state.players[seat].built if b < cat.N_PRODUCTION)
     ctx.push(*[st.ChooseIncome(seat=seat, structure=b) for b in built])
 
 
 def fund_projects(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     for col in range(6):
         for row in range(3):
             i = row * 6 + col
@@ -103,14 +103,14 @@ def fund_projects(ctx: Ctx) -> None:
 
 
 def score_rows(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     for row in range(3):
         for seat in row_winners(s, row):
             ctx.gain(seat, pp=level(s.players[seat]), reason=f"row {row}")
 
 
 def end_round(ctx: Ctx, rnd: int) -> None:
-    s = ctx.s
+    s = ctx.state
     start = s.president_next if s.president_next >= 0 else s.start_player
     ctx.emit(ev.RoundEnded(round=rnd, start_player=start))
     if rnd < cat.ROUNDS:

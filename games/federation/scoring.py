@@ -72,7 +72,7 @@ def final_breakdown(s: FederationState) -> list[dict[str, int]]:
 
 
 def final_scoring(ctx: Ctx) -> None:
-    s = ctx.s
+    s = ctx.state
     for seat, row in enumerate(final_breakdown(s)):
         ctx.gain(seat, pp=sum(row.values()), reason="final scoring")
     ctx.emit(ev.Finished(points=[p.pp for p in s.players]))

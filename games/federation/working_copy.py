@@ -1,7 +1,6 @@
-"""The decide-time working context: a private copy of the state plus the events so far.
-
-Every change is made by emitting an event, which is folded into the copy at once, so
-later rule code reads the up-to-date situation and the events alone rebuild it.
+"""The decide-time working context: the shared working state (``games.working``: a
+private copy of the state plus the events so far, each emitted event folded at once)
+and Federation's helpers to queue steps and gain resources through events.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from games.federation.counts import reserve
 from games.federation.effect_steps import effect_steps
 from games.federation.evolve import evolve
 from games.federation.state import FederationState
+from games.working import Working
 from orrery_contracts.base import EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
@@ -31,24 +31,30 @@ _INFLUENCE_EVENTS: frozenset[type[EventBody]] = frozenset(
 )
 
 
-class Ctx:
-    __slots__ = ("crystals_changed", "events", "influence_changed", "rng", "s")
+class Ctx(Working[FederationState]):
+    """The working state (``games.working``) with the table's RNG, the queue's helpers
+    and what the "at once" checks (``automatic.after_step``) have seen."""
 
-    def __init__(self, s: FederationState, rng: Random) -> None:
-        self.s = s
+    __slots__ = ("crystals_seen", "influence_seen", "rng")
+
+    def __init__(self, state: FederationState, rng: Random) -> None:
+        Working.__init__(self, state, evolve)
         self.rng = rng
-        self.events: list[EventBody] = []
-        self.influence_changed = True
-        self.crystals_changed = True
+        # how many events each "at once" check has looked at (-1: check regardless)
+        self.influence_seen = -1
+        self.crystals_seen = -1
 
-    def emit(self, e: EventBody) -> None:
-        self.events.append(e)
-        evolve(self.s, e)
-        kind = type(e)
-        if kind is ev.Gained:
-            self.crystals_changed = True
-        elif kind in _INFLUENCE_EVENTS:
-            self.influence_changed = True
+    def influence_changed(self) -> bool:
+        """Whether an event since the last call may have changed someone's influence."""
+        events, seen = self.events, self.influence_seen
+        self.influence_seen = len(events)
+        return seen < 0 or any(type(e) in _INFLUENCE_EVENTS for e in events[seen:])
+
+    def crystals_changed(self) -> bool:
+        """Whether an event since the last call may have changed someone's crystals."""
+        events, seen = self.events, self.crystals_seen
+        self.crystals_seen = len(events)
+        return seen < 0 or any(type(e) is ev.Gained for e in events[seen:])
 
     def push(self, *steps: st.AnyStep) -> None:
         """Put steps at the front of the queue, to run in the given order."""
@@ -70,7 +76,7 @@ class Ctx:
         reason: str = "",
     ) -> None:
         if ships > 0:
-            ships = min(ships, reserve(self.s.players[seat]))
+            ships = min(ships, reserve(self.state.players[seat]))
         if copp or lav or ocean or diamond or pp or ships:
             self.emit(
                 ev.Gained(

@@ -47,11 +47,11 @@ def run_steps(
     ctx = Ctx(clone(state), Random(seed))
     ctx.push(*steps)
     drain(ctx)
-    return ctx.s, ctx.events
+    return ctx.state, ctx.events
 
 
 def settle(state: FederationState) -> tuple[FederationState, list[EventBody]]:
     ctx = Ctx(clone(state), Random(0))
     after_step(ctx)
     drain(ctx)
-    return ctx.s, ctx.events
+    return ctx.state, ctx.events
