@@ -12,10 +12,13 @@ One pass (:func:`match`) over the tickets ready to play (every party member acce
    (among equals, one that leaves whole tables' worth of tickets below it), every pair
    compatible and within a band (see below);
 3. two-seat tables: a maximum-weight matching over the remaining one-player tickets
-   that want two seats (``networkx.max_weight_matching``; an edge between each ticket and
-   its nearest acceptable neighbours in rating order), weighted to seat as many as
-   possible, then to make rating differences smallest, then to favour those who waited
-   longest;
+   that want two seats (an edge between each ticket and its nearest acceptable
+   neighbours in rating order), weighted to seat as many as possible, then to make
+   rating differences smallest, then to favour those who waited longest: networkx's
+   blossom algorithm (``max_weight_matching``) for pools of up to 200, and beyond that
+   the best matching of non-crossing, non-nested pairs in rating order (dynamic
+   programming; the same optimum when only ratings keep tickets apart) so that a pass
+   over thousands of tickets stays within milliseconds;
 4. a ticket with ``bots_ok`` that has waited ``bots_after_s`` and is still unmatched
    gets a table of its own with bots in the empty seats (its smallest table).
 
@@ -36,7 +39,9 @@ import networkx as nx
 
 from orrery_contracts.matchmaking import band
 
-NEIGHBOURS = 8  # edges per ticket in the two-seat graph (nearest in rating order)
+NEIGHBOURS = 4  # edges per ticket in the two-seat graph (nearest in rating order)
+BLOSSOM_MAX = 200  # two-seat pools up to this size: networkx's exact blossom algorithm
+REACH = 2  # a group looks this many tables' worth of tickets to each side of its anchor
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,13 @@ class Waiting:
     bots_ok: bool = False
     bots_after_s: float = 60.0
     blocks: frozenset[str] = field(default_factory=frozenset)
+    # derived once (a pass reads them many times)
+    mu: float = field(init=False, compare=False, repr=False)
+    who: frozenset[str] = field(init=False, compare=False, repr=False)
 
-    @property
-    def mu(self) -> float:
-        return sum(self.ratings) / len(self.ratings)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mu", sum(self.ratings) / len(self.ratings))
+        object.__setattr__(self, "who", frozenset(self.players))
 
     @property
     def size(self) -> int:
@@ -100,18 +108,32 @@ def compatible(a: Waiting, b: Waiting) -> bool:
         return False
     if max(a.seats_min, b.seats_min) > min(a.seats_max, b.seats_max):
         return False
-    mine = dict(a.options)
-    for key, value in b.options:
-        if key in mine and mine[key] != value:
-            return False
-    if a.blocks & set(b.players) or b.blocks & set(a.players):
+    if a.options and b.options:
+        mine = dict(a.options)
+        for key, value in b.options:
+            if key in mine and mine[key] != value:
+                return False
+    if (a.blocks and not a.blocks.isdisjoint(b.who)) or (
+        b.blocks and not b.blocks.isdisjoint(a.who)
+    ):
         return False
-    return not set(a.players) & set(b.players)
+    return a.who.isdisjoint(b.who)
 
 
 def acceptable(a: Waiting, b: Waiting, now: int) -> bool:
-    difference = abs(a.mu - b.mu)
-    return difference <= max(band(a.sigma, a.waited_s(now)), band(b.sigma, b.waited_s(now)))
+    return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
+
+
+_bands: dict[tuple[str, int], float] = {}
+
+
+def _band(ticket: Waiting, now: int) -> float:
+    """The ticket's band at ``now`` (kept for the pass under way)."""
+    key = (ticket.ticket_id, now)
+    found = _bands.get(key)
+    if found is None:
+        found = _bands[key] = band(ticket.sigma, ticket.waited_s(now))
+    return found
 
 
 def _together(group: Sequence[Waiting], now: int) -> bool:
@@ -135,6 +157,7 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
     """The tables one pass makes of ``pool`` at ``now`` (unix ms), in the order they are
     decided; a ticket is in at most one."""
     low, high = seat_range
+    _bands.clear()
     tickets = sorted(pool, key=Waiting.order)
     used: set[str] = set()
     groups: list[Group] = []
@@ -147,24 +170,36 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
                 used.add(ticket.ticket_id)
                 break
 
-    # 2. tables of 3 or more, by rating neighbours
-    by_rating = sorted(tickets, key=lambda t: (t.mu, t.joined_at, t.ticket_id))
-    for anchor in tickets:
-        if anchor.ticket_id in used:
-            continue
-        for size in _sizes(anchor, max(low, 3), high):
-            found = _neighbours(anchor, size, by_rating, used, now)
-            if found is not None:
-                groups.append(Group(tuple(sorted(found, key=Waiting.order)), size))
-                used.update(t.ticket_id for t in found)
-                break
+    # (only tickets of one pace and ratedness can meet: each such class apart)
+    classes: dict[tuple[str, bool], list[Waiting]] = {}
+    for ticket in tickets:
+        classes.setdefault((ticket.pace, ticket.rated), []).append(ticket)
+    for key in sorted(classes):
+        oldest_first = classes[key]
+        by_rating = sorted(oldest_first, key=lambda t: (t.mu, t.joined_at, t.ticket_id))
+        place = {t.ticket_id: i for i, t in enumerate(by_rating)}
 
-    # 3. two-seat tables, by maximum-weight matching
-    if low <= 2 <= high:
-        singles = [t for t in by_rating if t.ticket_id not in used and _fits(t, 2) and t.size == 1]
-        for a, b in _pairs(singles, now):
-            groups.append(Group(tuple(sorted((a, b), key=Waiting.order)), 2))
-            used.update((a.ticket_id, b.ticket_id))
+        # 2. tables of 3 or more, by rating neighbours
+        for anchor in oldest_first:
+            if anchor.ticket_id in used:
+                continue
+            for size in _sizes(anchor, max(low, 3), high):
+                if not _fits(anchor, size):
+                    continue
+                found = _neighbours(anchor, size, by_rating, place[anchor.ticket_id], used, now)
+                if found is not None:
+                    groups.append(Group(tuple(sorted(found, key=Waiting.order)), size))
+                    used.update(t.ticket_id for t in found)
+                    break
+
+        # 3. two-seat tables, by maximum-weight matching
+        if low <= 2 <= high:
+            singles = [
+                t for t in by_rating if t.ticket_id not in used and _fits(t, 2) and t.size == 1
+            ]
+            for a, b in _pairs(singles, now):
+                groups.append(Group(tuple(sorted((a, b), key=Waiting.order)), 2))
+                used.update((a.ticket_id, b.ticket_id))
 
     # 4. bots for those who waited long enough
     for ticket in tickets:
@@ -181,28 +216,46 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
 
 
 def _neighbours(
-    anchor: Waiting, size: int, by_rating: list[Waiting], used: set[str], now: int
+    anchor: Waiting,
+    size: int,
+    by_rating: list[Waiting],
+    at: int,
+    used: set[str],
+    now: int,
 ) -> list[Waiting] | None:
     """The contiguous run (in rating order, among the tickets that could sit with the
-    anchor) around the anchor whose players fill ``size`` seats with the smallest
-    spread, every pair compatible and acceptable; None if there is none."""
-    line = [
-        t
-        for t in by_rating
-        if t.ticket_id not in used and _fits(t, size) and (t is anchor or compatible(anchor, t))
-    ]
-    if anchor not in line:
-        return None
-    at = line.index(anchor)
+    anchor, ``at`` its place in ``by_rating``) around the anchor whose players fill
+    ``size`` seats with the smallest spread, every pair compatible and acceptable; None
+    if there is none. Only the nearest ``REACH`` such tickets on each side are looked
+    at."""
+
+    def could(t: Waiting) -> bool:
+        return t.ticket_id not in used and _fits(t, size) and compatible(anchor, t)
+
+    reach = REACH * size
+    below: list[Waiting] = []
+    i = at - 1
+    while i >= 0 and len(below) < reach:
+        if could(by_rating[i]):
+            below.append(by_rating[i])
+        i -= 1
+    above: list[Waiting] = []
+    i = at + 1
+    while i < len(by_rating) and len(above) < reach:
+        if could(by_rating[i]):
+            above.append(by_rating[i])
+        i += 1
+    line = [*reversed(below), anchor, *above]
+    here = len(below)
     best: list[Waiting] | None = None
     best_key: tuple[float, bool] = (0.0, False)
-    for start in range(at, max(-1, at - size), -1):
+    for start in range(here, max(-1, here - size), -1):
         total = 0
         end = start
         while end < len(line) and total < size:
             total += line[end].size
             end += 1
-        if total != size or end <= at:
+        if total != size or end <= here:
             continue
         run = line[start:end]
         if not _together(run, now):
@@ -215,24 +268,65 @@ def _neighbours(
     return best
 
 
+def _weight(a: Waiting, b: Waiting, now: int) -> int:
+    """A pair's weight: every pair outweighs any difference in ratings (most pairs
+    first), then the smaller difference, then the longer waits (integers: exact)."""
+    waited = a.waited_s(now) + b.waited_s(now)
+    return 10**12 - round(abs(a.mu - b.mu) * 1000) * 10**4 + min(9_999, round(waited))
+
+
 def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
-    """A maximum-weight matching of ``singles`` (in rating order): most pairs, then the
-    smallest rating differences, then the longest waits."""
-    graph: Any = nx.Graph()
+    """A maximum-weight matching of ``singles`` (in rating order), each ticket linked to
+    its nearest ``NEIGHBOURS`` acceptable tickets above it: networkx's blossom algorithm
+    for up to ``BLOSSOM_MAX`` tickets, beyond that the best matching whose pairs neither
+    cross nor nest in rating order (dynamic programming in O(n)), which is the maximum
+    one whenever nothing but ratings keeps tickets apart."""
+    edges: list[dict[int, int]] = []
     for i, a in enumerate(singles):
-        graph.add_node(i)
-        linked = 0
-        for j in range(i + 1, len(singles)):
-            b = singles[j]
-            if linked >= NEIGHBOURS:
+        linked: dict[int, int] = {}
+        for j in range(i + 1, min(len(singles), i + 1 + 4 * NEIGHBOURS)):
+            if len(linked) >= NEIGHBOURS:
                 break
-            if not compatible(a, b) or not acceptable(a, b, now):
-                continue
-            linked += 1
-            waited = a.waited_s(now) + b.waited_s(now)
-            # (integers: the matching's arithmetic stays exact)
-            weight = 10**12 - round(abs(a.mu - b.mu) * 1000) * 10**4 + min(9_999, round(waited))
-            graph.add_edge(i, j, weight=weight)
-    pairs = [tuple(sorted(edge)) for edge in nx.max_weight_matching(graph)]
-    found = [(singles[i], singles[j]) for i, j in sorted(pairs)]
+            b = singles[j]
+            if compatible(a, b) and acceptable(a, b, now):
+                linked[j] = _weight(a, b, now)
+        edges.append(linked)
+    if len(singles) <= BLOSSOM_MAX:
+        graph: Any = nx.Graph()
+        graph.add_nodes_from(range(len(singles)))
+        for i, linked in enumerate(edges):
+            for j, weight in linked.items():
+                graph.add_edge(i, j, weight=weight)
+        pairs = sorted(tuple(sorted(edge)) for edge in nx.max_weight_matching(graph))
+    else:
+        pairs = _line_pairs(edges)
+    found = [(singles[i], singles[j]) for i, j in pairs]
     return sorted(found, key=lambda pair: min(pair[0].order(), pair[1].order()))
+
+
+def _line_pairs(edges: list[dict[int, int]]) -> list[tuple[int, int]]:
+    """The heaviest set of pairs (i, j), i < j, taken from ``edges`` (i -> {j: weight})
+    such that no ticket between i and j is in a pair: best[k] is the best for the first k
+    tickets, either leaving ticket k - 1 alone or pairing it with an i whose edge reaches
+    it."""
+    n = len(edges)
+    into: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for i, linked in enumerate(edges):
+        for j, weight in linked.items():
+            into[j].append((i, weight))
+    best = [0] * (n + 1)
+    choice: list[int] = [-1] * (n + 1)
+    for k in range(1, n + 1):
+        best[k], choice[k] = best[k - 1], -1
+        for i, weight in into[k - 1]:
+            if best[i] + weight > best[k]:
+                best[k], choice[k] = best[i] + weight, i
+    pairs = []
+    k = n
+    while k > 0:
+        if choice[k] < 0:
+            k -= 1
+        else:
+            pairs.append((choice[k], k - 1))
+            k = choice[k]
+    return sorted(pairs)
