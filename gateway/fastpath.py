@@ -4,8 +4,8 @@ without Litestar's request cycle, with the same answers.
 A command is the one request a player sends many times a minute, and Litestar's cycle
 around it (routing, the hooks, dependency injection, its own JSON parse of a body the
 strict check had decoded already and a lax conversion of it, the response object)
-cost the gateway more CPU than the command's own work (docs/benchmarks.md, "Gateway
-HTTP path (session 7)"). So the app (:class:`gateway.app.GatewayApp`) hands such a
+cost the gateway more CPU than the command's own work (a profile of ``orrery bench
+gateway``). So the app (:class:`gateway.app.GatewayApp`) hands such a
 request here first, and this does what the route would: the session (its signature
 checked once per process: gateway.sessions), the body read under the size cap and
 decoded strictly once (depth first: gateway.bodies), the player's bucket, the command,

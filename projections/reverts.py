@@ -2,8 +2,8 @@
 
 The views are written to replicas but not to the AOF (projections/views.lua): they are
 derived from the log, and they were ~31 of the ~37 KB the AOF took per command, which
-made the server rewrite its AOF every few seconds under load (docs/benchmarks.md,
-"Session 11"). After a restart from the AOF the views are as the last rewrite left them,
+made the server rewrite its AOF every few seconds under load (docs/scaling.md,
+"Durability settings"). After a restart from the AOF the views are as the last rewrite left them,
 while the logs, the feeds' acknowledgements and the other projections are as they were.
 
 Each partition keeps a count of its views writes (``keys.views_written_key``), kept out

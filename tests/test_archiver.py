@@ -768,7 +768,7 @@ def test_redis_memory_is_flat_after_200_games_are_archived(tmp_path: Path) -> No
             keys.tombstone_key(keys.partition_of(t, PARTITIONS), t) for t in tombstones
         )
     assert archive_rows(archive_url) == games + 20
-    # The issue's target: at most 1 KiB of Redis per archived game. (A share of the
+    # The target: at most 1 KiB of Redis per archived game. (A share of the
     # baseline is no target: the keyspace's hash tables grown for 200 games' keys shrink
     # only later, in the server's cron, so a few hundred KiB may stay for a while.)
     assert (after - before) / games <= 1024, (before, after)

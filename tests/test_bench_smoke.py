@@ -1,5 +1,6 @@
-"""Every ``orrery bench …`` subcommand runs end to end with small sizes (issue 28: ``bench
-replay`` crashed with its defaults while its test used other sizes).
+"""Every ``orrery bench …`` subcommand runs end to end with small sizes, its defaults
+included (a subcommand whose test used other sizes than its defaults could crash with
+them unseen).
 
 Each subcommand has one smoke run, listed in :data:`SMOKE_RUNS`: the ones with detailed
 tests elsewhere are named there (not run twice), the others run here. A subcommand added

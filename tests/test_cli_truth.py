@@ -1,4 +1,4 @@
-"""The command line tells the truth (issue 28): what each command prints matches its data.
+"""The command line tells the truth: what each command prints matches its data.
 
 * ``orrery status``: every cell of the printed partition table equals ``--json``, on a
   server with live, finished and dead-lettered tables;

@@ -41,7 +41,7 @@ def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     assert cost["ms"] > 0 and cost["library_default_ms"] > 0
 
 
-def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None:
+def test_the_gateway_bench_prints_its_targets_beside_its_figures() -> None:
     from orrery.bench.gateway import render
 
     def phase(kind: str, per_s: float, p99: float) -> dict[str, object]:
@@ -79,7 +79,7 @@ def test_the_gateway_bench_prints_issue_23s_targets_beside_its_figures() -> None
     assert rows["ws"].endswith("÷ sdk ≥ 0.60 (not met), p99 ≤ 20.0 (met)")
     # the gateway's and the clients' CPU per command beside each row
     assert rows["http"].split()[6:8] == ["1234", "567"]
-    # the httpx row is for scale: issue 23's targets are for the http and ws rows
+    # the httpx row is for scale: the targets are for the http and ws rows
     assert "met" not in rows["httpx"] and "httpx" in rows["httpx"].split("(")[-1]
 
 

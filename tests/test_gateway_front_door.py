@@ -1,7 +1,8 @@
-"""The front door, hardened (issue 24), black-box against a real gateway process over
-sockets: look-alike names, strict types, deep nesting, NUL and source files in static
-paths, security headers, sessions never in WebSocket URLs, guessable passwords, the
-back-off after failed sign-ins, argon2 parameters, and a bad WebSocket frame."""
+"""The front door, hardened (docs/gateway.md, "Hardening"), black-box against a real
+gateway process over sockets: look-alike names, strict types, deep nesting, NUL and
+source files in static paths, security headers, sessions never in WebSocket URLs,
+guessable passwords, the back-off after failed sign-ins, argon2 parameters, and a bad
+WebSocket frame."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The gateway's hot path (docs/benchmarks.md, "Gateway HTTP path (session 7)"): a
+"""The gateway's hot path (gateway/fastpath.py, docs/architecture.md): a
 session token is verified once and then only its expiry is checked, without changing
 what a token is accepted or refused for; a command request is answered by the fast
 path (gateway.fastpath) when it is one the path expects, and otherwise by Litestar's

@@ -1,4 +1,4 @@
-"""Replaying a log never depends on today's content data (issue 17, item 2).
+"""Replaying a log never depends on today's content data.
 
 The design's "fat events" rule: events carry the facts and ``evolve`` decides nothing,
 so a cost or a count corrected in a game's catalogue changes how new commands are

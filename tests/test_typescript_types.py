@@ -1,4 +1,4 @@
-"""A TypeScript client generated from the JSON Schema (issue 16): json-schema-to-typescript
+"""A TypeScript client generated from the JSON Schema: json-schema-to-typescript
 (pinned in clients/typescript/package.json, installed by ``python3 dev.py test``) turns
 ``orrery schema``'s files into types whose names are the schema's short definition
 names, and the example app type-checks against them while a typo does not. The files

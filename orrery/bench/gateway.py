@@ -7,9 +7,8 @@ one seat (the built-in AIs play the others), each driven by one client that wait
 its seat's view, picks a random legal move and sends it. They take turns, ``rounds``
 rounds of ``commands / rounds`` commands each, the order reversed every other round
 (sdk http ws httpx, httpx ws http sdk, …), and each kind's figures pool its rounds: one
-whole phase after the other's, a slow moment of the shared machine fell on one kind
-only (the WebSocket's ratio to the SDK read 0.58–0.96 in four runs of the same code,
-docs/benchmarks.md, "Session 16").
+whole phase after the other's, a slow moment of a shared machine would fall on one kind
+only, and the same code's ratios would swing by a third between runs.
 
 * ``sdk`` — ``orrery_client.sdk.OrreryClient`` over Redis (views by ``wait_view``);
 * ``http`` — commands by ``POST /v1/tables/{id}/commands``, views from the WebSocket;
@@ -62,9 +61,9 @@ GAME = "fractured_sky"
 TABLES = 8
 GATEWAY_KINDS = ("http", "ws", "httpx")
 KINDS = ("sdk", *GATEWAY_KINDS)
-TARGETED = ("http", "ws")  # the rows issue 23's targets are for
+TARGETED = ("http", "ws")  # the rows the targets are for
 ROUNDS = 3
-# issue 23: HTTP and WebSocket commands/s at least 0.6 of the SDK's, p99 at most twice its
+# HTTP and WebSocket commands/s at least 0.6 of the SDK's, p99 at most twice its
 TARGET_RATIO_TO_SDK = 0.6
 TARGET_P99_TIMES_SDK = 2.0
 PHASE_TIMEOUT_S = 600
@@ -494,7 +493,7 @@ def render(result: dict[str, Any]) -> str:
         f"gateway bench: {result['tables']} tables of {result['game']} (1 seat), one driver "
         f"each; the client kinds in turns, {rounds_text(result.get('rounds', 1))}",
         f"{'client':8} {'commands':>9} {'cmd/s':>8} {'÷ sdk':>6} {'p50 ms':>8} {'p99 ms':>8}"
-        f" {'gw µs/cmd':>10} {'client µs/cmd':>14}  target (issue 23)",
+        f" {'gw µs/cmd':>10} {'client µs/cmd':>14}  target",
     ]
     for phase in result["phases"]:
         ratio = phase["commands_per_s"] / sdk["commands_per_s"] if sdk["commands_per_s"] else 0

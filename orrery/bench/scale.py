@@ -302,9 +302,9 @@ async def _load(
     other; then bots play ``tables`` tables at once, ``games`` rounds of one complete
     game each (closed loop), the targets taking turns round by round, the first place
     alternating (A B, B A, A B, …). In turns, a slow moment of the shared machine
-    falls on every target alike: one target's whole phase after the other's made the
-    same code's play rate differ by up to 0.3 between two phases (docs/benchmarks.md,
-    "Session 15"). Every target's tables play the same games (the same seed).
+    falls on every target alike, where one target's whole phase after the other's makes
+    the same code's play rate differ by up to 0.3 between two phases. Every target's
+    tables play the same games (the same seed).
     Both start once the workers have shared out the partitions (services/assignment.py):
     every worker has beaten, and each has had a beat to follow the assignment.
     ``pids``: per target, its processes by part, whose CPU is counted over its rounds."""

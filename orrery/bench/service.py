@@ -17,8 +17,8 @@ Three phases, each ``seconds`` of measurement after a short warm-up:
 The baseline and the saturation, whose ratios are the figures, take turns: ``rounds``
 windows each, the first place alternating (baseline, service; service, baseline; …), and
 each side's figures pool its windows. One whole phase after the other, a slow moment of
-the shared machine fell on one side only (the same method in ``bench scale`` and ``bench
-gateway``; docs/benchmarks.md, "Session 16"). The half rate follows, in one window.
+a shared machine would fall on one side only (the same method in ``bench scale`` and
+``bench gateway``). The half rate follows, in one window.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ from orrery_client.sdk import OrreryClient, SeatCredentials
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted
 
-# The targets printed beside the figures are issue 23's (issue 14 had asked for 0.5 and
-# 2.5×; issue 23 set what the service must reach on a 2-core machine).
+# The targets printed beside the figures: what the service must reach against the
+# baseline on a 2-core machine, where the server, the processes and the bots share it.
 TARGET_RATIO = 0.30
 TARGET_HALF_RATE_P99_MS = 10.0
 TARGET_HALF_RATE_LAG_P99_MS = 20.0

@@ -103,9 +103,8 @@ MetricsPort = Annotated[
 # Where a projector shares CPUs with deciders (one host, one pod), the command path goes
 # first: outcomes wait for the decider, while a projection that waits a moment folds
 # more of the log into one batch. Alone on its CPUs, the setting changes nothing.
-# 2, not 5, since the server stopped rewriting its AOF every few seconds (session 12):
-# at 5 a command cost more CPU and the service ran slower against the baseline
-# (docs/benchmarks.md).
+# 2, not 5: with the views out of the AOF (few rewrites), at 5 a command costs more CPU
+# and the service runs slower against the baseline (docs/scaling.md, "Many processes").
 PROJECTOR_NICE_ENV = "ORRERY_PROJECTOR_NICE"
 DEFAULT_PROJECTOR_NICE = 2
 ProjectorNice = Annotated[

@@ -1,4 +1,4 @@
-"""Costs are paid, or the action is not allowed (issue 17, items 3 and 4).
+"""Costs are paid, or the action is not allowed.
 
 The rule text: "ゲーム中保持できるクリスタルは10個までで、超過した分は即座に捨てます" (a player
 holds at most 10 crystals; the excess is discarded at once); the assistant room: "コッペル

@@ -1,4 +1,4 @@
-"""``legal_commands`` and ``decide`` agree (issue 17, item 6).
+"""``legal_commands`` and ``decide`` agree.
 
 Over random positions of every player count and variant, for every seat: every listed
 command is accepted, and every command of the candidate set that ``decide`` accepts is
