@@ -5,7 +5,7 @@ only), ``state`` (``FracturedSkyState`` and lookups), ``setup`` (the initial sta
 opening events), ``decide`` (one function per command), ``evolve`` (one ``match`` over
 the events), ``legal`` (the predicates ``decide`` checks, their rejection codes, and
 ``legal_commands``), ``views``, ``scoring`` (``score`` and the final ranking), ``undo``;
-and the rules of this game: ``turns`` (turn order, ``status``), ``ai`` (automated
+and the rules of this game: ``status`` (who is to move), ``turns`` (turn order), ``ai`` (automated
 opponents), ``round_end`` (reveal, objective, region rewards, cleanup), ``power`` (power
 and ranking) and ``objectives``. The options (``FracturedSkyOptions``), commands, events,
 views and the static content (``catalogue``) live in ``orrery_contracts.fractured_sky``.

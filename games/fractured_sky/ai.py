@@ -18,7 +18,8 @@ from games.fractured_sky.state import (
     platform_regions,
     region_platforms,
 )
-from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
+from games.fractured_sky.turns import free_slots, next_seat, slot_gold
+from games.working import Working
 from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
@@ -115,7 +116,8 @@ def _place(sim: FracturedSkyState, seat: int, compass: cat.AiCard) -> list[Event
     ]
 
 
-def ai_turn(sim: FracturedSkyState, events: list[EventBody], rng: Random) -> None:
+def ai_turn(work: Working[FracturedSkyState], rng: Random) -> None:
+    sim = work.state
     seat = sim.turn
     index = seat - sim.seats
     while True:
@@ -124,29 +126,30 @@ def ai_turn(sim: FracturedSkyState, events: list[EventBody], rng: Random) -> Non
         if not deck:  # cannot happen with the 14-card deck; place an airship anyway
             compass = cat.AI_DECK[flipped[-1]] if flipped else cat.AI_DECK[0]
             for event in _place(sim, seat, compass):
-                emit(sim, events, event)
+                work.emit(event)
             break
         card = cat.AI_DECK[deck[0]]
         compass = cat.AI_DECK[flipped[-1]] if flipped else card
         planned = _plan(sim, seat, card, compass)
-        emit(sim, events, ev.AiCardFlipped(seat=seat, card=card.index, executed=bool(planned)))
+        work.emit(ev.AiCardFlipped(seat=seat, card=card.index, executed=bool(planned)))
         if planned:
             for event in planned:
-                emit(sim, events, event)
+                work.emit(event)
             break
     if sim.ships[seat] == cat.AIRSHIPS:
         free = free_slots(sim)
         slot = next(s for s in AI_SLOT_PREFERENCE if s in free)
-        emit(sim, events, ev.SlotTaken(seat=seat, slot=slot, gold=slot_gold(sim, slot)))
-        convert_ai(sim, events)
+        work.emit(ev.SlotTaken(seat=seat, slot=slot, gold=slot_gold(sim, slot)))
+        convert_ai(work)
     nxt = next_seat(sim, seat, sim.ships)
     if nxt >= 0:
-        emit(sim, events, ev.TurnBegan(seat=nxt))
+        work.emit(ev.TurnBegan(seat=nxt))
     else:
-        events.extend(finish_round(sim, rng))
+        finish_round(work, rng)
 
 
-def run_automation(sim: FracturedSkyState, events: list[EventBody], rng: Random) -> None:
+def run_automation(work: Working[FracturedSkyState], rng: Random) -> None:
     """Play AI turns while an automated opponent is to act."""
+    sim = work.state
     while sim.phase == PHASE_PLAY and sim.turn >= sim.seats:
-        ai_turn(sim, events, rng)
+        ai_turn(work, rng)

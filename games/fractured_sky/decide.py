@@ -4,8 +4,8 @@ Validation is ``legal.problem`` alone (the predicates ``legal_commands`` lists w
 the two cannot drift apart; the rejection codes are listed in :mod:`legal`). Then one
 function per command builds its events; they record what was paid. A command that
 hands the turn to an automated opponent or ends the round runs the rest here, on a
-private copy of the state (``games.clone``): AI turns and the round end are events of
-the command that caused them.
+working state (``games.working``: a private copy that folds each event emitted): AI turns
+and the round end are events of the command that caused them.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from games.fractured_sky.evolve import evolve
 from games.fractured_sky.legal import problem
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import FracturedSkyState, ai_mode
-from games.fractured_sky.turns import emit, free_slots, next_seat, slot_gold
+from games.fractured_sky.turns import free_slots, next_seat, slot_gold
 from games.rejection import ILLEGAL_COMMAND, Rejected
+from games.working import Working
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import commands as cmd
@@ -30,7 +31,7 @@ from orrery_contracts.fractured_sky import events as ev
 def decide(
     state: FracturedSkyState, command: CommandBody, seat: int, rng: Random
 ) -> list[EventBody]:
-    refusal = problem(state, command, seat)
+    refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
     # One compare of classes per case (see ``evolve``); ``c`` is ``Any`` because mypy does
@@ -76,15 +77,15 @@ def _end_turn(
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return events
-    sim = clone(state)
+    work = Working(clone(state), evolve)
     for event in events:
-        evolve(sim, event)
+        work.emit(event)
     if nxt >= 0:
-        emit(sim, events, ev.TurnBegan(seat=nxt))
+        work.emit(ev.TurnBegan(seat=nxt))
     else:
-        events.extend(finish_round(sim, rng))
-    run_automation(sim, events, rng)
-    return events
+        finish_round(work, rng)
+    run_automation(work, rng)
+    return work.events
 
 
 def _choose_start(state: FracturedSkyState, c: cmd.ChooseStart, seat: int) -> list[EventBody]:
@@ -179,10 +180,11 @@ def _peek(state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random) -> list
 def _choose_resource(
     state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random
 ) -> list[EventBody]:
-    events: list[EventBody] = [ev.ResourceChosen(seat=seat, resource=c.resource)]
-    if len(state.pending) == 1:
-        sim = clone(state)
-        evolve(sim, events[0])
-        events.extend(after_rewards(sim, rng))
-        run_automation(sim, events, rng)
-    return events
+    chosen = ev.ResourceChosen(seat=seat, resource=c.resource)
+    if len(state.pending) != 1:  # other choices still pending: the round waits
+        return [chosen]
+    work = Working(clone(state), evolve)
+    work.emit(chosen)
+    after_rewards(work, rng)
+    run_automation(work, rng)
+    return work.events

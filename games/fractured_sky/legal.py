@@ -15,7 +15,7 @@ action, and as every trade lowers the seat's resources by one, random legal play
 the zombie moves of seats that left) still reaches the end.
 
 Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_over``,
-``cannot_afford``, ``illegal_command``): ``unknown_seat``, ``already_chosen``,
+``cannot_afford``, ``illegal_command``): ``already_chosen``,
 ``bad_amounts``, ``bad_resource``, ``unknown_region``, ``region_taken``, ``chip_used``,
 ``unknown_platform``, ``supply_exhausted``, ``unknown_card``, ``already_scouted``,
 ``unknown_objective``, ``objective_revealed``, ``already_peeked``, ``slot_unavailable``,
@@ -88,7 +88,7 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     if state.phase == PHASE_FINISHED:
         return Rejected(GAME_OVER, "the game is over")
     if not 0 <= seat < state.seats:
-        return Rejected("unknown_seat", "no such seat at this table")
+        return Rejected(NOT_YOUR_TURN, "no such seat at this table")
     if kind not in _COMMAND_TYPES:
         return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
     if kind is cmd.Trade:
@@ -258,7 +258,7 @@ def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Reject
     return problem
 
 
-def problem(state: FracturedSkyState, command: CommandBody, seat: int) -> Rejected | None:
+def problem(state: FracturedSkyState, seat: int, command: CommandBody) -> Rejected | None:
     """The rejection ``decide`` gives for this command, or None when it is accepted."""
     found = gate(state, seat, type(command))
     if found is not None:

@@ -1,7 +1,7 @@
 """Round end: reveal, objective, region rewards left to right, cleanup or game end.
 
-These functions run on a private copy of the state (``sim``) inside ``decide`` and
-apply every event they emit to it, so later steps see earlier ones.
+These functions run inside ``decide`` on its working state (``games.working``: a private
+copy, ``work.state``, that folds every event they emit), so later steps see earlier ones.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from games.fractured_sky.power import adjusted_chips, market_count, presences, r
 from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai
 from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order
-from games.fractured_sky.turns import emit
-from orrery_contracts.base import EventBody
+from games.working import Working
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
 
@@ -86,9 +85,9 @@ def resolve_region(
     )
 
 
-def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
+def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
     """Every participant has placed 3 airships and taken a slot: resolve the round."""
-    events: list[EventBody] = []
+    sim = work.state
     order = end_order(sim)
     placed = [0] * cat.REGION_COUNT
     supply = sim.supply
@@ -100,9 +99,7 @@ def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
     chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
-    emit(
-        sim,
-        events,
+    work.emit(
         ev.RoundRevealed(
             round=sim.round,
             objective=position,
@@ -119,18 +116,18 @@ def finish_round(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
-        emit(sim, events, ev.ObjectiveScored(outcome=outcome))
+        work.emit(ev.ObjectiveScored(outcome=outcome))
     for region in sim.regions:
         outcome_r = resolve_region(sim, chips, region, order)
-        emit(sim, events, ev.RegionResolved(outcome=outcome_r))
-        convert_ai(sim, events)
+        work.emit(ev.RegionResolved(outcome=outcome_r))
+        convert_ai(work)
     if not sim.pending:
-        events.extend(after_rewards(sim, rng))
-    return events
+        after_rewards(work, rng)
 
 
-def convert_ai(sim: FracturedSkyState, events: list[EventBody]) -> None:
+def convert_ai(work: Working[FracturedSkyState]) -> None:
     """An AI market card at its threshold turns into 1 stardust at once."""
+    sim = work.state
     threshold = ai_threshold(sim)
     if not threshold:
         return
@@ -138,34 +135,30 @@ def convert_ai(sim: FracturedSkyState, events: list[EventBody]) -> None:
         while tally >= threshold:
             stardust = 1 if sim.supply > 0 else 0
             seat = sim.seats + index
-            emit(sim, events, ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
+            work.emit(ev.AiConverted(seat=seat, spent=threshold, stardust=stardust))
             tally = sim.ai_tally[index]
 
 
-def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
+def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
     """Cleanup and the next round, or the end of the game after round 5."""
-    events: list[EventBody] = []
+    sim = work.state
     order = end_order(sim)
     if sim.round >= cat.ROUNDS:
-        emit(
-            sim,
-            events,
+        work.emit(
             ev.GameEnded(
                 order=order,
                 points=list(sim.stardust),
                 ranks=standings(sim.stardust, order),
             ),
         )
-        return events
+        return
     regions = list(sim.regions)
     public = rng.choice(regions)
     deck = list(regions)
     rng.shuffle(deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
-    emit(
-        sim,
-        events,
+    work.emit(
         ev.RoundSetUp(
             round=count,
             order=order,
@@ -178,5 +171,4 @@ def after_rewards(sim: FracturedSkyState, rng: Random) -> list[EventBody]:
             ai_pools=pools,
         ),
     )
-    emit(sim, events, ev.TurnBegan(seat=order[0]))
-    return events
+    work.emit(ev.TurnBegan(seat=order[0]))

@@ -3,16 +3,8 @@ turns of automated opponents alike (who is to move now: ``status.py``)."""
 
 from __future__ import annotations
 
-from games.fractured_sky.evolve import evolve
 from games.fractured_sky.state import FracturedSkyState
-from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
-
-
-def emit(sim: FracturedSkyState, events: list[EventBody], event: EventBody) -> None:
-    """Record an event and apply it to the private simulation state."""
-    events.append(event)
-    evolve(sim, event)
 
 
 def free_slots(state: FracturedSkyState) -> list[int]:

@@ -171,7 +171,7 @@ def test_never_for_automated_opponents_nor_after_the_end() -> None:
     state = started(1, difficulty="medium", start=(2, 2, 2))
     with pytest.raises(Rejected) as ai:
         run(state, 1, TWO_FOR_IRON)
-    assert ai.value.code == "unknown_seat"
+    assert ai.value.code == "not_your_turn"
     assert GAME.legal_commands(state, 1) == []
     state.phase = PHASE_FINISHED
     with pytest.raises(Rejected) as over:
