@@ -12,7 +12,7 @@ from tests.support.service import REPO
 
 PAGES = [REPO / "README.md", REPO / "CHANGELOG.md", *sorted((REPO / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-# "session 12", "sessions 16", "issue 23", "issue_23s", "issue-28" alike
+# "session" or "issue" followed by a number, with a space, "_", "-" or nothing between
 HISTORY = r"(session|issue)s?[ _-]?[0-9]+"
 
 
