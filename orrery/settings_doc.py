@@ -48,7 +48,7 @@ INTRO = {
     GATEWAY: "Read by `orrery gateway` and `orrery bots` (see [gateway.md](gateway.md)).",
     ARCHIVE: "Read by the archivers and by every command that reads or archives "
     "finished tables (see [archive.md](archive.md)).",
-    MATCHMAKING: "Read by `orrery matchmaker` (see [gateway.md](gateway.md#quick-play)).",
+    MATCHMAKING: 'Read by `orrery matchmaker` (see [gateway.md](gateway.md), "Quick play").',
     COMMANDS: "Read by single commands of the command line (see [cli.md](cli.md)).",
     DEPLOY: "Used only by `deploy/compose.yaml`, the Kubernetes manifests and the ACL "
     "template (`deploy/valkey/users.acl.template`); no Orrery process reads them. Each "

@@ -54,3 +54,31 @@ def test_no_tracked_file_tells_development_history() -> None:
     )
     assert found.returncode in (0, 1), found.stderr
     assert found.stdout.splitlines() == []
+
+
+def _commands() -> list[str]:
+    """Every command of the ``orrery`` command line, groups' subcommands by their path."""
+    import typer.main
+
+    from orrery.cli import app
+
+    found: list[str] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        subcommands = getattr(command, "commands", None)
+        if subcommands is None:
+            found.append(" ".join(path))
+            return
+        for name, sub in subcommands.items():
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), ["orrery"])
+    return found
+
+
+def test_every_command_has_its_row_in_the_cli_page() -> None:
+    page = (REPO / "docs" / "cli.md").read_text()
+    commands = _commands()
+    assert len(commands) > 30
+    missing = [c for c in commands if not re.search(rf"`{re.escape(c)}[` \[]", page)]
+    assert missing == [], "add them to docs/cli.md's command table"
