@@ -2,7 +2,7 @@
 """Bootstrap and run Orrery from a fresh clone, with nothing but Python >= 3.11.
 
     python3 dev.py demo [demo options]   # bots play complete games through the service
-    python3 dev.py test [--all]          # ruff, mypy and the tests (--all: the slow ones too)
+    python3 dev.py test [--all]          # ruff, mypy, tests (--all: cluster, bench and slow too)
     python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
 
 The exit code is the command's; Ctrl-C goes to the command (``orrery play`` says how to
@@ -27,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -172,26 +173,32 @@ def invoked_as() -> str:
 
 
 def test(options: list[str]) -> int:
-    """The CI run: ruff, ruff format --check, mypy, pytest. pytest's default run leaves out
-    the tests marked ``slow`` (pyproject's addopts); ``--all`` runs them too."""
+    """ruff, ruff format --check, mypy, then pytest with its modules spread over the cores
+    (pytest-xdist, a whole module to one process, so a module's servers start once), and
+    the whole run's wall time. The default run leaves out the tiers ``cluster`` and
+    ``bench`` and the ``slow`` runs (pyproject's addopts); ``--all`` runs everything (CI)."""
     unknown = [o for o in options if o != "--all"]
     if unknown:
         print(f"dev.py test: unknown option {unknown[0]} (the one option is --all)")
         return 2
+    started = time.monotonic()
     ensure_chromium()
     ensure_postgresql()
     ensure_shell_tools()
     ensure_typescript()
     ensure_apidocs()
     ensure_client_generator()
+    processes = str(max(1, min(4, os.cpu_count() or 1)))
+    pytest = [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
-        # the slowest tests, to keep an eye on the suite's 10-minute budget
-        [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=15"]
+        # the slowest tests, to keep an eye on the suite's budget
+        [*pytest, "-n", processes, "--dist", "loadfile", "--durations=15"]
         + (["-m", ""] if "--all" in options else []),
     ]
+    code = 0
     for step in steps:
         print(
             "$",
@@ -200,8 +207,11 @@ def test(options: list[str]) -> int:
         )
         code = run(*step)
         if code != 0:
-            return code
-    return 0
+            break
+    minutes, seconds = divmod(round(time.monotonic() - started), 60)
+    what = "everything" if "--all" in options else "the default run"
+    print(f"dev.py test ({what}): {minutes} min {seconds:02d} s, exit code {code}", flush=True)
+    return code
 
 
 def main() -> int:

@@ -17,6 +17,19 @@ from tests.support.postgres import PostgresServer
 # The platform tests plug in a tiny game of their own (also in worker subprocesses).
 os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")
 
+# A test's tier is its module's ``pytestmark`` (pyproject.toml lists them); the rules'
+# own folders are ``unit``, and a module that names none counts as ``service``.
+TIERS = ("unit", "service", "gateway", "browser", "cluster", "bench")
+RULES_FOLDERS = {"fractured_sky", "spacecraft", "federation"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by tier
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not any(item.get_closest_marker(tier) for tier in TIERS):
+            unit = item.path.parent.name in RULES_FOLDERS
+            item.add_marker(pytest.mark.unit if unit else pytest.mark.service)
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:

@@ -37,6 +37,8 @@ from projections.reverts import ViewCounts, tables_behind
 from services.assignment import LIVE_KEY, Assignment
 from tests.support.service import PARTITIONS, REPO
 
+pytestmark = pytest.mark.service
+
 DEPLOY = REPO / "deploy" / "valkey"
 USERS = (*ROLES, "app", "admin", "replication")
 

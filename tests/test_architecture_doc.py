@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.support.service import REPO
+
+pytestmark = pytest.mark.unit
 
 DOC = (REPO / "docs" / "architecture.md").read_text()
 GAMES = ("fractured_sky", "spacecraft", "federation")

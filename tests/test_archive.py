@@ -19,6 +19,8 @@ from services.replay import play_log
 from tests.support.logs import with_players
 from tests.support.postgres import PostgresServer
 
+pytestmark = pytest.mark.service
+
 GAMES = [("fractured_sky", 3), ("spacecraft", 2), ("federation", 3)]
 _msgpack = msgspec.msgpack.Encoder()
 

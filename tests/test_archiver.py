@@ -38,6 +38,8 @@ from tests.support.logs import with_players
 from tests.support.postgres import PostgresServer
 from tests.support.service import PARTITIONS, REPO, LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 runner = CliRunner()
 FAST = {
     "ORRERY_ARCHIVE_AFTER_S": "0",

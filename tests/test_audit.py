@@ -22,6 +22,8 @@ from services.replay import fold, play_log
 from services.transfer import export_lines, read_log_lines
 from tests.support.logs import find, game_log, reseal, rewrite
 
+pytestmark = pytest.mark.unit
+
 runner = CliRunner()
 
 

@@ -25,6 +25,8 @@ from orrery.bench.service import CPU_COLUMNS
 from orrery.cli import app
 from orrery.server.embedded import EmbeddedServer
 
+pytestmark = pytest.mark.bench
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("fractured_sky", "spacecraft", "federation")
 RULES_COLUMNS = ("game", "seats", "commands/s", "games/s", "view µs/seat", "baseline µs")

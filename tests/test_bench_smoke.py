@@ -21,6 +21,8 @@ from orrery.bench.scale import CPU_PARTS, TARGETS
 from orrery.cli import bench_app
 from tests.support.cli import run_orrery
 
+pytestmark = pytest.mark.bench
+
 # subcommand ("" is `orrery bench` itself) -> the test that runs it with small sizes
 SMOKE_RUNS = {
     "": "tests.test_bench:test_bench_service_prints_the_table_and_cleans_the_baseline_db",

@@ -7,6 +7,8 @@ import pytest
 
 from orrery.bench.service import SIDES, Recorder, pooled_use, turn_order
 
+pytestmark = pytest.mark.unit
+
 
 def _window(start: float, seconds: float, latencies: list[float], answered: int) -> Recorder:
     recorder = Recorder(start=start, end=start + seconds)

@@ -21,6 +21,8 @@ from redis.retry import Retry
 from games.registry import BUILTIN
 from orrery.server.credentials import ACL_FILE, CREDENTIALS_FILE, with_folder_password
 
+pytestmark = pytest.mark.service
+
 
 def orrery(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -43,6 +43,8 @@ from tests.support.cli import run_orrery
 from tests.support.logs import game_log
 from tests.support.service import PARTITIONS, live_service
 
+pytestmark = pytest.mark.service
+
 COLUMNS = {"ORRERY_LOG_LEVEL": "warning", "COLUMNS": "80"}  # what a user's 80 columns show
 
 

@@ -23,6 +23,8 @@ import redis
 
 from tests.support.service import REPO, LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 CLIENT = REPO / "clients"
 README = CLIENT / "orrery_client" / "README.md"
 PACKAGES = {

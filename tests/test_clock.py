@@ -44,6 +44,8 @@ from services.audit import audit_entries
 from services.replay import fold
 from tests.support.tinygame import Dealt, Draw, Stand, Stood, TurnPassed
 
+pytestmark = pytest.mark.unit
+
 SECRET = hashlib.sha256(b"clock-tests").digest()
 SYSTEM = (CreateTable, JoinSeat, ExpireClock, CloseTable)
 

@@ -25,6 +25,8 @@ from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, decode_entry
 
+pytestmark = pytest.mark.cluster
+
 if TYPE_CHECKING:
     from games.table import TableState
     from services.handling import CommandHandler

@@ -11,6 +11,8 @@ import pytest
 from orrery.bench.scale import ScaleFigures, cluster_ratios, count_errors, turn_order
 from orrery_client.cluster import read_stream_keys_locally, stream_read_keys
 
+pytestmark = pytest.mark.unit
+
 
 @pytest.mark.parametrize(
     ("args", "keys"),

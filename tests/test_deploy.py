@@ -20,6 +20,8 @@ from orrery.server.credentials import ROLES
 from orrery.server.embedded import AOF_REWRITE_ARGS, EmbeddedServer, free_port, server_binary
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.service
+
 DEPLOY = REPO / "deploy"
 CONFIGS = [
     DEPLOY / "valkey" / "valkey.conf",

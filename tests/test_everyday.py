@@ -20,6 +20,8 @@ from orrery.errors import UserError
 from orrery.server.credentials import with_folder_password
 from orrery.server.folder import RECORD
 
+pytestmark = pytest.mark.service
+
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "ORRERY_LOG_LEVEL": "warning"}
 

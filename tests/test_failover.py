@@ -17,7 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from orrery.ops.drill import run_drill
+
+pytestmark = pytest.mark.cluster
 
 REPO = Path(__file__).resolve().parents[1]
 

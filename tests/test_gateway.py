@@ -39,6 +39,8 @@ from tests.support.gateway import (
     unique,
 )
 
+pytestmark = pytest.mark.gateway
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:

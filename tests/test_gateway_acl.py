@@ -28,6 +28,8 @@ from tests.support.gateway import (
 )
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 PASSWORD = "gateway-test-password"
 
 

@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.bench
+
 
 def test_bench_gateway_runs_and_reports_every_client_kind() -> None:
     # more updates than one one-seat game has moves (~30): the spectators watch the next

@@ -33,6 +33,8 @@ from tests.support.gateway import (
 )
 from tests.support.service import PARTITIONS, REPO
 
+pytestmark = pytest.mark.gateway
+
 XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
 

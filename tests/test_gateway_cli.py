@@ -16,6 +16,8 @@ import pytest
 
 from gateway.settings import load_secret_key
 
+pytestmark = pytest.mark.gateway
+
 
 def test_serve_prints_the_gateway_url_second(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path.cwd())}

@@ -31,6 +31,8 @@ from tests.support.gateway import (
 )
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 GOOD = "a good password"
 
 

@@ -15,6 +15,8 @@ import pytest
 from games.registry import BUILTIN
 from tests.support.gateway import LiveGateway, live_gateway, play_to_end, sign_up, unique
 
+pytestmark = pytest.mark.gateway
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:

@@ -33,6 +33,8 @@ from tests.support.gateway import LiveGateway, Player, frame_at, live_gateway, s
 from tests.support.service import PARTITIONS
 from tests.support.tinygame import Dealt
 
+pytestmark = pytest.mark.gateway
+
 SEED = bytes(range(32))
 
 

@@ -25,6 +25,8 @@ from gateway.sessions import VERIFIED_KEPT, Sessions
 from gateway.settings import Settings
 from tests.support.gateway import LiveGateway, Player, live_gateway, sign_up, unique
 
+pytestmark = pytest.mark.gateway
+
 KEY = "k" * 32
 
 

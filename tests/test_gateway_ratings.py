@@ -3,8 +3,12 @@ table is rated among its verified players (when there are at least two)."""
 
 from __future__ import annotations
 
+import pytest
+
 from orrery_contracts.lobby import BOT_PLAYER_ID
 from projections.scoreboard import FinishedTable, rate, recompute_ratings
+
+pytestmark = pytest.mark.unit
 
 
 def finished(players: list[str], ranks: list[int], table: str = "t1", at: int = 1) -> FinishedTable:

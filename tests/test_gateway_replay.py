@@ -26,6 +26,8 @@ from gateway.wire import GatewayClient
 from orrery_contracts import keys
 from tests.support.gateway import NOT_MOVES, LiveGateway, Player, live_gateway, sign_up, unique
 
+pytestmark = pytest.mark.gateway
+
 SEATS = 2
 VIEWERS: tuple[int | None, ...] = (None, *range(SEATS))
 

@@ -12,6 +12,8 @@ import pytest
 from gateway import tasks
 from gateway.tasks import cancel_until_done
 
+pytestmark = pytest.mark.unit
+
 
 async def _loses_one_cancellation(ended: asyncio.Event) -> None:
     with contextlib.suppress(asyncio.CancelledError):  # lost: the task runs on

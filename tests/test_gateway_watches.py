@@ -12,6 +12,8 @@ from structlog.testing import capture_logs
 
 from gateway.watches import WatchHub
 
+pytestmark = pytest.mark.unit
+
 
 class FakeWatch:
     """A watcher whose reads are an event to wait on (or an error to raise)."""

@@ -24,6 +24,8 @@ from services.assignment import LIVE_KEY
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Stand
 
+pytestmark = pytest.mark.service
+
 REPLY = "orrery:reply:attacker"
 runner = CliRunner()
 

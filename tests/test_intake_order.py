@@ -14,6 +14,8 @@ from orrery_contracts import keys
 from services.intake import Intake
 from streams.batches import Batch, Entry
 
+pytestmark = pytest.mark.unit
+
 STREAMS = {keys.command_stream(p): p for p in range(3)}
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.unit
+
 FOLDERS = {
     "orrery_contracts": REPO / "contracts" / "orrery_contracts",
     "orrery_client": REPO / "clients" / "orrery_client",

@@ -29,6 +29,8 @@ from orrery_contracts.table import UNDO_REASONS
 from tests.support.gateway import LiveGateway, live_gateway, sign_up, unique
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 APIDOCS = REPO / "tests" / "apidocs"
 REDOCLY = APIDOCS / "node_modules" / ".bin" / "redocly"

@@ -27,6 +27,8 @@ from games.registry import BUILTIN
 from tests.support.gateway import LiveGateway, live_gateway, unique
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 PACKAGE = "orrery_api_client"
 # not moves forward: an undo may go back for ever (and a bot at the other seat may
 # make it stale: undo_blocked)

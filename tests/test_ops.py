@@ -27,6 +27,8 @@ from tests.support import tables
 from tests.support.tables import play_tiny
 from tests.support.tinygame import Stand
 
+pytestmark = pytest.mark.service
+
 PARTITIONS = 4
 runner = CliRunner()
 
@@ -135,6 +137,7 @@ def test_the_watchdog_recreates_a_lost_group_and_metrics_are_served(tmp_path: Pa
             stop_processes(processes)
 
 
+@pytest.mark.cluster
 @pytest.mark.parametrize(
     "replicas",
     [

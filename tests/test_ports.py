@@ -14,6 +14,8 @@ import redis
 from orrery.server import cluster
 from orrery.server.embedded import _ephemeral_low, free_port
 
+pytestmark = pytest.mark.service
+
 
 def test_server_ports_lie_below_the_outgoing_range() -> None:
     low = _ephemeral_low()
@@ -23,6 +25,7 @@ def test_server_ports_lie_below_the_outgoing_range() -> None:
         assert port < low and bus + 10000 < low
 
 
+@pytest.mark.cluster
 def test_a_node_whose_port_was_taken_starts_elsewhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

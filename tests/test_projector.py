@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 
 import msgspec
+import pytest
 import redis.asyncio as aioredis
 
 from games.table import TableState
@@ -31,6 +32,8 @@ from services.store import EventStore
 from streams.batches import Batch
 from tests.support.tables import envelope
 from tests.support.tinygame import Stand
+
+pytestmark = pytest.mark.service
 
 P = 4
 

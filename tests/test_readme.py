@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 import redis
 
 from games.codec import codec_for
@@ -25,6 +26,8 @@ from orrery.server.cluster import cli_binary
 from orrery.server.embedded import EmbeddedServer
 from orrery_contracts.envelope import CommandEnvelope
 from tests.support.service import REPO
+
+pytestmark = pytest.mark.service
 
 README = REPO / "README.md"
 WIRE = REPO / "docs" / "wire-contract.md"

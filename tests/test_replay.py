@@ -29,6 +29,8 @@ from services.replay import (
 from services.transfer import export_view_lines
 from tests.support.logs import find, game_log, rewrite
 
+pytestmark = pytest.mark.unit
+
 _json = msgspec.json.Encoder()
 
 

@@ -36,6 +36,8 @@ from orrery_contracts.spacecraft import catalogue as sc_cat
 from orrery_contracts.spacecraft import commands as sc_cmd
 from orrery_contracts.spacecraft import events as sc_ev
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parent
 ENCODE = msgspec.msgpack.encode
 

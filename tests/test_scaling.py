@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from orrery.demo import play_table
@@ -30,6 +31,8 @@ from orrery.server.embedded import EmbeddedServer
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Rejection, decode_entry
+
+pytestmark = pytest.mark.service
 
 PARTITIONS = 4
 FAST = {"ORRERY_CLAIM_IDLE_MS": "1000", "ORRERY_LOG_LEVEL": "error"}

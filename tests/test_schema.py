@@ -7,9 +7,12 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from orrery.cli import app
+
+pytestmark = pytest.mark.unit
 
 
 def test_the_schema_lists_only_what_a_client_sends(tmp_path: Path) -> None:

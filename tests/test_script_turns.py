@@ -14,6 +14,8 @@ from redis.exceptions import ResponseError
 
 from services.script_turns import ScriptTurns
 
+pytestmark = pytest.mark.service
+
 INCR_BY = "return redis.call('INCRBY', KEYS[1], ARGV[1])"
 
 

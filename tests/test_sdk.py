@@ -20,6 +20,8 @@ from orrery_contracts.table import CreateTable
 from tests.support.service import REPO, LiveService, live_service
 from tests.support.tinygame import Draw, Stand, TinyView
 
+pytestmark = pytest.mark.service
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:

@@ -18,6 +18,8 @@ from orrery_contracts.envelope import Rejection
 from tests.support.service import LiveService, live_service
 from tests.support.tinygame import Draw, Stand
 
+pytestmark = pytest.mark.service
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:

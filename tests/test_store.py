@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import msgspec
+import pytest
 import redis.asyncio as aioredis
 
 from games.table import TableState, apply_entry
@@ -26,6 +27,8 @@ from services.store import (
 from streams.batches import Batch
 from tests.support.tables import envelope
 from tests.support.tinygame import Draw, Stand
+
+pytestmark = pytest.mark.service
 
 P = 4
 

@@ -19,6 +19,8 @@ from streams.deliveries import add_dead_letter, deliveries_left, delivery_count,
 from streams.readers import BatchCoalescer, BatchesHandler, GroupReader
 from streams.subscribers import subscribe_claimer
 
+pytestmark = pytest.mark.service
+
 STREAM, GROUP = "test:streams", "testers"
 
 

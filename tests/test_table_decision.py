@@ -27,6 +27,8 @@ from games.table import (
 )
 from orrery_contracts.table import CreateTable, JoinSeat, LeaveTable, StartTable
 
+pytestmark = pytest.mark.unit
+
 SEED = bytes(range(32))
 TOKENS = [f"secret-of-seat-{s}-0123456789abcdef" for s in range(6)]
 

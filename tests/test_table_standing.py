@@ -10,6 +10,8 @@ import pytest
 from games.protocol import Standing
 from games.table import final_standing
 
+pytestmark = pytest.mark.unit
+
 
 class FixedScore:
     def __init__(self, points: tuple[int, ...], ranks: tuple[int, ...]) -> None:

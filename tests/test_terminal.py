@@ -30,6 +30,8 @@ from typer.testing import CliRunner
 from orrery.cli import app
 from tests.support.service import REPO, LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()=>][0-9A-Za-z]?"
 )

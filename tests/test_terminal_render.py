@@ -25,6 +25,8 @@ from orrery_contracts.spacecraft import catalogue as sc_cat
 from orrery_contracts.table import CreateTable, JoinSeat, StartTable
 from tests.support.table_play import step
 
+pytestmark = pytest.mark.unit
+
 View = dict[str, Any]
 GAMES = [
     ("fractured_sky", 1, {"difficulty": "hard"}),

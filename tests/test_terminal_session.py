@@ -29,6 +29,8 @@ from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Rejection
 from tests.support.service import LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveService]:

@@ -44,6 +44,8 @@ from services.audit import audit_entries
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Draw, Stand
 
+pytestmark = pytest.mark.service
+
 SECRET_KEY = "clock-tests-secret-key"
 ENV = {
     "ORRERY_TIMEKEEPER_POLL_MS": "25",

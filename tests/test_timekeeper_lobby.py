@@ -19,6 +19,8 @@ from orrery_contracts.table import CreateTable, StartTable, TableClosed, close_c
 from services.audit import audit_entries
 from tests.support.service import LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 ENV = {
     "ORRERY_LOBBY_TTL_S": "1.5",
     "ORRERY_TIMEKEEPER_POLL_MS": "50",

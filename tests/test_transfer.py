@@ -32,6 +32,8 @@ from services.replay import Viewer, frames
 from services.transfer import read_stored_log
 from tests.support.service import PARTITIONS, LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 runner = CliRunner()
 ADMIN = "test-admin-token"
 

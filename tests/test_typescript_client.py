@@ -30,6 +30,8 @@ from games.registry import BUILTIN
 from tests.support.gateway import LiveGateway, live_gateway, sign_up, unique
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 TS = REPO / "clients" / "typescript"
 TSC = TS / "node_modules" / ".bin" / "tsc"
 NODE = shutil.which("node")

@@ -19,6 +19,8 @@ import pytest
 from orrery.schemas import write_schemas
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 TS = REPO / "clients" / "typescript"
 TSC = TS / "node_modules" / ".bin" / "tsc"
 IDENTIFIER = re.compile(r"^[A-Z][A-Za-z0-9]{0,39}$")

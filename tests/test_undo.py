@@ -47,6 +47,8 @@ from services.transfer import export_lines, read_log_lines
 from tests.support import tinygame as tiny
 from tests.support.logs import event_of, rewrite
 
+pytestmark = pytest.mark.unit
+
 GAMES = [
     ("spacecraft", 2),
     ("spacecraft", 4),

@@ -26,6 +26,8 @@ from orrery_contracts.table import (
 )
 from projections.views import render_views
 
+pytestmark = pytest.mark.unit
+
 SEED = bytes(range(32))
 TOKENS = [f"secret-of-seat-{s}-0123456789abcdef" for s in range(6)]
 GAMES = ["fractured_sky", "spacecraft", "federation"]

@@ -19,6 +19,8 @@ from games.registry import get_game
 from games.rejection import Rejected
 from games.table import game_options
 
+pytestmark = pytest.mark.unit
+
 WEB = Path(export.__file__).resolve().parent
 SOURCES = sorted(p for p in WEB.rglob("*") if p.suffix in {".js", ".html", ".css"})
 IMPORT = re.compile(r"""(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']""")

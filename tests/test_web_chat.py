@@ -14,6 +14,8 @@ from playwright.sync_api import Browser, expect
 
 from tests.support.browser import Person, WebStack, chromium, new_person, web_stack
 
+pytestmark = pytest.mark.browser
+
 STEPS = ("sc.leave", "sc.choose_goal", "sc.visit", "sc.search")  # to the build step
 XSS = '<img src=x onerror="window.__xss = 1"><script>window.__xss = 2</script>'
 

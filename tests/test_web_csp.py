@@ -15,6 +15,8 @@ from playwright.sync_api import Browser
 
 from tests.support.browser import WebStack, chromium, new_person, web_stack
 
+pytestmark = pytest.mark.browser
+
 # Every CSP violation the page reports, kept for the test (added before the app's scripts).
 RECORD_VIOLATIONS = """
 window.__csp = [];

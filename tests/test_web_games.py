@@ -35,6 +35,8 @@ from tests.support.browser import (
 )
 from tests.support.service import PARTITIONS
 
+pytestmark = pytest.mark.browser
+
 CATALOGUE = Path(__file__).resolve().parents[1] / "clients" / "web" / "catalogue"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

@@ -21,6 +21,8 @@ from tests.support.browser import (
     web_stack,
 )
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 390, "height": 844}
 
 # Every control's accessible name (a button's text or aria-label, a field's label).

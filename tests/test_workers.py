@@ -23,6 +23,8 @@ from tests.support.gateway import verified_join
 from tests.support.service import PARTITIONS, LiveService, live_service
 from tests.support.tinygame import Draw, Stand
 
+pytestmark = pytest.mark.service
+
 SECRET_KEY = "two-workers-test-key"
 
 
