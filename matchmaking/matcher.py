@@ -15,7 +15,7 @@ One pass (:func:`match`) over the tickets ready to play (every party member acce
    that want two seats (an edge between each ticket and its nearest acceptable
    neighbours in rating order), weighted to seat as many as possible, then to make
    rating differences smallest, then to favour those who waited longest: networkx's
-   blossom algorithm (``max_weight_matching``) for pools of up to 200, and beyond that
+   blossom algorithm (``max_weight_matching``) for pools of up to 40, and beyond that
    the best matching of non-crossing, non-nested pairs in rating order (dynamic
    programming; the same optimum when only ratings keep tickets apart) so that a pass
    over thousands of tickets stays within milliseconds;
@@ -40,7 +40,7 @@ import networkx as nx
 from orrery_contracts.matchmaking import band
 
 NEIGHBOURS = 4  # edges per ticket in the two-seat graph (nearest in rating order)
-BLOSSOM_MAX = 200  # two-seat pools up to this size: networkx's exact blossom algorithm
+BLOSSOM_MAX = 40  # two-seat pools up to this size: networkx's exact blossom algorithm
 REACH = 2  # a group looks this many tables' worth of tickets to each side of its anchor
 
 
@@ -177,7 +177,11 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
     for key in sorted(classes):
         oldest_first = classes[key]
         by_rating = sorted(oldest_first, key=lambda t: (t.mu, t.joined_at, t.ticket_id))
-        place = {t.ticket_id: i for i, t in enumerate(by_rating)}
+        # per table size: the tickets that fit it, in rating order
+        lines = {
+            size: _Line([t for t in by_rating if _fits(t, size) and t.ticket_id not in used])
+            for size in range(max(low, 3), high + 1)
+        }
 
         # 2. tables of 3 or more, by rating neighbours
         for anchor in oldest_first:
@@ -186,10 +190,12 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
             for size in _sizes(anchor, max(low, 3), high):
                 if not _fits(anchor, size):
                     continue
-                found = _neighbours(anchor, size, by_rating, place[anchor.ticket_id], used, now)
+                found = _neighbours(anchor, size, lines[size], now)
                 if found is not None:
                     groups.append(Group(tuple(sorted(found, key=Waiting.order)), size))
                     used.update(t.ticket_id for t in found)
+                    for line in lines.values():
+                        line.take(found)
                     break
 
         # 3. two-seat tables, by maximum-weight matching
@@ -215,36 +221,63 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
     return groups
 
 
-def _neighbours(
-    anchor: Waiting,
-    size: int,
-    by_rating: list[Waiting],
-    at: int,
-    used: set[str],
-    now: int,
-) -> list[Waiting] | None:
-    """The contiguous run (in rating order, among the tickets that could sit with the
-    anchor, ``at`` its place in ``by_rating``) around the anchor whose players fill
-    ``size`` seats with the smallest spread, every pair compatible and acceptable; None
-    if there is none. Only the nearest ``REACH`` such tickets on each side are looked
+class _Line:
+    """Tickets in rating order, those taken skipped in near-constant time (a union-find
+    of the next free place each way)."""
+
+    def __init__(self, tickets: list[Waiting]) -> None:
+        self.tickets = tickets
+        self.place = {t.ticket_id: i for i, t in enumerate(tickets)}
+        self._up = list(range(len(tickets) + 1))  # i -> the first free place >= i
+        self._down = list(range(len(tickets) + 1))  # i + 1 -> 1 + the first free <= i
+
+    def take(self, taken: Iterable[Waiting]) -> None:
+        for ticket in taken:
+            i = self.place.get(ticket.ticket_id)
+            if i is not None:
+                self._up[i] = i + 1
+                self._down[i + 1] = i
+
+    def up(self, i: int) -> int:
+        """The first free place at or above ``i`` (``len`` if none)."""
+        root = i
+        while self._up[root] != root:
+            root = self._up[root]
+        while self._up[i] != root:
+            self._up[i], i = root, self._up[i]
+        return root
+
+    def down(self, i: int) -> int:
+        """The first free place at or below ``i`` (-1 if none)."""
+        k = root = i + 1
+        while self._down[root] != root:
+            root = self._down[root]
+        while self._down[k] != root:
+            self._down[k], k = root, self._down[k]
+        return root - 1
+
+
+def _neighbours(anchor: Waiting, size: int, line_of: _Line, now: int) -> list[Waiting] | None:
+    """The contiguous run (in rating order, among the free tickets that fit ``size`` and
+    could sit with the anchor) around the anchor whose players fill ``size`` seats with
+    the smallest spread, every pair compatible and acceptable; None if there is none.
+    Only the nearest ``REACH`` tables' worth of such tickets on each side are looked
     at."""
-
-    def could(t: Waiting) -> bool:
-        return t.ticket_id not in used and _fits(t, size) and compatible(anchor, t)
-
+    tickets = line_of.tickets
+    at = line_of.place[anchor.ticket_id]
     reach = REACH * size
     below: list[Waiting] = []
-    i = at - 1
+    i = line_of.down(at - 1)
     while i >= 0 and len(below) < reach:
-        if could(by_rating[i]):
-            below.append(by_rating[i])
-        i -= 1
+        if compatible(anchor, tickets[i]):
+            below.append(tickets[i])
+        i = line_of.down(i - 1)
     above: list[Waiting] = []
-    i = at + 1
-    while i < len(by_rating) and len(above) < reach:
-        if could(by_rating[i]):
-            above.append(by_rating[i])
-        i += 1
+    i = line_of.up(at + 1)
+    while i < len(tickets) and len(above) < reach:
+        if compatible(anchor, tickets[i]):
+            above.append(tickets[i])
+        i = line_of.up(i + 1)
     line = [*reversed(below), anchor, *above]
     here = len(below)
     best: list[Waiting] | None = None

@@ -31,6 +31,7 @@ SMOKE_RUNS = {
     "replay": "tests.test_bench_smoke:test_bench_replay_runs_with_its_default_size",
     "scale": "tests.test_bench_smoke:test_bench_scale_runs_every_target",
     "archive": "tests.test_bench:test_bench_archive_archives_every_game_and_prints_its_figures",
+    "matchmaking": "tests.test_bench_smoke:test_bench_matchmaking_runs_with_its_defaults",
 }
 
 
@@ -98,3 +99,17 @@ def test_bench_scale_runs_every_target(tmp_path: Path, workers: list[int]) -> No
     for r in doc["ratios"]:
         cpu = [sum(by_target[r["workers"], t]["play_cpu_us"].values()) for t in TARGETS]
         assert r["cpu_ratio"] == pytest.approx(cpu[1] / cpu[0])
+
+
+def test_bench_matchmaking_runs_with_its_defaults() -> None:
+    done = orrery("bench", "matchmaking", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout)
+    assert figures["tickets"] == 10_000 and figures["two_seat_tables"] > 1000
+    # the matcher pairs neighbours: far closer than a random pairing of the same pool
+    assert 0 < figures["matcher_spread"] < figures["random_spread"]
+    assert figures["matched"] > 0 and figures["wait_p50_s"] <= figures["wait_p95_s"]
+    assert 0 <= figures["bot_seat_share"] <= 1
+    table = orrery("bench", "matchmaking", "--tickets", "300", "--cycles", "2", "--seconds", "30")
+    assert table.returncode == 0, table.stderr[-3000:]
+    assert "random" in table.stdout and "spread" in table.stdout and "p95" in table.stdout

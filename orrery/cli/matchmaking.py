@@ -26,6 +26,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     matchmaking_app = typer.Typer(no_args_is_help=True, help="The matchmaker's log.")
     app.add_typer(matchmaking_app, name="matchmaking")
     matchmaking_app.command("audit")(matchmaking_audit)
+    bench_app.command("matchmaking")(bench_matchmaking)
 
 
 def matchmaker(redis_url: RedisUrl = None) -> None:
@@ -75,3 +76,24 @@ def matchmaking_audit(
             print(f"  PROBLEM {problem}")
         print("ok" if report.ok else "FAILED")
     raise typer.Exit(0 if report.ok else 1)
+
+
+def bench_matchmaking(
+    tickets: Annotated[
+        int, typer.Option(min=10, help="waiting tickets in the full queue")
+    ] = 10_000,
+    cycles: Annotated[int, typer.Option(min=1, help="passes timed over the full queue")] = 20,
+    rate: Annotated[float, typer.Option(min=0.1, help="arrivals a second (simulated)")] = 5.0,
+    seconds: Annotated[int, typer.Option(min=1, help="simulated seconds of arrivals")] = 900,
+    seed: Annotated[int, typer.Option(help="seed of the pool and the arrivals")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON document")] = False,
+) -> None:
+    """The matcher on a ladder-shaped pool beside a random pairing of it: a pass's time,
+    two-seat spread, time to match under arrivals, seats bots took; with targets."""
+    from orrery.bench.matchmaking import as_dict, render, run_matchmaking_bench
+
+    figures = run_matchmaking_bench(tickets, cycles, rate, seconds, seed)
+    if as_json:
+        print(json.dumps(as_dict(figures), indent=2))
+    else:
+        render(figures)
