@@ -20,10 +20,16 @@ class Rejected(Exception):
         self.detail = detail
 
 
-# Codes every game may use; games add their own (documented in their module docstring).
+# Codes more than one game raises; a game's own codes are written where it raises them.
+# Every code and the one situation it names: the table in games/README.md.
 NOT_YOUR_TURN = "not_your_turn"
 WRONG_PHASE = "wrong_phase"
 ILLEGAL_COMMAND = "illegal_command"
 CANNOT_AFFORD = "cannot_afford"
 GAME_OVER = "game_over"
+NOT_AN_OPTION = "not_an_option"
+ALREADY_CHOSEN = "already_chosen"
+SUPPLY_EXHAUSTED = "supply_exhausted"
+BAD_RESOURCE = "bad_resource"
+UNKNOWN_SPACE = "unknown_space"
 BAD_OPTIONS = "bad_options"

@@ -22,7 +22,9 @@ from games.rejection import (
     CANNOT_AFFORD,
     GAME_OVER,
     ILLEGAL_COMMAND,
+    NOT_AN_OPTION,
     NOT_YOUR_TURN,
+    UNKNOWN_SPACE,
     WRONG_PHASE,
     Rejected,
 )
@@ -66,7 +68,7 @@ def answer_problem(
     """The answer to a pending choice: accepted exactly when it is one of its options.
 
     A command of another kind than the choice asks for is ``wrong_phase``; one of the
-    right kind that is not offered now is ``illegal_command``.
+    right kind that is not offered now is ``not_an_option``.
     """
     if isinstance(step, st.Turn):
         return Rejected(WRONG_PHASE, "place an ambassador first")
@@ -79,7 +81,7 @@ def answer_problem(
     if command not in opts:
         if allowed is None and (not opts or type(command) is not type(opts[0])):
             return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
-        return Rejected(ILLEGAL_COMMAND, "that choice is not available now")
+        return Rejected(NOT_AN_OPTION, "that choice is not available now")
     return None
 
 
@@ -89,11 +91,11 @@ def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | Non
     ``placement.placement_items``)."""
     p = s.players[seat]
     if not 0 <= c.ambassador < 4:
-        return Rejected(ILLEGAL_COMMAND, "no such ambassador")
+        return Rejected("unknown_ambassador", "no such ambassador")
     if p.used[c.ambassador]:
         return Rejected("ambassador_used", "that ambassador is already placed this round")
     if not 0 <= c.space <= cat.OUTER:
-        return Rejected(ILLEGAL_COMMAND, "no such space")
+        return Rejected(UNKNOWN_SPACE, "no such space")
     outer = c.space == cat.OUTER
     if not outer:
         taken = s.space_seat[c.space]

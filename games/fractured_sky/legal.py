@@ -41,10 +41,14 @@ from games.fractured_sky.state import (
 )
 from games.fractured_sky.turns import free_slots
 from games.rejection import (
+    ALREADY_CHOSEN,
+    BAD_RESOURCE,
     CANNOT_AFFORD,
     GAME_OVER,
     ILLEGAL_COMMAND,
+    NOT_AN_OPTION,
     NOT_YOUR_TURN,
+    SUPPLY_EXHAUSTED,
     WRONG_PHASE,
     Rejected,
 )
@@ -108,7 +112,7 @@ def amounts_problem(gold: int, iron: int, wood: int, total: int) -> Rejected | N
 
 def resource_problem(name: str | None) -> Rejected | None:
     if name not in RES_INDEX:
-        return Rejected("bad_resource", "resource must be gold, iron or wood")
+        return Rejected(BAD_RESOURCE, "resource must be gold, iron or wood")
     return None
 
 
@@ -116,7 +120,7 @@ def start_problem(
     state: FracturedSkyState, seat: int, gold: int, iron: int, wood: int
 ) -> Rejected | None:
     if state.started[seat]:
-        return Rejected("already_chosen", "you already chose your starting resources")
+        return Rejected(ALREADY_CHOSEN, "you already chose your starting resources")
     return amounts_problem(gold, iron, wood, cat.STARTING_RESOURCES)
 
 
@@ -190,7 +194,7 @@ def building_problem(state: FracturedSkyState, seat: int, fortress: bool) -> Rej
     built = state.fortresses[seat] if fortress else state.markets[seat]
     supply = cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY
     if sum(built) >= supply:
-        return Rejected("supply_exhausted", "you have no such building left")
+        return Rejected(SUPPLY_EXHAUSTED, "you have no such building left")
     cost = cat.FORTRESS_COST if fortress else cat.MARKET_COST
     if not can_afford(state.resources[seat], cost):
         return Rejected(CANNOT_AFFORD, "you cannot pay for that building")
@@ -200,7 +204,7 @@ def building_problem(state: FracturedSkyState, seat: int, fortress: bool) -> Rej
 def skimmer_problem(state: FracturedSkyState, seat: int) -> Rejected | None:
     """Why ``seat`` cannot place a skimmer anywhere now, or None."""
     if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
-        return Rejected("supply_exhausted", "you have no skimmer left")
+        return Rejected(SUPPLY_EXHAUSTED, "you have no skimmer left")
     if not can_afford(state.resources[seat], cat.SKIMMER_COST):
         return Rejected(CANNOT_AFFORD, "a skimmer costs 1 iron and 1 wood")
     return None
@@ -226,7 +230,7 @@ def scout_take_problem(state: FracturedSkyState, resource: str | None) -> Reject
     problem = resource_problem(resource)
     region = cat.REGIONS[state.secret_cards[state.scouting]]
     if problem is None and resource not in region.resources:
-        return Rejected("bad_resource", "take a resource shown on the card, or nothing")
+        return Rejected(NOT_AN_OPTION, "take a resource shown on the card, or nothing")
     return problem
 
 
@@ -254,7 +258,7 @@ def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Reject
         return Rejected("no_pending_choice", "you have no resource to choose")
     problem = resource_problem(resource)
     if problem is None and RES_INDEX[resource] not in mine[0].options:
-        return Rejected("bad_resource", "choose one of the offered resources")
+        return Rejected(NOT_AN_OPTION, "choose one of the offered resources")
     return problem
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from games.rejection import WRONG_PHASE, Rejected
+from games.rejection import UNKNOWN_SPACE, WRONG_PHASE, Rejected
 from games.spacecraft.junkyard import board_weight, search_moves, visit_targets
 from games.spacecraft.state import SpacecraftState
 from games.spacecraft.turn_end import finish_turn
@@ -30,7 +30,7 @@ def _action_step(state: SpacecraftState) -> Rejected | None:
 
 def _off_grid(state: SpacecraftState, x: int, y: int) -> Rejected | None:
     if not (0 <= x < state.size and 0 <= y < state.size):
-        return Rejected("illegal_move", "that space is not on the junkyard")
+        return Rejected(UNKNOWN_SPACE, "that space is not on the junkyard")
     return None
 
 

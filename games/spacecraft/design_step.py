@@ -4,7 +4,7 @@ design step may follow the build step directly (no part built)."""
 
 from __future__ import annotations
 
-from games.rejection import WRONG_PHASE, Rejected
+from games.rejection import SUPPLY_EXHAUSTED, WRONG_PHASE, Rejected
 from games.spacecraft import rocket
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.base import EventBody
@@ -65,7 +65,7 @@ def mark_problem(state: SpacecraftState, c: Mark, seat: int) -> Rejected | None:
     if state.marked:
         return Rejected("already_marked", "one marker per turn")
     if state.markers_left[seat] <= 0:
-        return Rejected("no_markers", "you have no markers left")
+        return Rejected(SUPPLY_EXHAUSTED, "you have no markers left")
     if c.card not in state.adv_cards:
         return Rejected("card_not_available", "that card is not on display")
     i = state.adv_cards.index(c.card)

@@ -3,7 +3,7 @@ when the last seat has chosen (``sc.choose_goal``)."""
 
 from __future__ import annotations
 
-from games.rejection import WRONG_PHASE, Rejected
+from games.rejection import ALREADY_CHOSEN, NOT_AN_OPTION, WRONG_PHASE, Rejected
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft.commands import ChooseGoal
@@ -15,9 +15,9 @@ def choose_goal_problem(state: SpacecraftState, c: ChooseGoal, seat: int) -> Rej
     if state.phase != "goals":
         return Rejected(WRONG_PHASE, "personal goals are chosen at the start only")
     if state.goals[seat] != NO_CARD:
-        return Rejected("already_chosen", "you already chose your personal goal")
+        return Rejected(ALREADY_CHOSEN, "you already chose your personal goal")
     if c.goal not in state.goal_options[seat]:
-        return Rejected("not_an_option", "choose one of the two goals dealt to you")
+        return Rejected(NOT_AN_OPTION, "choose one of the two goals dealt to you")
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from games.rejection import Rejected
+from games.rejection import BAD_RESOURCE, CANNOT_AFFORD, Rejected
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
@@ -57,17 +57,17 @@ def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) ->
     paid = paid_ids(pay)
     if paid is None:
         unknown = next(name for name in pay if name not in cat.JUNK_ID)
-        return Rejected("bad_payment", f"unknown junk {unknown!r}")
+        return Rejected(BAD_RESOURCE, f"unknown junk {unknown!r}")
     part = cat.SLOTS[slot]
     token = state.tokens[part.column]
     need = cat.PART_WEIGHT[rocket.shape(part.kind)]
     reason = payment_problem(state.beside[seat], token, need, paid)
     if reason == "cannot_afford":
-        return Rejected("cannot_afford", "you do not have that junk beside your board")
+        return Rejected(CANNOT_AFFORD, "you do not have that junk beside your board")
     if reason == "missing_required_junk":
-        return Rejected(reason, f"this column needs a {cat.JUNK_NAMES[token]}")
+        return Rejected("missing_required_junk", f"this column needs a {cat.JUNK_NAMES[token]}")
     if reason == "too_light":
-        return Rejected("cannot_afford", "the junk paid is too light for this part")
+        return Rejected(CANNOT_AFFORD, "the junk paid is too light for this part")
     return None
 
 

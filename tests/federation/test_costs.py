@@ -94,7 +94,7 @@ def test_the_crystal_a_cost_under_way_needs_cannot_be_discarded() -> None:
     }
     with pytest.raises(Rejected) as refused:
         GAME.decide(s, cmd.Discard(copp=2), seat, Random(0))
-    assert refused.value.code == "illegal_command"
+    assert refused.value.code == "not_an_option"
     s, events = _decide(s, cmd.Discard(copp=1, lav=1), seat)
     assert _paid(events, "pay") == [(-1, 0, 0)]
     p = s.players[seat]

@@ -107,7 +107,7 @@ def test_four_player_region_example() -> None:
     before_green = list(state.resources[GREEN])  # type: ignore[attr-defined]
     with pytest.raises(Rejected) as bad:
         run(state, RED, cmd.ChooseResource(resource="iron"))  # type: ignore[arg-type]
-    assert bad.value.code == "bad_resource"
+    assert bad.value.code == "not_an_option"
     run(state, RED, cmd.ChooseResource(resource="wood"))  # type: ignore[arg-type]
     run(state, GREEN, cmd.ChooseResource(resource="wood"))  # type: ignore[arg-type]
     assert state.resources[RED][2] == before_red[2] + 1  # type: ignore[attr-defined]
@@ -253,7 +253,7 @@ def test_scouting_example() -> None:
     assert GAME.status(state).to_move == (YELLOW,)
     with pytest.raises(Rejected) as bad:
         run(state, YELLOW, cmd.ScoutTake(resource="wood"))
-    assert bad.value.code == "bad_resource"
+    assert bad.value.code == "not_an_option"
     run(state, YELLOW, cmd.ScoutTake(resource="gold"))
     assert state.resources[YELLOW][0] == 2
     mark = GAME.view(state, RED).secret_cards[2].scouts

@@ -69,7 +69,7 @@ def test_build_rejections() -> None:
         (Build(slot=slot_of("fin.W"), pay=["bulb", "bulb"]), "missing_required_junk"),
         (Build(slot=slot_of("nose.G"), pay=["bulb", "battery"]), "missing_required_junk"),
         (Build(slot=slot_of("fin.W"), pay=["screw", "gear"]), "cannot_afford"),  # no gear
-        (Build(slot=slot_of("fin.W"), pay=["nail"]), "bad_payment"),
+        (Build(slot=slot_of("fin.W"), pay=["nail"]), "bad_resource"),
         (Build(slot=99, pay=["screw"]), "no_such_slot"),
     ]:
         with pytest.raises(Rejected) as info:

@@ -220,7 +220,7 @@ def test_advanced_markers() -> None:
     state.marked = False
     assert _reject(state, Mark(card=card), 1) == "card_full"  # side B: 3 spaces
     state.markers_left[1] = 0
-    assert _reject(state, Mark(card=state.adv_cards[1]), 1) == "no_markers"
+    assert _reject(state, Mark(card=state.adv_cards[1]), 1) == "supply_exhausted"
 
 
 def test_agatha_fulfils_two_designs_with_one_new_connector() -> None:
