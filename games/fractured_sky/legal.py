@@ -8,8 +8,9 @@ and the two cannot drift apart. The lists are complete: every (region, chip valu
 airship placement, every platform or region for a building, every card, every objective
 with every way to pay two resources, and every 2-for-1 trade (at most ~200 commands).
 
-The free trade is legal at any time while the game runs (rule choice 12), so it is listed
-for every seat the moment it holds two resources, also for seats that are not to move.
+The free trade is legal at any time while the game runs (RULES.md, rule choice 12), so
+it is listed for every seat the moment it holds two resources, also for seats that are
+not to move.
 ``status().to_move`` never counts trades: a seat is "to move" only for its required
 action, and as every trade lowers the seat's resources by one, random legal play (bots,
 the zombie moves of seats that left) still reaches the end.
@@ -87,7 +88,7 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     """Whether ``seat`` may send a command of this kind now at all (phase and turn).
 
     The free trade (2 resources for 1) is allowed at any time while the game runs
-    (rule choice 12): in every phase, on or off the seat's turn.
+    (RULES.md, rule choice 12): in every phase, on or off the seat's turn.
     """
     if state.phase == PHASE_FINISHED:
         return Rejected(GAME_OVER, "the game is over")

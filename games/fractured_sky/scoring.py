@@ -1,8 +1,8 @@
 """``score``: the standing, and the final ranking's pieces.
 
 Points are stardust, which is public, so ``score`` of a running game shows nothing
-hidden. Ranks count the automated opponents (rule choice 21: a person beaten by both AIs
-ranks 3rd); ties go to the earlier seat in the turn order (rule choice 13).
+hidden. Ranks count the automated opponents (RULES.md, rule choice 21: a person beaten
+by both AIs ranks 3rd); ties go to the earlier seat in the turn order (rule choice 13).
 """
 
 from __future__ import annotations
