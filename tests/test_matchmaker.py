@@ -73,7 +73,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(10)
 
 
-def wait_until(check: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+def wait_until(check: Callable[[], bool], timeout: float = 60.0, what: str = "") -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
@@ -194,7 +194,7 @@ def test_killed_at_every_step_loses_and_duplicates_nothing(service: LiveService,
     doomed = start_matchmaker(service, ORRERY_FAULT_KILL_MATCHMAKER_AFTER=step)
     try:
         tickets = [queue(r, p) for p in players]
-        assert doomed.wait(30) == -signal.SIGKILL
+        assert doomed.wait(60) == -signal.SIGKILL
     finally:
         stop(doomed)
     heir = start_matchmaker(service)
