@@ -16,11 +16,10 @@ from typing import Any
 from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import evolve
-from games.fractured_sky.legal import problem
+from games.fractured_sky.legal import not_fractured_sky, problem
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import FracturedSkyState, ai_mode
 from games.fractured_sky.turns import free_slots, next_seat, slot_gold
-from games.rejection import ILLEGAL_COMMAND, Rejected
 from games.working import Working
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
@@ -61,7 +60,7 @@ def decide(
         case cmd.BuildFortress:
             return _build_fortress(state, c, seat, rng)
         case _:  # ``problem`` refuses other commands first
-            raise Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+            raise not_fractured_sky()
 
 
 def _end_turn(

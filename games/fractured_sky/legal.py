@@ -95,7 +95,7 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     if not 0 <= seat < state.seats:
         return Rejected(NOT_YOUR_TURN, "no such seat at this table")
     if kind not in _COMMAND_TYPES:
-        return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+        return not_fractured_sky()
     if kind is cmd.Trade:
         return None
     if kind not in PHASE_COMMANDS[state.phase]:
@@ -103,6 +103,10 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     if state.phase in TURN_PHASES and seat != state.turn:
         return Rejected(NOT_YOUR_TURN, f"it is seat {state.turn}'s turn")
     return None
+
+
+def not_fractured_sky() -> Rejected:
+    return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
 
 
 def amounts_problem(gold: int, iron: int, wood: int, total: int) -> Rejected | None:
@@ -299,7 +303,7 @@ def problem(state: FracturedSkyState, seat: int, command: CommandBody) -> Reject
         case cmd.BuildFortress:
             return platform_problem(c.platform) or building_problem(state, seat, fortress=True)
         case _:  # ``gate`` refuses other commands first
-            return Rejected(ILLEGAL_COMMAND, "not a Fractured Sky command")
+            return not_fractured_sky()
 
 
 # ---------------------------------------------------------------- the listing
