@@ -178,5 +178,9 @@ def test_the_gateway_curl_walk_through(tmp_path: Path) -> None:
     assert answer("/chat?limit")["messages"] == [said]
     view = answer("jq '{seq, to_move, legal}'")
     assert set(view) == {"seq", "to_move", "legal"} and view["legal"]
+    queued = answer("# my tickets")["tickets"]
+    assert [t["state"] for t in queued] == ["waiting"] and queued[0]["game"] == "fractured_sky"
+    seated = answer("jq '{state, table_id, seat}'")
+    assert seated["state"] == "matched" and seated["table_id"] and seated["seat"] is not None
     for fragment in ("replay?", "/players/me", "/leaderboard/", "state=open", "$TABLE -H"):
         assert all(a for c, a in answers.items() if fragment in c), fragment
