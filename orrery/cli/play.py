@@ -1,8 +1,10 @@
 """``orrery play``: a person plays one seat in the terminal; bots take the other seats.
 
-Three ways in: a new table (``--game``; bots fill every seat but ``--open-seats``), an
-open seat of an existing table (``--table ID``), or back to a seat (``--table ID --seat
-N --token T``). At the join it prints the table id, the seat and its secret, and the
+Four ways in: a new table (``--game``; bots fill every seat but ``--open-seats``), an
+open seat of an existing table (``--table ID``), back to a seat (``--table ID --seat N
+--token T``), or quick play (``--quick GAME``: a ticket to the matchmaker, which seats
+the player at a started table of players near their rating, bots after
+``--bots-after`` seconds). At the join it prints the table id, the seat and its secret, and the
 command that comes back. Bad arguments end with one line naming the problem and the
 fix (exit 2) before any server starts. ``q`` leaves (exit 0) and Ctrl-C ends the program
 at once (exit 130); both say how to come back, in the command the user typed
@@ -12,9 +14,14 @@ at once (exit 130); both say how to come back, in the command the user typed
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import hashlib
 import os
+import re
 import signal
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -119,6 +126,19 @@ def play(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the bots' choices")] = None,
+    quick: Annotated[
+        str | None,
+        typer.Option(
+            "--quick",
+            metavar="GAME",
+            help="quick play: the matchmaker seats you at a started GAME table of players "
+            "near your rating (--players seats; bots after --bots-after)",
+        ),
+    ] = None,
+    bots_after: Annotated[
+        float,
+        typer.Option("--bots-after", min=1, help="quick play: seconds before bots fill in"),
+    ] = 20.0,
     redis_url: Annotated[
         str | None,
         typer.Option(
@@ -135,10 +155,17 @@ def play(
 
     q leaves the client; the seat stays: come back with --table ID --seat N --token T.
     """
+    if quick is not None:
+        if game is not None or table is not None or seat is not None or open_seats:
+            _fail("--quick GAME finds you a table: leave out --game, --table, --seat, --open-seats")
+        game, seat = quick, 0
     plan = _plan(game, players, seat, options or [], open_seats, table, token)
+    if quick is not None:
+        plan = dataclasses.replace(plan, quick=True, bots_after_s=bots_after)
     from clients.terminal.renderers import make_console
+    from gateway.settings import SECRET_KEY_ENV, load_secret_key
     from orrery.logs import configure_logging
-    from orrery.runtime import server_for, service
+    from orrery.runtime import server_for, service, spawn
 
     configure_logging("warning")
     os.environ.setdefault("ORRERY_LOG_LEVEL", "warning")
@@ -146,9 +173,16 @@ def play(
     explicit = redis_url_from_env(redis_url)
     again = _again_arguments(explicit if redis_url else None, data_dir)
 
+    if plan.quick:
+        # the matchmaker seats me with a secret derived from the service's key
+        os.environ[SECRET_KEY_ENV] = load_secret_key(data_dir / "data")
+
     async def run(url: str) -> int:
         if explicit is None:
-            async with service(url, 1, 1):
+            matchmakers = 1 if plan.quick else 0
+            async with service(url, 1, 1, matchmakers=matchmakers) as processes:
+                if plan.quick:  # the bot runner plays the bot seats a match gets
+                    processes.append(spawn("bots", url, len(processes)))
                 return await _interruptible(_session(url, plan, name, seed, console, again))
         return await _interruptible(_session(url, plan, name, seed, console, again))
 
@@ -168,6 +202,8 @@ class _Plan:
     open_seats: int
     table: str | None
     token: str | None
+    quick: bool = False  # a ticket to the matchmaker instead of a new table
+    bots_after_s: float = 20.0
 
 
 def _plan(
@@ -312,6 +348,8 @@ async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
     from clients.terminal.seating import join_open_seat, new_table, resume
     from orrery_client.sdk import SeatCredentials
 
+    if plan.quick:
+        return await resume(client, await _quick_seat(client, plan, name))
     if plan.table is None:
         assert plan.game is not None and plan.seat is not None
         _, seating = await new_table(
@@ -328,6 +366,57 @@ async def _take_seat(client: OrreryClient, plan: _Plan, name: str) -> Seating:
         return await join_open_seat(client, plan.table, name, plan.seat)
     assert plan.seat is not None
     return await resume(client, SeatCredentials(plan.table, plan.seat, plan.token))
+
+
+def local_player(name: str) -> str:
+    """The player id a terminal player is queued (and rated) under: from their name."""
+    kept = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")[:40]
+    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+    return f"local-{kept or 'player'}-{digest}"
+
+
+async def _quick_seat(client: OrreryClient, plan: _Plan, name: str) -> Any:
+    """Queue a ticket and wait, saying how long, until the matchmaker seats me; Ctrl-C
+    takes the ticket out of the queue."""
+    from clients.terminal.seating import SeatingError
+    from gateway.settings import SECRET_KEY_ENV
+    from orrery_client.sdk import QueueRefused, TicketEnded
+
+    assert plan.game is not None
+    player = local_player(name)
+    try:
+        ticket = await client.queue(
+            plan.game,
+            player,
+            name,
+            seats=plan.seats,
+            options=plan.options,
+            pace="turn_based",
+            bots_ok=True,
+            bots_after_s=plan.bots_after_s,
+        )
+    except QueueRefused as error:
+        raise SeatingError(f"the matchmaker refused the ticket: {error}") from None
+    except TimeoutError:
+        raise SeatingError(
+            "no matchmaker answered: is `orrery serve` (or `orrery matchmaker`) running?"
+        ) from None
+    started = time.monotonic()
+    _say(f"looking for a {plan.seats}-player {plan.game} table (Ctrl-C cancels) …")
+    try:
+        while True:
+            try:
+                return await client.matched(
+                    ticket, player, secret_key=os.environ[SECRET_KEY_ENV], timeout=5.0
+                )
+            except TimeoutError:
+                _say(f"  still looking: {time.monotonic() - started:.0f} s")
+            except TicketEnded as ended:
+                raise SeatingError(f"the ticket {ended.ticket.state}; try again") from None
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await asyncio.shield(client.cancel_ticket(ticket, player))
+        raise
 
 
 def _come_back(seating: Seating, again: str) -> str:
