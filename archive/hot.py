@@ -28,6 +28,7 @@ among the keys a table names (``keys.chat_keys``): they expire on their own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from archive.model import ChatEntries
@@ -53,71 +54,26 @@ TABLE_IN_REDIS = -2
 #       (5 and after: deleted)
 # ARGV: 1 table id, 2 seq, 3 head hash, 4 finished (ms), 5 archived (ms),
 #       6 the archived chat's last entry id ('': no chat)
-_DELETE = """
-local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
-if not meta[1] then
-  if redis.call('EXISTS', KEYS[2]) == 1 then return 'gone' end
-  return 'missing'
-end
-if meta[1] ~= ARGV[2] or meta[2] ~= ARGV[3] or (meta[3] ~= 'finished' and meta[3] ~= 'closed') then
-  return 'changed'
-end
-local top = redis.call('XREVRANGE', KEYS[6], '+', '-', 'COUNT', 1)
-if (top[1] and top[1][1] or '') ~= ARGV[6] then return 'chat_changed' end
-local members = redis.call('GET', KEYS[5])
-if members then
-  for member in string.gmatch(members, '%S+') do redis.call('ZREM', KEYS[4], member) end
-end
-for i = 5, #KEYS do redis.call('DEL', KEYS[i]) end
-redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('HSET', KEYS[2], 'head', ARGV[3], 'finished', ARGV[4], 'archived', ARGV[5])
-return 'deleted'
-"""
+_DELETE = (Path(__file__).parent / "hot_delete.lua").read_text()
 
 # The meta hash's head and the log up to it in one reply: the entries concatenated, each
 # after its length (4 bytes, big-endian), so a long log is one bulk string, not a
 # thousand nested replies for the client to parse.
 # The chat comes as XRANGE gives it (at most ``chat.CHAT_CAP`` entries).
 # KEYS: 1 meta, 2 log, 3 chat stream
-_READ = """
-local meta = redis.call('HMGET', KEYS[1], 'seq', 'hash', 'phase')
-if not meta[1] then return false end
-local parts = {}
-for _, row in ipairs(redis.call('XRANGE', KEYS[2], '-', meta[1] .. '-0')) do
-  local entry = row[2][2]
-  parts[#parts + 1] = struct.pack('>I4', #entry)
-  parts[#parts + 1] = entry
-end
-local chat = redis.call('XRANGE', KEYS[3], '-', '+')
-return {meta[1], meta[2] or '', meta[3] or '', table.concat(parts), chat}
-"""
+_READ = (Path(__file__).parent / "hot_read.lua").read_text()
 
 # Only into an empty stream of a table not in Redis: a chat is never overwritten, and a
 # live table of the same id never gets another's chat.
 # KEYS: 1 chat stream, 2 meta; ARGV: id, data, id, data, ... (oldest first)
-_RESTORE_CHAT = """
-if redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
-if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
-for i = 1, #ARGV, 2 do redis.call('XADD', KEYS[1], ARGV[i], '__data__', ARGV[i + 1]) end
-return #ARGV / 2
-"""
+_RESTORE_CHAT = (Path(__file__).parent / "hot_restore_chat.lua").read_text()
 
 # KEYS: 1 lobby applied hash, 2 lobby record, 3.. listings and players' indexes
 # ARGV: 1 table id, 2 listing member
-_LOBBY = """
-for i = 3, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
-redis.call('DEL', KEYS[2])
-redis.call('HDEL', KEYS[1], ARGV[1])
-return 1
-"""
+_LOBBY = (Path(__file__).parent / "hot_lobby.lua").read_text()
 
 # KEYS: 1 ended queue, 2 lease; ARGV: 1 table id
-_DONE = """
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('DEL', KEYS[2])
-return 1
-"""
+_DONE = (Path(__file__).parent / "hot_done.lua").read_text()
 
 
 def table_keys(p: int, t: str, seats: int) -> list[str]:

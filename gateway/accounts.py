@@ -21,6 +21,7 @@ import asyncio
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -33,15 +34,7 @@ from orrery_contracts.inputs import MAX_NAME, lookup_name, normalise_name
 _DUMMY = hasher.hash(secrets.token_urlsafe(16))
 
 # KEYS: the name key, the player key, then the look-alike keys. Taken if any is.
-_CREATE = """
-for i = 1, #KEYS do
-  if i ~= 2 and redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
-end
-redis.call('SET', KEYS[1], ARGV[1])
-for i = 3, #KEYS do redis.call('SET', KEYS[i], ARGV[1]) end
-redis.call('HSET', KEYS[2], 'name', ARGV[2], 'hash', ARGV[3], 'created_at', ARGV[4])
-return 1
-"""
+_CREATE = (Path(__file__).parent / "accounts_create.lua").read_text()
 
 
 def player_key(player_id: str) -> str:

@@ -23,6 +23,7 @@ Choices:
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -88,29 +89,11 @@ def failures_key(folded_name: str) -> str:
 
 
 # Refuses while the name is backing off: {allowed, wait_ms}.
-_CHECK = """
-local till = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if till > now then return {0, till - now} end
-return {1, 0}
-"""
+_CHECK = (Path(__file__).parent / "passwords_check.lua").read_text()
 
 # Counts a failure; past the free ones, backs off for 2^(n - free - 1) s (capped). (Only
 # commands the gateway's ACL user has: HGET, HSET, PEXPIRE, TIME.)
-_FAIL = """
-local n = tonumber(redis.call('HGET', KEYS[1], 'count') or '0') + 1
-redis.call('HSET', KEYS[1], 'count', n)
-local free = tonumber(ARGV[1])
-if n > free then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local wait = math.min(tonumber(ARGV[2]), 2 ^ math.min(n - free - 1, 30)) * 1000
-  redis.call('HSET', KEYS[1], 'until', now + wait)
-end
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 1000)
-return n
-"""
+_FAIL = (Path(__file__).parent / "passwords_fail.lua").read_text()
 
 
 class Backoff:

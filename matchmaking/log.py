@@ -7,56 +7,18 @@ game's lease and the log is where it left it. Keys: orrery_contracts.keys (tag {
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from matchmaking.queue import GENESIS
 from orrery_contracts import keys
 from orrery_contracts.matchmaking import QueueEntry, queue_entry_decoder, queue_entry_encoder
 
-APPEND = """
--- KEYS: log, meta, lease, command stream, then the keys the writes name (by index)
--- ARGV: owner, expected seq, new seq, new head, cursor ("": unchanged), entry count,
---       the entries (id, data)..., then writes (op, key index, a, b)...
-if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 'lease_lost' end
-local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
-if seq ~= tonumber(ARGV[2]) then return 'conflict' end
-local n = tonumber(ARGV[6])
-local i = 7
-for _ = 1, n do
-  redis.call('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1])
-  i = i + 2
-end
-redis.call('HSET', KEYS[2], 'seq', ARGV[3], 'head', ARGV[4])
-if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[2], 'cursor', ARGV[5])
-  redis.call('XTRIM', KEYS[4], 'MINID', ARGV[5])
-end
-while i <= #ARGV do
-  local op, key, a, b = ARGV[i], KEYS[tonumber(ARGV[i + 1])], ARGV[i + 2], ARGV[i + 3]
-  if op == 'set' then
-    if b ~= '0' then redis.call('SET', key, a, 'PX', b) else redis.call('SET', key, a) end
-  elseif op == 'zadd' then
-    redis.call('ZADD', key, b, a)
-  end
-  i = i + 4
-end
-return 'ok'
-"""
+APPEND = (Path(__file__).parent / "log_append.lua").read_text()
 
-LEASE = """
--- KEYS: lease; ARGV: owner, ms. 2: taken now, 1: renewed, 0: another holds it
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 2 end
-return 0
-"""
+LEASE = (Path(__file__).parent / "log_lease.lua").read_text()
 
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+RELEASE = (Path(__file__).parent / "log_release.lua").read_text()
 
 
 @dataclass

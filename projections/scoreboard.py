@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -142,12 +143,7 @@ def rate(ratings: dict[str, PlayerRating], finished: FinishedTable) -> dict[str,
 
 
 # Write a table's score unless a newer one is there (two projectors, stale caches).
-_GUARDED_SET = """
-if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[2])
-return 1
-"""
+_GUARDED_SET = (Path(__file__).parent / "scoreboard_set.lua").read_text()
 
 
 class SlotTransactions:

@@ -14,6 +14,7 @@ acknowledge the feed entries they apply (:class:`FeedAck`, whose ``done`` the ca
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from redis.commands.core import AsyncScript
@@ -90,40 +91,7 @@ class FeedAck:
 # broken key does not hold back its neighbours'); then nothing is acknowledged, nor when
 # a write answered -1 (the lobby's: refused, the caller writes it again), so the entries
 # stay the caller's until every write is made.
-_DRIVER = """
-local n, m = tonumber(ARGV[1]), tonumber(ARGV[2])
-local results = {}
-local k, a = 0, 3 + 3 * n + m
-local made = true
-for i = 1, n do
-  local t = 3 * i
-  local kind, nk, na = tonumber(ARGV[t + 1]), tonumber(ARGV[t + 2]), tonumber(ARGV[t + 3])
-  local wkeys, wargv = {}, {}
-  for j = 1, nk do wkeys[j] = KEYS[k + j] end
-  for j = 1, na do wargv[j] = ARGV[a + j] end
-  k, a = k + nk, a + na
-  local ok, result = pcall(SCRIPTS[kind], wkeys, wargv)
-  -- (the views' script keeps its writes out of the AOF: one that failed midway must
-  -- not leave the next write's out too)
-  redis.set_repl(redis.REPL_ALL)
-  if ok then
-    results[i] = result
-    if result == -1 then made = false end
-  elseif type(result) == 'table' and result.err then
-    results[i] = result
-    made = false
-  else
-    results[i] = {err = tostring(result)}
-    made = false
-  end
-end
-results[n + 1] = 0
-if m > 0 and made then
-  redis.call('XACK', KEYS[#KEYS], ARGV[3], unpack(ARGV, 4 + 3 * n, 3 + 3 * n + m))
-  results[n + 1] = 1
-end
-return results
-"""
+_DRIVER = (Path(__file__).parent / "writes_driver.lua").read_text()
 
 
 class WriteBatch:

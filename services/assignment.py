@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -44,21 +45,7 @@ TICK_S = 1.0
 
 # KEYS: 1 the live hash. ARGV: 1 this worker's name, 2 time to live (ms).
 # Beats with the server's clock, drops the dead, returns the live names.
-_BEAT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], ARGV[1], now)
-local live = {}
-local all = redis.call('HGETALL', KEYS[1])
-for i = 1, #all, 2 do
-  if now - tonumber(all[i + 1]) > tonumber(ARGV[2]) then
-    redis.call('HDEL', KEYS[1], all[i])
-  else
-    table.insert(live, all[i])
-  end
-end
-return live
-"""
+_BEAT = (Path(__file__).parent / "assignment_beat.lua").read_text()
 
 
 def assigned(partitions: int, live: list[str], me: str) -> set[int]:
