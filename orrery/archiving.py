@@ -39,16 +39,16 @@ async def opened_archive(url: str) -> AsyncIterator[Archive]:
     """The archive for one command; one that cannot be reached is a :class:`UserError`
     (one line naming it, exit 2), never a traceback."""
     from archive import ArchiveUnavailable
-    from orrery.runtime import _without_password
+    from orrery.server.credentials import shown_url
 
     try:
         archive = await open_archive(url)
     except (ArchiveUnavailable, OSError) as error:
-        raise UserError(f"cannot reach the archive {_without_password(url)}: {error}") from None
+        raise UserError(f"cannot reach the archive {shown_url(url)}: {error}") from None
     try:
         yield archive
     except ArchiveUnavailable as error:
-        raise UserError(f"the archive {_without_password(url)} failed: {error}") from None
+        raise UserError(f"the archive {shown_url(url)} failed: {error}") from None
     finally:
         await archive.close()
 

@@ -28,7 +28,7 @@ from faststream.redis import RedisBroker
 from orrery.config import ENV_URL, ensure_partitions
 from orrery.errors import UserError
 from orrery.server.cluster import open_redis
-from orrery.server.credentials import with_folder_password
+from orrery.server.credentials import shown_url, with_folder_password
 from orrery.server.folder import folder_server
 from orrery_client.cluster import read_stream_keys_locally
 from projections.runner import build_projector_app, ensure_feed_groups
@@ -99,7 +99,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     # frozen out of the collector's walks, an oldest-generation collection no longer
     # pauses the event loop for ~100 ms.
     gc.freeze()
-    log.info("process_started", partitions=p, redis=_without_password(url))
+    log.info("process_started", partitions=p, redis=shown_url(url))
     # Recreates consumer groups lost with the server's data (FastStream would log
     # NOGROUP forever) and refreshes the backlog gauges.
     watchdog = asyncio.create_task(
@@ -122,17 +122,6 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
                 await stop_task(task)
         await app.stop()  # the app's readers, then the broker
         log.info("process_stopped")
-
-
-def _without_password(url: str) -> str:
-    """The URL as it may be logged: any password replaced."""
-    scheme, sep, rest = url.partition("://")
-    netloc, slash, path = rest.partition("/")
-    userinfo, at, hosts = netloc.rpartition("@")
-    if not at:
-        return url
-    user = userinfo.split(":", 1)[0]
-    return f"{scheme}{sep}{user}:***@{hosts}{slash}{path}"
 
 
 def child_argv(role: str, *args: str) -> list[str]:

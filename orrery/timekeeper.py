@@ -45,6 +45,7 @@ from redis.exceptions import RedisError
 from orrery_contracts import keys
 from orrery_contracts.envelope import REPLY_PREFIX, CommandEnvelope, Duplicate, Outcome, Rejection
 from orrery_contracts.table import CloseRequest, ExpireClock, close_command_id, expire_command_id
+from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.timekeeper")
 
@@ -117,7 +118,7 @@ class Timekeeper:
         upcoming = now + self.poll_ms
         for p in range(self.partitions):
             for member, score in results[2 * p]:
-                due.append((p, _text(member), int(score)))
+                due.append((p, as_text(member), int(score)))
             for _, score in results[2 * p + 1]:
                 upcoming = min(upcoming, int(score))
         sends = []
@@ -164,7 +165,7 @@ class Timekeeper:
         replies = await self.redis.xread({self.reply_stream: self.last_reply}, count=1000)
         for _, entries in replies:
             for entry_id, fields in entries:
-                self.last_reply = _text(entry_id)
+                self.last_reply = as_text(entry_id)
                 try:
                     outcome = _outcome.decode(fields[b"__data__"])
                 except (msgspec.DecodeError, KeyError):
@@ -186,10 +187,6 @@ class Timekeeper:
         with contextlib.suppress(RedisError):
             await self.redis.delete(self.reply_stream)
             await self.redis.hdel(keys.TIMEKEEPERS, self.name)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 async def run_timekeeper(url: str, partitions: int | None = None) -> None:

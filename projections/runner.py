@@ -74,6 +74,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from games.table import TableState
 from orrery_contracts import keys
 from orrery_contracts.feed import FeedEntry, feed_decoder
+from orrery_contracts.text import as_text
 from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
 from projections.reverts import RevertWatch, ViewCounts
@@ -115,7 +116,7 @@ async def ensure_feed_groups(redis: Any, partitions: int) -> list[str]:
     for p in range(partitions):
         stream = keys.feed_stream(p)
         try:
-            present = {_text(g["name"]) for g in await redis.xinfo_groups(stream)}
+            present = {as_text(g["name"]) for g in await redis.xinfo_groups(stream)}
         except NoSuchKey:  # no such stream yet
             present = set()
         for group in keys.PROJECTION_GROUPS:
@@ -150,9 +151,9 @@ async def feed_resume_id(redis: Any, p: int, group: str = keys.PROJECTIONS_GROUP
         decoded: list[tuple[str, FeedEntry | None]] = []
         for entry_id, fields in entries:
             try:
-                decoded.append((_text(entry_id), feed_decoder.decode(fields[b"__data__"])))
+                decoded.append((as_text(entry_id), feed_decoder.decode(fields[b"__data__"])))
             except (msgspec.DecodeError, KeyError):
-                decoded.append((_text(entry_id), None))  # unreadable: the projector skips it
+                decoded.append((as_text(entry_id), None))  # unreadable: the projector skips it
         unknown = sorted({e.table for _, e in decoded if e is not None} - applied.keys())
         if unknown:
             pipe = redis.pipeline(transaction=False)
@@ -167,10 +168,6 @@ async def feed_resume_id(redis: Any, p: int, group: str = keys.PROJECTIONS_GROUP
                 return last
             last = entry_id
         start = f"({last}"
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class Projector:

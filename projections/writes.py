@@ -20,6 +20,7 @@ from typing import Any
 from redis.commands.core import AsyncScript
 
 from orrery_contracts.lobby import LobbyTable
+from orrery_contracts.text import as_text
 from streams.scripts import queue_evalsha
 
 
@@ -104,7 +105,7 @@ class WriteBatch:
 
     def __init__(self, redis: Any, scripts: list[AsyncScript]) -> None:
         functions = [
-            f"local function script_{i}(KEYS, ARGV)\n{_text(s.script)}\nend"
+            f"local function script_{i}(KEYS, ARGV)\n{as_text(s.script)}\nend"
             for i, s in enumerate(scripts, 1)
         ]
         names = ", ".join(f"script_{i}" for i in range(1, len(scripts) + 1))
@@ -134,7 +135,3 @@ class WriteBatch:
         if ack is not None and result[-1] == 1:
             ack.done = True
         return result[:-1]
-
-
-def _text(source: str | bytes | memoryview) -> str:
-    return source if isinstance(source, str) else bytes(source).decode()

@@ -35,6 +35,7 @@ from typing import Any
 
 import structlog
 
+from orrery_contracts.text import as_text
 from streams.readers import StreamSwitch
 
 log = structlog.get_logger("orrery.assignment")
@@ -53,10 +54,6 @@ def assigned(partitions: int, live: list[str], me: str) -> set[int]:
     members = sorted(set(live) | {me})
     rank, n = members.index(me), len(members)
     return {p for p in range(partitions) if p % n == rank}
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class Assignment:
@@ -82,7 +79,7 @@ class Assignment:
     async def beat(self, redis: Any) -> set[int]:
         """Say this worker is alive; the partitions it owns now."""
         live = await redis.eval(_BEAT, 1, LIVE_KEY, self.consumer, self.ttl_ms)
-        return assigned(self.partitions, [_text(name) for name in live], self.consumer)
+        return assigned(self.partitions, [as_text(name) for name in live], self.consumer)
 
     def apply(self, owned: set[int]) -> None:
         """Read the ``owned`` partitions and no other (a switch takes effect at the

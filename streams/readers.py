@@ -42,6 +42,7 @@ from typing import Any
 
 import structlog
 
+from orrery_contracts.text import as_text
 from streams.batches import Batch
 
 log = structlog.get_logger("orrery.streams")
@@ -115,7 +116,7 @@ class GroupReader:
             self.group, self.consumer, self.streams, count=self.count, block=self.block_ms
         )
         rows = read.items() if isinstance(read, dict) else (read or ())
-        return [Batch.of(_text(stream), entries) for stream, entries in rows if entries]
+        return [Batch.of(as_text(stream), entries) for stream, entries in rows if entries]
 
     async def _run(self) -> None:
         failures = 0
@@ -211,10 +212,6 @@ async def stop_task(task: asyncio.Task[Any], timeout: float = 10.0) -> None:
             return
     with contextlib.suppress(asyncio.CancelledError, Exception):
         task.result()
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class StreamSwitch:

@@ -161,11 +161,11 @@ def test_options_parse_pairs_and_json() -> None:
 
 
 def test_a_worker_logs_one_line_at_start_and_at_stop(tmp_path: Path) -> None:
-    from orrery.runtime import _without_password
+    from orrery.server.credentials import shown_url
     from orrery.server.embedded import EmbeddedServer
 
-    assert _without_password("redis://app:s3cret@h:6379/0") == "redis://app:***@h:6379/0"
-    assert _without_password("redis://h:6379/0") == "redis://h:6379/0"
+    assert shown_url("redis://app:s3cret@h:6379/0") == "redis://app@h:6379/0"
+    assert shown_url("redis://h:6379/0") == "redis://h:6379/0"
     with EmbeddedServer(tmp_path) as server:
         worker = subprocess.Popen(
             [sys.executable, "-m", "orrery.cli", "worker", "--redis-url", server.url],

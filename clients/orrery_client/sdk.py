@@ -56,6 +56,7 @@ from orrery_contracts.matchmaking import (
     ticket_view_decoder,
 )
 from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable, UndoTable
+from orrery_contracts.text import as_text
 from orrery_contracts.views import TableView
 
 _json = msgspec.json.Encoder()
@@ -529,7 +530,7 @@ class OrreryClient:
         /v1/tables/{id}/replay``) or ``orrery replay|export``."""
         key = keys.tombstone_key(self.partition(table_id), table_id)
         found = await self._retrying(lambda: self.redis.hgetall(key))
-        return {_text(k): _text(v) for k, v in found.items()} or None
+        return {as_text(k): as_text(v) for k, v in found.items()} or None
 
     async def tables(
         self, state: str = "open", game: str | None = None, limit: int = 20
@@ -540,7 +541,7 @@ class OrreryClient:
         members = await self._retrying(
             lambda: self.redis.zrevrangebylex(key, "+", "-", start=0, num=limit)
         )
-        table_ids = [_text(m).split(":", 1)[1] for m in members]
+        table_ids = [as_text(m).split(":", 1)[1] for m in members]
         if not table_ids:
             return []
         raws = await self._retrying(
@@ -555,7 +556,7 @@ class OrreryClient:
         rows = await self._retrying(
             lambda: self.redis.zrevrange(key, 0, limit - 1, withscores=True)
         )
-        return [(_text(player), float(score)) for player, score in rows]
+        return [(as_text(player), float(score)) for player, score in rows]
 
     # ------------------------------------------------------------ quick play
 
@@ -710,7 +711,7 @@ class OrreryClient:
                 return found
 
             newest, raw = await self._retrying(first_look)
-            if table_watch.start(after=_text(newest[0][0]) if newest else "0-0"):
+            if table_watch.start(after=as_text(newest[0][0]) if newest else "0-0"):
                 view_key = table_watch.view_key(seat)
                 raw = await self._retrying(lambda: self.redis.get(view_key))
             shown = None if raw is None else msgspec.json.decode(raw)
@@ -745,7 +746,3 @@ class OrreryClient:
     def _watch_ended(self, table_watch: TableWatch) -> None:
         if self._watches.get(table_watch.table_id) is table_watch:
             del self._watches[table_watch.table_id]
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

@@ -42,13 +42,13 @@ from orrery.bench.service import (
     server_cpu_seconds,
     settle_collector,
 )
-from orrery.ops.status import _text
 from orrery.server.cluster import (
     LocalCluster,
     is_cluster,
     open_redis,
 )
 from orrery_contracts import keys
+from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.bench")
 
@@ -473,7 +473,7 @@ async def _memory(url: str) -> tuple[int, int, float, float]:
         events = finished = used = 0
         for p in range(partitions):
             for member in await redis.smembers(keys.tables_set(p)):
-                table_id = _text(member)
+                table_id = as_text(member)
                 meta = await redis.hgetall(keys.meta_hash(p, table_id))
                 if meta.get(b"phase") != b"finished":
                     continue

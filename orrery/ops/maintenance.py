@@ -10,11 +10,11 @@ from typing import Any
 import structlog
 from redis.exceptions import ResponseError
 
-from orrery.ops.status import _text
 from orrery.server.cluster import (
     open_redis,
 )
 from orrery_contracts import keys
+from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.maintenance")
 
@@ -65,7 +65,7 @@ async def trim_streams(url: str) -> dict[str, int]:
 async def _oldest_needed(redis: Any, stream: str, groups: tuple[str, ...]) -> str | None:
     """The smallest id any group still needs; None when a group is missing (keep all)."""
     try:
-        infos = {_text(i["name"]): i for i in await redis.xinfo_groups(stream)}
+        infos = {as_text(i["name"]): i for i in await redis.xinfo_groups(stream)}
     except ResponseError:
         return None
     candidates: list[tuple[int, int]] = []
@@ -77,11 +77,11 @@ async def _oldest_needed(redis: Any, stream: str, groups: tuple[str, ...]) -> st
         info = infos.get(group)
         if info is None:
             return None
-        last = _id(_text(info["last-delivered-id"]))
+        last = _id(as_text(info["last-delivered-id"]))
         candidates.append((last[0], last[1] + 1))  # the next undelivered entry
         pending = await redis.xpending(stream, group)
         if pending and pending.get("pending"):
-            candidates.append(_id(_text(pending["min"])))
+            candidates.append(_id(as_text(pending["min"])))
     ms, seq = min(candidates)
     return f"{ms}-{seq}"
 

@@ -21,6 +21,7 @@ from orrery.server.cluster import (
 )
 from orrery.server.credentials import shown_url
 from orrery_contracts import keys
+from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.status")
 
@@ -84,16 +85,12 @@ class Status:
         return not self.missing
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 async def group_status(redis: Any, stream: str, groups: tuple[str, ...]) -> list[GroupStatus]:
     try:
         infos = await redis.xinfo_groups(stream)
     except ResponseError:  # no such key: every group is missing
         infos = []
-    found = {_text(info["name"]): info for info in infos}
+    found = {as_text(info["name"]): info for info in infos}
     out = []
     for group in groups:
         info = found.get(group)
@@ -124,7 +121,7 @@ async def partition_status(redis: Any, p: int, tables: bool = True) -> Partition
     row.dead_letters = int(await redis.xlen(keys.dead_letter_stream(p)))
     row.unarchived = int(await redis.zcard(keys.ended_zset(p)))
     if tables:
-        members = [_text(m) for m in await redis.smembers(keys.tables_set(p))]
+        members = [as_text(m) for m in await redis.smembers(keys.tables_set(p))]
         if members:
             # one slot ({p}): a pipeline is fine on a cluster too
             pipe = redis.pipeline(transaction=False)
@@ -204,9 +201,8 @@ async def archive_status(redis: Any, partitions: int, url: str) -> ArchiveStatus
 
     from archive import ArchiveUnavailable, open_archive
     from archive.hot import HotKeys
-    from orrery.runtime import _without_password
 
-    found = ArchiveStatus(url=_without_password(url))
+    found = ArchiveStatus(url=shown_url(url))
     found.backlog, oldest = await HotKeys(redis, partitions).backlog()
     if oldest is not None:
         found.oldest_s = round(max(0.0, time.time() - oldest / 1000), 1)

@@ -20,7 +20,7 @@ import structlog
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
-from orrery.ops.status import _text, group_status, partition_status
+from orrery.ops.status import group_status, partition_status
 from orrery.server.cluster import (
     NodeClients,
     is_cluster,
@@ -29,6 +29,7 @@ from orrery.server.cluster import (
     url_nodes,
 )
 from orrery_contracts import keys
+from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.watchdog")
 
@@ -116,7 +117,7 @@ async def holds_lease(redis: Any, role: str, consumer: str, ttl_s: float) -> boo
     if await redis.set(key, consumer, nx=True, px=ttl_ms):
         return True
     holder = await redis.get(key)
-    if holder is not None and _text(holder) == consumer:
+    if holder is not None and as_text(holder) == consumer:
         await redis.pexpire(key, ttl_ms)
         return True
     return False
@@ -140,7 +141,7 @@ async def remove_dead_consumers(
             continue  # no such group: the watchdog recreates it
         for info in consumers:
             if int(info.get("pending", 0)) == 0 and int(info.get("idle", 0)) > idle_ms:
-                name = _text(info["name"])
+                name = as_text(info["name"])
                 await redis.xgroup_delconsumer(stream, group, name)
                 removed.append(f"{stream}/{group}/{name}")
     return removed

@@ -47,6 +47,7 @@ from redis.backoff import NoBackoff
 
 from orrery.server.embedded import AOF_REWRITE_ARGS, free_port, server_binary
 from orrery_client.cluster import read_stream_keys_locally
+from orrery_contracts.text import as_text
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 STATE_DIR = Path(".orrery") / "cluster"
@@ -239,7 +240,7 @@ async def _read_topology(nodes: list[tuple[str, int]], clients: NodeClients) -> 
     for host, port in nodes:
         client = clients.get(host, port)
         try:
-            info = _text(await client.execute_command("CLUSTER", "INFO"))
+            info = as_text(await client.execute_command("CLUSTER", "INFO"))
             ranges = await client.execute_command("CLUSTER", "SLOTS")
         except (redis.exceptions.RedisError, OSError):
             await clients.drop(host, port)
@@ -249,7 +250,7 @@ async def _read_topology(nodes: list[tuple[str, int]], clients: NodeClients) -> 
         named: list[str] = []
         for entry in ranges:
             first, last, *servers = entry
-            addresses = [f"{_text(s[0]) or host}:{int(s[1])}" for s in servers]
+            addresses = [f"{as_text(s[0]) or host}:{int(s[1])}" for s in servers]
             masters[(int(first), int(last))] = addresses[0]
             replicas[addresses[0]] = tuple(addresses[1:])
             named += addresses
@@ -273,7 +274,7 @@ async def _is_master(address: str, clients: NodeClients) -> bool:
     host, _, port = address.rpartition(":")
     try:
         role = await clients.get(host, int(port)).execute_command("ROLE")
-        return _text(role[0]) == "master"
+        return as_text(role[0]) == "master"
     except (redis.exceptions.RedisError, OSError):
         await clients.drop(host, int(port))
         return False
@@ -290,10 +291,6 @@ def _plain(host: str, port: int, username: str | None, password: str | None) -> 
         socket_timeout=_TOPOLOGY_TIMEOUT_S,
         retry=Retry(NoBackoff(), 0),
     )
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def url_nodes(url: str) -> tuple[list[tuple[str, int]], str | None, str | None]:

@@ -175,7 +175,9 @@ def role_urls(url: str, data_dir: Path) -> dict[str, str]:
 
 
 def shown_url(url: str) -> str:
-    """The URL as it may be printed or recorded: the user kept, any password dropped."""
+    """The URL as it may be printed, logged or recorded: the user kept, any password
+    dropped. The one form every message shows: without a password it is still a URL the
+    user can pass back, and :func:`with_folder_password` fills the folder's in."""
     parts = urlsplit(url)
     if parts.password is None:
         return url
