@@ -89,6 +89,7 @@ from services.store import (
     EventStore,
     PendingAppend,
     Settle,
+    Settled,
 )
 
 log = structlog.get_logger("orrery.decider")
@@ -163,10 +164,10 @@ class Handled:
     reply_to: str | None
     dead_letter_reason: str | None = None
     as_json: bool = True
-    # what the append settled (services/store.py's Settle): SETTLED or REPLY_REFUSED, the
+    # what the append settled (services/store.py's Settled): SETTLED or REPLY_REFUSED, the
     # entry is answered, acked and deleted (nothing is left to write for it but, with
     # REPLY_REFUSED, its dead letter); ACKED, acked and deleted, the answer is left
-    settled: int = NOT_SETTLED
+    settled: Settled = NOT_SETTLED
 
 
 class CommandHandler:
@@ -287,7 +288,7 @@ class CommandHandler:
 
     async def _decide_and_append(
         self, envelope: CommandEnvelope[Any], as_json: bool, entry: Settle | None = None
-    ) -> tuple[Outcome, int]:
+    ) -> tuple[Outcome, Settled]:
         """Decide on the table as this process knows it, append, answer; on a version
         conflict (another worker appended first) decide again on the table as it is.
         With ``entry`` (its reply still empty) the append settles it when the store can;

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -70,9 +71,25 @@ class DurabilityTimeout(RedisError):
     (the retry finds the stored outcome and waits for the fsync again)."""
 
 
-# What became of an appended command's entry (the script's third "ok" value; ACKED is
-# the store's reading of SETTLED when the script was not given the answer).
-NOT_SETTLED, SETTLED, REPLY_REFUSED, ACKED = 0, 1, 2, 3
+class Settled(IntEnum):
+    """What became of an appended command's entry: the script's third "ok" value, but
+    ACKED, the store's reading of SETTLED when the script was not given the answer."""
+
+    # the entry is still the intake's to answer, acknowledge and delete
+    NOT_SETTLED = 0
+    # answered, acknowledged and deleted by the append
+    SETTLED = 1
+    # acknowledged and deleted, but the reply stream refused the answer (the caller
+    # dead-letters it)
+    REPLY_REFUSED = 2
+    # acknowledged and deleted, the answer is the caller's to send (a cluster)
+    ACKED = 3
+
+
+NOT_SETTLED = Settled.NOT_SETTLED
+SETTLED = Settled.SETTLED
+REPLY_REFUSED = Settled.REPLY_REFUSED
+ACKED = Settled.ACKED
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +98,7 @@ class AppendResult:
     last_seq: int = 0
     stored_outcome: bytes = b""
     stored_digest: str = ""
-    # NOT_SETTLED; SETTLED: answered, acked and deleted by the append; REPLY_REFUSED: acked
-    # and deleted, but the reply stream refused the answer (the caller dead-letters it);
-    # ACKED: acked and deleted, the answer is the caller's to send (a cluster)
-    settled: int = NOT_SETTLED
+    settled: Settled = NOT_SETTLED
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +215,7 @@ class EventStore:
         metrics.observe_append(time.perf_counter() - started)
         status = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if status == "ok":
-            settled = int(reply[2])
+            settled = Settled(int(reply[2]))
             if settled == SETTLED and not answers:
                 settled = ACKED
             return AppendResult("ok", last_seq=int(reply[1]), settled=settled)
