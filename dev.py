@@ -173,9 +173,9 @@ def invoked_as() -> str:
 
 
 def test(options: list[str]) -> int:
-    """ruff, ruff format --check, mypy, then pytest with its modules spread over the cores
-    (pytest-xdist, a whole module to one process, so a module's servers start once), and
-    the whole run's wall time. The default run leaves out the tiers ``cluster`` and
+    """ruff, ruff format --check, mypy, vulture, then pytest with its modules spread over
+    the cores (pytest-xdist, a whole module to one process, so a module's servers start
+    once), and the whole run's wall time. The default run leaves out the tiers ``cluster`` and
     ``bench`` and the ``slow`` runs (pyproject's addopts); ``--all`` runs everything (CI)."""
     unknown = [o for o in options if o != "--all"]
     if unknown:
@@ -194,6 +194,8 @@ def test(options: list[str]) -> int:
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
+        # dead code in the packages ([tool.vulture] in pyproject.toml)
+        [str(BIN / "vulture")],
         # the slowest tests, to keep an eye on the suite's budget
         [*pytest, "-n", processes, "--dist", "loadfile", "--durations=15"]
         + (["-m", ""] if "--all" in options else []),

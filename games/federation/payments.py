@@ -95,8 +95,9 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
     return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
 
 
-# Steps that end the chain of steps a seat's current action put in the queue (by exact
-# type: steps are final classes, and a set lookup is cheaper than isinstance on a Struct).
+# Steps that end the chain of steps a seat's current action put in the queue (by the
+# exact type: steps are final classes, and a set lookup is cheaper than isinstance on a
+# Struct).
 _CHAIN_ENDS: frozenset[type[st.Step]] = frozenset(
     {st.AfterPlacement, st.Turn, st.ExecutivePhase, st.EndRound, st.BeginRound, st.FinalScoring}
 )
