@@ -421,7 +421,6 @@ class Writer:
     def __init__(self, state: QueueState, batch: mlog.Batch) -> None:
         self.state = state
         self.batch = batch
-        self.touched: set[str] = set()
 
     def add(self, event: QueueEvent, at: int) -> None:
         self.add_with(lambda seq, prev: event, at)

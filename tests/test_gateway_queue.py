@@ -24,6 +24,8 @@ from orrery_contracts import keys
 from tests.support.gateway import LiveGateway, Player, error_of, live_gateway, sign_up
 from tests.support.service import REPO
 
+pytestmark = pytest.mark.gateway
+
 GAME = "fractured_sky"
 FAST = {
     "ORRERY_MATCHMAKER_LEASE_MS": "2000",

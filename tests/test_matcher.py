@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchmaking.matcher import Group, Waiting, acceptable, compatible, match
 from orrery_contracts.matchmaking import ANY_AFTER_S, band
+
+pytestmark = pytest.mark.unit
 
 NOW = 1_000_000_000
 

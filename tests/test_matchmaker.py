@@ -35,6 +35,8 @@ from orrery_contracts.matchmaking import (
 )
 from tests.support.service import REPO, LiveService, live_service
 
+pytestmark = pytest.mark.service
+
 GAME = "fractured_sky"
 SECRET = "matchmaker-test-key-" + "x" * 24
 FAST = {

@@ -5,6 +5,8 @@ tickets are capped; blocks reach the tickets already waiting."""
 
 from __future__ import annotations
 
+import pytest
+
 from matchmaking.log import Batch
 from matchmaking.matchmaker import Writer
 from matchmaking.queue import QueueState, decide, expiries, matches, presence
@@ -16,6 +18,8 @@ from orrery_contracts.matchmaking import (
     SetBlocks,
     Ticket,
 )
+
+pytestmark = pytest.mark.unit
 
 NOW = 1_800_000_000_000
 

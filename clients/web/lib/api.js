@@ -121,6 +121,10 @@ export const api = {
     return request("GET", `/v1/tables/${encodeURIComponent(tableId)}/replay?${query}`);
   },
   leaderboard: (game) => request("GET", `/v1/leaderboard/${encodeURIComponent(game)}?limit=20`),
+  // quick play: a ticket {game, seats, options?, pace?, bots_ok?, bots_after_s?}
+  queue: (ticket) => request("POST", "/v1/queue", ticket),
+  ticket: (ticketId) => request("GET", `/v1/queue/${encodeURIComponent(ticketId)}`),
+  cancelTicket: (ticketId) => request("DELETE", `/v1/queue/${encodeURIComponent(ticketId)}`),
 };
 
 export function newCommandId() {

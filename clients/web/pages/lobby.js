@@ -1,4 +1,5 @@
-// The lobby: create a table, the open / playing / finished public tables (per game),
+// The lobby: quick play (a "Play now" button per game, a "Find a game" form), create a
+// table, the open / playing / finished public tables (per game),
 // my tables (to resume), and each game's leaderboard, refreshed every few seconds. The
 // page holds the shared state and places one component per box.
 
@@ -7,6 +8,7 @@ import { h, replaceChildren } from "../lib/dom.js";
 import { renderCreateTable } from "../components/create-table.js";
 import { renderLeaderboard } from "../components/leaderboard.js";
 import { renderMyTables } from "../components/my-tables.js";
+import { renderQuickPlay } from "../components/quick-play.js";
 import { renderTableList } from "../components/table-list.js";
 
 const REFRESH_MS = 5000;
@@ -14,6 +16,7 @@ const REFRESH_MS = 5000;
 export function mountLobby(root) {
   let stopped = false;
   let timer = null;
+  let stopQuick = () => {};
   const lobby = {
     games: [],
     state: { listState: "open", game: "", boardGame: "", pages: {} },
@@ -21,6 +24,7 @@ export function mountLobby(root) {
     titleOf: (name) => (lobby.games.find((g) => g.name === name) || { title: name }).title,
   };
 
+  const quickBox = h("section", { class: "card quick", "aria-labelledby": "quick-title" });
   const createBox = h("section", { class: "card create", "aria-labelledby": "create-title" });
   const listBox = h("section", { class: "card tables", "aria-labelledby": "list-title" });
   const mineBox = h("section", { class: "card mine", "aria-labelledby": "mine-title" });
@@ -30,7 +34,7 @@ export function mountLobby(root) {
     h(
       "div",
       { class: "lobby", "data-testid": "lobby" },
-      h("div", { class: "lobby-side" }, createBox, boardBox),
+      h("div", { class: "lobby-side" }, quickBox, createBox, boardBox),
       h("div", { class: "lobby-main" }, listBox, mineBox),
     ),
   );
@@ -48,6 +52,7 @@ export function mountLobby(root) {
   gamesIndex().then((index) => {
     lobby.games = index;
     if (stopped) return;
+    stopQuick = renderQuickPlay(quickBox, lobby);
     renderCreateTable(createBox, lobby);
     refresh();
   });
@@ -55,5 +60,6 @@ export function mountLobby(root) {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    stopQuick();
   };
 }
