@@ -6,11 +6,15 @@ opponent's turn after a placement, a round's end, a queue of steps) works on a c
 into the copy at once, with the game's own ``evolve``, so later rule code reads the
 up-to-date situation and the events alone rebuild it. The events are what ``decide``
 returns; the copy is thrown away.
+
+A game whose rules must look again only after certain kinds of event (Federation's
+"at once" checks) passes ``watch``: event type → bits; ``touched`` gathers the bits of
+the events emitted, and the game clears what it has looked at.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
 from orrery_contracts.base import EventBody
@@ -20,18 +24,30 @@ S = TypeVar("S")
 
 class Working(Generic[S]):
     """``state``: the private copy (never the state ``decide`` was given); ``events``:
-    what was emitted, in order; ``fold``: the game's ``evolve``."""
+    what was emitted, in order; ``fold``: the game's ``evolve``; ``touched``: the
+    ``watch`` bits of the events emitted since the game last cleared them."""
 
-    __slots__ = ("events", "fold", "state")
+    __slots__ = ("events", "fold", "state", "touched", "watch")
 
     def __init__(
-        self, state: S, fold: Callable[[S, EventBody], S], events: list[EventBody] | None = None
+        self,
+        state: S,
+        fold: Callable[[S, EventBody], S],
+        events: list[EventBody] | None = None,
+        watch: Mapping[type[EventBody], int] | None = None,
     ) -> None:
         self.state = state
         self.fold = fold
         self.events: list[EventBody] = [] if events is None else events
+        self.watch = watch
+        self.touched = 0
 
     def emit(self, event: EventBody) -> None:
-        """Record ``event`` and fold it into the working state."""
+        """Record ``event``, fold it into the working state, note its ``watch`` bits."""
         self.events.append(event)
         self.fold(self.state, event)
+        watch = self.watch
+        if watch is not None:
+            kind = type(event)
+            if kind in watch:  # most events are not watched: no call on a miss
+                self.touched |= watch[kind]

@@ -17,7 +17,7 @@ from games.federation import effects, laws, rounds, scoring
 from games.federation.choices import CHOICE_TYPES, answer, options
 from games.federation.counts import crystals, influence
 from games.federation.effects import take_medal
-from games.federation.working_copy import Ctx
+from games.federation.working_copy import CRYSTALS, INFLUENCE, Ctx
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
@@ -26,13 +26,15 @@ from orrery_contracts.federation import steps as st
 def after_step(ctx: Ctx) -> None:
     """Things the rules do "at once": planet medals and discarding crystals over 10."""
     s = ctx.state
-    if ctx.influence_changed():
+    if ctx.touched & INFLUENCE:
+        ctx.touched &= ~INFLUENCE
         for seat, p in enumerate(s.players):
             for planet, name in enumerate(cat.PLANETS):
                 supply = s.medal_supply[name]
                 if supply and name not in p.medals and influence(p, planet) >= supply[0]:
                     take_medal(ctx, seat, name)
-    if ctx.crystals_changed():
+    if ctx.touched & CRYSTALS:
+        ctx.touched &= ~CRYSTALS
         for seat, p in enumerate(s.players):
             if crystals(p) > cat.MAX_CRYSTALS and not any(
                 type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue

@@ -17,44 +17,31 @@ from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
-# A set of exact types: every emitted event is looked up here, and ``isinstance`` with a
-# tuple of msgspec Structs costs a call through the metaclass per class tried.
-_INFLUENCE_EVENTS: frozenset[type[EventBody]] = frozenset(
-    (
-        ev.OrangeMoved,
-        ev.BlueMoved,
-        ev.StallTaken,
-        ev.EruditeTaken,
-        ev.Built,
-        ev.InfluenceAdded,
-    )
-)
+# What the "at once" checks of ``automatic.after_step`` look at again after an event:
+# ``INFLUENCE`` (planet medals) and ``CRYSTALS`` (the limit of 10), by exact event type.
+INFLUENCE = 1
+CRYSTALS = 2
+_WATCH: dict[type[EventBody], int] = {
+    ev.OrangeMoved: INFLUENCE,
+    ev.BlueMoved: INFLUENCE,
+    ev.StallTaken: INFLUENCE,
+    ev.EruditeTaken: INFLUENCE,
+    ev.Built: INFLUENCE,
+    ev.InfluenceAdded: INFLUENCE,
+    ev.Gained: CRYSTALS,
+}
 
 
 class Ctx(Working[FederationState]):
-    """The working state (``games.working``) with the table's RNG, the queue's helpers
-    and what the "at once" checks (``automatic.after_step``) have seen."""
+    """The working state (``games.working``, watching what the "at once" checks of
+    ``automatic.after_step`` count) with the table's RNG and the queue's helpers."""
 
-    __slots__ = ("crystals_seen", "influence_seen", "rng")
+    __slots__ = ("rng",)
 
     def __init__(self, state: FederationState, rng: Random) -> None:
-        Working.__init__(self, state, evolve)
+        Working.__init__(self, state, evolve, watch=_WATCH)
         self.rng = rng
-        # how many events each "at once" check has looked at (-1: check regardless)
-        self.influence_seen = -1
-        self.crystals_seen = -1
-
-    def influence_changed(self) -> bool:
-        """Whether an event since the last call may have changed someone's influence."""
-        events, seen = self.events, self.influence_seen
-        self.influence_seen = len(events)
-        return seen < 0 or any(type(e) in _INFLUENCE_EVENTS for e in events[seen:])
-
-    def crystals_changed(self) -> bool:
-        """Whether an event since the last call may have changed someone's crystals."""
-        events, seen = self.events, self.crystals_seen
-        self.crystals_seen = len(events)
-        return seen < 0 or any(type(e) is ev.Gained for e in events[seen:])
+        self.touched = INFLUENCE | CRYSTALS  # the first look is made regardless
 
     def push(self, *steps: st.AnyStep) -> None:
         """Put steps at the front of the queue, to run in the given order."""
