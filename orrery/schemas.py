@@ -62,7 +62,7 @@ def _titled(schema: dict[str, Any], name: str) -> dict[str, Any]:
 def gateway_schema() -> dict[str, Any]:
     """The gateway's HTTP bodies (the OpenAPI document's components) as one JSON Schema."""
     from gateway.openapi import REF, Schemas
-    from orrery.cli.gateway import hosted_games
+    from orrery.gateway import hosted_games
 
     components = Schemas(hosted_games()).components
     roots = {
