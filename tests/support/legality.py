@@ -1,9 +1,13 @@
 """The check every game's legality tests share (OpenSpiel's one source of truth):
-``legal_commands`` lists, once each, exactly the candidates ``decide`` accepts."""
+``legal_commands`` lists, once each, exactly the candidates ``decide`` accepts, and
+``decide`` refuses exactly what the game's ``legal.problem(state, seat, command)`` finds,
+with its code."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib
+from collections.abc import Callable, Iterable
+from functools import cache
 from random import Random
 from typing import Any
 
@@ -15,11 +19,22 @@ from orrery_contracts.base import CommandBody
 ENCODE = msgspec.msgpack.encode
 
 
+@cache
+def problem_of(name: str) -> Callable[[Any, int, CommandBody], Rejected | None]:
+    """The game's one legality check, ``games.<name>.legal.problem``."""
+    problem: Callable[[Any, int, CommandBody], Rejected | None]
+    problem = importlib.import_module(f"games.{name}.legal").problem
+    return problem
+
+
 def accepted(game: Any, state: Any, command: CommandBody, seat: int) -> bool:
+    found = problem_of(game.name)(state, seat, command)
     try:
         game.decide(state, command, seat, Random(0))
-    except Rejected:
+    except Rejected as refused:
+        assert found is not None and found.code == refused.code, (seat, command, found)
         return False
+    assert found is None, (seat, command, found)
     return True
 
 
