@@ -1,6 +1,7 @@
 """The decider surface every game exposes, and the small types it returns.
 
-A game is a module-level object satisfying :class:`Game`:
+A game is a module-level object satisfying :class:`Game`; the built-in games define it
+as a :class:`games.definition.GameDefinition` naming their rule functions:
 
 * ``setup(options, seats, rng)`` — the opening facts, every random draw included;
 * ``decide(state, command, seat, rng)`` — events, or raise :class:`games.Rejected`;
@@ -21,7 +22,8 @@ A game is a module-level object satisfying :class:`Game`:
   (a representative set where the full set is combinatorial: every one listed is
   accepted, and a seat that must act always has at least one);
 * ``score(state)`` and ``status(state)``. Both are public: the scoreboard shows
-  ``score`` of a running game to everyone, so it may only count public facts.
+  ``score`` of a running game to everyone, so it may only count public facts;
+* optionally ``undo`` — which outcomes ``table.undo`` can take back (:mod:`games.undo`).
 
 Seats are numbered ``0 .. seats-1``. The platform builds the first state with
 ``initial_state(options, seats)`` and folds the ``setup`` events into it.
