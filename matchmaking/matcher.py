@@ -124,15 +124,18 @@ def acceptable(a: Waiting, b: Waiting, now: int) -> bool:
     return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
 
 
-_bands: dict[tuple[str, int], float] = {}
+_bands: dict[str, float] = {}
+_bands_at: list[int] = [0]
 
 
 def _band(ticket: Waiting, now: int) -> float:
-    """The ticket's band at ``now`` (kept for the pass under way)."""
-    key = (ticket.ticket_id, now)
-    found = _bands.get(key)
+    """The ticket's band at ``now`` (kept for the pass under way, whose clock it is)."""
+    if _bands_at[0] != now:
+        _bands.clear()
+        _bands_at[0] = now
+    found = _bands.get(ticket.ticket_id)
     if found is None:
-        found = _bands[key] = band(ticket.sigma, ticket.waited_s(now))
+        found = _bands[ticket.ticket_id] = band(ticket.sigma, ticket.waited_s(now))
     return found
 
 
@@ -158,6 +161,7 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
     decided; a ticket is in at most one."""
     low, high = seat_range
     _bands.clear()
+    _bands_at[0] = now
     tickets = sorted(pool, key=Waiting.order)
     used: set[str] = set()
     groups: list[Group] = []
@@ -291,21 +295,18 @@ def _neighbours(anchor: Waiting, size: int, line_of: _Line, now: int) -> list[Wa
         if total != size or end <= here:
             continue
         run = line[start:end]
-        if not _together(run, now):
-            continue
         # smallest spread first; among equals, a run that leaves a whole number of
         # tables' worth of tickets below it (so the rest still groups by neighbours)
-        key = (Group(tuple(run), size).spread, start % size != 0)
-        if best is None or key < best_key:
-            best, best_key = run, key
+        ratings = [r for t in run for r in t.ratings]
+        spread = max(ratings) - min(ratings)
+        key = (spread, start % size != 0)
+        if best is not None and key >= best_key:
+            continue
+        # (no pair can be further apart than the widest band of the run allows)
+        if spread > max(_band(t, now) for t in run) or not _together(run, now):
+            continue
+        best, best_key = run, key
     return best
-
-
-def _weight(a: Waiting, b: Waiting, now: int) -> int:
-    """A pair's weight: every pair outweighs any difference in ratings (most pairs
-    first), then the smaller difference, then the longer waits (integers: exact)."""
-    waited = a.waited_s(now) + b.waited_s(now)
-    return 10**12 - round(abs(a.mu - b.mu) * 1000) * 10**4 + min(9_999, round(waited))
 
 
 def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
@@ -314,15 +315,32 @@ def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
     for up to ``BLOSSOM_MAX`` tickets, beyond that the best matching whose pairs neither
     cross nor nest in rating order (dynamic programming in O(n)), which is the maximum
     one whenever nothing but ratings keeps tickets apart."""
+    # (one pass's figures per ticket, read many times below)
+    mus = [t.mu for t in singles]
+    bands = [_band(t, now) for t in singles]
+    waits = [t.waited_s(now) for t in singles]
+    plain = [not t.options and not t.blocks for t in singles]
     edges: list[dict[int, int]] = []
     for i, a in enumerate(singles):
         linked: dict[int, int] = {}
         for j in range(i + 1, min(len(singles), i + 1 + 4 * NEIGHBOURS)):
             if len(linked) >= NEIGHBOURS:
                 break
+            difference = mus[j] - mus[i]  # (rating order: never negative)
+            if difference > max(bands[i], bands[j]):
+                continue
             b = singles[j]
-            if compatible(a, b) and acceptable(a, b, now):
-                linked[j] = _weight(a, b, now)
+            # one-player tickets of one class that both want two seats: only options,
+            # blocks and the same player twice can keep them apart
+            if plain[i] and plain[j]:
+                if a.players == b.players:
+                    continue
+            elif not compatible(a, b):
+                continue
+            # every pair outweighs any rating difference (most pairs first), then the
+            # smaller difference, then the longer waits (integers: the sums are exact)
+            waited = min(9_999, round(waits[i] + waits[j]))
+            linked[j] = 10**12 - round(difference * 1000) * 10**4 + waited
         edges.append(linked)
     if len(singles) <= BLOSSOM_MAX:
         graph: Any = nx.Graph()
