@@ -25,6 +25,7 @@ S = TypeVar("S")
 V = TypeVar("V", bound=ViewBody)
 
 
+# Not frozen: ``games.protocol.Game`` declares plain (settable) attributes.
 @dataclass(slots=True, kw_only=True)
 class GameDefinition(Generic[S, V]):
     """A game: what it is (name, seats, wire types) and the functions of its rules;

@@ -1,7 +1,7 @@
 """``decide``: validate one command and return the events it causes.
 
 Validation is ``legal.problem`` alone (the predicates ``legal_commands`` lists with, so
-the two cannot drift apart; the rejection codes are listed in :mod:`legal`). Then one
+the two cannot drift apart; every rejection code is raised there). Then one
 function per command builds its events; they record what was paid. A command that
 hands the turn to an automated opponent or ends the round runs the rest here, on a
 working state (``games.working``: a private copy that folds each event emitted): AI turns

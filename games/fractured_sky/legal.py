@@ -1,7 +1,9 @@
-"""What ``decide`` accepts: the predicates it checks, and ``legal_commands`` listing them.
+"""Legality: whether a command is accepted and why not (``problem``), and the commands
+that are (``legal_commands``).
 
-``decide`` validates with ``problem`` alone: ``gate`` for the phase and turn, then one
-predicate per parameter (each ``*_problem`` returns the rejection, or None).
+``problem(state, seat, command)`` is the one check ``decide`` raises: ``gate`` for the
+phase and turn, then one predicate per parameter (each ``*_problem`` returns the
+rejection, or None).
 ``legal_commands`` enumerates candidates and keeps those the very same predicates accept
 (``gate`` once per kind of command, then each parameter), so no rule is written twice
 and the two cannot drift apart. The lists are complete: every (region, chip value)
@@ -10,17 +12,12 @@ with every way to pay two resources, and every 2-for-1 trade (at most ~200 comma
 
 The free trade is legal at any time while the game runs (RULES.md, rule choice 12), so
 it is listed for every seat the moment it holds two resources, also for seats that are
-not to move.
-``status().to_move`` never counts trades: a seat is "to move" only for its required
+not to move. ``status().to_move`` never counts trades: a seat is "to move" only for its required
 action, and as every trade lowers the seat's resources by one, random legal play (bots,
 the zombie moves of seats that left) still reaches the end.
 
-Rejection codes (besides the shared ``not_your_turn``, ``wrong_phase``, ``game_over``,
-``cannot_afford``, ``illegal_command``): ``already_chosen``,
-``bad_amounts``, ``bad_resource``, ``unknown_region``, ``region_taken``, ``chip_used``,
-``unknown_platform``, ``supply_exhausted``, ``unknown_card``, ``already_scouted``,
-``unknown_objective``, ``objective_revealed``, ``already_peeked``, ``slot_unavailable``,
-``no_pending_choice``, ``pointless_trade``.
+The rejection codes are written where they are raised, here; each names one situation in
+every game (RULES.md lists this game's, ``games/README.md`` every code's situation).
 """
 
 from __future__ import annotations
