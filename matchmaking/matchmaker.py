@@ -72,6 +72,7 @@ from orrery_contracts.matchmaking import (
     MatchMade,
     MatchStarted,
     PartyAccepted,
+    QueueAnswer,
     QueueCommand,
     QueueEntry,
     QueueEvent,
@@ -226,7 +227,21 @@ class Matchmaker:
             except (msgspec.ValidationError, msgspec.DecodeError) as error:
                 log.warning("matchmaker_bad_command", game=game, error=str(error)[:200])
                 continue
-            events, answer = await self._decide(state, command)
+            try:
+                events, answer = await self._decide(state, command)
+            except (RedisError, OSError):
+                raise
+            except Exception:  # a bug must not stop the queue: refuse this one, say so
+                log.exception("matchmaker_command_failed", game=game, command=command.command_id)
+                events, answer = (
+                    [],
+                    QueueAnswer(
+                        command_id=command.command_id,
+                        ok=False,
+                        code="bad_ticket",
+                        message="the ticket could not be decided",
+                    ),
+                )
             for event in events:
                 writer.add(event, now)
             writer.answer(answer.command_id, _json.encode(answer))
