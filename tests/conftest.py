@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -13,6 +13,11 @@ import redis.asyncio as aioredis
 
 from orrery.server.embedded import EmbeddedServer
 from tests.support.postgres import PostgresServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from tests.support.gateway import LiveGateway
 
 # The platform tests plug in a tiny game of their own (also in worker subprocesses).
 os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")
@@ -55,8 +60,38 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield started
 
 
+@pytest.fixture(scope="session")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
+    """The run's gateway stack with default settings and no bot runner (an embedded
+    server, a worker, a projector and the gateway), for every module that needs nothing
+    else; a module that does (bots, other limits, more gateways) defines its own
+    ``live``."""
+    from tests.support.gateway import live_gateway
+
+    with live_gateway(Path(tmp_path_factory.mktemp("gw-shared")), bots=False) as gateway:
+        yield gateway
+
+
 @pytest.fixture
 async def http(live: Any) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client of the module's ``live`` gateway (a module's fixture with a ``url``)."""
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def chromium_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One Chromium for every browser test of the run (its DevTools endpoint)."""
+    from tests.support.browser import chromium_process
+
+    with chromium_process(tmp_path_factory.mktemp("chromium")) as endpoint:
+        yield endpoint
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_endpoint: str) -> Iterator[Browser]:
+    """The run's Chromium, connected for one module (each test opens its own contexts)."""
+    from tests.support.browser import connected
+
+    with connected(chromium_endpoint) as started:
+        yield started

@@ -11,8 +11,6 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,7 +24,6 @@ from tests.support.gateway import (
     Player,
     deleted_marker,
     frame_at,
-    live_gateway,
     next_frame,
     sign_up,
     unique,
@@ -36,12 +33,6 @@ from tests.support.service import PARTITIONS, REPO
 pytestmark = pytest.mark.gateway
 
 XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-chat")), bots=False) as gateway:
-        yield gateway
 
 
 async def tiny_table(a: Player, b: Player) -> str:

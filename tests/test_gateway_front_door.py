@@ -10,8 +10,6 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -24,7 +22,6 @@ from tests.support.gateway import (
     LiveGateway,
     auth_frame,
     error_of,
-    live_gateway,
     next_frame,
     sign_up,
     unique,
@@ -34,12 +31,6 @@ from tests.support.service import REPO
 pytestmark = pytest.mark.gateway
 
 GOOD = "a good password"
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-door")), bots=False) as gateway:
-        yield gateway
 
 
 # ---------------------------------------------------------------- 1. look-alike names

@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,19 +27,13 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import GENESIS_HASH, EventEnvelope, RawEnvelope, seal
 from orrery_contracts.table import SeatJoined, TableCreated, TableStarted
 from services.transfer import import_entries
-from tests.support.gateway import LiveGateway, Player, frame_at, live_gateway, sign_up, unique
+from tests.support.gateway import LiveGateway, Player, frame_at, sign_up, unique
 from tests.support.service import PARTITIONS
 from tests.support.tinygame import Dealt
 
 pytestmark = pytest.mark.gateway
 
 SEED = bytes(range(32))
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-hidden")), bots=False) as gateway:
-        yield gateway
 
 
 def crafted_log(table_id: str, key: str, a: Player, b: Player, a_card: int) -> list[RawEnvelope]:

@@ -14,8 +14,7 @@ import bisect
 import json
 import random
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -24,18 +23,12 @@ import pytest
 from gateway.crypto import seat_secret
 from gateway.wire import GatewayClient
 from orrery_contracts import keys
-from tests.support.gateway import NOT_MOVES, LiveGateway, Player, live_gateway, sign_up, unique
+from tests.support.gateway import NOT_MOVES, LiveGateway, Player, sign_up, unique
 
 pytestmark = pytest.mark.gateway
 
 SEATS = 2
 VIEWERS: tuple[int | None, ...] = (None, *range(SEATS))
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-replay")), bots=False) as gateway:
-        yield gateway
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ import httpx
 import pytest
 
 from games.registry import BUILTIN
-from tests.support.gateway import LiveGateway, live_gateway, sign_up, unique
+from tests.support.gateway import LiveGateway, sign_up, unique
 from tests.support.service import REPO
 
 pytestmark = pytest.mark.gateway
@@ -37,12 +36,6 @@ TSC = TS / "node_modules" / ".bin" / "tsc"
 NODE = shutil.which("node")
 # the type assertions a search of the text finds (assertions.mjs finds them in the syntax)
 CASTS = re.compile(r"\bas\s+(any|unknown)\b|<any>|\bas\s+[A-Z{(\[]|\bas\s+const\b")
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(Path(tmp_path_factory.mktemp("gw-ts")), bots=False) as gateway:
-        yield gateway
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.browser import Person, WebStack, chromium, new_person, web_stack
+from tests.support.browser import Person, WebStack, new_person, web_stack
 
 pytestmark = pytest.mark.browser
 
@@ -23,12 +23,6 @@ XSS = '<img src=x onerror="window.__xss = 1"><script>window.__xss = 2</script>'
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     with web_stack(Path(tmp_path_factory.mktemp("web-chat"))) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as (_, started):
         yield started
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from tests.support.browser import WebStack, chromium, new_person, web_stack
+from tests.support.browser import WebStack, new_person, web_stack
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +28,6 @@ document.addEventListener('securitypolicyviolation',
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     with web_stack(Path(tmp_path_factory.mktemp("web-csp"))) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as (_, started):
         yield started
 
 

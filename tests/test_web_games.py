@@ -27,7 +27,6 @@ from orrery_contracts import keys
 from tests.support.browser import (
     Person,
     WebStack,
-    chromium,
     new_person,
     play_until_finished,
     screenshot_dir,
@@ -45,12 +44,6 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     with web_stack(Path(tmp_path_factory.mktemp("web-games"))) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as (_, started):
         yield started
 
 

@@ -15,7 +15,6 @@ from tests.support.browser import (
     PASSWORD,
     Person,
     WebStack,
-    chromium,
     new_person,
     screenshot_dir,
     web_stack,
@@ -40,12 +39,6 @@ UNNAMED = """() => [...document.querySelectorAll('button, a[href], input, select
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     with web_stack(Path(tmp_path_factory.mktemp("web-lobby"))) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as (_, started):
         yield started
 
 

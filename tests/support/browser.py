@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -178,6 +179,60 @@ def chromium() -> Iterator[tuple[Playwright, Browser]]:
             yield playwright, browser
         finally:
             browser.close()
+
+
+@contextmanager
+def chromium_process(profile: Path) -> Iterator[str]:
+    """One headless Chromium for a whole test run; its DevTools endpoint (``ws://…``).
+
+    Each browser test module connects to it (:func:`connected`) instead of starting a
+    browser of its own. Playwright's sync API keeps an event loop marked as running
+    while it is started, so it is started per module, never for the whole run."""
+    process = subprocess.Popen(
+        [
+            chromium_executable(),
+            "--headless",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            *CHROMIUM_ARGS,
+            "about:blank",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        said: list[str] = []
+        for line in process.stderr:
+            said.append(line)
+            if line.startswith("DevTools listening on "):
+                endpoint = line.removeprefix("DevTools listening on ").strip()
+                break
+        else:
+            raise RuntimeError("Chromium did not start: " + "".join(said[-20:]))
+        # keep reading what it says, so a full pipe never stops it
+        threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()
+        yield endpoint
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def connected(endpoint: str) -> Iterator[Browser]:
+    """Playwright connected to the run's Chromium (contexts opened through it close with it)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.connect_over_cdp(endpoint)
+        try:
+            yield browser
+        finally:
+            browser.close()  # its contexts close; the browser runs on for the next module
 
 
 # ---------------------------------------------------------------- a person in a browser
