@@ -34,7 +34,7 @@ from litestar.types import Receive, Scope, Send
 
 from gateway.asyncapi import asyncapi_document
 from gateway.bodies import strict_body
-from gateway.core import Gateway, provide_gateway, provide_player
+from gateway.core import RESOURCE_DEPENDENCIES, Gateway, provide_gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.fastpath import CommandPath, command_table
 from gateway.headers import security_headers
@@ -188,8 +188,11 @@ def create_app(
     app = GatewayApp(
         route_handlers=handlers,
         # handlers take these by name (gateway/routes.py); "player" needs a session, so it
-        # is declared on the protected router
-        dependencies={"gateway": Provide(provide_gateway, sync_to_thread=False)},
+        # is declared on the protected router; the table resources: gateway.core
+        dependencies={
+            "gateway": Provide(provide_gateway, sync_to_thread=False),
+            **RESOURCE_DEPENDENCIES,
+        },
         lifespan=[lifespan],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=before_request,

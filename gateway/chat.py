@@ -37,7 +37,7 @@ import structlog
 from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
-from gateway.tables import TableService, seat_of
+from gateway.tables import Tables, seat_of
 from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, OutcomeTimeout
 from orrery_contracts import keys
@@ -71,7 +71,7 @@ class ArchivedChats(Protocol):
 
 
 class TableChat:
-    def __init__(self, client: GatewayClient, accounts: Accounts, tables: TableService) -> None:
+    def __init__(self, client: GatewayClient, accounts: Accounts, tables: Tables) -> None:
         self.client = client
         self.redis = client.redis
         self.accounts = accounts

@@ -1,8 +1,10 @@
 """What every request shares: the :class:`Gateway` (made once per process: the wire
-client, accounts, sessions, rate limiter, tables, live hub), the dependencies that hand
-it (``gateway``) and the session's player (``player``) to the handlers — Litestar
-injects them by parameter name, gateway.app declares them — and the small helpers the
-routes use to answer with raw JSON.
+client, accounts, sessions, rate limiter, tables and their resources, live hub), the
+dependencies that hand it (``gateway``), each table resource (``lobby``, ``table_bots``,
+``commands``, ``views``, ``replays``, ``my_games``, ``leaderboards``) and the session's
+player (``player``) to the handlers — Litestar injects them by parameter name,
+gateway.app declares them — and the small helpers the routes use to answer with raw
+JSON.
 """
 
 from __future__ import annotations
@@ -15,16 +17,24 @@ import msgspec
 import structlog
 from litestar import Request, Response
 from litestar.datastructures import State
+from litestar.di import Provide
 
 from gateway.accounts import Accounts
 from gateway.chat import TableChat
+from gateway.commands import Commands
 from gateway.errors import ApiError
 from gateway.hosted import HostedGames
+from gateway.leaderboards import Leaderboards
 from gateway.live import LiveHub
+from gateway.lobby import Lobby
+from gateway.my_games import MyGames
 from gateway.ratelimit import RateLimiter
+from gateway.replays import Replays
 from gateway.sessions import Sessions, bearer
 from gateway.settings import Settings
-from gateway.tables import Replayer, TableService
+from gateway.table_bots import TableBots
+from gateway.tables import Replayer, Tables
+from gateway.views import Views
 from gateway.wire import GatewayClient
 
 log = structlog.get_logger("orrery.gateway")
@@ -42,7 +52,14 @@ class Gateway:
     accounts: Accounts
     sessions: Sessions
     limiter: RateLimiter
-    tables: TableService
+    tables: Tables
+    lobby: Lobby
+    table_bots: TableBots
+    commands: Commands
+    views: Views
+    replays: Replays
+    my_games: MyGames
+    leaderboards: Leaderboards
     hub: LiveHub
     chat: TableChat
     connected: bool = False
@@ -53,7 +70,7 @@ class Gateway:
     ) -> Gateway:
         client = GatewayClient(settings.redis_url)
         accounts = Accounts(client.redis)
-        tables = TableService(
+        tables = Tables(
             client,
             accounts,
             settings.secret_key,
@@ -68,6 +85,13 @@ class Gateway:
             sessions=Sessions(settings.secret_key, settings.session_ttl_s),
             limiter=RateLimiter(client.redis),
             tables=tables,
+            lobby=Lobby(tables),
+            table_bots=TableBots(tables),
+            commands=Commands(tables),
+            views=Views(tables),
+            replays=Replays(tables),
+            my_games=MyGames(tables),
+            leaderboards=Leaderboards(tables),
             hub=LiveHub(client),
             chat=TableChat(client, accounts, tables),
         )
@@ -106,6 +130,47 @@ def provide_gateway(state: State) -> Gateway:
     was made with (``app.state.gateway``, set by gateway.app)."""
     gateway: Gateway = state.gateway
     return gateway
+
+
+def provide_lobby(gateway: Gateway) -> Lobby:
+    return gateway.lobby
+
+
+def provide_table_bots(gateway: Gateway) -> TableBots:
+    return gateway.table_bots
+
+
+def provide_commands(gateway: Gateway) -> Commands:
+    return gateway.commands
+
+
+def provide_views(gateway: Gateway) -> Views:
+    return gateway.views
+
+
+def provide_replays(gateway: Gateway) -> Replays:
+    return gateway.replays
+
+
+def provide_my_games(gateway: Gateway) -> MyGames:
+    return gateway.my_games
+
+
+def provide_leaderboards(gateway: Gateway) -> Leaderboards:
+    return gateway.leaderboards
+
+
+# each table resource by the parameter name its handlers take (gateway.app declares them
+# beside ``gateway``); a handler names the one resource it uses
+RESOURCE_DEPENDENCIES = {
+    "lobby": Provide(provide_lobby, sync_to_thread=False),
+    "table_bots": Provide(provide_table_bots, sync_to_thread=False),
+    "commands": Provide(provide_commands, sync_to_thread=False),
+    "views": Provide(provide_views, sync_to_thread=False),
+    "replays": Provide(provide_replays, sync_to_thread=False),
+    "my_games": Provide(provide_my_games, sync_to_thread=False),
+    "leaderboards": Provide(provide_leaderboards, sync_to_thread=False),
+}
 
 
 def address_of(request: Request[Any, Any, Any]) -> str:

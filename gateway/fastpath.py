@@ -41,6 +41,7 @@ from litestar.types import (
 from redis.exceptions import RedisError
 
 from gateway.bodies import too_deep
+from gateway.commands import answer_command
 from gateway.core import Gateway
 from gateway.errors import ApiError, api_error_body, internal_error_body, redis_error_body
 from gateway.headers import headers_for
@@ -51,7 +52,6 @@ COMMAND_PATH = re.compile(r"/v1/tables/([^/]+)/commands\Z")
 # the request headers read here (another header given twice is not this path's business)
 _READ = frozenset((b"authorization", b"content-length", b"origin"))
 _command_in = msgspec.json.Decoder(CommandIn)
-_json = msgspec.json.Encoder()
 _JSON_TYPE = (b"content-type", b"application/json")
 
 
@@ -133,10 +133,7 @@ class CommandPath:
         extra: dict[str, str] = {}
         try:
             player, _ = await self.gateway.player(token)
-            status, document = await self.gateway.tables.command(
-                player, table_id, data.command_id, data.body
-            )
-            body = _json.encode(document)
+            status, body = await answer_command(self.gateway.commands, player, table_id, data)
         except ApiError as error:
             status, body, extra = api_error_body(error)
         except RedisError as error:

@@ -61,7 +61,7 @@ from gateway.models import (
     TableMade,
 )
 from gateway.queue import BlockIn, Blocks, QueueIn, QueueTicket, QueueTickets
-from gateway.tables import REPLAY_AS
+from gateway.replays import REPLAY_AS
 from orrery_contracts.base import ViewBody
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Duplicate, Rejection

@@ -1,6 +1,7 @@
-"""The HTTP routes under ``/v1`` (and the health checks): thin handlers over
-:class:`gateway.tables.TableService`, documented in the OpenAPI document by their
-msgspec models and the error bodies each may answer with.
+"""The HTTP routes under ``/v1`` (and the health checks): thin handlers over the table
+resources (gateway.lobby, gateway.table_bots, gateway.commands, gateway.views,
+gateway.replays, gateway.my_games, gateway.leaderboards), documented in the OpenAPI
+document by their msgspec models and the error bodies each may answer with.
 
 Each operation has a short ``operationId`` and one tag (its resource), so a generated
 client gets one module per resource and functions named ``get_view``, ``send_command``.
@@ -8,8 +9,9 @@ The statuses listed here are the operation's own; :mod:`gateway.openapi` adds th
 every operation may answer (400, 401, 413, 422, 429, 503) and the typed play bodies.
 
 Handlers name what they need and Litestar injects it (gateway.app declares the
-dependencies): ``gateway`` (the process's :class:`gateway.core.Gateway`) and, under the
-session router, ``player`` (the bearer token's player id). Injected parameters are not
+dependencies): ``gateway`` (the process's :class:`gateway.core.Gateway`), the table
+resource it serves (``lobby``, ``commands``, ...: gateway.core) and, under the session
+router, ``player`` (the bearer token's player id). Injected parameters are not
 request parameters: they never appear in the OpenAPI document.
 """
 
@@ -24,8 +26,11 @@ from litestar.openapi import ResponseSpec
 from litestar.params import Parameter
 
 from gateway.chat import ChatHistory
+from gateway.commands import Commands, answer_command
 from gateway.core import Gateway, address_of, document, raw_json
 from gateway.errors import ApiError
+from gateway.leaderboards import Leaderboards
+from gateway.lobby import Lobby
 from gateway.models import (
     BotIn,
     ChatIn,
@@ -47,12 +52,15 @@ from gateway.models import (
     TableList,
     TableMade,
 )
+from gateway.my_games import MyGames
 from gateway.openapi import ASYNCAPI_PATH
+from gateway.replays import Replays
+from gateway.table_bots import TableBots
 from gateway.tables import MAX_LIST
+from gateway.views import Views
 from orrery_contracts import keys
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.lobby import LISTED_STATES
-from orrery_contracts.table import LeaveTable, StartTable
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()
@@ -186,9 +194,9 @@ async def readyz(gateway: Gateway) -> Readiness:
 
 
 @get("/players/me", operation_id="getMe", tags=["players"])
-async def me(player: str, gateway: Gateway) -> Me:
+async def me(player: str, my_games: MyGames) -> Me:
     """My account, ratings and the tables where I hold a seat."""
-    return await gateway.tables.me(player)
+    return await my_games.me(player)
 
 
 @get(
@@ -199,7 +207,7 @@ async def me(player: str, gateway: Gateway) -> Me:
 )
 async def my_games(
     player: str,
-    gateway: Gateway,
+    my_games: MyGames,
     game: Annotated[str | None, Parameter(description="only this game's tables")] = None,
     cursor: Annotated[str | None, Parameter(description="the `next` of the page before")] = None,
     limit: Annotated[int, Parameter(ge=1, le=100, description="tables per page")] = 20,
@@ -207,28 +215,28 @@ async def my_games(
     """My finished (and closed) games, newest finish first, live and archived: game,
     every seat with its name, rank and score, my seat, when it finished; a page at a
     time."""
-    return await gateway.tables.my_games(player, game, cursor, limit)
+    return await my_games.games(player, game, cursor, limit)
 
 
 @post(
     "/tables", status_code=201, responses=_errors(504), operation_id="createTable", tags=["tables"]
 )
-async def create_table(data: NewTable, player: str, gateway: Gateway) -> TableMade:
+async def create_table(data: NewTable, player: str, lobby: Lobby) -> TableMade:
     """Create a table (a private one gets an invite and is never listed)."""
-    return await gateway.tables.create(player, data.game, data.seats, data.options, data.private)
+    return await lobby.create(player, data.game, data.seats, data.options, data.private)
 
 
 @get("/tables", operation_id="listTables", tags=["tables"])
 async def list_tables(
     player: str,
-    gateway: Gateway,
+    lobby: Lobby,
     game: str | None = None,
     table_state: Annotated[str, Parameter(query="state", description=STATE_HELP)] = "open",
     limit: Limit = 20,
     cursor: str | None = None,
 ) -> TableList:
     """The lobby: public tables by state (newest first), a page at a time."""
-    return await gateway.tables.listing(game, table_state, limit, cursor)
+    return await lobby.listing(game, table_state, limit, cursor)
 
 
 @post(
@@ -239,11 +247,11 @@ async def list_tables(
     tags=["tables"],
 )
 async def join_table(
-    table_id: str, player: str, gateway: Gateway, data: JoinIn | None = None
+    table_id: str, player: str, lobby: Lobby, data: JoinIn | None = None
 ) -> SeatOut:
     """Take a seat (``seat``: that one; ``invite``: a private table's)."""
     data = data or JoinIn()
-    seat = await gateway.tables.join(player, table_id, data.seat, data.invite)
+    seat = await lobby.join(player, table_id, data.seat, data.invite)
     return SeatOut(seat=seat)
 
 
@@ -255,11 +263,11 @@ async def join_table(
     tags=["tables"],
 )
 async def add_bot(
-    table_id: str, player: str, gateway: Gateway, data: BotIn | None = None
+    table_id: str, player: str, table_bots: TableBots, data: BotIn | None = None
 ) -> SeatOut:
     """A server-side bot takes an open seat and plays it."""
     data = data or BotIn()
-    seat = await gateway.tables.add_bot(player, table_id, data.seat)
+    seat = await table_bots.add(player, table_id, data.seat)
     return SeatOut(seat=seat)
 
 
@@ -270,9 +278,9 @@ async def add_bot(
     operation_id="startTable",
     tags=["tables"],
 )
-async def start_table(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
+async def start_table(table_id: str, player: str, lobby: Lobby) -> Response[bytes]:
     """Start the table (every seat taken)."""
-    status, body = await gateway.tables.lifecycle(player, table_id, StartTable())
+    status, body = await lobby.start(player, table_id)
     return document(status, body)
 
 
@@ -283,9 +291,9 @@ async def start_table(table_id: str, player: str, gateway: Gateway) -> Response[
     operation_id="leaveTable",
     tags=["tables"],
 )
-async def leave_table(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
+async def leave_table(table_id: str, player: str, lobby: Lobby) -> Response[bytes]:
     """Leave: before the start the seat opens again; after it, the seat concedes."""
-    status, body = await gateway.tables.lifecycle(player, table_id, LeaveTable())
+    status, body = await lobby.leave(player, table_id)
     return document(status, body)
 
 
@@ -297,11 +305,11 @@ async def leave_table(table_id: str, player: str, gateway: Gateway) -> Response[
     tags=["play"],
 )
 async def send_command(
-    table_id: str, data: CommandIn, player: str, gateway: Gateway
+    table_id: str, data: CommandIn, player: str, commands: Commands
 ) -> Response[bytes]:
     """Send a command for my seat: 200 accepted or duplicate, 422 rejected."""
-    status, body = await gateway.tables.command(player, table_id, data.command_id, data.body)
-    return document(status, body)
+    status, body = await answer_command(commands, player, table_id, data)
+    return raw_json(body, status)
 
 
 @post(
@@ -345,16 +353,16 @@ async def read_chat(
     operation_id="getView",
     tags=["play"],
 )
-async def table_view(table_id: str, player: str, gateway: Gateway) -> Response[bytes]:
+async def table_view(table_id: str, player: str, views: Views) -> Response[bytes]:
     """My seat's view, or the spectator's when I hold no seat."""
-    return raw_json(await gateway.tables.view(player, table_id))
+    return raw_json(await views.view(player, table_id))
 
 
 @get("/tables/{table_id:str}", responses=_errors(404), operation_id="getTable", tags=["tables"])
-async def table_detail(table_id: str, player: str, gateway: Gateway) -> TableDetail:
+async def table_detail(table_id: str, player: str, lobby: Lobby) -> TableDetail:
     """One table: game, options, seats and players as the lobby shows them, bots, open
     seats, phase, whose turn, its last seq, when it was created and finished."""
-    return await gateway.tables.detail(table_id)
+    return await lobby.detail(table_id)
 
 
 @get(
@@ -366,7 +374,7 @@ async def table_detail(table_id: str, player: str, gateway: Gateway) -> TableDet
 async def table_replay(
     table_id: str,
     player: str,
-    gateway: Gateway,
+    replays: Replays,
     at: Annotated[
         int | None,
         Parameter(
@@ -388,13 +396,15 @@ async def table_replay(
     """My view (a seat's only as itself, else the spectator's) after the command holding
     seq ``at`` (or after the ``step``-th command; neither: now), with ``replay``: where
     it stands (``seq`` shown, ``at`` asked, the step, the steps around it)."""
-    return raw_json(await gateway.tables.replay(player, table_id, at, step, viewer))
+    return raw_json(await replays.replay(player, table_id, at, step, viewer))
 
 
 @get("/leaderboard/{game:str}", operation_id="getLeaderboard", tags=["leaderboard"])
-async def leaderboard(game: str, player: str, gateway: Gateway, limit: Limit = 20) -> Leaderboard:
+async def leaderboard(
+    game: str, player: str, leaderboards: Leaderboards, limit: Limit = 20
+) -> Leaderboard:
     """The top rated players of a game (verified players only)."""
-    return await gateway.tables.leaderboard(game, limit)
+    return await leaderboards.top(game, limit)
 
 
 @route(

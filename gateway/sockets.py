@@ -201,7 +201,7 @@ class _Connection:
                 await self.gateway.limiter.take(
                     self.player, self.gateway.settings.rate_per_s, self.gateway.settings.burst
                 )
-                _, body = await self.gateway.tables.command(
+                _, body = await self.gateway.commands.send(
                     self.player, table_id, frame.command_id, frame.body
                 )
                 await self.send(_json.encode({"type": "outcome", **body}))

@@ -217,7 +217,7 @@ class ArchiveRecords:
     ) -> tuple[list[Any], bool]:
         from archive import ArchiveUnavailable
         from gateway.models import PastSeat
-        from gateway.tables import past_game
+        from gateway.my_games import past_game
 
         after = f"{cursor[0]}:{cursor[1]}" if cursor else None
         try:

@@ -92,10 +92,10 @@ class _Gateway:
         return self.sessions.player(token)
 
     @property
-    def tables(self) -> _Gateway:
+    def commands(self) -> _Gateway:
         return self
 
-    async def command(
+    async def send(
         self, player: str, table_id: str, command_id: str, body: dict[str, Any]
     ) -> tuple[int, Any]:
         self.sent.append((player, table_id, command_id, body))
