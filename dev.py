@@ -12,7 +12,7 @@ The first run creates ./.venv and installs the project with its dev extras; late
 runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's Chromium
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
 PostgreSQL (the archive's tests) when missing,
-curl and jq (the README's walk-through) when missing, the npm packages of the
+curl and jq (the gateway's walk-through in docs/gateway.md) when missing, the npm packages of the
 TypeScript check (clients/typescript/, Node.js if missing) and of the API documents'
 validators (tests/apidocs/), and the OpenAPI client generator (in a virtual environment
 of its own).
@@ -84,7 +84,7 @@ def ensure_postgresql() -> None:
 
 
 def ensure_shell_tools() -> None:
-    """The README's gateway walk-through runs in tests with curl and jq."""
+    """The gateway's walk-through (docs/gateway.md) runs in tests with curl and jq."""
     missing = [tool for tool in ("curl", "jq") if not shutil.which(tool)]
     if missing:
         apt_install(" and ".join(missing), *missing)
