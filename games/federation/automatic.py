@@ -27,14 +27,14 @@ def after_step(ctx: Ctx) -> None:
     """Things the rules do "at once": planet medals and discarding crystals over 10."""
     s = ctx.state
     if ctx.touched & INFLUENCE:
-        ctx.touched &= ~INFLUENCE
+        ctx.touched ^= INFLUENCE
         for seat, p in enumerate(s.players):
             for planet, name in enumerate(cat.PLANETS):
                 supply = s.medal_supply[name]
                 if supply and name not in p.medals and influence(p, planet) >= supply[0]:
                     take_medal(ctx, seat, name)
     if ctx.touched & CRYSTALS:
-        ctx.touched &= ~CRYSTALS
+        ctx.touched ^= CRYSTALS
         for seat, p in enumerate(s.players):
             if crystals(p) > cat.MAX_CRYSTALS and not any(
                 type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue
