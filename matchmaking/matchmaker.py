@@ -325,6 +325,11 @@ class Matchmaker:
         if owned is None:
             return
         for match in list(owned.state.pending.values()):
+            # a burst of matches may take longer than the lease: renew it as we go
+            if await mlog.lease(self.redis, game, self.name, self.lease_ms) == 0:
+                self.owned.pop(game, None)
+                log.warning("matchmaker_lease_lost", game=game)
+                return
             try:
                 await self.make_table(game, match)
                 event: QueueEvent = MatchStarted(match_id=match.match_id, table_id=match.table_id)
