@@ -248,3 +248,32 @@ async def test_the_sdk_queues_and_plays_the_seat_it_is_matched_to(service: LiveS
             assert isinstance(played, Accepted), played  # the derived secret holds the seat
     finally:
         stop(matchmaker)
+
+
+def test_two_matchmakers_side_by_side_match_each_ticket_once(service: LiveService) -> None:
+    r = service.sync_redis()
+    run = uuid.uuid4().hex[:6]
+    players = [f"d{run}{i}" for i in range(9)]
+    for player in players:
+        rate(r, player, 1500)
+    pair = [start_matchmaker(service), start_matchmaker(service)]
+    try:
+        tickets = [queue(r, p) for p in players]
+        wait_until(
+            lambda: all(ticket_state(r, t)[0] == "matched" for t in tickets),
+            what="every ticket matched",
+        )
+        tables: dict[str | None, list[str]] = {}
+        for ticket_id, player in zip(tickets, players, strict=True):
+            tables.setdefault(ticket_state(r, ticket_id)[1], []).append(player)
+        assert len(tables) == 3 and all(len(seated) == 3 for seated in tables.values())
+        for table_id, seated in tables.items():
+            assert table_id is not None and sorted(started_table(r, table_id)) == sorted(seated)
+        made = [
+            e for e in log_events(r) if isinstance(e, MatchMade) and set(e.tickets) & set(tickets)
+        ]
+        assert sorted(t for e in made for t in e.tickets) == sorted(tickets)
+        audited(r)
+    finally:
+        for process in pair:
+            stop(process)
