@@ -44,9 +44,13 @@ _ANSWERS: dict[type[st.Choice], tuple[type[CommandBody], ...]] = {
 
 
 def problem(state: FederationState, seat: int, command: CommandBody) -> Rejected | None:
-    """The rejection ``decide`` gives for this command, or None when it is accepted."""
+    """The rejection ``decide`` gives for this command, or None when it is accepted. In
+    every game the same order: the game is over, the seat has no player, not this game's
+    command, then the pending step (its seat, then what answers it)."""
     if state.finished:
         return Rejected(GAME_OVER, "the game is over")
+    if not 0 <= seat < len(state.players):
+        return Rejected(NOT_YOUR_TURN, "no such seat")
     kind = type(command)
     if kind not in _COMMAND_TYPES:
         return Rejected(ILLEGAL_COMMAND, "not a Federation command")

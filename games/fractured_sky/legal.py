@@ -82,7 +82,9 @@ def can_afford(have: Sequence[int], cost: tuple[int, int, int]) -> bool:
 
 
 def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Rejected | None:
-    """Whether ``seat`` may send a command of this kind now at all (phase and turn).
+    """Whether ``seat`` may send a command of this kind now at all (phase and turn). In
+    every game the same order: the game is over, the seat has no player, not this game's
+    command, then the phase and the turn.
 
     The free trade (2 resources for 1) is allowed at any time while the game runs
     (RULES.md, rule choice 12): in every phase, on or off the seat's turn.

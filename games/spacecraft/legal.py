@@ -56,23 +56,27 @@ from orrery_contracts.spacecraft.commands import (
     Visit,
 )
 
+_COMMAND_TYPES = frozenset(COMMAND_TYPES)
+
 # ---------------------------------------------------------------- the check
 
 
 def gate(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> Rejected | None:
-    """Whether ``seat`` may send a command of this kind now at all (phase and turn)."""
+    """Whether ``seat`` may send a command of this kind now at all. In every game the
+    same order: the game is over, the seat has no player, not this game's command, then
+    the phase and the turn."""
     if state.phase == "over":
         return Rejected(GAME_OVER, "the game is over")
     if not 0 <= seat < state.players:
         return Rejected(NOT_YOUR_TURN, "no such seat")
+    if kind not in _COMMAND_TYPES:
+        return not_spacecraft()
     if kind is ChooseGoal:
         return None
     if state.phase not in ("play", "final"):
         return Rejected(WRONG_PHASE, "every player must choose a personal goal first")
     if seat != state.current:
         return Rejected(NOT_YOUR_TURN, f"it is seat {state.current}'s turn")
-    if kind not in COMMAND_TYPES:
-        return not_spacecraft()
     return None
 
 
