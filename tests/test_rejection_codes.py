@@ -2,16 +2,24 @@
 each code the rules can raise, the situation it names and who raises it. Every code the
 source under ``games/`` raises has its row (with exactly the games that raise it), no
 row names a code nobody raises, every code is in the wire contract
-(``REJECTION_CODES``), and each game's RULES.md names every code the game raises."""
+(``REJECTION_CODES``), each game's RULES.md names every code the game raises, and the
+situations every game shares get the same code in each."""
 
 from __future__ import annotations
 
+import importlib
 import re
+from random import Random
 
 import pytest
 
+from games.playthrough import fold
+from games.registry import get_game
+from games.rejection import Rejected
+from games.rng import derive_rng
 from orrery_contracts.rejections import REJECTION_CODES
 from tests.support.service import REPO
+from tests.support.tinygame import Draw
 
 pytestmark = pytest.mark.unit
 
@@ -75,3 +83,23 @@ def test_each_rules_page_names_the_codes_its_game_raises(game: str) -> None:
 def test_the_table_is_sorted() -> None:
     codes = list(_table())
     assert codes == sorted(codes)
+
+
+@pytest.mark.parametrize("game", ["fractured_sky", "spacecraft", "federation"])
+def test_the_same_situation_gets_the_same_code_in_every_game(game: str) -> None:
+    """A seat no player sits at, and another game's command: the same codes everywhere,
+    in the same order, from ``legal.problem`` and ``decide`` alike."""
+    rules = get_game(game)
+    assert rules is not None
+    options = rules.options_type()
+    seats = max(rules.min_seats, 2)
+    state = fold(rules, options, seats, rules.setup(options, seats, derive_rng(bytes(16), 0)))
+    problem = importlib.import_module(f"games.{game}.legal").problem
+    seat = rules.status(state).to_move[0]
+    mine = rules.legal_commands(state, seat)[0]
+    cases = [(99, mine, "not_your_turn"), (99, Draw(), "not_your_turn")]
+    for who, command, code in [*cases, (seat, Draw(), "illegal_command")]:
+        assert problem(state, who, command).code == code
+        with pytest.raises(Rejected) as refused:
+            rules.decide(state, command, who, Random(0))
+        assert refused.value.code == code
