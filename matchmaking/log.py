@@ -24,7 +24,7 @@ RELEASE = (Path(__file__).parent / "log_release.lua").read_text()
 @dataclass
 class Batch:
     """What one append writes: log entries, the new cursor, and the writes beside them
-    (``set`` key value ttl_ms, ``zadd`` key member score)."""
+    (``set`` key value ttl_ms, ``zadd`` key member score, ``zkeep`` key count)."""
 
     game: str
     expected_seq: int
@@ -38,6 +38,10 @@ class Batch:
 
     def zadd(self, key: str, member: str, score: int) -> None:
         self.writes.append(("zadd", key, member, str(score)))
+
+    def zkeep(self, key: str, newest: int) -> None:
+        """Keep the ``newest`` members of a sorted set (by score), drop the rest."""
+        self.writes.append(("zkeep", key, str(newest), "0"))
 
     def empty(self) -> bool:
         return not self.entries and not self.cursor and not self.writes

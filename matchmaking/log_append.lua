@@ -21,6 +21,8 @@ while i <= #ARGV do
     if b ~= '0' then redis.call('SET', key, a, 'PX', b) else redis.call('SET', key, a) end
   elseif op == 'zadd' then
     redis.call('ZADD', key, b, a)
+  elseif op == 'zkeep' then
+    redis.call('ZREMRANGEBYRANK', key, 0, -1 - tonumber(a))
   end
   i = i + 4
 end

@@ -96,6 +96,7 @@ FAULT_STEPS = ("made", "create", "join", "bots", "start", "started")
 START_RATING = 1500.0
 START_SIGMA = 500.0
 READ_BLOCK_MS = 200
+PLAYER_TICKETS_KEPT = 500  # a player's newest tickets listed (10 at most wait at once)
 
 _json = msgspec.json.Encoder()
 
@@ -468,6 +469,7 @@ class Writer:
         self.batch.set(keys.ticket_key(ticket_id), _json.encode(view), ttl)
         for player in record.ticket.players:
             self.batch.zadd(keys.player_tickets_key(player), ticket_id, record.joined_at)
+            self.batch.zkeep(keys.player_tickets_key(player), PLAYER_TICKETS_KEPT)
 
 
 def _tickets_of(event: QueueEvent, state: QueueState) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ import msgspec
 from matchmaking.matcher import Group, Waiting, acceptable, compatible, match
 from orrery_contracts.matchmaking import (
     ANY_AFTER_S,
+    ENDED_TICKET_TTL_S,
     MAX_PARTY,
     MAX_WAITING_TICKETS,
     MIN_BOTS_AFTER_S,
@@ -111,9 +113,24 @@ class QueueState:
     offline: dict[str, int] = field(default_factory=dict)  # player -> since (ms)
     blocks: dict[str, frozenset[str]] = field(default_factory=dict)
     pending: dict[str, MatchMade] = field(default_factory=dict)  # made, not started
+    # the waiting tickets' ids, oldest first; the ended ones with when they ended, oldest
+    # first (a day after, they leave the state, as their records leave Redis)
+    waiting_ids: dict[str, None] = field(default_factory=dict)
+    ended: deque[tuple[int, str]] = field(default_factory=deque)
 
     def waiting(self) -> list[TicketRecord]:
-        return [r for r in self.tickets.values() if r.state == "waiting"]
+        return [self.tickets[i] for i in self.waiting_ids]
+
+    def end(self, ticket_id: str, at: int) -> None:
+        self.waiting_ids.pop(ticket_id, None)
+        self.ended.append((at, ticket_id))
+
+    def forget_ended(self, now: int) -> None:
+        while self.ended and self.ended[0][0] <= now - ENDED_TICKET_TTL_S * 1000:
+            _, ticket_id = self.ended.popleft()
+            record = self.tickets.get(ticket_id)
+            if record is not None and record.state != "waiting":
+                del self.tickets[ticket_id]
 
     def pool(self) -> list[Waiting]:
         """The tickets the matcher may seat now."""
@@ -150,15 +167,18 @@ def waiting_of(record: TicketRecord, blocks: dict[str, frozenset[str]]) -> Waiti
 def evolve(state: QueueState, entry: QueueEntry) -> None:
     """Apply one log entry to the state (in place)."""
     state.seq, state.head, state.at = entry.seq, entry.hash, entry.at
+    state.forget_ended(entry.at)
     event = entry.event
     match event:
         case QueueJoined(ticket=ticket, ratings=ratings):
             record = TicketRecord(ticket, list(ratings), entry.at, accepted={ticket.player_id})
             record.estimated_wait_s = estimate(state, record, entry.at)
             state.tickets[ticket.ticket_id] = record
+            state.waiting_ids[ticket.ticket_id] = None
         case QueueLeft(ticket_id=ticket_id, player_id=player):
             state.tickets[ticket_id].state = "cancelled"
             state.tickets[ticket_id].cancelled_by = player
+            state.end(ticket_id, entry.at)
         case PartyAccepted(ticket_id=ticket_id, player_id=player):
             state.tickets[ticket_id].accepted.add(player)
         case BlocksSet(player_id=player, blocks=blocks):
@@ -169,6 +189,7 @@ def evolve(state: QueueState, entry: QueueEntry) -> None:
             state.offline.pop(player, None)
         case QueueExpired(ticket_id=ticket_id):
             state.tickets[ticket_id].state = "expired"
+            state.end(ticket_id, entry.at)
         case MatchMade():
             state.cycle = max(state.cycle, event.cycle)
             state.pending[event.match_id] = event
@@ -182,6 +203,7 @@ def evolve(state: QueueState, entry: QueueEntry) -> None:
                 record.seats = {
                     s.player_id: s.seat for s in made.players if s.ticket_id == ticket_id
                 }
+                state.end(ticket_id, entry.at)
         case MatchFailed(match_id=match_id):
             made = state.pending.pop(match_id)
             for ticket_id in made.tickets:

@@ -14,6 +14,7 @@ from orrery_contracts.matchmaking import (
     AcceptTicket,
     JoinQueue,
     QueueExpired,
+    QueueLeft,
     Rating,
     SetBlocks,
     Ticket,
@@ -102,3 +103,17 @@ def test_blocks_reach_tickets_already_waiting() -> None:
     join(s, "c", "t3", seats_min=2, seats_max=2)
     (group,) = matches(s, NOW + 61_000)
     assert set(group.ids()) in ({"t1", "t3"}, {"t2", "t3"})
+
+
+def test_ended_tickets_leave_the_state_a_day_after_they_end() -> None:
+    s = state()
+    join(s, "p", "old")
+    apply(s, [QueueLeft(ticket_id="old", player_id="p")], NOW + 1000)
+    assert s.tickets["old"].state == "cancelled" and s.waiting() == []
+    join(s, "q", "fresh", at=NOW + 86_400_000)  # a day and a bit later
+    assert "old" in s.tickets
+    join(s, "r", "later", at=NOW + 86_401_000)
+    assert "old" not in s.tickets and [r.ticket.ticket_id for r in s.waiting()] == [
+        "fresh",
+        "later",
+    ]
