@@ -153,7 +153,7 @@ def test_kubernetes_roles_use_their_own_users() -> None:
             found[doc["metadata"]["name"]] = env["ORRERY_REDIS_USERNAME"]["value"]
             secret = env["ORRERY_REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"]
             assert secret["name"] == "orrery-redis"
-    for role in ("worker", "projector", "timekeeper", "archiver"):
+    for role in ("worker", "projector", "timekeeper", "archiver", "matchmaker"):
         assert found[f"orrery-{role}"] == f"orrery-{role}"
     cluster = (DEPLOY / "k8s" / "valkey-cluster.yaml").read_text()
     assert "protected-mode no" not in cluster and "aclfile /acl/users.acl" in cluster
