@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from orrery_contracts.base import EventBody
 
 S = TypeVar("S")
+_NOTHING: Mapping[type[EventBody], int] = {}  # watches nothing (never written to)
 
 
 class Working(Generic[S]):
@@ -39,15 +40,12 @@ class Working(Generic[S]):
         self.state = state
         self.fold = fold
         self.events: list[EventBody] = [] if events is None else events
-        self.watch = watch
+        self.watch = _NOTHING if watch is None else watch
         self.touched = 0
 
     def emit(self, event: EventBody) -> None:
         """Record ``event``, fold it into the working state, note its ``watch`` bits."""
         self.events.append(event)
         self.fold(self.state, event)
-        watch = self.watch
-        if watch is not None:
-            kind = type(event)
-            if kind in watch:  # most events are not watched: no call on a miss
-                self.touched |= watch[kind]
+        if type(event) in self.watch:  # most events are not watched: one lookup on a miss
+            self.touched |= self.watch[type(event)]

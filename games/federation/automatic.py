@@ -25,16 +25,20 @@ from orrery_contracts.federation import steps as st
 
 def after_step(ctx: Ctx) -> None:
     """Things the rules do "at once": planet medals and discarding crystals over 10."""
+    touched = ctx.touched
+    if not touched:  # no event since the last look can change what either counts
+        return
     s = ctx.state
-    if ctx.touched & INFLUENCE:
-        ctx.touched ^= INFLUENCE
+    if touched & INFLUENCE:
+        ctx.touched = touched ^ INFLUENCE
         for seat, p in enumerate(s.players):
             for planet, name in enumerate(cat.PLANETS):
                 supply = s.medal_supply[name]
                 if supply and name not in p.medals and influence(p, planet) >= supply[0]:
                     take_medal(ctx, seat, name)
-    if ctx.touched & CRYSTALS:
-        ctx.touched ^= CRYSTALS
+        touched = ctx.touched  # a medal's events count for the check below
+    if touched & CRYSTALS:
+        ctx.touched = touched ^ CRYSTALS
         for seat, p in enumerate(s.players):
             if crystals(p) > cat.MAX_CRYSTALS and not any(
                 type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue

@@ -44,26 +44,43 @@ _ANSWERS: dict[type[st.Choice], tuple[type[CommandBody], ...]] = {
 
 
 def problem(state: FederationState, seat: int, command: CommandBody) -> Rejected | None:
-    """The rejection ``decide`` gives for this command, or None when it is accepted. In
-    every game the same order: the game is over, the seat has no player, not this game's
-    command, then the pending step (its seat, then what answers it)."""
+    """The rejection ``decide`` gives for this command, or None when it is accepted.
+
+    Refusals come in the order of every game: the game is over, the seat has no player,
+    not this game's command, then the pending step (its seat, then what answers it). The
+    path of an accepted command, the seat of the pending step sending a Federation
+    command, is checked first (``decide`` runs it for every command): the other checks
+    are made only once the step has refused.
+    """
     if state.finished:
         return Rejected(GAME_OVER, "the game is over")
+    queue = state.queue
+    if queue and seat == queue[0].seat:
+        step = queue[0]
+        if type(command) is cmd.Place:
+            if type(step) is st.Turn:
+                return place_problem(state, seat, command)
+            return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+        return answer_problem(state, step, command)
     if not 0 <= seat < len(state.players):
         return Rejected(NOT_YOUR_TURN, "no such seat")
-    kind = type(command)
-    if kind not in _COMMAND_TYPES:
-        return Rejected(ILLEGAL_COMMAND, "not a Federation command")
-    if not state.queue:
+    if type(command) not in _COMMAND_TYPES:
+        return _not_federation()
+    if not queue:
         return Rejected(WRONG_PHASE, "nothing to decide")
-    step = state.queue[0]
-    if seat != step.seat:
-        return Rejected(NOT_YOUR_TURN, "another seat must act now")
-    if kind is cmd.Place:
-        if type(step) is not st.Turn:
-            return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
-        return place_problem(state, seat, command)  # type: ignore[arg-type]
-    return answer_problem(state, step, command)
+    return Rejected(NOT_YOUR_TURN, "another seat must act now")
+
+
+def _not_federation() -> Rejected:
+    return Rejected(ILLEGAL_COMMAND, "not a Federation command")
+
+
+def _wrong_phase(command: CommandBody, message: str) -> Rejected:
+    """A command the pending step does not take: ``wrong_phase``, unless it is not a
+    Federation command at all."""
+    if type(command) not in _COMMAND_TYPES:
+        return _not_federation()
+    return Rejected(WRONG_PHASE, message)
 
 
 def answer_problem(
@@ -75,16 +92,16 @@ def answer_problem(
     right kind that is not offered now is ``not_an_option``.
     """
     if isinstance(step, st.Turn):
-        return Rejected(WRONG_PHASE, "place an ambassador first")
+        return _wrong_phase(command, "place an ambassador first")
     if not isinstance(step, st.Choice):
-        return Rejected(WRONG_PHASE, f"a {step.kind} step is pending")
+        return _wrong_phase(command, f"a {step.kind} step is pending")
     allowed = _ANSWERS.get(type(step))
     if allowed is not None and not isinstance(command, allowed):
-        return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+        return _wrong_phase(command, f"a {step.kind} choice is pending")
     opts = options(state, step)
     if command not in opts:
         if allowed is None and (not opts or type(command) is not type(opts[0])):
-            return Rejected(WRONG_PHASE, f"a {step.kind} choice is pending")
+            return _wrong_phase(command, f"a {step.kind} choice is pending")
         return Rejected(NOT_AN_OPTION, "that choice is not available now")
     return None
 

@@ -76,9 +76,9 @@ def _end_turn(
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return events
-    work = Working(clone(state), evolve)
-    for event in events:
-        work.emit(event)
+    work = Working(clone(state), evolve, events)
+    for event in events:  # recorded already: folded only
+        evolve(work.state, event)
     if nxt >= 0:
         work.emit(ev.TurnBegan(seat=nxt))
     else:
@@ -182,8 +182,7 @@ def _choose_resource(
     chosen = ev.ResourceChosen(seat=seat, resource=c.resource)
     if len(state.pending) != 1:  # other choices still pending: the round waits
         return [chosen]
-    work = Working(clone(state), evolve)
-    work.emit(chosen)
+    work = Working(evolve(clone(state), chosen), evolve, [chosen])
     after_rewards(work, rng)
     run_automation(work, rng)
     return work.events
