@@ -25,8 +25,9 @@ _NOTHING: Mapping[type[EventBody], int] = {}  # watches nothing (never written t
 
 class Working(Generic[S]):
     """``state``: the private copy (never the state ``decide`` was given); ``events``:
-    what was emitted, in order; ``fold``: the game's ``evolve``; ``touched``: the
-    ``watch`` bits of the events emitted since the game last cleared them."""
+    what was emitted, in order (a list passed in holds events the copy already
+    reflects); ``fold``: the game's ``evolve``; ``touched``: the ``watch`` bits of the
+    events emitted since the game last cleared them."""
 
     __slots__ = ("events", "fold", "state", "touched", "watch")
 
