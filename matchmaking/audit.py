@@ -5,8 +5,8 @@ recomputed, and every decision is re-derived from the log and its recorded clock
   clock) must be exactly what the matcher makes of the tickets the log shows waiting
   just before it, at that clock: the same tickets together, the same seat counts and
   bots, the same seats (a shuffle seeded by the log), table id and spread;
-* each ``queue.expired`` must be due at its clock (the player offline long enough, or
-  the party not accepted in time);
+* each ``queue.expired`` must be due at its clock (the player offline for the window
+  the entry records, or the party not accepted in time);
 * no ticket is matched twice, and every match made is started or failed (or still
   pending at the end of the log).
 """
@@ -77,6 +77,8 @@ def audit(
         if isinstance(event, QueueExpired):
             report.expired += 1
             record = state.tickets.get(event.ticket_id)
+            if event.after_s:  # the window the matchmaker ran with, as it recorded it
+                state.offline_s = event.after_s
             if record is None or expiry_reason(state, record, entry.at) != event.reason:
                 report.problems.append(
                     f"seq {entry.seq}: ticket {event.ticket_id} was not due to expire"

@@ -361,7 +361,10 @@ def expiries(state: QueueState, now: int) -> list[QueueEvent]:
             continue
         reason = expiry_reason(state, record, now)
         if reason is not None:
-            events.append(QueueExpired(ticket_id=record.ticket.ticket_id, reason=reason))
+            after_s = state.offline_s if reason == "offline" else 0.0
+            events.append(
+                QueueExpired(ticket_id=record.ticket.ticket_id, reason=reason, after_s=after_s)
+            )
     return events
 
 

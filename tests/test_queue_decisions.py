@@ -78,7 +78,7 @@ def test_a_realtime_ticket_expires_after_its_player_is_away_long_enough() -> Non
     join(s, "p", "t1", pace="realtime")
     apply(s, presence(s, online=set()), NOW + 1000)
     assert expiries(s, NOW + 30_999) == []
-    assert expiries(s, NOW + 31_000) == [QueueExpired(ticket_id="t1", reason="offline")]
+    assert expiries(s, NOW + 31_000) == [QueueExpired(ticket_id="t1", reason="offline", after_s=30)]
     apply(s, presence(s, online={"p"}), NOW + 20_000)  # back in time: it waits on
     assert expiries(s, NOW + 60_000) == []
 

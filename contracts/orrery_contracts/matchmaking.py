@@ -192,8 +192,11 @@ class PlayerOnline(QueueEventBody, frozen=True, kw_only=True, tag="queue.online"
 
 
 class QueueExpired(QueueEventBody, frozen=True, kw_only=True, tag="queue.expired"):
+    """``after_s``: the offline window the matchmaker ran with (an offline expiry)."""
+
     ticket_id: str
     reason: Literal["offline", "party"]
+    after_s: float = 0.0
 
 
 class MatchSeat(msgspec.Struct, frozen=True, kw_only=True):

@@ -45,7 +45,9 @@ def matchmaking_audit(
     redis_url: RedisUrl = None,
     offline_s: Annotated[
         float | None,
-        typer.Option(help="the offline expiry the matchmaker ran with (default: as now)"),
+        typer.Option(
+            help="the offline window for expiries that do not record theirs (default: as now)"
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
