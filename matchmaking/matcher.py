@@ -64,14 +64,14 @@ class Waiting:
     # derived once (a pass reads them many times)
     mu: float = field(init=False, compare=False, repr=False)
     who: frozenset[str] = field(init=False, compare=False, repr=False)
+    size: int = field(init=False, compare=False, repr=False)  # players on the ticket
+    plain: bool = field(init=False, compare=False, repr=False)  # no options, no blocks
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mu", sum(self.ratings) / len(self.ratings))
         object.__setattr__(self, "who", frozenset(self.players))
-
-    @property
-    def size(self) -> int:
-        return len(self.players)
+        object.__setattr__(self, "size", len(self.players))
+        object.__setattr__(self, "plain", not self.options and not self.blocks)
 
     def waited_s(self, now: int) -> float:
         return max(0.0, (now - self.joined_at) / 1000)
@@ -139,10 +139,18 @@ def _band(ticket: Waiting, now: int) -> float:
     return found
 
 
+def _alike(a: Waiting, b: Waiting) -> bool:
+    """``compatible`` for two tickets of one class that both fit one table size (the
+    pace, ratedness and seats agree already)."""
+    if a.plain and b.plain:
+        return a.who.isdisjoint(b.who)
+    return compatible(a, b)
+
+
 def _together(group: Sequence[Waiting], now: int) -> bool:
     for i, a in enumerate(group):
         for b in group[i + 1 :]:
-            if not compatible(a, b) or not acceptable(a, b, now):
+            if not _alike(a, b) or not acceptable(a, b, now):
                 return False
     return True
 
@@ -273,13 +281,13 @@ def _neighbours(anchor: Waiting, size: int, line_of: _Line, now: int) -> list[Wa
     below: list[Waiting] = []
     i = line_of.down(at - 1)
     while i >= 0 and len(below) < reach:
-        if compatible(anchor, tickets[i]):
+        if _alike(anchor, tickets[i]):
             below.append(tickets[i])
         i = line_of.down(i - 1)
     above: list[Waiting] = []
     i = line_of.up(at + 1)
     while i < len(tickets) and len(above) < reach:
-        if compatible(anchor, tickets[i]):
+        if _alike(anchor, tickets[i]):
             above.append(tickets[i])
         i = line_of.up(i + 1)
     line = [*reversed(below), anchor, *above]
@@ -319,7 +327,6 @@ def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
     mus = [t.mu for t in singles]
     bands = [_band(t, now) for t in singles]
     waits = [t.waited_s(now) for t in singles]
-    plain = [not t.options and not t.blocks for t in singles]
     edges: list[dict[int, int]] = []
     for i, a in enumerate(singles):
         linked: dict[int, int] = {}
@@ -332,10 +339,7 @@ def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
             b = singles[j]
             # one-player tickets of one class that both want two seats: only options,
             # blocks and the same player twice can keep them apart
-            if plain[i] and plain[j]:
-                if a.players == b.players:
-                    continue
-            elif not compatible(a, b):
+            if not _alike(a, b):
                 continue
             # every pair outweighs any rating difference (most pairs first), then the
             # smaller difference, then the longer waits (integers: the sums are exact)
