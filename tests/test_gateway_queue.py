@@ -257,3 +257,18 @@ def test_the_matchmaking_log_replays_to_the_same_decisions(stack: LiveGateway) -
     assert result.returncode == 0, result.stdout + result.stderr
     assert report["ok"] and report["problems"] == []
     assert report["matches"] >= 1 and report["entries"] > report["matches"]
+
+
+async def test_a_party_ticket_cancelled_by_its_owner_reads_cancelled_to_the_others(
+    stack: LiveGateway,
+) -> None:
+    async with client(stack) as http:
+        owner, friend = await players(stack, http, 2)
+        ticket = await queue(owner, seats=5, party=[friend.player_id])
+        gone = await owner.http.delete(f"/v1/queue/{ticket['ticket_id']}", headers=owner.headers)
+        assert gone.status_code == 204
+        assert (await owner.get(f"/v1/queue/{ticket['ticket_id']}")).status_code == 404
+        seen = await settled(friend, ticket["ticket_id"])
+        assert seen["state"] == "cancelled" and seen["owner"] == owner.player_id
+        late = await friend.post(f"/v1/queue/{ticket['ticket_id']}/accept")
+        assert late.status_code == 200 and late.json()["state"] == "cancelled"

@@ -582,7 +582,9 @@ class OrreryClient:
         it; the ticket id (``ticket_id`` again: the same ticket). ``seats``: a count or
         (min, max); ``party``: the other players (id -> name), each to :meth:`accept`;
         a refusal raises :class:`QueueRefused`. The gateway checks games, seats and
-        options first; here the matchmaker's own checks are all there is."""
+        options first; here the matchmaker's own checks are all there is. A ``realtime``
+        ticket waits only while its player has a live socket on a gateway (their
+        presence): an app queues ``turn_based`` ones (the default)."""
         low, high = (seats, seats) if isinstance(seats, int) else seats
         members = party or {}
         ticket = msgspec.convert(
