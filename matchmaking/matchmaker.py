@@ -24,6 +24,10 @@ The owner's loop, per game:
    views show it; then append ``match.started`` (the tickets read ``matched``) and post
    a ``matched`` notice to each player.
 
+Prometheus: ``orrery_matchmaker_waiting{game}``, ``orrery_matches_total{game}``,
+``orrery_matches_failed_total{game}``, ``orrery_match_wait_seconds{game}`` (how long each
+matched ticket waited) and ``orrery_matcher_pass_seconds{game}``.
+
 ``kill -9`` at any point loses no ticket and matches none twice: a decision is in the
 log before anything acts on it, a match is made only of tickets the log shows waiting,
 and a match made but not started is finished by whoever owns the queue next, with the
@@ -44,6 +48,7 @@ from typing import Any, Protocol
 
 import msgspec
 import structlog
+from prometheus_client import Counter, Gauge, Histogram
 from redis.exceptions import RedisError
 
 from matchmaking import log as mlog
@@ -99,6 +104,22 @@ READ_BLOCK_MS = 200
 PLAYER_TICKETS_KEPT = 500  # a player's newest tickets listed (10 at most wait at once)
 
 _json = msgspec.json.Encoder()
+
+WAITING = Gauge("orrery_matchmaker_waiting", "Tickets waiting in a queue this one owns", ["game"])
+MATCHES = Counter("orrery_matches", "Tables the matchmaker made and started", ["game"])
+FAILED = Counter("orrery_matches_failed", "Matches the service refused a step of", ["game"])
+WAITED = Histogram(
+    "orrery_match_wait_seconds",
+    "How long a matched ticket waited",
+    ["game"],
+    buckets=(1, 2, 5, 10, 20, 30, 45, 60, 90, 120, 300, 900, 3600, 86400),
+)
+PASS = Histogram(
+    "orrery_matcher_pass_seconds",
+    "One pass of the matcher over a game's queue",
+    ["game"],
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
 
 
 class _Rating(msgspec.Struct):
@@ -313,7 +334,10 @@ class Matchmaker:
             writer.add(event, now)
         for event in expiries(state, now):
             writer.add(event, now)
+        started = time.perf_counter()
         groups = matches(state, now)
+        PASS.labels(state.game).observe(time.perf_counter() - started)
+        WAITING.labels(state.game).set(len(state.waiting_ids))
         if groups:
             cycle = state.cycle + 1
             for group in groups:
@@ -336,6 +360,7 @@ class Matchmaker:
                 event: QueueEvent = MatchStarted(match_id=match.match_id, table_id=match.table_id)
             except MatchError as error:
                 log.error("match_failed", match=match.match_id, code=error.code)
+                FAILED.labels(game).inc()
                 event = MatchFailed(
                     match_id=match.match_id,
                     table_id=match.table_id,
@@ -354,6 +379,10 @@ class Matchmaker:
                 return
             if isinstance(event, MatchStarted):
                 self.made_tables += 1
+                MATCHES.labels(game).inc()
+                for ticket_id in match.tickets:
+                    waited = state.tickets[ticket_id].joined_at
+                    WAITED.labels(game).observe(max(0.0, (state.at - waited) / 1000))
                 self._fault("started")
                 await self.notify(match)
                 log.info("match_started", match=match.match_id, table_id=match.table_id)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -143,7 +145,8 @@ def test_tickets_land_on_started_tables_of_rating_neighbours(service: LiveServic
     players = [f"n{run}{i}" for i in range(6)]
     for i, player in enumerate(players):
         rate(r, player, 1000 + 50 * i)  # bands of 100: a table spans 100
-    matchmaker = start_matchmaker(service)
+    port = free_port()
+    matchmaker = start_matchmaker(service, ORRERY_METRICS_PORT=str(port))
     try:
         # queued highest first: the matcher still groups by rating, not by arrival
         tickets = {queue(r, p): p for p in reversed(players)}
@@ -164,8 +167,21 @@ def test_tickets_land_on_started_tables_of_rating_neighbours(service: LiveServic
                 matched = [msgspec.json.decode(f[b"__data__"]) for _, f in notices]
                 assert [n["table_id"] for n in matched if n["type"] == "matched"] == [table_id]
         audited(r)
+        # its figures: the tables it made, how long their tickets waited
+        scraped = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10)
+        figures = scraped.read().decode()
+        assert f'orrery_matches_total{{game="{GAME}"}} 2.0' in figures
+        assert f'orrery_match_wait_seconds_count{{game="{GAME}"}} 6.0' in figures
+        assert f'orrery_matcher_pass_seconds_count{{game="{GAME}"}}' in figures
     finally:
         stop(matchmaker)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def test_a_cancelled_ticket_is_never_matched(service: LiveService) -> None:
