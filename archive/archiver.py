@@ -55,19 +55,21 @@ from archive.databases import ArchiveUnavailable
 from archive.hot import ENDED_PHASES, HotKeys, HotTable
 from archive.model import TableSummary
 from archive.packing import NotFinished, summarize
+from archive.settings import (
+    AFTER_ENV,
+    CONCURRENCY_ENV,
+    DEFAULT_AFTER_S,
+    DEFAULT_LEASE_MS,
+    DEFAULT_POLL_S,
+    FAULT_ENV,
+    LEASE_ENV,
+    POLL_ENV,
+)
 from archive.store import Archive
 
 log = structlog.get_logger("orrery.archiver")
 
-AFTER_ENV = "ORRERY_ARCHIVE_AFTER_S"
-DEFAULT_AFTER_S = 600.0
-POLL_ENV = "ORRERY_ARCHIVE_POLL_S"
-DEFAULT_POLL_S = 1.0
-CONCURRENCY_ENV = "ORRERY_ARCHIVE_CONCURRENCY"
-FAULT_ENV = "ORRERY_FAULT_KILL_ARCHIVER_AFTER"
 FAULT_STEPS = ("write", "verify", "delete", "lobby")
-LEASE_ENV = "ORRERY_ARCHIVE_LEASE_MS"
-DEFAULT_LEASE_MS = 30_000
 BATCH = 200  # due tables read per partition and pass
 TRANSACTION = 50  # tables written per archive transaction
 REDIS_CONCURRENCY = 16  # tables read or removed at once (overlapping round trips)

@@ -41,9 +41,9 @@ from archive.model import (
     TableSummary,
 )
 from archive.packing import LOG_FORMAT, pack, raw_size, unpack
+from archive.settings import ARCHIVE_URL_ENV as ARCHIVE_URL_ENV
 from orrery_contracts.envelope import RawEnvelope
 
-ARCHIVE_URL_ENV = "ORRERY_ARCHIVE_URL"
 MAX_PAGE = 100
 
 _json = msgspec.json.Encoder()

@@ -13,6 +13,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from orrery_contracts.settings import GATEWAY, Setting
+
 SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
 KEY_FILE = "secret.key"
 
@@ -78,3 +80,64 @@ class Settings:
             session_ttl_s=int(_float("ORRERY_SESSION_TTL_S", 24 * 3600)),
             web_dir=Path(web) if web else _default_web_dir(),
         )
+
+
+# the gateway's variables (ORRERY_SECRET_KEY is every process's: orrery.settings_doc)
+SETTINGS = (
+    Setting(
+        "ORRERY_GATEWAY_CORS_ORIGINS",
+        "none (same origin only)",
+        "gateway",
+        "comma-separated browser origins allowed to call the API (`--cors-origin`)",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_RATE",
+        "20",
+        "gateway",
+        "per-player token bucket: requests per second",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_BURST",
+        "60",
+        "gateway",
+        "per-player token bucket: its size",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_ANON_RATE",
+        "2",
+        "gateway",
+        "per client address, for sign-up and sign-in: requests per second",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_ANON_BURST",
+        "20",
+        "gateway",
+        "per client address, for sign-up and sign-in: the bucket's size",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_MAX_BODY",
+        "16384",
+        "gateway",
+        "the largest request body (and WebSocket message) in bytes; larger: 413",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_SESSION_TTL_S",
+        "86400",
+        "gateway",
+        "how long a session token lasts",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_WEB_DIR",
+        "`clients/web/`",
+        "gateway",
+        "the static files served at `/`",
+        GATEWAY,
+    ),
+)

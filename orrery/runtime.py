@@ -67,9 +67,18 @@ async def prepare(
 
 
 async def run_role(role: str, url: str, partitions: int | None, consumer: str | None) -> None:
-    """Run one worker or projector until SIGINT/SIGTERM."""
+    """Run one worker or projector until SIGINT/SIGTERM. The process's settings are read
+    here, once (services.settings, projections.settings, streams.settings,
+    orrery.settings)."""
     from orrery.ops.watchdog import group_watchdog
+    from orrery.settings import WatchdogSettings
+    from projections.settings import ProjectorSettings
     from services import metrics
+    from services.settings import WorkerSettings
+    from streams.settings import ConsumerSettings
+
+    claims = ConsumerSettings.from_env()
+    watchdog_settings = WatchdogSettings.from_env()
 
     consumer = consumer or consumer_name("decider" if role == "worker" else role)
     # every line of this process names its role and consumer
@@ -82,11 +91,27 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
     assignment = None
     if role == "worker":
         # Each partition is read by one live worker at a time (services/assignment.py).
-        assignment = Assignment(p, consumer)
-        app = build_decider_app(broker, redis, p, consumer=consumer, assignment=assignment)
+        settings = WorkerSettings.from_env()
+        assignment = Assignment(p, consumer, settings.worker_ttl_s)
+        app = build_decider_app(
+            broker,
+            redis,
+            p,
+            consumer=consumer,
+            assignment=assignment,
+            settings=settings,
+            claims=claims,
+        )
     else:
-        on_applied = metrics.observe_projection_lag
-        app = build_projector_app(broker, redis, p, consumer=consumer, on_applied=on_applied)
+        app = build_projector_app(
+            broker,
+            redis,
+            p,
+            consumer=consumer,
+            on_applied=metrics.observe_projection_lag,
+            settings=ProjectorSettings.from_env(),
+            claims=claims,
+        )
     metrics.serve_metrics(None)
     metrics.name_process(role, consumer)
     stop = asyncio.Event()
@@ -109,6 +134,7 @@ async def run_role(role: str, url: str, partitions: int | None, consumer: str | 
             role,
             broker,
             consumer=consumer,
+            settings=watchdog_settings,
         )
     )
     sharing = asyncio.create_task(assignment.run(redis)) if assignment else None

@@ -7,36 +7,39 @@
 
 ``tests/test_settings_doc.py`` fails when the page and the registry differ, when a
 tracked file names an ``ORRERY_*`` variable the registry does not list, or when the
-registry lists one that nothing names any more. So a new setting is added here, with
-its default, the processes that read it and what it does, and the page is rewritten.
+registry lists one that nothing names any more. A process's setting is declared in its
+process kind's settings module, beside the field its process reads it into
+(``orrery_contracts.settings`` says which modules); the variables no single process kind
+owns are declared here. Each declaration holds the default, the processes that read it
+and what it does; then the page is rewritten.
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+import archive.settings
+import gateway.settings
+import matchmaking.settings
+import orrery.settings
+import projections.settings
+import services.settings
+import streams.settings
+from orrery_contracts.settings import (
+    ARCHIVE,
+    COMMANDS,
+    DEPLOY,
+    DEVELOPMENT,
+    GATEWAY,
+    MATCHMAKING,
+    SERVER,
+    SERVICE,
+    Setting,
+)
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 
-
-@dataclass(frozen=True)
-class Setting:
-    name: str
-    default: str  # as a user reads it: "16", "off", "–" (none)
-    readers: str  # the processes or commands that read it
-    what: str  # what it does, in a sentence
-    group: str  # the section of the page
-
-
-SERVICE = "The service's processes"
-SERVER = "Reaching the server"
-GATEWAY = "The gateway and the bot runner"
-ARCHIVE = "The archive"
-MATCHMAKING = "Matchmaking"
-COMMANDS = "The command line"
-DEPLOY = "The shipped deployments (`deploy/`)"
-DEVELOPMENT = "Tests and development"
 
 GROUPS = (SERVER, SERVICE, GATEWAY, ARCHIVE, MATCHMAKING, COMMANDS, DEPLOY, DEVELOPMENT)
 
@@ -56,8 +59,8 @@ INTRO = {
     DEVELOPMENT: "For tests and `dev.py`; never set them in production.",
 }
 
-SETTINGS: tuple[Setting, ...] = (
-    # reaching the server
+# every process's and command's (the server, the logs, the key, the metrics)
+SERVER_SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ORRERY_REDIS_URL",
         "the embedded server",
@@ -124,249 +127,10 @@ SETTINGS: tuple[Setting, ...] = (
         "the address `/metrics` listens on",
         SERVER,
     ),
-    # the service's processes
-    Setting(
-        "ORRERY_CONSUMER",
-        "`role-host-pid`",
-        "worker, projector",
-        "the consumer name in the consumer groups (unique per process)",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_CLAIM_IDLE_MS",
-        "15000",
-        "worker, projector",
-        "how long an entry may sit with a crashed consumer before another claims it",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_WAIT_AOF_MS",
-        "0 (off)",
-        "worker",
-        "confirm the AOF fsync (`WAITAOF`) within this many ms before answering "
-        '"accepted" (`--wait-aof`)',
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_WAIT_REPLICAS",
-        "0 (off)",
-        "worker",
-        'confirm that this many replicas received the append (`WAIT`) before answering "'
-        'accepted" (`--wait-replicas`): a failover then loses no answered command',
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_WAIT_REPLICAS_MS",
-        "2000",
-        "worker",
-        "how long the `WAIT` for replicas may take",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_INTAKE_BATCH",
-        "32",
-        "worker",
-        "command entries a worker reads per batch",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_INTAKE_CONCURRENCY",
-        "48",
-        "worker",
-        "commands a worker process decides and appends at once",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_WORKER_TTL_S",
-        "5",
-        "worker",
-        "a worker whose beat in `orrery:deciders` is older than this loses its partitions "
-        "to the others",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_REPLY_TTL_S",
-        "3600",
-        "worker",
-        "a reply stream's lifetime without a reply",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_LOBBY_TTL_S",
-        "86400",
-        "worker, projector",
-        "a table not started within this many seconds of its creation is closed (0: never)",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_CHAT_RATE",
-        "`5/10`",
-        "worker",
-        "chat messages per author, `N/S`: N per S seconds (`rate_limited` beyond)",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_NOTICE_TTL_S",
-        "604800 (7 days)",
-        "projector",
-        'idle lifetime of a player\'s "your turn" notice stream',
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_PROJECTOR_NICE",
-        "2",
-        "serve, projector",
-        "the projector runs this much below the deciders' CPU priority (`--nice`; 0: the "
-        "same), so on shared CPUs an outcome does not wait behind a projection batch",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_TIMEKEEPER_POLL_MS",
-        "250",
-        "timekeeper",
-        "the longest sleep between deadline checks",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_GROUP_WATCHDOG_S",
-        "5",
-        "worker, projector",
-        "how often missing consumer groups are recreated (0: never)",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_TOPOLOGY_POLL_S",
-        "0.5",
-        "worker, projector",
-        "how often a cluster's masters are checked, to follow a failover",
-        SERVICE,
-    ),
-    Setting(
-        "ORRERY_DEAD_CONSUMER_S",
-        "3600",
-        "worker, projector",
-        "a consumer idle this long with nothing pending is removed from its group",
-        SERVICE,
-    ),
-    # the gateway
-    Setting(
-        "ORRERY_GATEWAY_CORS_ORIGINS",
-        "none (same origin only)",
-        "gateway",
-        "comma-separated browser origins allowed to call the API (`--cors-origin`)",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_GATEWAY_RATE",
-        "20",
-        "gateway",
-        "per-player token bucket: requests per second",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_GATEWAY_BURST",
-        "60",
-        "gateway",
-        "per-player token bucket: its size",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_GATEWAY_ANON_RATE",
-        "2",
-        "gateway",
-        "per client address, for sign-up and sign-in: requests per second",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_GATEWAY_ANON_BURST",
-        "20",
-        "gateway",
-        "per client address, for sign-up and sign-in: the bucket's size",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_GATEWAY_MAX_BODY",
-        "16384",
-        "gateway",
-        "the largest request body (and WebSocket message) in bytes; larger: 413",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_SESSION_TTL_S",
-        "86400",
-        "gateway",
-        "how long a session token lasts",
-        GATEWAY,
-    ),
-    Setting(
-        "ORRERY_WEB_DIR",
-        "`clients/web/`",
-        "gateway",
-        "the static files served at `/`",
-        GATEWAY,
-    ),
-    # the archive
-    Setting(
-        "ORRERY_ARCHIVE_URL",
-        "`sqlite:///<data-dir>/data/archive.sqlite3`",
-        "archiver, gateway, every command that reads or archives tables",
-        "the archive: `sqlite:///PATH` or `postgresql://USER:PASSWORD@HOST:PORT/DB` "
-        "(`--archive-url`)",
-        ARCHIVE,
-    ),
-    Setting(
-        "ORRERY_ARCHIVE_AFTER_S",
-        "600",
-        "archiver, archive run",
-        "a table that finished or closed this long ago is archived (0: at once)",
-        ARCHIVE,
-    ),
-    Setting(
-        "ORRERY_ARCHIVE_POLL_S",
-        "1",
-        "archiver",
-        "the longest sleep between looks for due tables",
-        ARCHIVE,
-    ),
-    Setting(
-        "ORRERY_ARCHIVE_CONCURRENCY",
-        "4",
-        "archiver",
-        "archive transactions (of up to 50 tables of one partition) at once",
-        ARCHIVE,
-    ),
-    Setting(
-        "ORRERY_ARCHIVE_LEASE_MS",
-        "30000",
-        "archiver",
-        "how long a table an archiver took stays its own (a crashed archiver's tables wait "
-        "this long)",
-        ARCHIVE,
-    ),
-    # matchmaking
-    Setting(
-        "ORRERY_MATCHMAKER_LEASE_MS",
-        "10000",
-        "matchmaker",
-        "how long a matchmaker owns a game's queue without renewing it (a crashed "
-        "matchmaker's queues wait this long)",
-        MATCHMAKING,
-    ),
-    Setting(
-        "ORRERY_MATCHMAKER_CYCLE_S",
-        "1",
-        "matchmaker",
-        "how often the matcher runs and realtime tickets' players are checked for presence",
-        MATCHMAKING,
-    ),
-    Setting(
-        "ORRERY_QUEUE_OFFLINE_S",
-        "30",
-        "matchmaker, matchmaking audit",
-        "a realtime ticket expires this long after its player's last live socket closed",
-        MATCHMAKING,
-    ),
-    # single commands
+)
+
+# read by single commands of the command line
+COMMAND_SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ORRERY_ADMIN_TOKEN",
         "–",
@@ -409,7 +173,10 @@ SETTINGS: tuple[Setting, ...] = (
         "any value keeps the drill's cluster running afterwards",
         COMMANDS,
     ),
-    # deployments
+)
+
+# no Orrery process reads these: the deployments do
+DEPLOY_SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ORRERY_GATEWAY_REDIS_URL",
         "–",
@@ -522,28 +289,10 @@ SETTINGS: tuple[Setting, ...] = (
         "gateway replicas",
         DEPLOY,
     ),
-    # tests and development
-    Setting(
-        "ORRERY_FAULT_KILL_AFTER_APPEND",
-        "–",
-        "worker",
-        "SIGKILL the worker right after the append of a command whose id has this prefix",
-        DEVELOPMENT,
-    ),
-    Setting(
-        "ORRERY_FAULT_KILL_ARCHIVER_AFTER",
-        "–",
-        "archiver",
-        "SIGKILL the archiver right after `write`, `verify`, `delete` or `lobby`",
-        DEVELOPMENT,
-    ),
-    Setting(
-        "ORRERY_FAULT_KILL_MATCHMAKER_AFTER",
-        "–",
-        "matchmaker",
-        "SIGKILL the matchmaker right after `made`, `create`, `join`, `bots`, `start` or `started`",
-        DEVELOPMENT,
-    ),
+)
+
+# the tests' and dev.py's (each process's fault injection is declared with it)
+DEVELOPMENT_SETTINGS: tuple[Setting, ...] = (
     Setting(
         "ORRERY_CHROMIUM",
         "`chromium` on the `PATH`",
@@ -559,6 +308,22 @@ SETTINGS: tuple[Setting, ...] = (
         "committed ones)",
         DEVELOPMENT,
     ),
+)
+
+# The registry: the variables above and each process kind's settings module's, in the
+# page's order within each section.
+SETTINGS: tuple[Setting, ...] = (
+    *SERVER_SETTINGS,
+    *streams.settings.SETTINGS,
+    *services.settings.SETTINGS,
+    *projections.settings.SETTINGS,
+    *orrery.settings.SETTINGS,
+    *gateway.settings.SETTINGS,
+    *archive.settings.SETTINGS,
+    *matchmaking.settings.SETTINGS,
+    *COMMAND_SETTINGS,
+    *DEPLOY_SETTINGS,
+    *DEVELOPMENT_SETTINGS,
 )
 
 

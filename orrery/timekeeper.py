@@ -42,6 +42,7 @@ import msgspec
 import structlog
 from redis.exceptions import RedisError
 
+from orrery.settings import DEFAULT_TIMEKEEPER_POLL_MS, TimekeeperSettings
 from orrery_contracts import keys
 from orrery_contracts.envelope import REPLY_PREFIX, CommandEnvelope, Duplicate, Outcome, Rejection
 from orrery_contracts.table import CloseRequest, ExpireClock, close_command_id, expire_command_id
@@ -49,8 +50,6 @@ from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.timekeeper")
 
-POLL_ENV = "ORRERY_TIMEKEEPER_POLL_MS"
-DEFAULT_POLL_MS = 250
 BATCH = 500  # due members read per partition and poll
 HEARTBEAT_MS = 1_000
 FORGET_SILENT_MS = 60_000
@@ -87,7 +86,7 @@ class _Sent:
 class Timekeeper:
     redis: Any
     partitions: int
-    poll_ms: int = DEFAULT_POLL_MS
+    poll_ms: int = DEFAULT_TIMEKEEPER_POLL_MS
     name: str = field(default_factory=lambda: f"timekeeper-{socket.gethostname()}-{os.getpid()}")
     reply_stream: str = field(default_factory=lambda: f"{REPLY_PREFIX}tk:{uuid.uuid4().hex}")
     heartbeat_at: int = 0
@@ -202,7 +201,7 @@ async def run_timekeeper(url: str, partitions: int | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    poll_ms = int(os.environ.get(POLL_ENV) or DEFAULT_POLL_MS)
+    poll_ms = TimekeeperSettings.from_env().poll_ms
     try:
         keeper = Timekeeper(redis, await ensure_partitions(redis, partitions), poll_ms)
         log.info("timekeeper_started", partitions=keeper.partitions, poll_ms=poll_ms)

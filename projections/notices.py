@@ -22,7 +22,6 @@ projector and rebuilds are harmless). Choices:
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +30,10 @@ import msgspec
 from games.table import TableState, seat_deadline, settle_turns
 from orrery_contracts import keys
 from orrery_contracts.notices import YourTurn
-from orrery_contracts.table import DEFAULT_LOBBY_TTL_S, LOBBY_TTL_ENV
+from projections.settings import ProjectorSettings
 from projections.writes import NoticesWrite
 
 NOTICES_MAXLEN = 1_000
-NOTICE_TTL_ENV = "ORRERY_NOTICE_TTL_S"
-DEFAULT_NOTICE_TTL_S = 7 * 86_400
 _SCRIPT = (Path(__file__).parent / "notices.lua").read_text()
 _json = msgspec.json.Encoder()
 
@@ -57,13 +54,15 @@ def deadline_members(state: TableState, lobby_ttl_ms: int) -> list[tuple[str, in
 
 
 class NoticeWriter:
-    def __init__(self, redis: Any, partitions: int) -> None:
+    def __init__(
+        self, redis: Any, partitions: int, settings: ProjectorSettings | None = None
+    ) -> None:
+        settings = settings or ProjectorSettings.from_env()
         self.redis = redis
         self.partitions = partitions
         self.script = redis.register_script(_SCRIPT)
-        ttl = os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S
-        self.lobby_ttl_ms = round(float(ttl) * 1000)
-        self.notice_ttl_s = int(os.environ.get(NOTICE_TTL_ENV) or DEFAULT_NOTICE_TTL_S)
+        self.lobby_ttl_ms = round(settings.lobby_ttl_s * 1000)
+        self.notice_ttl_s = settings.notice_ttl_s
 
     async def write(self, state: TableState) -> list[int]:
         """Index the table's deadlines and notify seats whose turn began; returns them."""

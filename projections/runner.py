@@ -79,6 +79,7 @@ from projections.lobby import LobbyWriter
 from projections.notices import NoticeWriter
 from projections.reverts import RevertWatch, ViewCounts
 from projections.scoreboard import ScoreboardWriter
+from projections.settings import ProjectorSettings
 from projections.tables import TableCache
 from projections.views import ViewWriter
 from projections.writes import (
@@ -94,6 +95,7 @@ from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import deliveries_left
 from streams.readers import BatchCoalescer, BatchesHandler, add_readers
 from streams.scripts import resend_refused
+from streams.settings import ConsumerSettings
 from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.projector")
@@ -173,11 +175,17 @@ async def feed_resume_id(redis: Any, p: int, group: str = keys.PROJECTIONS_GROUP
 class Projector:
     """Applies a batch of feed entries to every projection: each table folded once."""
 
-    def __init__(self, redis: Any, partitions: int, tables: TableCache) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        tables: TableCache,
+        settings: ProjectorSettings | None = None,
+    ) -> None:
         self.redis = redis
         self.tables = tables
         self.views = ViewWriter(redis, partitions)
-        self.notices = NoticeWriter(redis, partitions)
+        self.notices = NoticeWriter(redis, partitions, settings)
         self.lobby = LobbyWriter(redis, partitions)
         self.scores = ScoreboardWriter(redis, partitions)
         self.partitions = partitions
@@ -377,13 +385,17 @@ def build_projector_app(
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
     on_applied: Callable[[str, float], None] | None = None,
+    settings: ProjectorSettings | None = None,
+    claims: ConsumerSettings | None = None,
 ) -> FastStream:
     """Subscribe every partition's feed reader and claimer to one :class:`Projector` on
     ``redis`` (the broker's client). ``on_applied(group, lag_seconds)`` is called after
     each applied feed entry (the metrics hook; projections do not import the services'
-    metrics module)."""
+    metrics module). ``settings`` and ``claims``: the process's, read once at its start
+    (read here without them)."""
+    claims = claims or ConsumerSettings.from_env()
     consumer = consumer or consumer_name("projector")
-    projector = Projector(redis, partitions, TableCache(redis, partitions))
+    projector = Projector(redis, partitions, TableCache(redis, partitions), settings)
     feed = FeedHandlers(projector, partitions, on_applied)
     app = FastStream(broker)
     feeds = [keys.feed_stream(p) for p in range(partitions)]
@@ -419,7 +431,14 @@ def build_projector_app(
         # The claimer re-takes, one by one, entries a crashed projector (or a failed
         # batch) left pending.
         on_claimed = functools.partial(feed.on_claimed, p)
-        subscribe_claimer(broker, stream, group=group, consumer=consumer, on_claimed=on_claimed)
+        subscribe_claimer(
+            broker,
+            stream,
+            group=group,
+            consumer=consumer,
+            on_claimed=on_claimed,
+            claim_idle_ms=claims.claim_idle_ms,
+        )
     return app
 
 

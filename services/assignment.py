@@ -9,7 +9,7 @@ worker at a time, chosen from the workers that are alive:
 * every worker beats in the hash ``orrery:deciders`` (its consumer name → the server's
   time in ms, by one script: no clock of any host is compared with another's) every
   :data:`TICK_S`, and the script returns the workers whose beat is younger than the
-  time to live (:data:`TTL_ENV`, default 5 s); older ones are removed;
+  time to live (``ORRERY_WORKER_TTL_S``, default 5 s); older ones are removed;
 * partition ``p`` belongs to the ``p % n``-th of the ``n`` live workers in name order:
   every worker computes the same assignment from the same list, and only the partitions
   of a worker that joined or left move;
@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from pathlib import Path
 from typing import Any
 
 import structlog
 
 from orrery_contracts.text import as_text
+from services.settings import WorkerSettings
 from streams.readers import StreamSwitch
 
 log = structlog.get_logger("orrery.assignment")
 
 LIVE_KEY = "orrery:deciders"
-TTL_ENV = "ORRERY_WORKER_TTL_S"
 TICK_S = 1.0
 
 # KEYS: 1 the live hash. ARGV: 1 this worker's name, 2 time to live (ms).
@@ -62,7 +61,7 @@ class Assignment:
     def __init__(self, partitions: int, consumer: str, ttl_s: float | None = None) -> None:
         self.partitions = partitions
         self.consumer = consumer
-        ttl = ttl_s if ttl_s is not None else float(os.environ.get(TTL_ENV) or 5.0)
+        ttl = ttl_s if ttl_s is not None else WorkerSettings.from_env().worker_ttl_s
         self.ttl_ms = max(int(ttl * 1000), int(TICK_S * 2000))
         self.readers: dict[int, StreamSwitch] = {}
         self.owned: set[int] = set(range(partitions))  # every partition is read at start

@@ -65,9 +65,18 @@ def _author(
 class ChatDesk:
     """Posts and deletes chat messages on one Redis connection (pool)."""
 
-    def __init__(self, redis: Any, partitions: int) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        rate: int = CHAT_RATE,
+        window_s: int = CHAT_WINDOW_S,
+    ) -> None:
         self.redis = redis
         self.partitions = partitions
+        # per author at most ``rate`` messages per ``window_s`` seconds
+        self.rate = rate
+        self.window_s = window_s
         self._say = redis.register_script(_SAY_LUA)
         self._delete = redis.register_script(_DELETE_LUA)
 
@@ -102,8 +111,8 @@ class ChatDesk:
             ],
             args=[
                 entry_encoder.encode(entry),
-                CHAT_RATE,
-                CHAT_WINDOW_S * 1000,
+                self.rate,
+                self.window_s * 1000,
                 CHAT_CAP,
                 SAID_TTL_MS,
             ],
@@ -115,7 +124,7 @@ class ChatDesk:
         if status == "rate_limited":
             raise Rejected(
                 "rate_limited",
-                f"at most {CHAT_RATE} messages per {CHAT_WINDOW_S} s; wait a moment",
+                f"at most {self.rate} messages per {self.window_s} s; wait a moment",
                 detail={"retry_after_ms": int(value)},
             )
         accepted = Accepted(

@@ -73,19 +73,17 @@ from orrery_contracts.envelope import (
 from orrery_contracts.identity import verified_player
 from orrery_contracts.inputs import excerpt
 from orrery_contracts.table import (
-    DEFAULT_LOBBY_TTL_S,
-    LOBBY_TTL_ENV,
     CloseTable,
     CreateTable,
     JoinSeat,
 )
 from services.chat import ChatDesk
 from services.log_context import bound as log_context
+from services.settings import WorkerSettings
 from services.store import (
     NOT_SETTLED,
     REPLY_MAXLEN,
     REPLY_REFUSED,
-    REPLY_TTL_S,
     EventStore,
     PendingAppend,
     Settle,
@@ -98,15 +96,8 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 MAX_COMMAND_ID = 128
 MAX_CONFLICT_RETRIES = 20
 CACHE_SIZE = 5_000
-# Commands decided at once per process (each holds a Redis connection while it appends):
-# a burst over every partition would otherwise exhaust the client's pool of 100
-# connections, fail its batch and wait for the claimer.
-CONCURRENCY = int(os.environ.get("ORRERY_INTAKE_CONCURRENCY") or 48)
 MAX_ENTRY_BYTES = 64 * 1024
-SECRET_KEY_ENV = "ORRERY_SECRET_KEY"
 MAX_HEADER_SCAN = 8 * 1024 * 1024  # a refused entry this small is still read for its reply_to
-# A table not started within this many seconds is closed (table.close); 0: never.
-LOBBY_TTL_S = float(os.environ.get(LOBBY_TTL_ENV) or DEFAULT_LOBBY_TTL_S)
 # Decoding can fail in more ways than DecodeError: msgspec raises RecursionError on
 # input nested deeper than the interpreter's limit.
 DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
@@ -171,23 +162,35 @@ class Handled:
 
 
 class CommandHandler:
-    def __init__(self, store: EventStore, identity_key: bytes | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        identity_key: bytes | None = None,
+        settings: WorkerSettings | None = None,
+    ) -> None:
+        settings = settings or WorkerSettings.from_env()
         self.store = store
+        self.settings = settings
         # The key a gateway signs player identities with (orrery_contracts.identity); without
         # it every join is anonymous.
-        self.identity_key = identity_key or os.environ.get(SECRET_KEY_ENV, "").encode() or None
+        self.identity_key = identity_key or settings.secret_key.encode() or None
         # Fault injection for the crash tests: SIGKILL this process right after the
         # append of a command whose id starts with this prefix (before reply and ack).
-        self.kill_after_append = os.environ.get("ORRERY_FAULT_KILL_AFTER_APPEND", "")
+        self.kill_after_append = settings.kill_after_append
         self.cache: OrderedDict[str, TableState] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.lock_users: Counter[str] = Counter()
         # Taken inside a table's lock (so a table's commands keep their order).
-        self.busy = asyncio.Semaphore(CONCURRENCY)
+        # Commands decided at once per process (each holds a Redis connection while it
+        # appends): a burst over every partition would otherwise exhaust the client's pool
+        # of 100 connections, fail its batch and wait for the claimer.
+        self.busy = asyncio.Semaphore(settings.intake_concurrency)
         # A table's seed never changes: one GET per table and process.
         self.seeds: OrderedDict[str, bytes] = OrderedDict()
         # table.say: chat messages, written to the table's chat stream, never to its log
-        self.chat = ChatDesk(store.redis, store.partitions)
+        self.chat = ChatDesk(
+            store.redis, store.partitions, settings.chat_rate, settings.chat_window_s
+        )
 
     # ------------------------------------------------------------ entry point
 
@@ -196,7 +199,7 @@ class CommandHandler:
         handled = await self.decide_entry(data)
         if handled.reply_to and handled.outcome is not None:
             pipe = self.store.redis.pipeline(transaction=False)
-            add_reply(pipe, handled)
+            add_reply(pipe, handled, self.store.reply_ttl_s)
             try:
                 await pipe.execute()
             except (RedisConnectionError, RedisTimeoutError):
@@ -417,7 +420,8 @@ class CommandHandler:
         except DECODE_ERRORS as error:
             raise self._undecodable_body(state, envelope, as_json, error) from None
         if isinstance(body, CloseTable):  # the service's setting, not the sender's
-            body = msgspec.structs.replace(body, lobby_ttl_ms=round(LOBBY_TTL_S * 1000))
+            lobby_ttl_ms = round(self.settings.lobby_ttl_s * 1000)
+            body = msgspec.structs.replace(body, lobby_ttl_ms=lobby_ttl_ms)
         player = ""
         if isinstance(body, JoinSeat):
             player = verified_player(
@@ -586,9 +590,9 @@ class CommandHandler:
         return Handled(outcome, reply_to, dead_letter_reason=f"{code}: {reason}", as_json=as_json)
 
 
-def add_reply(pipe: Any, handled: Handled) -> None:
+def add_reply(pipe: Any, handled: Handled, ttl_s: int) -> None:
     """Queue the outcome's write to the client's reply stream on a pipeline: capped, and
-    its idle TTL refreshed (two commands: XADD, EXPIRE)."""
+    its idle TTL (``ttl_s``) refreshed (two commands: XADD, EXPIRE)."""
     assert handled.reply_to and handled.outcome is not None
     pipe.xadd(
         handled.reply_to,
@@ -596,7 +600,7 @@ def add_reply(pipe: Any, handled: Handled) -> None:
         maxlen=REPLY_MAXLEN,
         approximate=True,
     )
-    pipe.expire(handled.reply_to, REPLY_TTL_S)
+    pipe.expire(handled.reply_to, ttl_s)
 
 
 def undeliverable(handled: Handled, error: Exception) -> str:

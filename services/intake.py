@@ -24,10 +24,10 @@ any, keeps the entry without its token.
 Each partition is read by one worker at a time (services/assignment.py: the live
 workers share the partitions; claimers run everywhere).
 
-The reader takes up to :data:`BATCH` entries per delivery: its entries are decided
-concurrently across tables (a table's own entries in stream order, under the table's
-lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK`` and ``XDEL`` of
-the batch goes out in one pipeline. Without durability options an accepted command's
+The reader takes up to ``intake_batch`` entries per delivery (services.settings): its
+entries are decided concurrently across tables (a table's own entries in stream order,
+under the table's lock), then every reply (``XADD`` + ``EXPIRE``), dead letter, ``XACK``
+and ``XDEL`` of the batch goes out in one pipeline. Without durability options an accepted command's
 append settles its entry itself (services/store.py): ack and delete in the append
 script, and the reply too on a standalone server or, on a cluster, to a reply stream in
 the table's slot (else the answer is left: ``ACKED``); the pipeline carries only what is
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,17 +58,16 @@ from services import metrics
 from services.assignment import Assignment
 from services.handling import CommandHandler, Handled, add_reply, undeliverable, without_token
 from services.log_context import bound as log_context
+from services.settings import WorkerSettings
 from services.store import ACKED, NOT_SETTLED, EventStore
 from streams.batches import Batch, Entry
-from streams.consumers import CLAIM_IDLE_MS, MAX_DELIVERIES, consumer_name, create_group
+from streams.consumers import MAX_DELIVERIES, consumer_name, create_group
 from streams.deliveries import add_dead_letter, deliveries_left, failure_kind
 from streams.readers import add_readers
+from streams.settings import ConsumerSettings
 from streams.subscribers import subscribe_claimer
 
 log = structlog.get_logger("orrery.intake")
-
-# Entries per reader delivery: decided together, answered and acked in one pipeline.
-BATCH = int(os.environ.get("ORRERY_INTAKE_BATCH") or 32)
 
 
 async def ensure_command_groups(redis: Any, partitions: int) -> list[str]:
@@ -100,12 +98,20 @@ class Intake:
         *,
         consumer: str,
         max_deliveries: int = MAX_DELIVERIES,
-        batch: int = BATCH,
+        batch: int | None = None,
     ) -> None:
         self.redis = redis
         self.handler = handler
         self.consumer = consumer
         self.max_deliveries = max_deliveries
+        if batch is None:
+            # the handler's (its process's) settings; a stand-in handler: the default
+            batch = (
+                handler.settings.intake_batch
+                if handler is not None
+                else WorkerSettings.intake_batch
+            )
+        # entries per reader delivery: decided together, answered and acked in one pipeline
         self.batch = batch
         # partition -> done once its latest read batch was handled
         self._turns: dict[int, asyncio.Future[None]] = {}
@@ -197,7 +203,7 @@ class Intake:
             answer = handled.settled in (NOT_SETTLED, ACKED) and handled.reply_to
             if answer and handled.outcome is not None:
                 replies.append((len(pipe), decided))  # the reply's XADD comes next
-                add_reply(pipe, handled)
+                add_reply(pipe, handled, self.handler.store.reply_ttl_s)
             if handled.dead_letter_reason:
                 _dead_letter(pipe, p, decided.entry, handled.dead_letter_reason)
             metrics.count_outcome(handled.outcome, dead_letter=bool(handled.dead_letter_reason))
@@ -231,20 +237,27 @@ def build_decider_app(
     partitions: int,
     *,
     consumer: str | None = None,
-    claim_idle_ms: int = CLAIM_IDLE_MS,
+    claim_idle_ms: int | None = None,
     max_deliveries: int = MAX_DELIVERIES,
     # A reader's XREADGROUP BLOCK time: data ends the block at once, so a long block
     # costs no latency and saves the idle re-polling of every partition.
     polling_ms: int = 2_000,
-    batch: int = BATCH,
+    batch: int | None = None,
     assignment: Assignment | None = None,
+    settings: WorkerSettings | None = None,
+    claims: ConsumerSettings | None = None,
 ) -> FastStream:
     """Subscribe every partition's reader and claimer to an :class:`Intake` on ``redis``
     (the broker's client). ``assignment``: the readers are started and stopped by
     partition ownership (services/assignment.py); without it this process reads every
-    partition."""
+    partition. ``settings`` and ``claims``: the process's, read once at its start (read
+    here without them); ``claim_idle_ms`` and ``batch`` override theirs."""
+    settings = settings or WorkerSettings.from_env()
+    claims = claims or ConsumerSettings.from_env()
     consumer = consumer or consumer_name("decider")
-    handler = CommandHandler(EventStore(redis, partitions))
+    claim_idle_ms = claims.claim_idle_ms if claim_idle_ms is None else claim_idle_ms
+    batch = settings.intake_batch if batch is None else batch
+    handler = CommandHandler(EventStore(redis, partitions, settings=settings), settings=settings)
     intake = Intake(redis, handler, consumer=consumer, max_deliveries=max_deliveries, batch=batch)
     app = FastStream(broker)
     streams = {keys.command_stream(p): p for p in range(partitions)}

@@ -31,7 +31,6 @@ one by one, each confirmed on its own connection.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from enum import IntEnum
@@ -46,24 +45,19 @@ from orrery_contracts import keys
 from orrery_contracts.envelope import RawEnvelope, decode_entry
 from services import metrics
 from services.script_turns import ScriptTurns
+from services.settings import REPLY_TTL_S as REPLY_TTL_S
+from services.settings import WorkerSettings
 
 FEED_MAXLEN = 100_000
 SNAPSHOT_EVERY = 64
-# Reply streams: capped, and gone after this long without a write (refreshed per reply).
+# Reply streams: capped, and gone after a while without a write (refreshed per reply:
+# the worker's reply_ttl_s, by default REPLY_TTL_S).
 REPLY_MAXLEN = 10_000
-REPLY_TTL_S = int(os.environ.get("ORRERY_REPLY_TTL_S") or 3600)
 
 _APPEND_LUA = (Path(__file__).parent / "append.lua").read_text()
 log = structlog.get_logger("orrery.store")
 # How long a master's count of online replicas is trusted before it is asked again.
 REPLICAS_CHECK_S = 1.0
-
-# Confirm the local AOF fsync (WAITAOF 1 0 <ms>) before an append counts as done; 0: off.
-WAIT_AOF_ENV = "ORRERY_WAIT_AOF_MS"
-# Wait until this many replicas received the append (WAIT n <ms>) before it counts as done,
-# so a failover to a replica cannot lose an answered command; 0: off.
-WAIT_REPLICAS_ENV = "ORRERY_WAIT_REPLICAS"
-WAIT_REPLICAS_MS_ENV = "ORRERY_WAIT_REPLICAS_MS"
 
 
 class DurabilityTimeout(RedisError):
@@ -138,18 +132,17 @@ class EventStore:
         snapshot_every: int = SNAPSHOT_EVERY,
         wait_aof_ms: int | None = None,
         wait_replicas: int | None = None,
+        settings: WorkerSettings | None = None,
     ) -> None:
+        settings = settings or WorkerSettings.from_env()
         # redis-py's reply types are unions of everything; the store knows each reply.
         self.redis: Any = redis
         self.partitions = partitions
         self.snapshot_every = snapshot_every
-        self.wait_aof_ms = (
-            int(os.environ.get(WAIT_AOF_ENV) or 0) if wait_aof_ms is None else wait_aof_ms
-        )
-        self.wait_replicas = (
-            int(os.environ.get(WAIT_REPLICAS_ENV) or 0) if wait_replicas is None else wait_replicas
-        )
-        self.wait_replicas_ms = int(os.environ.get(WAIT_REPLICAS_MS_ENV) or 2000)
+        self.wait_aof_ms = settings.wait_aof_ms if wait_aof_ms is None else wait_aof_ms
+        self.wait_replicas = settings.wait_replicas if wait_replicas is None else wait_replicas
+        self.wait_replicas_ms = settings.wait_replicas_ms
+        self.reply_ttl_s = settings.reply_ttl_s
         self._append = redis.register_script(_APPEND_LUA)
         # the appends of one turn of the event loop (a read's entries) in one pipeline
         self._appends = ScriptTurns(redis, self._append)
@@ -204,7 +197,7 @@ class EventStore:
             # none is given when it is in another slot: the script acks, the intake answers
             reply_to = (settle.reply_to or "") if answers else ""
             argv += [settle.entry_id, keys.DECIDERS_GROUP, reply_to, settle.reply]
-            argv += [REPLY_MAXLEN, REPLY_TTL_S]
+            argv += [REPLY_MAXLEN, self.reply_ttl_s]
         for entry_hash, entry in pending.entries:
             argv += [entry_hash, entry]
         started = time.perf_counter()

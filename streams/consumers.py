@@ -15,15 +15,16 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-# How long an entry may sit with a consumer (a crashed one) before another claims it.
-CLAIM_IDLE_MS = int(os.environ.get("ORRERY_CLAIM_IDLE_MS", "15000"))
+from streams.settings import ConsumerSettings
+
 # Deliveries of an entry before its consumer gives up on it (the intake dead-letters it).
 MAX_DELIVERIES = 5
 
 
 def consumer_name(role: str) -> str:
     """``$ORRERY_CONSUMER``, else ``role-host-pid``: unique per process."""
-    return os.environ.get("ORRERY_CONSUMER") or f"{role}-{socket.gethostname()}-{os.getpid()}"
+    named = ConsumerSettings.from_env().consumer
+    return named or f"{role}-{socket.gethostname()}-{os.getpid()}"
 
 
 async def create_group(redis: Any, stream: str, group: str, start: str = "0") -> bool:

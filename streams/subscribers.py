@@ -18,7 +18,7 @@ from faststream import AckPolicy
 from faststream.redis import StreamSub
 
 from streams.batches import Batch, to_batch
-from streams.consumers import CLAIM_IDLE_MS, claim_poll_ms
+from streams.consumers import claim_poll_ms
 
 BatchHandler = Callable[[Batch], Awaitable[None]]
 
@@ -44,7 +44,7 @@ def subscribe_claimer(
     group: str,
     consumer: str,
     on_claimed: BatchHandler,
-    claim_idle_ms: int = CLAIM_IDLE_MS,
+    claim_idle_ms: int,
 ) -> Any:
     """Subscribe ``stream``'s claimer (entries idle ``claim_idle_ms``); returns it."""
     # One group, one consumer name per process: the readers' and the claimer's entries

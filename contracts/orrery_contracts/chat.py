@@ -24,7 +24,6 @@ entry id.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,10 +35,9 @@ from orrery_contracts.inputs import normalise_text
 SAY_TAG = "table.say"
 MAX_CHAT_TEXT = 500
 CHAT_CAP = 1_000
-CHAT_RATE_ENV = "ORRERY_CHAT_RATE"  # "N/S": N messages per S seconds per author
-CHAT_RATE, CHAT_WINDOW_S = (
-    int(part) for part in (os.environ.get(CHAT_RATE_ENV) or "5/10").split("/", 1)
-)
+# per author at most CHAT_RATE messages per CHAT_WINDOW_S seconds, unless the workers
+# are told otherwise (``ORRERY_CHAT_RATE``: services.settings)
+CHAT_RATE, CHAT_WINDOW_S = 5, 10
 MAX_HISTORY = CHAT_CAP
 
 

@@ -19,6 +19,7 @@ from orrery.arguments import check_game, check_players, parse_options
 from orrery.config import DATA_DIR, command_url, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
+from orrery.settings import DEFAULT_PROJECTOR_NICE, PROJECTOR_NICE_ENV
 
 
 def _flags_without_metavar() -> None:
@@ -103,10 +104,6 @@ MetricsPort = Annotated[
 # Where a projector shares CPUs with deciders (one host, one pod), the command path goes
 # first: outcomes wait for the decider, while a projection that waits a moment folds
 # more of the log into one batch. Alone on its CPUs, the setting changes nothing.
-# 2, not 5: with the views out of the AOF (few rewrites), at 5 a command costs more CPU
-# and the service runs slower against the baseline (docs/scaling.md, "Many processes").
-PROJECTOR_NICE_ENV = "ORRERY_PROJECTOR_NICE"
-DEFAULT_PROJECTOR_NICE = 2
 ProjectorNice = Annotated[
     int,
     typer.Option(

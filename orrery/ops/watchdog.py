@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from typing import Any
 
@@ -28,15 +27,11 @@ from orrery.server.cluster import (
     read_topology,
     url_nodes,
 )
+from orrery.settings import DEAD_CONSUMER_S, TOPOLOGY_POLL_S, WatchdogSettings
 from orrery_contracts import keys
 from orrery_contracts.text import as_text
 
 log = structlog.get_logger("orrery.watchdog")
-
-WATCHDOG_SECONDS = float(os.environ.get("ORRERY_GROUP_WATCHDOG_S", "5"))
-TOPOLOGY_POLL_S = float(os.environ.get("ORRERY_TOPOLOGY_POLL_S", "0.5"))
-# a consumer idle this long with nothing pending is a process that is gone
-DEAD_CONSUMER_IDLE_MS = int(float(os.environ.get("ORRERY_DEAD_CONSUMER_S", "3600")) * 1000)
 
 
 async def group_watchdog(
@@ -44,19 +39,24 @@ async def group_watchdog(
     partitions: int,
     role: str,
     broker: Any = None,
-    interval: float = WATCHDOG_SECONDS,
+    interval: float | None = None,
     consumer: str = "",
+    settings: WatchdogSettings | None = None,
 ) -> None:
     """In each worker/projector process, once a second: restart subscribers FastStream
     stopped on NOGROUP once their group exists again (after `orrery repair` or this
     watchdog recreated it); every ``interval`` seconds (0: never) recreate missing groups
     at 0. One process per role (the holder of the role's lease, ``orrery:exporter:<role>``)
     also removes its groups' dead consumers, and the workers' holder alone exports the
-    group gauges (so the cluster-wide lag is exported once, not by every process)."""
+    group gauges (so the cluster-wide lag is exported once, not by every process).
+    ``settings``: the process's, read once at its start (read here without them);
+    ``interval`` overrides theirs."""
     from projections.runner import ensure_feed_groups
     from services import metrics
     from services.intake import ensure_command_groups
 
+    settings = settings or WatchdogSettings.from_env()
+    interval = settings.interval_s if interval is None else interval
     redis = open_redis(url)
     if isinstance(redis, RedisCluster):
         # A cluster client loads its slot map and the server's command table at its
@@ -67,7 +67,8 @@ async def group_watchdog(
     last_full = time.monotonic()
     follower = None
     if broker is not None and is_cluster(url):
-        follower = asyncio.create_task(follow_topology(url, partitions, role, broker))
+        poll = settings.topology_poll_s
+        follower = asyncio.create_task(follow_topology(url, partitions, role, broker, poll))
     try:
         while True:
             await asyncio.sleep(tick)
@@ -84,7 +85,9 @@ async def group_watchdog(
                         redis, role, consumer, interval * 3
                     )
                     if leader:
-                        removed = await remove_dead_consumers(redis, partitions, role)
+                        removed = await remove_dead_consumers(
+                            redis, partitions, role, settings.dead_consumer_idle_ms
+                        )
                         if removed:
                             log.info("dead_consumers_removed", consumers=removed)
                     if metrics.serving():
@@ -124,7 +127,7 @@ async def holds_lease(redis: Any, role: str, consumer: str, ttl_s: float) -> boo
 
 
 async def remove_dead_consumers(
-    redis: Any, partitions: int, role: str, idle_ms: int = DEAD_CONSUMER_IDLE_MS
+    redis: Any, partitions: int, role: str, idle_ms: int = int(DEAD_CONSUMER_S * 1000)
 ) -> list[str]:
     """Delete the role's consumers idle longer than ``idle_ms`` with nothing pending (a
     process that is gone; one with pending entries stays until its claimer moves them)."""
