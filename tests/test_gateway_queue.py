@@ -231,6 +231,8 @@ async def test_each_bad_ticket_gets_its_refusal(stack: LiveGateway) -> None:
             "bad_options",
         )
         assert await refused({"game": GAME, "seats": 9}) == (422, "bad_seats")
+        assert await refused({"game": GAME, "seats": 3, "bots_after_s": 0}) == (422, "malformed")
+        assert await refused({"game": GAME, "seats": 3, "pace": "blitz"}) == (422, "malformed")
         assert await refused({"game": GAME, "seats": {"min": 4, "max": 3}}) == (422, "bad_seats")
         assert await refused({"game": GAME, "seats": 3, "party": ["nobody"]}) == (
             422,
