@@ -33,12 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import networkx as nx
 
 from orrery_contracts.matchmaking import band
 
+_ORDER = attrgetter("joined_at", "ticket_id")  # oldest first (Waiting.order)
 NEIGHBOURS = 4  # edges per ticket in the two-seat graph (nearest in rating order)
 BLOSSOM_MAX = 40  # two-seat pools up to this size: networkx's exact blossom algorithm
 REACH = 2  # a group looks this many tables' worth of tickets to each side of its anchor
@@ -121,7 +123,13 @@ def compatible(a: Waiting, b: Waiting) -> bool:
 
 
 def acceptable(a: Waiting, b: Waiting, now: int) -> bool:
-    return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
+    if _bands_at[0] != now:
+        return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
+    bands = _bands  # (a pass under way: every ticket's band is there)
+    first, second = bands.get(a.ticket_id), bands.get(b.ticket_id)
+    if first is None or second is None:
+        return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
+    return abs(a.mu - b.mu) <= (first if first > second else second)
 
 
 _bands: dict[str, float] = {}
@@ -168,9 +176,11 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
     """The tables one pass makes of ``pool`` at ``now`` (unix ms), in the order they are
     decided; a ticket is in at most one."""
     low, high = seat_range
+    tickets = sorted(pool, key=_ORDER)
     _bands.clear()
     _bands_at[0] = now
-    tickets = sorted(pool, key=Waiting.order)
+    for ticket in tickets:
+        _bands[ticket.ticket_id] = band(ticket.sigma, ticket.waited_s(now))
     used: set[str] = set()
     groups: list[Group] = []
 
@@ -204,7 +214,7 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
                     continue
                 found = _neighbours(anchor, size, lines[size], now)
                 if found is not None:
-                    groups.append(Group(tuple(sorted(found, key=Waiting.order)), size))
+                    groups.append(Group(tuple(sorted(found, key=_ORDER)), size))
                     used.update(t.ticket_id for t in found)
                     for line in lines.values():
                         line.take(found)
@@ -216,7 +226,7 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
                 t for t in by_rating if t.ticket_id not in used and _fits(t, 2) and t.size == 1
             ]
             for a, b in _pairs(singles, now):
-                groups.append(Group(tuple(sorted((a, b), key=Waiting.order)), 2))
+                groups.append(Group(tuple(sorted((a, b), key=_ORDER)), 2))
                 used.update((a.ticket_id, b.ticket_id))
 
     # 4. bots for those who waited long enough
