@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from matchmaking.matcher import Group, Waiting, acceptable, compatible, match
+from matchmaking.matcher import Group, Waiting, match
 from orrery_contracts.matchmaking import (
     ANY_AFTER_S,
     ENDED_TICKET_TTL_S,
@@ -77,6 +77,7 @@ class TicketRecord:
     seats: dict[str, int] = field(default_factory=dict)
     estimated_wait_s: int = 0
     cancelled_by: str | None = None
+    seen: Waiting | None = None  # the matcher's view of it (waiting_of)
 
     @property
     def ready(self) -> bool:
@@ -117,12 +118,23 @@ class QueueState:
     # first (a day after, they leave the state, as their records leave Redis)
     waiting_ids: dict[str, None] = field(default_factory=dict)
     ended: deque[tuple[int, str]] = field(default_factory=deque)
+    # players of waiting tickets, by (pace, rated): the wait estimate's figure
+    players_waiting: dict[tuple[str, bool], int] = field(default_factory=dict)
 
     def waiting(self) -> list[TicketRecord]:
         return [self.tickets[i] for i in self.waiting_ids]
 
+    def wait(self, record: TicketRecord) -> None:
+        t = record.ticket
+        self.waiting_ids[t.ticket_id] = None
+        key = (t.pace, t.rated)
+        self.players_waiting[key] = self.players_waiting.get(key, 0) + len(t.players)
+
     def end(self, ticket_id: str, at: int) -> None:
-        self.waiting_ids.pop(ticket_id, None)
+        if ticket_id in self.waiting_ids:
+            del self.waiting_ids[ticket_id]
+            t = self.tickets[ticket_id].ticket
+            self.players_waiting[(t.pace, t.rated)] -= len(t.players)
         self.ended.append((at, ticket_id))
 
     def forget_ended(self, now: int) -> None:
@@ -140,6 +152,13 @@ class QueueState:
 
 
 def waiting_of(record: TicketRecord, blocks: dict[str, frozenset[str]]) -> Waiting:
+    """The ticket as the matcher sees it (kept with the record until blocks change)."""
+    if record.seen is None:
+        record.seen = _waiting(record, blocks)
+    return record.seen
+
+
+def _waiting(record: TicketRecord, blocks: dict[str, frozenset[str]]) -> Waiting:
     t = record.ticket
     blocked = set(t.blocks)
     for player in t.players:
@@ -174,7 +193,7 @@ def evolve(state: QueueState, entry: QueueEntry) -> None:
             record = TicketRecord(ticket, list(ratings), entry.at, accepted={ticket.player_id})
             record.estimated_wait_s = estimate(state, record, entry.at)
             state.tickets[ticket.ticket_id] = record
-            state.waiting_ids[ticket.ticket_id] = None
+            state.wait(record)
         case QueueLeft(ticket_id=ticket_id, player_id=player):
             state.tickets[ticket_id].state = "cancelled"
             state.tickets[ticket_id].cancelled_by = player
@@ -183,6 +202,8 @@ def evolve(state: QueueState, entry: QueueEntry) -> None:
             state.tickets[ticket_id].accepted.add(player)
         case BlocksSet(player_id=player, blocks=blocks):
             state.blocks[player] = frozenset(blocks)
+            for record in state.waiting():
+                record.seen = None
         case PlayerOffline(player_id=player):
             state.offline[player] = entry.at
         case PlayerOnline(player_id=player):
@@ -219,15 +240,12 @@ def fold(state: QueueState, entries: Iterable[QueueEntry]) -> QueueState:
 
 
 def estimate(state: QueueState, record: TicketRecord, now: int) -> int:
-    """A rough wait: a few seconds if compatible tickets in band could fill a table now,
-    else until bots (if welcome) or until the band takes anyone."""
-    me = waiting_of(record, state.blocks)
-    others = [
-        w
-        for w in state.pool()
-        if w.ticket_id != me.ticket_id and compatible(me, w) and acceptable(me, w, now)
-    ]
-    if me.size + sum(w.size for w in others) >= max(me.seats_min, state.seat_range[0]):
+    """A rough wait, in constant time: a few seconds if enough players of the ticket's
+    pace and ratedness wait to fill its smallest table, else until bots (if welcome) or
+    until the band takes anyone."""
+    t = record.ticket
+    others = state.players_waiting.get((t.pace, t.rated), 0)
+    if len(t.players) + others >= max(t.seats_min, state.seat_range[0]):
         return 5
     wait = ANY_AFTER_S
     if record.ticket.bots_ok:
