@@ -55,16 +55,7 @@ from archive.databases import ArchiveUnavailable
 from archive.hot import ENDED_PHASES, HotKeys, HotTable
 from archive.model import TableSummary
 from archive.packing import NotFinished, summarize
-from archive.settings import (
-    AFTER_ENV,
-    CONCURRENCY_ENV,
-    DEFAULT_AFTER_S,
-    DEFAULT_LEASE_MS,
-    DEFAULT_POLL_S,
-    FAULT_ENV,
-    LEASE_ENV,
-    POLL_ENV,
-)
+from archive.settings import ArchiverSettings
 from archive.store import Archive
 
 log = structlog.get_logger("orrery.archiver")
@@ -95,23 +86,18 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def archive_after_s() -> float:
-    return float(os.environ.get(AFTER_ENV) or DEFAULT_AFTER_S)
-
-
 @dataclass
 class Archiver:
     redis: Any
     partitions: int
     archive: Archive
-    after_s: float = field(default_factory=archive_after_s)
-    poll_s: float = field(default_factory=lambda: float(os.environ.get(POLL_ENV) or DEFAULT_POLL_S))
-    concurrency: int = field(default_factory=lambda: int(os.environ.get(CONCURRENCY_ENV) or 4))
-    lease_ms: int = field(
-        default_factory=lambda: int(os.environ.get(LEASE_ENV) or DEFAULT_LEASE_MS)
-    )
+    # (unless given: the process's settings, read when the archiver is made)
+    after_s: float = field(default_factory=lambda: ArchiverSettings.from_env().after_s)
+    poll_s: float = field(default_factory=lambda: ArchiverSettings.from_env().poll_s)
+    concurrency: int = field(default_factory=lambda: ArchiverSettings.from_env().concurrency)
+    lease_ms: int = field(default_factory=lambda: ArchiverSettings.from_env().lease_ms)
     name: str = field(default_factory=lambda: f"archiver-{socket.gethostname()}-{os.getpid()}")
-    fault: str = field(default_factory=lambda: os.environ.get(FAULT_ENV, ""))
+    fault: str = field(default_factory=lambda: ArchiverSettings.from_env().fault)
     archived: int = 0
     skipped: set[str] = field(default_factory=set)  # conflicts: left alone until a restart
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from archive.settings import ArchiverSettings
 from orrery.settings import TimekeeperSettings, WatchdogSettings
 from projections.settings import ProjectorSettings
 from services.settings import WorkerSettings
@@ -60,7 +61,14 @@ def test_no_module_reads_the_environment_when_imported() -> None:
 
 @pytest.mark.parametrize(
     "kind",
-    [WorkerSettings, ProjectorSettings, ConsumerSettings, WatchdogSettings, TimekeeperSettings],
+    [
+        WorkerSettings,
+        ProjectorSettings,
+        ConsumerSettings,
+        WatchdogSettings,
+        TimekeeperSettings,
+        ArchiverSettings,
+    ],
 )
 def test_an_empty_environment_gives_the_defaults(kind: type) -> None:
     assert kind.from_env({}) == kind()
@@ -115,3 +123,12 @@ def test_the_other_processes_read_theirs() -> None:
     assert TimekeeperSettings.from_env({"ORRERY_TIMEKEEPER_POLL_MS": "50"}) == TimekeeperSettings(
         poll_ms=50
     )
+    assert ArchiverSettings.from_env(
+        {
+            "ORRERY_ARCHIVE_AFTER_S": "0",
+            "ORRERY_ARCHIVE_POLL_S": "0.5",
+            "ORRERY_ARCHIVE_CONCURRENCY": "1",
+            "ORRERY_ARCHIVE_LEASE_MS": "900",
+            "ORRERY_FAULT_KILL_ARCHIVER_AFTER": "write",
+        }
+    ) == ArchiverSettings(after_s=0.0, poll_s=0.5, concurrency=1, lease_ms=900, fault="write")
