@@ -120,6 +120,8 @@ class QueueState:
     ended: deque[tuple[int, str]] = field(default_factory=deque)
     # players of waiting tickets, by (pace, rated): the wait estimate's figure
     players_waiting: dict[tuple[str, bool], int] = field(default_factory=dict)
+    # waiting tickets by owner: the cap on a player's tickets
+    owners_waiting: dict[str, int] = field(default_factory=dict)
 
     def waiting(self) -> list[TicketRecord]:
         return [self.tickets[i] for i in self.waiting_ids]
@@ -129,12 +131,16 @@ class QueueState:
         self.waiting_ids[t.ticket_id] = None
         key = (t.pace, t.rated)
         self.players_waiting[key] = self.players_waiting.get(key, 0) + len(t.players)
+        self.owners_waiting[t.player_id] = self.owners_waiting.get(t.player_id, 0) + 1
 
     def end(self, ticket_id: str, at: int) -> None:
         if ticket_id in self.waiting_ids:
             del self.waiting_ids[ticket_id]
             t = self.tickets[ticket_id].ticket
             self.players_waiting[(t.pace, t.rated)] -= len(t.players)
+            self.owners_waiting[t.player_id] -= 1
+            if not self.owners_waiting[t.player_id]:
+                del self.owners_waiting[t.player_id]
         self.ended.append((at, ticket_id))
 
     def forget_ended(self, now: int) -> None:
@@ -349,7 +355,7 @@ def _join(
         raise Refused("bad_ticket", "the party does not fit the table, or a name is missing")
     if ticket.bots_after_s < MIN_BOTS_AFTER_S:
         raise Refused("bad_ticket", "bots_after_s is at least 1")
-    mine = sum(1 for r in state.waiting() if r.ticket.player_id == command.player_id)
+    mine = state.owners_waiting.get(command.player_id, 0)
     if mine + waiting_elsewhere >= MAX_WAITING_TICKETS:
         raise Refused("too_many_tickets")
     found = ratings(players)
