@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 
 # The platform tests plug in a tiny game of their own (also in worker subprocesses).
 os.environ.setdefault("ORRERY_EXTRA_GAMES", "tests.support.tinygame:GAME")
+# pytest-xdist's workers run with COLUMNS=80 and LINES=24 of their own; the processes the
+# tests start must size their output as in a serial run (from their terminal, if any).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 
 # A test's tier is its module's ``pytestmark`` (pyproject.toml lists them); the rules'
 # own folders are ``unit``, and a module that names none counts as ``service``.

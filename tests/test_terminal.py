@@ -55,7 +55,15 @@ class Terminal:
             start_new_session=True,
             # the pty becomes the controlling terminal: Ctrl-C there is a SIGINT
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
-            env={**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"},
+            # the pty's size, whatever the test runner's own COLUMNS/LINES say (Rich reads
+            # those before the terminal: a parallel run's workers have their own)
+            env={
+                **os.environ,
+                "PYTHONPATH": str(REPO),
+                "TERM": "xterm-256color",
+                "COLUMNS": str(columns),
+                "LINES": "50",
+            },
             cwd=REPO,
         )
         os.close(slave)
