@@ -63,6 +63,7 @@ from matchmaking.queue import (
     matches,
     presence,
 )
+from matchmaking.settings import MatchmakerSettings
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 from orrery_contracts.identity import seat_secret, sign_identity
@@ -70,7 +71,6 @@ from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET
 from orrery_contracts.matchmaking import (
     ANSWER_TTL_MS,
     ENDED_TICKET_TTL_S,
-    OFFLINE_EXPIRY_S,
     PACE_CLOCKS,
     JoinQueue,
     MatchFailed,
@@ -93,10 +93,6 @@ from orrery_contracts.table import ClockOption, CreateTable, JoinRequest, StartT
 
 log = structlog.get_logger("orrery.matchmaker")
 
-LEASE_ENV = "ORRERY_MATCHMAKER_LEASE_MS"
-CYCLE_ENV = "ORRERY_MATCHMAKER_CYCLE_S"
-OFFLINE_ENV = "ORRERY_QUEUE_OFFLINE_S"
-FAULT_ENV = "ORRERY_FAULT_KILL_MATCHMAKER_AFTER"
 FAULT_STEPS = ("made", "create", "join", "bots", "start", "started")
 START_RATING = 1500.0
 START_SIGMA = 500.0
@@ -176,13 +172,12 @@ class Matchmaker:
     games: dict[str, tuple[int, int]]  # game -> (min seats, max seats)
     wire: TableWire
     secret_key: str
-    lease_ms: int = field(default_factory=lambda: int(os.environ.get(LEASE_ENV) or 10_000))
-    cycle_s: float = field(default_factory=lambda: float(os.environ.get(CYCLE_ENV) or 1.0))
-    offline_s: float = field(
-        default_factory=lambda: float(os.environ.get(OFFLINE_ENV) or OFFLINE_EXPIRY_S)
-    )
+    # (unless given: the process's settings, read when the matchmaker is made)
+    lease_ms: int = field(default_factory=lambda: MatchmakerSettings.from_env().lease_ms)
+    cycle_s: float = field(default_factory=lambda: MatchmakerSettings.from_env().cycle_s)
+    offline_s: float = field(default_factory=lambda: MatchmakerSettings.from_env().offline_s)
     name: str = field(default_factory=lambda: f"matchmaker-{socket.gethostname()}-{os.getpid()}")
-    fault: str = field(default_factory=lambda: os.environ.get(FAULT_ENV, ""))
+    fault: str = field(default_factory=lambda: MatchmakerSettings.from_env().fault)
     owned: dict[str, Owned] = field(default_factory=dict)
     made_tables: int = 0
 

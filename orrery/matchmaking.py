@@ -59,12 +59,11 @@ async def run_matchmaker(url: str) -> None:
 async def audit_queue(url: str, game: str, offline_s: float | None = None) -> Any:
     from matchmaking.audit import audit
     from matchmaking.log import read_log
-    from matchmaking.matchmaker import OFFLINE_ENV
+    from matchmaking.settings import MatchmakerSettings
     from orrery.server.cluster import open_redis
-    from orrery_contracts.matchmaking import OFFLINE_EXPIRY_S
 
     if offline_s is None:
-        offline_s = float(os.environ.get(OFFLINE_ENV) or OFFLINE_EXPIRY_S)
+        offline_s = MatchmakerSettings.from_env().offline_s
     redis = open_redis(url)
     try:
         entries = await read_log(redis, game)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from archive.settings import ArchiverSettings
+from matchmaking.settings import MatchmakerSettings
 from orrery.settings import TimekeeperSettings, WatchdogSettings
 from projections.settings import ProjectorSettings
 from services.settings import WorkerSettings
@@ -68,6 +69,7 @@ def test_no_module_reads_the_environment_when_imported() -> None:
         WatchdogSettings,
         TimekeeperSettings,
         ArchiverSettings,
+        MatchmakerSettings,
     ],
 )
 def test_an_empty_environment_gives_the_defaults(kind: type) -> None:
@@ -132,3 +134,11 @@ def test_the_other_processes_read_theirs() -> None:
             "ORRERY_FAULT_KILL_ARCHIVER_AFTER": "write",
         }
     ) == ArchiverSettings(after_s=0.0, poll_s=0.5, concurrency=1, lease_ms=900, fault="write")
+    assert MatchmakerSettings.from_env(
+        {
+            "ORRERY_MATCHMAKER_LEASE_MS": "500",
+            "ORRERY_MATCHMAKER_CYCLE_S": "0.1",
+            "ORRERY_QUEUE_OFFLINE_S": "2",
+            "ORRERY_FAULT_KILL_MATCHMAKER_AFTER": "made",
+        }
+    ) == MatchmakerSettings(lease_ms=500, cycle_s=0.1, offline_s=2.0, fault="made")
