@@ -338,9 +338,12 @@ def render() -> str:
         "",
         "Every `ORRERY_*` variable Orrery or its deployments read, with its default, who",
         "reads it and what it does. A command-line option, where there is one, wins over",
-        "its variable. This page is generated from `orrery/settings_doc.py`",
+        "its variable. This page is generated from each process kind's settings module",
+        "(`services/settings.py` for the workers, `projections/settings.py`,",
+        "`streams/settings.py`, `orrery/settings.py`, `gateway/settings.py`,",
+        "`archive/settings.py`, `matchmaking/settings.py`) and `orrery/settings_doc.py`",
         "(`python -m orrery.settings_doc --write`); a test fails when the two differ or",
-        "when the code names a variable the registry does not list.",
+        "when the code names a variable no declaration lists.",
     ]
     for group in GROUPS:
         lines += ["", f"## {group}", "", INTRO[group], ""]
