@@ -305,7 +305,7 @@ def test_demo_board_keeps_table_ids_whole_at_80_columns() -> None:
 
     from rich.console import Console
 
-    from orrery.cli import _board
+    from orrery.cli import demo_board
     from orrery.demo import BOT_NAMES, PlayedTable
 
     tables = [
@@ -334,7 +334,7 @@ def test_demo_board_keeps_table_ids_whole_at_80_columns() -> None:
         PlayedTable(game="federation", table_id="", seats=[]),
     ]
     out = StringIO()
-    Console(file=out, width=80).print(_board(tables))
+    Console(file=out, width=80).print(demo_board(tables))
     lines = out.getvalue().splitlines()
     assert max(len(line) for line in lines) <= 80
     for table in tables[:3]:  # each id whole, on one line

@@ -12,13 +12,13 @@ import pytest
 import redis
 
 from orrery.server import cluster
-from orrery.server.embedded import _ephemeral_low, free_port
+from orrery.server.embedded import ephemeral_low, free_port
 
 pytestmark = pytest.mark.service
 
 
 def test_server_ports_lie_below_the_outgoing_range() -> None:
-    low = _ephemeral_low()
+    low = ephemeral_low()
     for _ in range(50):
         port = free_port()
         bus = free_port(bus=True)
@@ -33,8 +33,8 @@ def test_a_node_whose_port_was_taken_starts_elsewhere(
     squatter.bind(("127.0.0.1", free_port()))
     taken = squatter.getsockname()[1]
     choices = iter([[taken, free_port(bus=True), free_port(bus=True)]])
-    chosen = cluster._free_ports
-    monkeypatch.setattr(cluster, "_free_ports", lambda n: next(choices, None) or chosen(n))
+    chosen = cluster.free_ports
+    monkeypatch.setattr(cluster, "free_ports", lambda n: next(choices, None) or chosen(n))
     nodes = cluster.LocalCluster(tmp_path / "c")
     try:
         nodes.start()

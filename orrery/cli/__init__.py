@@ -367,20 +367,20 @@ async def _with_live_board(client: Any, tables: list[Any], tasks: list[Any]) -> 
                 if table.table_id and not table.done:
                     view = await client.view(table.table_id)
                     table.seq = view["seq"] if view else table.seq
-            live.update(_board(tables))
+            live.update(demo_board(tables))
             await asyncio.sleep(0.25)
 
-    with Live(_board(tables), refresh_per_second=4, transient=False) as live:
+    with Live(demo_board(tables), refresh_per_second=4, transient=False) as live:
         ticker = asyncio.create_task(refresh(live))
         try:
             done = await asyncio.gather(*tasks)
         finally:
             ticker.cancel()
-        live.update(_board(tables))
+        live.update(demo_board(tables))
     return list(done)
 
 
-def _board(tables: list[Any]) -> Any:
+def demo_board(tables: list[Any]) -> Any:
     """The demo's board, live while the bots play and left on screen as the summary.
 
     Table ids stay whole on one line (they are what ``orrery replay``/``audit`` take, and

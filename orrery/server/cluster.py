@@ -337,7 +337,7 @@ class LocalCluster:
         chosen = not self.ports
         try:
             for attempt in range(3):
-                self.ports = self.ports or _free_ports(total)
+                self.ports = self.ports or free_ports(total)
                 try:
                     self._start_nodes(timeout)
                     break
@@ -504,7 +504,7 @@ class LocalCluster:
         self.stop()
 
 
-def _free_ports(count: int) -> list[int]:
+def free_ports(count: int) -> list[int]:
     # A node also listens on port + 10000 (the cluster bus): keep both free.
     ports: list[int] = []
     while len(ports) < count:

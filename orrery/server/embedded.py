@@ -47,7 +47,7 @@ _FIRST_SERVER_PORT = 10000
 _BUS_OFFSET = 10000
 
 
-def _ephemeral_low() -> int:
+def ephemeral_low() -> int:
     try:
         return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
     except (OSError, ValueError, IndexError):
@@ -72,7 +72,7 @@ AOF_REWRITE_ARGS = ("--auto-aof-rewrite-percentage", "100", "--auto-aof-rewrite-
 
 def free_port(*, bus: bool = False) -> int:
     """A free loopback port for a server (``bus``: with port + 10000 free as well)."""
-    top = _ephemeral_low() - (_BUS_OFFSET if bus else 0)
+    top = ephemeral_low() - (_BUS_OFFSET if bus else 0)
     if top - _FIRST_SERVER_PORT >= 1000:
         for _ in range(200):
             port = random.randrange(_FIRST_SERVER_PORT, top)
