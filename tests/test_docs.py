@@ -8,7 +8,11 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.support.service import REPO
+
+pytestmark = pytest.mark.unit
 
 PAGES = [REPO / "README.md", REPO / "CHANGELOG.md", *sorted((REPO / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)\s]+)\)")

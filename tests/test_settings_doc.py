@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from orrery.settings_doc import PAGE, SETTINGS, main, render
 from tests.support.service import REPO
+
+pytestmark = pytest.mark.unit
 
 NAME = re.compile(r"ORRERY_[A-Z0-9_]+")
 # the registry and the page made from it name every variable by construction

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.browser import WebStack, chromium, new_person, web_stack
+from tests.support.browser import WebStack, connected, new_person, web_stack
 
 pytestmark = pytest.mark.browser
 
@@ -28,9 +28,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
 
 
 @pytest.fixture(scope="module")
-def browser(stack: WebStack) -> Iterator[Browser]:
-    # (after the stack: its embedded server is prepared before Chromium's event loop runs)
-    with chromium() as (_, started):
+def browser(stack: WebStack, chromium_endpoint: str) -> Iterator[Browser]:
+    # (after the stack: its embedded server is prepared before Playwright's event loop runs)
+    with connected(chromium_endpoint) as started:
         yield started
 
 
