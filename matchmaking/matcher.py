@@ -32,7 +32,9 @@ ticket's sigma, widening with its wait until anything goes at 60 s).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -41,7 +43,7 @@ import networkx as nx
 
 from orrery_contracts.matchmaking import band
 
-_ORDER = attrgetter("joined_at", "ticket_id")  # oldest first (Waiting.order)
+_ORDER = attrgetter("rank")  # oldest first (Waiting.order)
 NEIGHBOURS = 4  # edges per ticket in the two-seat graph (nearest in rating order)
 BLOSSOM_MAX = 40  # two-seat pools up to this size: networkx's exact blossom algorithm
 REACH = 2  # a group looks this many tables' worth of tickets to each side of its anchor
@@ -69,19 +71,21 @@ class Waiting:
     who: frozenset[str] = field(init=False, compare=False, repr=False)
     size: int = field(init=False, compare=False, repr=False)  # players on the ticket
     plain: bool = field(init=False, compare=False, repr=False)  # no options, no blocks
+    rank: tuple[int, str] = field(init=False, compare=False, repr=False)  # order()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mu", sum(self.ratings) / len(self.ratings))
         object.__setattr__(self, "who", frozenset(self.players))
         object.__setattr__(self, "size", len(self.players))
         object.__setattr__(self, "plain", not self.options and not self.blocks)
+        object.__setattr__(self, "rank", (self.joined_at, self.ticket_id))
 
     def waited_s(self, now: int) -> float:
         return max(0.0, (now - self.joined_at) / 1000)
 
     def order(self) -> tuple[int, str]:
         """Oldest first, then by ticket id."""
-        return (self.joined_at, self.ticket_id)
+        return self.rank
 
 
 @dataclass(frozen=True)
@@ -124,28 +128,8 @@ def compatible(a: Waiting, b: Waiting) -> bool:
 
 
 def acceptable(a: Waiting, b: Waiting, now: int) -> bool:
-    if _bands_at[0] != now:
-        return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
-    bands = _bands  # (a pass under way: every ticket's band is there)
-    first, second = bands.get(a.ticket_id), bands.get(b.ticket_id)
-    if first is None or second is None:
-        return abs(a.mu - b.mu) <= max(_band(a, now), _band(b, now))
-    return abs(a.mu - b.mu) <= (first if first > second else second)
-
-
-_bands: dict[str, float] = {}
-_bands_at: list[int] = [0]
-
-
-def _band(ticket: Waiting, now: int) -> float:
-    """The ticket's band at ``now`` (kept for the pass under way, whose clock it is)."""
-    if _bands_at[0] != now:
-        _bands.clear()
-        _bands_at[0] = now
-    found = _bands.get(ticket.ticket_id)
-    if found is None:
-        found = _bands[ticket.ticket_id] = band(ticket.sigma, ticket.waited_s(now))
-    return found
+    wider = max(band(a.sigma, a.waited_s(now)), band(b.sigma, b.waited_s(now)))
+    return abs(a.mu - b.mu) <= wider
 
 
 def _alike(a: Waiting, b: Waiting) -> bool:
@@ -156,243 +140,330 @@ def _alike(a: Waiting, b: Waiting) -> bool:
     return compatible(a, b)
 
 
-def _together(group: Sequence[Waiting], now: int) -> bool:
-    for i, a in enumerate(group):
-        for b in group[i + 1 :]:
-            if not _alike(a, b) or not acceptable(a, b, now):
-                return False
-    return True
+# how a pass tells two tickets of a class apart: None when nothing but their ratings can
+# (every ticket of the class plain, no player on two of them)
+Alike = Callable[[Waiting, Waiting], bool] | None
 
 
-def _sizes(ticket: Waiting, low: int, high: int) -> range:
-    """The table sizes the ticket wants within the game's range, largest first."""
-    return range(min(ticket.seats_max, high), max(ticket.seats_min, low) - 1, -1)
+def _class_alike(tickets: Sequence[Waiting]) -> Alike:
+    if not all(t.plain for t in tickets):
+        return _alike
+    players = [p for t in tickets for p in t.players]
+    return None if len(set(players)) == len(players) else _alike
 
 
-def _fits(ticket: Waiting, size: int) -> bool:
-    return ticket.seats_min <= size <= ticket.seats_max and ticket.size <= size
+@dataclass
+class _Pass:
+    """One pass's figures per ticket, each list indexed by the ticket's place in
+    oldest-first order (so that the order of places is oldest-first order)."""
+
+    tickets: list[Waiting]
+    mus: list[float]
+    bands: list[float]
+    waits: list[float]
+    singles: bool  # every ticket a single player's (a run's ratings are its mus)
 
 
 def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> list[Group]:
     """The tables one pass makes of ``pool`` at ``now`` (unix ms), in the order they are
-    decided; a ticket is in at most one."""
+    decided; a ticket is in at most one (ticket ids are unique in a pool)."""
     low, high = seat_range
     tickets = sorted(pool, key=_ORDER)
-    _bands.clear()
-    _bands_at[0] = now
-    for ticket in tickets:
-        _bands[ticket.ticket_id] = band(ticket.sigma, ticket.waited_s(now))
-    used: set[str] = set()
+    waits = [w if (w := (now - t.joined_at) / 1000) > 0.0 else 0.0 for t in tickets]
+    bands = [band(t.sigma, w) for t, w in zip(tickets, waits, strict=True)]
+    mus = [t.mu for t in tickets]
+    run = _Pass(tickets, mus, bands, waits, all(t.size == 1 for t in tickets))
+    used = [False] * len(tickets)
     groups: list[Group] = []
 
     # 1. whole tables on their own
-    for ticket in tickets:
-        for size in _sizes(ticket, low, high):
-            if ticket.size == size:
-                groups.append(Group((ticket,), size))
-                used.add(ticket.ticket_id)
-                break
+    classes: dict[tuple[str, bool], list[int]] = {}
+    for k, ticket in enumerate(tickets):
+        size = ticket.size
+        if low <= size <= high and ticket.seats_min <= size <= ticket.seats_max:
+            groups.append(Group((ticket,), size))
+            used[k] = True
+        classes.setdefault((ticket.pace, ticket.rated), []).append(k)
 
     # (only tickets of one pace and ratedness can meet: each such class apart)
-    classes: dict[tuple[str, bool], list[Waiting]] = {}
-    for ticket in tickets:
-        classes.setdefault((ticket.pace, ticket.rated), []).append(ticket)
+    smallest = max(low, 3)
+    # the sizes of 3 or more each ticket fits, smallest first
+    spans = [range(max(t.seats_min, smallest, t.size), min(t.seats_max, high) + 1) for t in tickets]
+    everyone = _class_alike(tickets)
     for key in sorted(classes):
         oldest_first = classes[key]
-        by_rating = sorted(oldest_first, key=lambda t: (t.mu, t.joined_at, t.ticket_id))
-        # per table size: the tickets that fit it, in rating order
-        lines = {
-            size: _Line([t for t in by_rating if _fits(t, size) and t.ticket_id not in used])
-            for size in range(max(low, 3), high + 1)
-        }
+        alike = None if everyone is None else _class_alike([tickets[k] for k in oldest_first])
+        # rating order, oldest first among equals (a stable sort of oldest-first places)
+        by_rating = sorted(oldest_first, key=mus.__getitem__)
+        # per table size: the free tickets that fit it, in rating order
+        lines: dict[int, _Line] = {size: _Line() for size in range(smallest, high + 1)}
+        for k in by_rating:
+            if not used[k]:
+                for size in spans[k]:
+                    line = lines[size]
+                    line.tickets.append(k)
+                    line.mus.append(mus[k])
 
         # 2. tables of 3 or more, by rating neighbours
         for anchor in oldest_first:
-            if anchor.ticket_id in used:
+            if used[anchor] or not spans[anchor]:
                 continue
-            for size in _sizes(anchor, max(low, 3), high):
-                if not _fits(anchor, size):
-                    continue
-                found = _neighbours(anchor, size, lines[size], now)
+            for size in reversed(spans[anchor]):
+                found = _neighbours(run, anchor, size, lines[size], alike)
                 if found is not None:
-                    groups.append(Group(tuple(sorted(found, key=_ORDER)), size))
-                    used.update(t.ticket_id for t in found)
-                    for line in lines.values():
-                        line.take(found)
+                    found.sort()
+                    groups.append(Group(tuple([tickets[k] for k in found]), size))
+                    for k in found:
+                        used[k] = True
+                        for fits in spans[k]:
+                            lines[fits].take(k, mus[k])
                     break
 
         # 3. two-seat tables, by maximum-weight matching
         if low <= 2 <= high:
             singles = [
-                t for t in by_rating if t.ticket_id not in used and _fits(t, 2) and t.size == 1
+                k
+                for k in by_rating
+                if not used[k]
+                and tickets[k].size == 1
+                and tickets[k].seats_min <= 2 <= tickets[k].seats_max
             ]
-            for a, b in _pairs(singles, now):
-                groups.append(Group(tuple(sorted((a, b), key=_ORDER)), 2))
-                used.update((a.ticket_id, b.ticket_id))
+            for a, b in _pairs(run, singles, alike):
+                groups.append(Group((tickets[a], tickets[b]), 2))
+                used[a] = used[b] = True
 
     # 4. bots for those who waited long enough
-    for ticket in tickets:
-        if ticket.ticket_id in used or not ticket.bots_ok:
+    for k, ticket in enumerate(tickets):
+        if used[k] or not ticket.bots_ok or waits[k] < ticket.bots_after_s:
             continue
-        if ticket.waited_s(now) < ticket.bots_after_s:
-            continue
-        sizes = [s for s in _sizes(ticket, low, high) if s > ticket.size]
-        if sizes:
-            size = min(sizes)
+        size = max(ticket.seats_min, low, ticket.size + 1)  # its smallest table with bots
+        if size <= min(ticket.seats_max, high):
             groups.append(Group((ticket,), size, bots=size - ticket.size))
-            used.add(ticket.ticket_id)
+            used[k] = True
     return groups
 
 
 class _Line:
-    """Tickets in rating order, those taken skipped in near-constant time (a union-find
-    of the next free place each way)."""
+    """The free tickets (places) that fit one table size, in rating order, and their
+    mus (in order: a ticket is found by bisection)."""
 
-    def __init__(self, tickets: list[Waiting]) -> None:
-        self.tickets = tickets
-        self.place = {t.ticket_id: i for i, t in enumerate(tickets)}
-        self._up = list(range(len(tickets) + 1))  # i -> the first free place >= i
-        self._down = list(range(len(tickets) + 1))  # i + 1 -> 1 + the first free <= i
+    def __init__(self) -> None:
+        self.tickets: list[int] = []
+        self.mus: list[float] = []
 
-    def take(self, taken: Iterable[Waiting]) -> None:
-        for ticket in taken:
-            i = self.place.get(ticket.ticket_id)
-            if i is not None:
-                self._up[i] = i + 1
-                self._down[i + 1] = i
+    def find(self, k: int, mu: float) -> int:
+        """The ticket's index in the line (which holds it)."""
+        tickets = self.tickets
+        i = bisect_left(self.mus, mu)
+        while tickets[i] != k:  # (among equal mus, oldest first)
+            i += 1
+        return i
 
-    def up(self, i: int) -> int:
-        """The first free place at or above ``i`` (``len`` if none)."""
-        root = i
-        while self._up[root] != root:
-            root = self._up[root]
-        while self._up[i] != root:
-            self._up[i], i = root, self._up[i]
-        return root
-
-    def down(self, i: int) -> int:
-        """The first free place at or below ``i`` (-1 if none)."""
-        k = root = i + 1
-        while self._down[root] != root:
-            root = self._down[root]
-        while self._down[k] != root:
-            self._down[k], k = root, self._down[k]
-        return root - 1
+    def take(self, k: int, mu: float) -> None:
+        i = self.find(k, mu)
+        del self.tickets[i]
+        del self.mus[i]
 
 
-def _neighbours(anchor: Waiting, size: int, line_of: _Line, now: int) -> list[Waiting] | None:
+def _neighbours(
+    run: _Pass, anchor: int, size: int, line_of: _Line, alike: Alike
+) -> list[int] | None:
     """The contiguous run (in rating order, among the free tickets that fit ``size`` and
     could sit with the anchor) around the anchor whose players fill ``size`` seats with
     the smallest spread, every pair compatible and acceptable; None if there is none.
     Only the nearest ``REACH`` tables' worth of such tickets on each side are looked
     at."""
-    tickets = line_of.tickets
-    at = line_of.place[anchor.ticket_id]
+    tickets, mus, bands = run.tickets, run.mus, run.bands
+    members = line_of.tickets
+    at = line_of.find(anchor, mus[anchor])
     reach = REACH * size
-    below: list[Waiting] = []
-    i = line_of.down(at - 1)
-    while i >= 0 and len(below) < reach:
-        if _alike(anchor, tickets[i]):
-            below.append(tickets[i])
-        i = line_of.down(i - 1)
-    above: list[Waiting] = []
-    i = line_of.up(at + 1)
-    while i < len(tickets) and len(above) < reach:
-        if _alike(anchor, tickets[i]):
-            above.append(tickets[i])
-        i = line_of.up(i + 1)
-    line = [*reversed(below), anchor, *above]
-    here = len(below)
-    best: list[Waiting] | None = None
-    best_key: tuple[float, bool] = (0.0, False)
+    if alike is None:
+        line = members[max(0, at - reach) : at + 1 + reach]
+        here = at - max(0, at - reach)
+    else:
+        who = tickets[anchor]
+        below: list[int] = []
+        i = at - 1
+        while i >= 0 and len(below) < reach:
+            if alike(who, tickets[members[i]]):
+                below.append(members[i])
+            i -= 1
+        above: list[int] = []
+        i = at + 1
+        while i < len(members) and len(above) < reach:
+            if alike(who, tickets[members[i]]):
+                above.append(members[i])
+            i += 1
+        below.reverse()
+        line = [*below, anchor, *above]
+        here = len(below)
+    if alike is None and run.singles:
+        return _nearest(run, line, here, size)
+    best: list[int] | None = None
+    best_spread, best_off = 0.0, False
     for start in range(here, max(-1, here - size), -1):
         total = 0
         end = start
         while end < len(line) and total < size:
-            total += line[end].size
+            total += tickets[line[end]].size
             end += 1
         if total != size or end <= here:
             continue
-        run = line[start:end]
+        group = line[start:end]
+        ratings = [r for k in group for r in tickets[k].ratings]
+        spread = max(ratings) - min(ratings)
         # smallest spread first; among equals, a run that leaves a whole number of
         # tables' worth of tickets below it (so the rest still groups by neighbours)
-        ratings = [r for t in run for r in t.ratings]
-        spread = max(ratings) - min(ratings)
-        key = (spread, start % size != 0)
-        if best is not None and key >= best_key:
+        off = start % size != 0
+        if best is not None and (
+            spread > best_spread or (spread == best_spread and off >= best_off)
+        ):
             continue
         # (no pair can be further apart than the widest band of the run allows)
-        if spread > max(_band(t, now) for t in run) or not _together(run, now):
+        widths = [bands[k] for k in group]
+        if spread > max(widths) or not _together(run, group, widths, alike):
             continue
-        best, best_key = run, key
+        best, best_spread, best_off = group, spread, off
     return best
 
 
-def _pairs(singles: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
+def _nearest(run: _Pass, line: list[int], here: int, size: int) -> list[int] | None:
+    """``_neighbours`` when every ticket is one player's and nothing but ratings keeps
+    them apart: a run is ``size`` tickets, its spread its ends' difference."""
+    mus, bands = run.mus, run.bands
+    best: list[int] | None = None
+    best_spread, best_off = 0.0, False
+    for start in range(here, max(-1, here - size), -1):
+        end = start + size
+        if end > len(line):
+            continue
+        spread = mus[line[end - 1]] - mus[line[start]]
+        off = start % size != 0
+        if best is not None and (
+            spread > best_spread or (spread == best_spread and off >= best_off)
+        ):
+            continue
+        group = line[start:end]
+        widths = [bands[k] for k in group]
+        if spread > max(widths):
+            continue
+        if spread > min(widths) and not _together(run, group, widths, None):
+            continue
+        best, best_spread, best_off = group, spread, off
+    return best
+
+
+def _together(run: _Pass, group: list[int], widths: list[float], alike: Alike) -> bool:
+    """Whether every pair of ``group`` (in rating order, ``widths`` their bands) is alike
+    and acceptable."""
+    mus = run.mus
+    if alike is None and mus[group[-1]] - mus[group[0]] <= min(widths):
+        return True  # (no pair is further apart than the narrowest band)
+    tickets = run.tickets
+    for i, a in enumerate(group):
+        for j in range(i + 1, len(group)):
+            b = group[j]
+            if alike is not None and not alike(tickets[a], tickets[b]):
+                return False
+            if abs(mus[a] - mus[b]) > max(widths[i], widths[j]):
+                return False
+    return True
+
+
+def _pairs(run: _Pass, singles: list[int], alike: Alike) -> list[tuple[int, int]]:
     """A maximum-weight matching of ``singles`` (in rating order), each ticket linked to
     its nearest ``NEIGHBOURS`` acceptable tickets above it: networkx's blossom algorithm
     for up to ``BLOSSOM_MAX`` tickets, beyond that the best matching whose pairs neither
     cross nor nest in rating order (dynamic programming in O(n)), which is the maximum
-    one whenever nothing but ratings keeps tickets apart."""
-    # (one pass's figures per ticket, read many times below)
-    mus = [t.mu for t in singles]
-    bands = [_band(t, now) for t in singles]
-    waits = [t.waited_s(now) for t in singles]
-    edges: list[dict[int, int]] = []
-    for i, a in enumerate(singles):
-        linked: dict[int, int] = {}
-        for j in range(i + 1, min(len(singles), i + 1 + 4 * NEIGHBOURS)):
-            if len(linked) >= NEIGHBOURS:
-                break
-            difference = mus[j] - mus[i]  # (rating order: never negative)
-            if difference > max(bands[i], bands[j]):
+    one whenever nothing but ratings keeps tickets apart. The pairs are the tickets'
+    places, each pair and the pairs in oldest-first order."""
+    tickets = run.tickets
+    mus = [run.mus[k] for k in singles]
+    bands = [run.bands[k] for k in singles]
+    waits = [run.waits[k] for k in singles]
+    n = len(singles)
+    small = n <= BLOSSOM_MAX
+    edges: list[tuple[int, int, int]] = []  # (i, j, weight), for the blossom algorithm
+    # else the dynamic programming of _line_pairs, pushed forward edge by edge: best[k]
+    # the heaviest pairs among the first k tickets, reach[j] the heaviest of best[i] +
+    # weight over the edges i -> j so far (the first such i among equals) and from_[j]
+    # that i, choice[k] the i ticket k - 1 pairs with in best[k] (-1: none)
+    best = [0] * (n + 1)
+    reach: list[float] = [-math.inf] * n
+    from_ = [-1] * n
+    choice = [-1] * (n + 1)
+    # (when nothing but ratings keeps tickets apart, most tickets' nearest NEIGHBOURS
+    # above are within their own band: their edges are those, weighed all at once)
+    near: list[bool] = []
+    by_offset: list[tuple[int, list[int]]] = []
+    if not small and alike is None:
+        far = mus[NEIGHBOURS:]
+        near = [b - a <= width for a, b, width in zip(mus, far, bands, strict=False)]
+        by_offset = [(j, _weights(mus, waits, j)) for j in range(1, NEIGHBOURS + 1)]
+    for i in range(n):
+        if not small:
+            # (every edge into i is known: those from below it)
+            if reach[i - 1] > best[i - 1] if i else False:
+                best[i], choice[i] = int(reach[i - 1]), from_[i - 1]
+            elif i:
+                best[i] = best[i - 1]
+        mu, width, waited, base = mus[i], bands[i], waits[i], best[i]
+        if i < len(near) and near[i]:
+            for offset, weights in by_offset:
+                if base + weights[i] > reach[i + offset]:
+                    reach[i + offset], from_[i + offset] = base + weights[i], i
+            continue
+        linked = 0
+        for j in range(i + 1, min(n, i + 1 + 4 * NEIGHBOURS)):
+            difference = mus[j] - mu  # (rating order: never negative)
+            if difference > width and difference > bands[j]:
                 continue
-            b = singles[j]
             # one-player tickets of one class that both want two seats: only options,
             # blocks and the same player twice can keep them apart
-            if not _alike(a, b):
+            if alike is not None and not alike(tickets[singles[i]], tickets[singles[j]]):
                 continue
             # every pair outweighs any rating difference (most pairs first), then the
             # smaller difference, then the longer waits (integers: the sums are exact)
-            waited = min(9_999, round(waits[i] + waits[j]))
-            linked[j] = 10**12 - round(difference * 1000) * 10**4 + waited
-        edges.append(linked)
-    if len(singles) <= BLOSSOM_MAX:
+            both = round(waited + waits[j])
+            weight = _PAIR - round(difference * 1000) * 10_000 + (both if both < 9_999 else 9_999)
+            if small:
+                edges.append((i, j, weight))
+            elif base + weight > reach[j]:
+                reach[j], from_[j] = base + weight, i
+            linked += 1
+            if linked == NEIGHBOURS:
+                break
+    if small:
         graph: Any = nx.Graph()
-        graph.add_nodes_from(range(len(singles)))
-        for i, linked in enumerate(edges):
-            for j, weight in linked.items():
-                graph.add_edge(i, j, weight=weight)
-        pairs = sorted(tuple(sorted(edge)) for edge in nx.max_weight_matching(graph))
+        graph.add_nodes_from(range(n))
+        for i, j, weight in edges:
+            graph.add_edge(i, j, weight=weight)
+        pairs = [tuple(sorted(edge)) for edge in nx.max_weight_matching(graph)]
     else:
-        pairs = _line_pairs(edges)
-    found = [(singles[i], singles[j]) for i, j in pairs]
-    return sorted(found, key=lambda pair: min(pair[0].order(), pair[1].order()))
+        if n and reach[n - 1] > best[n - 1]:
+            best[n], choice[n] = int(reach[n - 1]), from_[n - 1]
+        pairs = []
+        k = n
+        while k > 0:
+            if choice[k] < 0:
+                k -= 1
+            else:
+                pairs.append((choice[k], k - 1))
+                k = choice[k]
+    return sorted(
+        [
+            (singles[i], singles[j]) if singles[i] < singles[j] else (singles[j], singles[i])
+            for i, j in pairs
+        ]
+    )
 
 
-def _line_pairs(edges: list[dict[int, int]]) -> list[tuple[int, int]]:
-    """The heaviest set of pairs (i, j), i < j, taken from ``edges`` (i -> {j: weight})
-    such that no ticket between i and j is in a pair: best[k] is the best for the first k
-    tickets, either leaving ticket k - 1 alone or pairing it with an i whose edge reaches
-    it."""
-    n = len(edges)
-    into: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for i, linked in enumerate(edges):
-        for j, weight in linked.items():
-            into[j].append((i, weight))
-    best = [0] * (n + 1)
-    choice: list[int] = [-1] * (n + 1)
-    for k in range(1, n + 1):
-        best[k], choice[k] = best[k - 1], -1
-        for i, weight in into[k - 1]:
-            if best[i] + weight > best[k]:
-                best[k], choice[k] = best[i] + weight, i
-    pairs = []
-    k = n
-    while k > 0:
-        if choice[k] < 0:
-            k -= 1
-        else:
-            pairs.append((choice[k], k - 1))
-            k = choice[k]
-    return sorted(pairs)
+_PAIR = 10**12  # a pair's weight before its rating difference and waits
+
+
+def _weights(mus: list[float], waits: list[float], offset: int) -> list[int]:
+    """The weight of each edge i -> i + ``offset`` (as ``_pairs`` weighs one)."""
+    return [
+        _PAIR - round((b - a) * 1000) * 10_000 + (both if (both := round(x + y)) < 9_999 else 9_999)
+        for a, b, x, y in zip(mus, mus[offset:], waits, waits[offset:], strict=False)
+    ]

@@ -108,6 +108,10 @@ def test_bench_matchmaking_runs_with_its_defaults() -> None:
     assert figures["tickets"] == 10_000 and figures["two_seat_tables"] > 1000
     # the matcher pairs neighbours: far closer than a random pairing of the same pool
     assert 0 < figures["matcher_spread"] < figures["random_spread"]
+    # a pass is timed beside a random pairing of the same pools (wall clock and CPU)
+    assert figures["cycle_p50_ms"] <= figures["cycle_p99_ms"]
+    assert 0 < figures["random_cycle_p50_ms"] <= figures["random_cycle_p99_ms"]
+    assert 0 < figures["cycle_cpu_p50_ms"] <= figures["cycle_cpu_p99_ms"]
     assert figures["matched"] > 0 and figures["wait_p50_s"] <= figures["wait_p95_s"]
     assert 0 <= figures["bot_seat_share"] <= 1
     table = orrery("bench", "matchmaking", "--tickets", "300", "--cycles", "2", "--seconds", "30")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from matchmaking.matcher import Group, Waiting, acceptable, compatible, match
 from orrery_contracts.matchmaking import ANY_AFTER_S, band
+from tests.support.matcher_reference import reference_match
 
 pytestmark = pytest.mark.unit
 
@@ -208,3 +209,85 @@ def test_options_pace_and_seats_must_agree() -> None:
     d = ticket(3, 1500, seats=(2, 2))  # no constraint: goes with either
     (group,) = match([a, d], NOW, (2, 5))
     assert set(group.ids()) == {"t000", "t003"}
+
+
+def random_pool(rng: random.Random, count: int) -> list[Waiting]:
+    """A pool with a bit of everything: parties, shared and blocked players, options, both
+    paces, unrated tickets, equal ratings, new players' wide bands and long waits."""
+    people = [f"p{i}" for i in range(count + count // 3)]
+    tickets = []
+    for i in range(count):
+        low = rng.randint(1, 5)
+        high = rng.randint(low, 5)
+        players = tuple(rng.sample(people, rng.choice([1, 1, 1, 1, 1, 2, 3])))
+        if rng.random() < 0.1:
+            players = (f"solo{i}",)
+        tickets.append(
+            Waiting(
+                ticket_id=f"t{i:04d}",
+                players=players,
+                ratings=tuple(
+                    1500.0 if rng.random() < 0.1 else rng.gauss(1500, 300) for _ in players
+                ),
+                sigma=rng.choice([40.0, 80.0, 200.0, 500.0]),
+                seats_min=low,
+                seats_max=high,
+                joined_at=NOW - rng.choice([0, 1000, rng.randint(0, 90_000)]),
+                options=rng.choice([(), (), (), (("map", '"a"'),), (("map", '"b"'),)]),
+                rated=rng.random() > 0.2,
+                pace=rng.choice(["realtime", "realtime", "turn_based"]),
+                bots_ok=rng.random() < 0.3,
+                bots_after_s=rng.choice([5.0, 60.0]),
+                blocks=frozenset(rng.sample(people, 2)) if rng.random() < 0.1 else frozenset(),
+            )
+        )
+    return tickets
+
+
+def plain_pool(rng: random.Random, count: int) -> list[Waiting]:
+    """A pool like a ladder's queue: one player a ticket, nothing but ratings apart."""
+    return [
+        Waiting(
+            ticket_id=f"t{i:04d}",
+            players=(f"p{i}",),
+            ratings=(1500.0 if rng.random() < 0.05 else rng.gauss(1500, 300),),
+            sigma=rng.choice([40.0, 60.0, 120.0, 500.0]),
+            seats_min=low,
+            seats_max=high,
+            joined_at=NOW - rng.randint(0, 70_000),
+            rated=rng.random() > 0.1,
+            pace=rng.choice(["realtime", "turn_based"]),
+            bots_ok=rng.random() < 0.25,
+        )
+        for i, (low, high) in enumerate(
+            rng.choice([(2, 2), (2, 4), (3, 3), (3, 5), (4, 4), (3, 4)]) for _ in range(count)
+        )
+    ]
+
+
+def decided(groups: list[Group]) -> list[tuple[tuple[str, ...], int, int]]:
+    return [(g.ids(), g.seats, g.bots) for g in groups]
+
+
+@pytest.mark.parametrize("make", [random_pool, plain_pool])
+def test_the_matcher_decides_as_the_straightforward_one_did(make: object) -> None:
+    """The matcher's pass is written for speed; tests/support/matcher_reference.py is the
+    straightforward pass it replaced: on any pool, small (the blossom algorithm) or large
+    (the dynamic programming), they make the same tables in the same order."""
+    assert callable(make)
+    rng = random.Random(11)
+    for count in [*range(0, 60, 3), 150, 400, 1500]:
+        pool = make(rng, count)
+        for seat_range in [(2, 5), (3, 5), (2, 4), (1, 5), (2, 2)]:
+            for now in (NOW, NOW + 20_000):
+                expected = decided(reference_match(pool, now, seat_range))
+                assert decided(match(pool, now, seat_range)) == expected, (count, seat_range)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pools())
+def test_small_pools_are_decided_as_the_straightforward_matcher_did(pool: list[Waiting]) -> None:
+    for seat_range in [(2, 5), (3, 4), (2, 2)]:
+        assert decided(match(pool, NOW, seat_range)) == decided(
+            reference_match(pool, NOW, seat_range)
+        )
