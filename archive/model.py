@@ -54,6 +54,7 @@ class TableSummary(msgspec.Struct, frozen=True, kw_only=True):
     head_hash: str
     seed_commitment: str
     archived_at: int = 0
+    rated: bool = True  # false: created unrated (its finish rates nobody)
     # the stored (compressed) log's size and the size of its entries as Redis held them
     stored_bytes: int = 0
     raw_bytes: int = 0

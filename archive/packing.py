@@ -33,6 +33,7 @@ from orrery_contracts.table import (
     TableEvent,
     TableFinished,
     TableStarted,
+    created_rated,
 )
 
 # The stored form's version (the rows' ``log_format``): a new form gets a new number and
@@ -171,4 +172,5 @@ def summarize(entries: Sequence[RawEnvelope], archived_at: int = 0) -> TableSumm
         head_hash=entries[-1].hash,
         seed_commitment=created.seed_commitment,
         archived_at=archived_at,
+        rated=created_rated(created),
     )

@@ -23,13 +23,13 @@ PG_MIGRATION_LOCK = "SELECT pg_advisory_xact_lock(2246601)"
 SUMMARY_COLUMNS = (
     "table_id, game, rules_version, options, seat_count, created_at, started_at, "
     "finished_at, final_state, reason, event_count, head_hash, seed_commitment, "
-    "archived_at, stored_bytes, raw_bytes"
+    "archived_at, stored_bytes, raw_bytes, rated"
 )
 SEAT_COLUMNS = "table_id, seat, name, player_id, bot, conceded, rank, score"
 
 INSERT_TABLE = (
     f"INSERT INTO archived_tables ({SUMMARY_COLUMNS}, log_format, log) VALUES "
-    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
     "ON CONFLICT (table_id) DO NOTHING"
 )
 INSERT_SEAT = (

@@ -364,6 +364,7 @@ def _summary_row(summary: TableSummary) -> tuple[Any, ...]:
         summary.archived_at,
         summary.stored_bytes,
         summary.raw_bytes,
+        int(summary.rated),
     )
 
 
@@ -400,6 +401,7 @@ def _summary(row: Row, seats: list[ArchivedSeat]) -> TableSummary:
         archived_at,
         stored_bytes,
         raw_bytes,
+        rated,
     ) = row
     return TableSummary(
         table_id=table_id,
@@ -419,6 +421,7 @@ def _summary(row: Row, seats: list[ArchivedSeat]) -> TableSummary:
         archived_at=int(archived_at),
         stored_bytes=int(stored_bytes),
         raw_bytes=int(raw_bytes),
+        rated=bool(rated),
     )
 
 

@@ -51,7 +51,14 @@ class Lobby:
         self.client = tables.client
 
     async def create(
-        self, player_id: str, game: str, seats: int, options: dict[str, Any], private: bool
+        self,
+        player_id: str,
+        game: str,
+        seats: int,
+        options: dict[str, Any],
+        private: bool,
+        *,
+        rated: bool = True,
     ) -> TableMade:
         table_id = "t" + secrets.token_hex(8)
         invite = crypto.new_invite() if private else None
@@ -61,7 +68,7 @@ class Lobby:
         # Before the create: the lobby projection reads the private flag when it folds it.
         await self.redis.hset(gateway_table_key(table_id), mapping=info)
         # (``2.0`` is an integer option as JSON Schema counts: gateway.bodies.integral)
-        create = CreateTable(game=game, seats=seats, options=integral(options))
+        create = CreateTable(game=game, seats=seats, options=integral(options), rated=rated)
         outcome = await self.tables.send(table_id, create)
         if isinstance(outcome, Duplicate):
             outcome = outcome.original

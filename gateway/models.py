@@ -154,6 +154,7 @@ class NewTable(Struct, frozen=True, kw_only=True):
     seats: int
     options: dict[str, Any] = {}
     private: bool = False
+    rated: bool = True  # false: the finish moves nobody's rating
 
 
 class TableMade(msgspec.Struct, frozen=True, kw_only=True):

@@ -223,7 +223,9 @@ async def my_games(
 )
 async def create_table(data: NewTable, player: str, lobby: Lobby) -> TableMade:
     """Create a table (a private one gets an invite and is never listed)."""
-    return await lobby.create(player, data.game, data.seats, data.options, data.private)
+    return await lobby.create(
+        player, data.game, data.seats, data.options, data.private, rated=data.rated
+    )
 
 
 @get("/tables", operation_id="listTables", tags=["tables"])

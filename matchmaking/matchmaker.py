@@ -386,7 +386,9 @@ class Matchmaker:
         table_id = match.table_id
         prefix = f"mm.{match.match_id}"
         clock = msgspec.convert(PACE_CLOCKS[match.pace], ClockOption)
-        create = CreateTable(game=game, seats=match.seats, options=match.options, clock=clock)
+        create = CreateTable(
+            game=game, seats=match.seats, options=match.options, clock=clock, rated=match.rated
+        )
         await self._send(table_id, create, command_id=f"{prefix}.create")
         self._fault("create")
         humans = [s for s in match.players if s.player_id]

@@ -6,7 +6,9 @@ what counts) computed with openskill's Plackett-Luce model. A player is identifi
 the verified player id their join carried (``SeatJoined.player_id``: only a trusted
 gateway can vouch for one, see ``orrery_contracts.identity``), never by a display name:
 anonymous seats and the gateway's bots are not rated, and a table is rated among its
-verified players only, when it has at least two (their ranks keep their order).
+verified players only, when it has at least two (their ranks keep their order). A table
+created unrated (``table.create``'s ``rated``: false) rates nobody: it is recorded with
+the finished tables, and no rating moves, live or in a recompute.
 
 A finished table is rated exactly once: the rating write, the leaderboard and the
 finished-tables record change in one MULTI on keys of one hash slot. Finished games are
@@ -55,6 +57,7 @@ class FinishedTable(msgspec.Struct, frozen=True, kw_only=True):
     ranks: list[int]
     points: list[int]
     names: list[str] = []
+    rated: bool = True  # false: an unrated table (it rates nobody)
 
 
 class PlayerRating(msgspec.Struct, kw_only=True):
@@ -118,7 +121,10 @@ def rated_player(player_id: str) -> bool:
 
 
 def rate(ratings: dict[str, PlayerRating], finished: FinishedTable) -> dict[str, PlayerRating]:
-    """The new ratings of the table's verified players after this game."""
+    """The new ratings of the table's verified players after this game (none after an
+    unrated one)."""
+    if not finished.rated:
+        return {}
     seats = [
         s
         for s, player in enumerate(finished.players)
@@ -235,6 +241,7 @@ class ScoreboardWriter:
             ranks=list(state.standing.ranks),
             points=list(state.standing.points),
             names=[name or f"seat {s}" for s, name in enumerate(state.names)],
+            rated=state.rated,
         )
         order = f"{finished.finished_at:015d}:{finished.table_id}"
         try:
@@ -328,6 +335,7 @@ def finished_from_summary(summary: TableSummary) -> FinishedTable:
         ranks=[(by_seat[s].rank or 0) if s in by_seat else 0 for s in seats],
         points=[(by_seat[s].score or 0) if s in by_seat else 0 for s in seats],
         names=[by_seat[s].name if s in by_seat else f"seat {s}" for s in seats],
+        rated=summary.rated,
     )
 
 

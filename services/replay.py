@@ -269,6 +269,7 @@ def play_log(
     leaves: dict[int, int] | None = None,
     max_commands: int = 50_000,
     undo_chance: float = 0.0,
+    rated: bool = True,
 ) -> tuple[list[RawEnvelope], list[str]]:
     """A complete table log as the worker would write it, with random legal moves.
 
@@ -276,7 +277,8 @@ def play_log(
     both come from ``seed``. ``leaves`` maps a seat to the move number after which it
     leaves (concedes; the table then plays it at random, or ends when all have left).
     ``undo_chance``: how often a seat whose view offers ``table.undo`` takes it (to a
-    random seq of its turn that the view's check accepts).
+    random seq of its turn that the view's check accepts). ``rated``: false makes an
+    unrated table.
     """
     game = get_game(game_name)
     if game is None:
@@ -319,7 +321,7 @@ def play_log(
                 actor=seat,
             )
 
-    command(CreateTable(game=game_name, seats=seats, options=options or {}), None)
+    command(CreateTable(game=game_name, seats=seats, options=options or {}, rated=rated), None)
     for s in range(seats):
         command(JoinSeat(name=f"P{s}", seat=s, token_hash=token_hash(tokens[s])), None)
     command(StartTable(), 0)

@@ -143,7 +143,7 @@ async def test_finished_tables_of_a_game_and_in_finish_order(archive: Archive) -
 async def test_migrations_apply_once(archive: Archive) -> None:
     again = await open_archive(archive.url)
     try:
-        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 2
+        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 3
     finally:
         await again.close()
 
@@ -240,29 +240,54 @@ async def test_an_operator_deletes_a_message_of_an_archived_chat(archive: Archiv
 async def test_an_archive_made_before_chats_were_archived_keeps_working(
     archive: Archive, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The fixture's archive is dropped back to schema 1 (no ``archived_chats``) with a
-    table in it; opening it again applies the chat migration and keeps the table."""
+    """The fixture's archive loses its chat migration (no ``archived_chats``) with a table
+    in it; opening it again applies the chat migration and keeps the table."""
     entries = game_log("fractured_sky", 3, 44, "old-table")
     async with archive.db.transaction() as tx:
         await tx.execute("DROP TABLE archived_chats")
-        await tx.execute("DELETE FROM schema_version WHERE version > 1")
-    first = sql.migrations()[:1]
-    monkeypatch.setattr(sql, "migrations", lambda: first)
+        await tx.execute("DELETE FROM schema_version WHERE version = 2")
+    without_chats = [m for m in sql.migrations() if m[0] != 2]
+    monkeypatch.setattr(sql, "migrations", lambda: without_chats)
     old = await open_archive(archive.url)
     try:
-        assert old.schema_version == 1
         await old.put_table(summarize(entries), entries)
     finally:
         await old.close()
     monkeypatch.undo()
     upgraded = await open_archive(archive.url)
     try:
-        assert upgraded.schema_version == 2
+        assert upgraded.schema_version == len(sql.migrations())
         stored = await upgraded.get_table("old-table")
         assert stored is not None and stored.intact
         assert await upgraded.get_chat("old-table") is None
         chat = chat_of("hello")
         await upgraded.put_tables([(summarize(entries), entries)], chats={"old-table": chat})
         assert await upgraded.get_chat("old-table") == chat
+    finally:
+        await upgraded.close()
+
+
+async def test_an_unrated_table_reads_back_unrated_and_older_rows_rated(
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The summary keeps ``table.create``'s ``rated``; an archive made before tables could
+    be unrated gains the column on opening, every row it had rated."""
+    unrated = play_log("spacecraft", 2, 45, table_id="friendly", rated=False)[0]
+    rated = game_log("spacecraft", 2, 46, "ranked")
+    assert summarize(unrated).rated is False and summarize(rated).rated is True
+    await archive.put_tables([(summarize(unrated), unrated), (summarize(rated), rated)])
+    by_id = {s.table_id: s async for s in archive.in_finish_order("spacecraft")}
+    assert by_id["friendly"].rated is False and by_id["ranked"].rated is True
+    # back to the schema before the column: the rows it had, then the migration again
+    async with archive.db.transaction() as tx:
+        await tx.execute("DELETE FROM archived_seats WHERE table_id = 'friendly'")
+        await tx.execute("DELETE FROM archived_tables WHERE table_id = 'friendly'")
+        await tx.execute("ALTER TABLE archived_tables DROP COLUMN rated")
+        await tx.execute("DELETE FROM schema_version WHERE version = 3")
+    upgraded = await open_archive(archive.url)
+    try:
+        assert upgraded.schema_version == 3
+        stored = await upgraded.get_table("ranked")
+        assert stored is not None and stored.intact and stored.summary.rated is True
     finally:
         await upgraded.close()

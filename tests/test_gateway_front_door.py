@@ -12,12 +12,14 @@ import subprocess
 import sys
 
 import httpx
+import msgspec
 import pytest
 import redis.asyncio as aioredis
 import websockets
 from argon2 import PasswordHasher
 
 from gateway.accounts import name_key, player_key
+from services.transfer import read_stored_log
 from tests.support.gateway import (
     LiveGateway,
     auth_frame,
@@ -26,7 +28,7 @@ from tests.support.gateway import (
     sign_up,
     unique,
 )
-from tests.support.service import REPO
+from tests.support.service import PARTITIONS, REPO
 
 pytestmark = pytest.mark.gateway
 
@@ -141,6 +143,30 @@ async def test_wrong_types_are_malformed_never_coerced(http: httpx.AsyncClient) 
     assert refused.status_code == 422 and error_of(refused) == "malformed"
     made = await ann.post("/v1/tables", {"game": "tiny", "seats": 2})
     assert made.status_code == 201
+
+
+async def test_a_table_made_unrated_is_created_unrated(
+    http: httpx.AsyncClient, live: LiveGateway
+) -> None:
+    """``"rated": false`` reaches ``table.create``: the log's ``table.created`` says so
+    (a table made without it is rated, its event as it always was)."""
+    ann = await sign_up(http, unique("Ann"))
+    friendly = await ann.post("/v1/tables", {"game": "tiny", "seats": 2, "rated": False})
+    ranked = await ann.post("/v1/tables", {"game": "tiny", "seats": 2})
+    assert friendly.status_code == ranked.status_code == 201, (friendly.text, ranked.text)
+    refused = await ann.post("/v1/tables", {"game": "tiny", "seats": 2, "rated": "no"})
+    assert refused.status_code == 422 and error_of(refused) == "malformed"
+    redis = aioredis.Redis.from_url(live.redis_url)
+    try:
+        created = {}
+        for made in (friendly, ranked):
+            table = made.json()["table_id"]
+            log = await read_stored_log(redis, PARTITIONS, table)
+            created[table] = msgspec.msgpack.decode(log.entries[0].body)
+    finally:
+        await redis.aclose()
+    assert created[friendly.json()["table_id"]]["rated"] is False
+    assert "rated" not in created[ranked.json()["table_id"]]
 
 
 async def test_integral_floats_are_integers_as_json_schema_counts(

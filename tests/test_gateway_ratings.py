@@ -1,12 +1,17 @@
 """Ratings follow verified player ids: anonymous seats and bots are not rated, and a
-table is rated among its verified players (when there are at least two)."""
+table is rated among its verified players (when there are at least two), unless it was
+created unrated."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
+from archive.packing import summarize
 from orrery_contracts.lobby import BOT_PLAYER_ID
-from projections.scoreboard import FinishedTable, rate, recompute_ratings
+from projections.scoreboard import FinishedTable, finished_from_summary, rate, recompute_ratings
+from services.replay import play_log
+from tests.support.logs import with_players
 
 pytestmark = pytest.mark.unit
 
@@ -45,3 +50,25 @@ def test_recomputing_gives_the_same_ratings_in_finish_order() -> None:
     live = rate({}, history[0])
     live.update(rate(live, history[1]))
     assert recompute_ratings(list(reversed(history))) == live
+
+
+def test_an_unrated_table_rates_nobody_live_or_recomputed() -> None:
+    friendly = msgspec.structs.replace(finished(["pa", "pb"], [1, 2], "t2", 2), rated=False)
+    assert rate({}, friendly) == {}
+    history = [finished(["pa", "pb"], [1, 2], "t1", 1), friendly]
+    assert recompute_ratings(history) == rate({}, history[0])
+
+
+def test_an_archived_unrated_table_stays_unrated_in_a_recompute() -> None:
+    entries = with_players(
+        play_log("spacecraft", 2, 5, table_id="friendly", rated=False)[0], {0: "pa", 1: "pb"}
+    )
+    summary = summarize(entries)
+    assert summary.rated is False
+    again = finished_from_summary(summary)
+    assert again.players == ["pa", "pb"] and again.rated is False
+    assert recompute_ratings([again]) == {}
+    # the same game created rated (the field absent from its log, as before) is rated
+    rated = with_players(play_log("spacecraft", 2, 5, table_id="ranked")[0], {0: "pa", 1: "pb"})
+    assert b"rated" not in bytes(rated[0].body)
+    assert set(recompute_ratings([finished_from_summary(summarize(rated))])) == {"pa", "pb"}

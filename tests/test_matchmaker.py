@@ -293,3 +293,59 @@ def test_two_matchmakers_side_by_side_match_each_ticket_once(service: LiveServic
     finally:
         for process in pair:
             stop(process)
+
+
+async def test_unrated_tickets_get_an_unrated_table_that_moves_no_rating(
+    service: LiveService,
+) -> None:
+    """Two unrated tickets sit at an unrated table; ended (both players concede), it is
+    recorded with the finished tables and moves no rating, live nor after ``orrery ratings
+    rebuild``, while two rated tickets' table, ended the same way, moves both players'."""
+    from orrery_client.sdk import OrreryClient
+
+    r = service.sync_redis()
+    run = uuid.uuid4().hex[:6]
+    ended: dict[bool, tuple[str, list[str]]] = {}
+    matchmaker = start_matchmaker(service)
+    try:
+        async with OrreryClient(service.url) as client:
+            for rated in (False, True):
+                players = [f"u{run}{int(rated)}{x}" for x in "ab"]
+                tickets = [await client.queue(GAME, p, p, seats=2, rated=rated) for p in players]
+                seats = [
+                    await client.matched(t, p, secret_key=SECRET)
+                    for t, p in zip(tickets, players, strict=True)
+                ]
+                table_id = seats[0].table_id
+                await client.wait_view(table_id, seats[0].seat, 1)
+                for seat in seats:
+                    await client.leave(seat)
+                ended[rated] = (table_id, players)
+    finally:
+        stop(matchmaker)
+    wait_until(
+        lambda: all(r.hexists(keys.FINISHED_TABLES, t) for t, _ in ended.values()),
+        what="both tables recorded finished",
+    )
+    friendly, unrated_players = ended[False]
+    _, rated_players = ended[True]
+    recorded = msgspec.json.decode(r.hget(keys.FINISHED_TABLES, friendly) or b"{}")
+    assert recorded["rated"] is False and sorted(recorded["players"]) == unrated_players
+    ratings = keys.ratings_key(GAME)
+
+    def rated_now() -> dict[str, bytes]:
+        return {
+            p: v for p in unrated_players + rated_players if (v := r.hget(ratings, p)) is not None
+        }
+
+    live = rated_now()
+    assert set(live) == set(rated_players)
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "orrery.cli", "ratings", "rebuild", GAME],
+        env={**os.environ, "PYTHONPATH": str(REPO), "ORRERY_REDIS_URL": service.url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
+    assert rated_now() == live

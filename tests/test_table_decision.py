@@ -118,3 +118,26 @@ def test_a_wrong_or_weak_secret_is_refused_before_the_rules() -> None:
         decide_command(TableState(table_id="nope"), StartTable(), Caller(0, "x"), b"", now)
     assert missing.value.code == "no_such_table"
     assert hashlib.sha256(TOKENS[0].encode()).hexdigest() == state.token_hashes[0]
+
+
+def test_an_unrated_table_says_so_and_a_rated_ones_creation_encodes_as_before() -> None:
+    now = 1_700_000_000_000
+    friendly = decide_command(
+        TableState(table_id="t1"),
+        CreateTable(game="tiny", seats=2, rated=False),
+        Caller(None, None),
+        SEED,
+        now,
+    )
+    assert friendly.state.rated is False
+    assert msgspec.msgpack.decode(msgpack_encoder.encode(friendly.events[0]))["rated"] is False
+    assert _log_fold(TableState(table_id="t1"), friendly, now).rated is False
+    ranked = decide_command(
+        TableState(table_id="t2"), CreateTable(game="tiny", seats=2), Caller(None, None), SEED, now
+    )
+    assert ranked.state.rated is True
+    # the field is absent from a rated table's event: an old log re-decides to its bytes
+    assert "rated" not in msgspec.msgpack.decode(msgpack_encoder.encode(ranked.events[0]))
+    # an old command (no "rated") decodes rated
+    old = msgspec.msgpack.encode({"type": "table.create", "game": "tiny", "seats": 2})
+    assert codec_for("tiny").decode_command(old, False).rated is True

@@ -14,6 +14,10 @@ recorded-at time of log entries. Two system commands, sent by the timekeeper pro
 with deterministic command ids and accepted only when the log's times say so:
 ``table.expire`` (a seat's clock ran out: ``table.clock_expired``, then ``on_expiry``)
 and ``table.close`` (a table not started within the lobby TTL: ``table.closed``).
+
+A table is rated (``CreateTable.rated``, absent: true): its finish moves its verified
+players' ratings; an unrated one's does not (a friendly game, a quick-play match of
+unrated tickets).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ class CreateTable(CommandBody, frozen=True, tag="table.create"):
     seats: int
     options: dict[str, Any] = {}
     clock: ClockOption | None = None
+    rated: bool = True  # false: the finish rates nobody
 
 
 class JoinRequest(CommandBody, frozen=True, tag="table.join"):
@@ -150,6 +155,15 @@ class TableCreated(EventBody, frozen=True, tag="table.created"):
     rules_version: str
     seed_commitment: str
     clock: ClockOption | None = None
+    # false: an unrated table. Absent (UNSET) on a rated table's event, which so encodes
+    # as it did before tables could be unrated (re-deciding an old log gives its bytes);
+    # read it with ``created_rated``
+    rated: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+def created_rated(event: TableCreated) -> bool:
+    """Whether the table ``event`` created is rated (absent: it is)."""
+    return event.rated is not False
 
 
 class SeatJoined(EventBody, frozen=True, tag="table.seat_joined"):

@@ -19,6 +19,7 @@ from orrery_contracts.table import (
     TableFinished,
     TableStarted,
     TableUndone,
+    created_rated,
 )
 
 
@@ -38,6 +39,7 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         state.player_ids = [""] * event.seats
         state.left = [False] * event.seats
         state.clock = event.clock
+        state.rated = created_rated(event)
     elif isinstance(event, SeatJoined):
         state.names[event.seat] = event.name
         state.token_hashes[event.seat] = event.token_hash

@@ -18,6 +18,8 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+import msgspec
+
 from games.protocol import Game
 from games.registry import get_game
 from games.rejection import Rejected
@@ -73,6 +75,7 @@ def create_table(fold: CommandFold, command: CreateTable, seed: bytes) -> None:
             rules_version=game.rules_version,
             seed_commitment=seed_commitment(seed),
             clock=clock,
+            rated=msgspec.UNSET if command.rated else False,
         )
     )
 

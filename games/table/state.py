@@ -44,6 +44,7 @@ class TableState(msgspec.Struct, kw_only=True):
     finished_at: int = 0  # recorded-at time (unix ms) of the table.finished event
     created_at: int = 0  # recorded-at time (unix ms) of the table.created event
     clock: ClockOption | None = None
+    rated: bool = True  # false: its finish rates nobody (table.created's rated)
     # Turns and clocks per seat, as of ``settled_seq`` (see settle_turns).
     turn_seq: list[int] = []  # seq at which the seat's turn began; 0: not to move
     remaining_ms: list[int] = []  # its time left when its clock last started or stopped
