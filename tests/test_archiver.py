@@ -381,6 +381,31 @@ def test_ratings_rebuilt_from_the_archive_equal_the_live_leaderboard(
         assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
 
 
+def test_an_unrated_table_moves_no_rating_live_archived_or_rebuilt(stack: Stack) -> None:
+    """A table created unrated is recorded finished without a rating; archived, it stays
+    unrated: a rebuild from the archive rates nobody at it either."""
+    from services.replay import play_log
+
+    players = {0: "p-fay", 1: "p-gus"}
+    friendly = play_log("spacecraft", 2, 60, table_id="friendly-1", rated=False)[0]
+    import_logs(stack.url, [with_players(friendly, players)])
+    r = stack.redis()
+    wait_until(lambda: r.hexists(keys.FINISHED_TABLES, "friendly-1"), what="the finish recorded")
+    ratings = keys.ratings_key("spacecraft")
+    assert r.hmget(ratings, list(players.values())) == [None, None]
+    archiver = start_archiver(stack.url, stack.archive_url)
+    try:
+        wait_until(lambda: archived(r, "friendly-1"), what="archiving")
+    finally:
+        stop_processes([archiver])
+    assert not r.hexists(keys.FINISHED_TABLES, "friendly-1")  # in the archive only
+    options = ["--redis-url", stack.url, "--archive-url", stack.archive_url]
+    rebuilt = runner.invoke(app, ["ratings", "rebuild", "spacecraft", *options])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert r.hmget(ratings, list(players.values())) == [None, None]
+    assert r.zscore(keys.leaderboard_key("spacecraft"), "p-fay") is None
+
+
 def test_a_finish_is_rated_once_however_often_its_table_moves_between_the_tiers(
     stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
