@@ -216,7 +216,10 @@ def match(pool: Iterable[Waiting], now: int, seat_range: tuple[int, int]) -> lis
                     for k in found:
                         used[k] = True
                         for fits in spans[k]:
-                            lines[fits].take(k, mus[k])
+                            line = lines[fits]
+                            at = line.find(k, mus[k])
+                            del line.tickets[at]
+                            del line.mus[at]
                     break
 
         # 3. two-seat tables, by maximum-weight matching
@@ -258,11 +261,6 @@ class _Line:
         while tickets[i] != k:  # (among equal mus, oldest first)
             i += 1
         return i
-
-    def take(self, k: int, mu: float) -> None:
-        i = self.find(k, mu)
-        del self.tickets[i]
-        del self.mus[i]
 
 
 def _neighbours(
@@ -388,31 +386,32 @@ def _pairs(run: _Pass, singles: list[int], alike: Alike) -> list[tuple[int, int]
     # the heaviest pairs among the first k tickets, reach[j] the heaviest of best[i] +
     # weight over the edges i -> j so far (the first such i among equals) and from_[j]
     # that i, choice[k] the i ticket k - 1 pairs with in best[k] (-1: none)
-    best = [0] * (n + 1)
+    best: list[float] = [0] * (n + 1)  # (integers: reach's -inf is never taken)
     reach: list[float] = [-math.inf] * n
     from_ = [-1] * n
     choice = [-1] * (n + 1)
     # (when nothing but ratings keeps tickets apart, most tickets' nearest NEIGHBOURS
     # above are within their own band: their edges are those, weighed all at once)
-    near: list[bool] = []
+    near = [False] * n
     by_offset: list[tuple[int, list[int]]] = []
     if not small and alike is None:
         far = mus[NEIGHBOURS:]
-        near = [b - a <= width for a, b, width in zip(mus, far, bands, strict=False)]
+        near[: len(far)] = [b - a <= width for a, b, width in zip(mus, far, bands, strict=False)]
         by_offset = [(j, _weights(mus, waits, j)) for j in range(1, NEIGHBOURS + 1)]
     for i in range(n):
-        if not small:
+        if i and not small:
             # (every edge into i is known: those from below it)
-            if reach[i - 1] > best[i - 1] if i else False:
-                best[i], choice[i] = int(reach[i - 1]), from_[i - 1]
-            elif i:
+            if reach[i - 1] > best[i - 1]:
+                best[i], choice[i] = reach[i - 1], from_[i - 1]
+            else:
                 best[i] = best[i - 1]
-        mu, width, waited, base = mus[i], bands[i], waits[i], best[i]
-        if i < len(near) and near[i]:
+        base = best[i]
+        if near[i]:
             for offset, weights in by_offset:
-                if base + weights[i] > reach[i + offset]:
-                    reach[i + offset], from_[i + offset] = base + weights[i], i
+                if (heavier := base + weights[i]) > reach[i + offset]:
+                    reach[i + offset], from_[i + offset] = heavier, i
             continue
+        mu, width, waited = mus[i], bands[i], waits[i]
         linked = 0
         for j in range(i + 1, min(n, i + 1 + 4 * NEIGHBOURS)):
             difference = mus[j] - mu  # (rating order: never negative)
@@ -441,7 +440,7 @@ def _pairs(run: _Pass, singles: list[int], alike: Alike) -> list[tuple[int, int]
         pairs = [tuple(sorted(edge)) for edge in nx.max_weight_matching(graph)]
     else:
         if n and reach[n - 1] > best[n - 1]:
-            best[n], choice[n] = int(reach[n - 1]), from_[n - 1]
+            best[n], choice[n] = reach[n - 1], from_[n - 1]
         pairs = []
         k = n
         while k > 0:
