@@ -95,8 +95,11 @@ async def test_twelve_players_land_on_four_started_tables_of_rating_neighbours(
 ) -> None:
     async with client(stack) as http:
         people = await players(stack, http, 12)
+        # four groups of three neighbours, each group far beyond the others' bands for
+        # longer than any test waits: whichever tickets a pass sees first (they arrive
+        # one by one), it can only seat a group together
         for i, player in enumerate(people):
-            rate(stack, player, 1000 + 50 * i)
+            rate(stack, player, 1000 + 500 * (i // 3) + 10 * (i % 3))
         async with people[0].notices() as socket:
             tickets = await asyncio.gather(*(queue(p) for p in reversed(people)))
             frame = await matched_frame(socket)
