@@ -3,7 +3,8 @@
 ``orrery_contracts ← games ← services, projections ← orrery`` and
 ``orrery_contracts ← streams ← services, projections`` (the consumer-group plumbing) and
 ``orrery_contracts ← orrery_client ← clients, gateway ← orrery`` and
-``orrery_contracts ← archive ← services, projections, gateway, orrery``: the rules never see I/O,
+``orrery_contracts ← archive ← services, projections, gateway, orrery`` and
+``orrery_contracts ← notify ← gateway, orrery`` (turn notifications): the rules never see I/O,
 ``services`` and ``projections`` never import each other, no client imports the rules,
 and the client's own distribution (``orrery_client`` + ``orrery_contracts``) needs
 nothing but redis and msgspec.
@@ -32,6 +33,7 @@ FOLDERS = {
     "orrery": REPO / "orrery",
     "archive": REPO / "archive",
     "matchmaking": REPO / "matchmaking",
+    "notify": REPO / "notify",
 }
 # what each package may import, of the project's packages and of the third-party ones
 OURS = {
@@ -43,8 +45,9 @@ OURS = {
     "projections": {"orrery_contracts", "games", "archive", "streams"},
     "orrery_client": {"orrery_contracts"},
     "clients": {"orrery_contracts", "orrery_client"},
-    "gateway": {"orrery_contracts", "orrery_client", "clients", "archive"},
+    "gateway": {"orrery_contracts", "orrery_client", "clients", "archive", "notify"},
     "matchmaking": {"orrery_contracts", "archive"},
+    "notify": {"orrery_contracts"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
@@ -66,6 +69,18 @@ THIRD_PARTY = {
     },
     # the matchmaker: networkx's matching, and what its role process uses
     "matchmaking": {"msgspec", "networkx", "redis", "structlog", "prometheus_client"},
+    # the notifier: Web Push (VAPID, RFC 8291 encryption, HTTP) and SMTP
+    "notify": {
+        "msgspec",
+        "redis",
+        "structlog",
+        "prometheus_client",
+        "httpx",
+        "http_ece",
+        "py_vapid",
+        "cryptography",
+        "aiosmtplib",
+    },
 }
 
 

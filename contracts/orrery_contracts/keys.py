@@ -263,3 +263,53 @@ def blocks_key(player_id: str) -> str:
     """The players a player blocked (a set the gateway keeps; the matchmakers learn it
     through queue.set_blocks commands and each ticket)."""
     return f"orrery:gw:blocks:{player_id}"
+
+
+# ---------------------------------------------------------------- turn notifications
+# What the notifiers (notify/) share with the projectors and the gateway. Two hash tags:
+# ``{ntf}`` for the notifiers' own work (their input stream, schedule, dedupe, limits,
+# preferences, activity), ``{pd}`` for personal data (e-mail addresses, push
+# subscriptions), kept apart so that only the gateway and the notifiers may read it.
+
+NOTIFY_STREAM = "orrery:{ntf}:notices"  # "your turn" of verified players, e-mail checks
+NOTIFIERS_GROUP = "notifiers"
+NOTIFY_DUE = "orrery:{ntf}:due"  # player → when their next delivery is due (unix ms)
+
+
+def notify_waiting_key(player_id: str) -> str:
+    """Table id → the newest "your turn" notice not yet delivered to the player."""
+    return f"orrery:{{ntf}}:waiting:{player_id}"
+
+
+def notify_sent_key(player_id: str, table_id: str, turn: int) -> str:
+    """One delivery's state (``sending:<ms>`` then ``sent``), kept for the dedupe window."""
+    return f"orrery:{{ntf}}:sent:{player_id}:{table_id}:{turn}"
+
+
+def notify_rate_key(player_id: str) -> str:
+    """When the player's recent messages were sent (the per-player rate limit)."""
+    return f"orrery:{{ntf}}:rate:{player_id}"
+
+
+def notify_prefs_key(player_id: str) -> str:
+    return f"orrery:{{ntf}}:prefs:{player_id}"
+
+
+def seen_key(player_id: str) -> str:
+    """When the player last made a request or held a socket (unix ms; expires)."""
+    return f"orrery:{{ntf}}:seen:{player_id}"
+
+
+def live_key(player_id: str) -> str:
+    """Set, with a short renewed expiry, while the player holds any live socket."""
+    return f"orrery:{{ntf}}:live:{player_id}"
+
+
+def email_key(player_id: str) -> str:
+    """Personal data: the player's e-mail address and whether they confirmed it."""
+    return f"orrery:{{pd}}:email:{player_id}"
+
+
+def push_key(player_id: str) -> str:
+    """Personal data: the player's Web Push subscriptions (endpoint hash → subscription)."""
+    return f"orrery:{{pd}}:push:{player_id}"

@@ -35,7 +35,16 @@ TEMPLATE = Path(__file__).with_name("users.acl.template")
 # The service's roles, each run by ``orrery serve`` as its own user ``orrery-<role>``,
 # whose rules are that user's line in the template. A new role: its name here, its line
 # there.
-ROLES = ("worker", "projector", "timekeeper", "archiver", "gateway", "bots", "matchmaker")
+ROLES = (
+    "worker",
+    "projector",
+    "timekeeper",
+    "archiver",
+    "gateway",
+    "bots",
+    "matchmaker",
+    "notifier",
+)
 
 
 def role_user(role: str) -> str:
