@@ -13,9 +13,9 @@ runs reinstall only when pyproject.toml changed. ``test`` also installs Debian's
 (for the web client's browser tests) when /usr/bin/chromium is missing and it runs as root,
 PostgreSQL (the archive's tests) when missing,
 curl and jq (the gateway's walk-through in docs/gateway.md) when missing, the npm packages of the
-TypeScript check (clients/typescript/, Node.js if missing) and of the API documents'
-validators (tests/apidocs/), and the OpenAPI client generator (in a virtual environment
-of its own).
+TypeScript check (clients/typescript/, Node.js if missing), of the API documents'
+validators (tests/apidocs/) and of the accessibility check (tests/axe/), and the OpenAPI
+client generator (in a virtual environment of its own).
 """
 
 from __future__ import annotations
@@ -120,6 +120,12 @@ def ensure_apidocs() -> None:
     npm_install(ROOT / "tests" / "apidocs", "the API documents' validators")
 
 
+def ensure_axe() -> None:
+    """tests/test_web_layout.py injects axe-core (pinned in tests/axe/package-lock.json)
+    into the web client's pages to check their accessibility."""
+    npm_install(ROOT / "tests" / "axe", "the accessibility check")
+
+
 # tests/test_openapi_client.py generates a Python client from the served OpenAPI document
 # with this tool. It pins an older typer than the project's CLI needs, so it lives in a
 # virtual environment of its own (inside .venv, so git and the linters skip it).
@@ -187,6 +193,7 @@ def test(options: list[str]) -> int:
     ensure_shell_tools()
     ensure_typescript()
     ensure_apidocs()
+    ensure_axe()
     ensure_client_generator()
     processes = str(max(1, min(4, os.cpu_count() or 1)))
     pytest = [str(BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"]

@@ -171,7 +171,7 @@ def scores_match_the_scoreboard(person: Person, table: str) -> bool:
     if board["seq"] != seq:
         return False
     for line in board["lines"]:
-        assert shown[line["seat"]].startswith(f"{line['points']} pts"), (seq, shown, board)
+        assert shown[line["seat"]].startswith(f"{line['points']} pt"), (seq, shown, board)
     return True
 
 

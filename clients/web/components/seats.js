@@ -10,6 +10,18 @@ export function standingOf(view) {
   return new Map((view.standings || []).map((line) => [line.participant, line]));
 }
 
+export function points(n) {
+  return `${n} ${n === 1 ? "pt" : "pts"}`;
+}
+
+// A place while playing: equal points share it ("=1"), whatever order the rules would
+// break the tie in at the end (each line's place is one more than the number ahead).
+export function sharedRank(lines, line) {
+  const ahead = lines.filter((other) => other.points > line.points).length;
+  const tied = lines.filter((other) => other.points === line.points).length > 1;
+  return `${tied ? "=" : "#"}${ahead + 1}`;
+}
+
 export function seatStrip(view, bots) {
   const standing = standingOf(view);
   const place = (participant) => {
@@ -17,8 +29,8 @@ export function seatStrip(view, bots) {
     if (!line) return null;
     return h(
       "span",
-      { class: "score", "data-testid": `score-${participant}`, "data-rank": line.rank },
-      `${line.points} pts · #${line.rank}`,
+      { class: "score", "data-testid": `score-${participant}`, "data-rank": line.rank, "data-points": line.points },
+      `${points(line.points)} · ${sharedRank(view.standings, line)}`,
     );
   };
   const ais = (view.standings || []).filter((line) => line.ai);

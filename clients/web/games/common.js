@@ -23,6 +23,9 @@ export const LIFECYCLE = new Set([
   "table.undo", // the page's own Undo button, beside the board
 ]);
 
+// Under this width the boards draw their narrow layout (lib/svg.js flowBoard).
+export const NARROW_QUERY = "(max-width: 760px)";
+
 export function makeContext({ view, cat, ui, busy, send, rerender }) {
   const me = view.viewer;
   const legal = (view.legal || []).filter((body) => !LIFECYCLE.has(body.type));
@@ -38,6 +41,7 @@ export function makeContext({ view, cat, ui, busy, send, rerender }) {
     send,
     rerender,
     rendered: new Set(),
+    narrow: typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches,
     name: (seat) => seatName(view, seat),
   };
   // A button for a legal (or composed) command body.

@@ -6,7 +6,7 @@
 // mark, end the turn.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
+import { NARROW_WIDTH, fittedText, flowBoard, hot, panel, s, text, thing, wrapWords } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -146,38 +146,77 @@ function partShape(cat, kind, x, y, size) {
   const [shape, colours] = kind.split(".");
   const band = size / colours.length;
   return [
-    [...colours].map((c, i) => s("rect", { class: "part", x: x + i * band, y, width: band, height: size, fill: PART_COLOUR[c] || "#999" })),
+    [...colours].map((c, i) => s("rect", { class: "part band", x: x + i * band, y, width: band, height: size, fill: PART_COLOUR[c] || "#999" })),
     s("rect", { class: "part-edge", x, y, width: size, height: size, rx: 3 }),
     size >= 18 ? text(x + size / 2, y + size / 2 + 4, shape[0].toUpperCase(), { class: "tiny part-letter", "text-anchor": "middle" }) : null,
   ];
 }
 
 function board(ctx) {
-  const { game, cat } = ctx;
+  const { game } = ctx;
   const step = game.phase === "play" || game.phase === "final" ? ` · ${ctx.name(game.current)}: ${STEPS[game.step] || game.step}` : "";
   const name = `SPACEcraft board: ${PHASES[game.phase] || game.phase}${step}`;
-  return svgBoard(
-    "0 0 1000 600",
-    name,
-    "sc-board",
-    text(10, 24, "Junkyard", { class: "name" }),
+  const columnsPerPanel = ctx.narrow ? 3 : ctx.cat.columns;
+  const workshop = [];
+  for (let first = 0; first < ctx.cat.columns; first += columnsPerPanel) {
+    workshop.push(workshopDrawing(ctx, first, Math.min(ctx.cat.columns, first + columnsPerPanel), ctx.narrow ? 100 : 84));
+  }
+  return flowBoard(ctx, 1000, name, "sc-board", [
+    goalsDrawing(ctx),
     junkyardDrawing(ctx),
-    text(400, 24, "Workshop (each column needs its junk in the payment)", { class: "name" }),
-    workshopDrawing(ctx),
-    rocketsDrawing(ctx),
+    ...workshop,
+    game.variant === "advanced" ? advancedDrawing(ctx) : designDrawing(ctx),
+    ...rocketsDrawing(ctx),
+  ]);
+}
+
+// A drawn button: a labelled box that sends a legal command (leave, end the turn, …).
+function boardButton(ctx, body, words, x, y, w, attrs = {}) {
+  return hot(
+    ctx,
+    body,
+    label(body, ctx),
+    { class: "board-button", ...attrs },
+    s("rect", { class: "hit button-face", x, y, width: w, height: 30, rx: 6 }),
+    text(x + w / 2, y + 20, words, { class: "small", "text-anchor": "middle" }),
   );
+}
+
+// My two personal goal options while everybody chooses: keeping one is a click on it.
+function goalsDrawing(ctx) {
+  const { game, cat } = ctx;
+  const choose = ctx.of("sc.choose_goal");
+  if (!choose.length) return null;
+  const w = 300;
+  const cards = choose.map((body, i) => {
+    const goal = cat.goals.find((g) => g.id === body.goal);
+    const lines = wrapWords(goal ? capitalise(goal.text) : `Goal ${body.goal}`, 44);
+    const y = 30 + i * 96;
+    return hot(
+      ctx,
+      body,
+      label(body, ctx),
+      { class: "card-hot", "data-card": body.goal },
+      s("rect", { class: "hit design-card", x: 0, y, width: w, height: 88, rx: 8 }),
+      text(10, y + 20, `Goal ${body.goal} · ${goal ? goal.points : "?"} points · keep it`, { class: "small" }),
+      lines.slice(0, 3).map((line, k) => text(10, y + 40 + k * 15, line, { class: "tiny" })),
+    );
+  });
+  return panel(w, 30 + choose.length * 96, [text(0, 20, "Keep one goal (secret)", { class: "name" }), cards]);
+  // (game.seats' goals are drawn nowhere else on the board: they stay in the hand panel)
 }
 
 function junkyardDrawing(ctx) {
   const { game, cat } = ctx;
   const size = game.grid_size;
   const takes = [...ctx.of("sc.visit"), ...ctx.of("sc.search")];
+  const leave = ctx.of("sc.leave")[0];
   const weight = Object.fromEntries(cat.junk.map((j) => [j.name, j.weight]));
-  return game.junkyard.map((cell, i) => {
+  const piles = game.junkyard.map((cell, i) => {
     const x = i % size;
     const y = Math.floor(i / size);
-    const px = 10 + x * (CELL + 3);
-    const py = 36 + y * (CELL + 3);
+    const px = x * (CELL + 3);
+    const py = 30 + y * (CELL + 3);
     const where = `column ${x + 1}, row ${y + 1}`;
     const pawn = cell.pawn !== null && cell.pawn !== undefined ? cell.pawn : null;
     const words = cell.height
@@ -191,66 +230,233 @@ function junkyardDrawing(ctx) {
         s("rect", { class: "tile", x: px, y: py, width: CELL, height: CELL, rx: 6 }),
         cell.height
           ? [
-              text(px + CELL / 2, py + 24, cell.top, { class: "small", "text-anchor": "middle" }),
-              text(px + CELL / 2, py + 42, `w${weight[cell.top] || "?"} · ×${cell.height}`, { class: "tiny", "text-anchor": "middle" }),
+              text(px + CELL / 2, py + 22, cell.top, { class: "small", "text-anchor": "middle" }),
+              text(px + CELL / 2, py + 40, `w${weight[cell.top] || "?"} · ×${cell.height}`, { class: "tiny", "text-anchor": "middle" }),
             ]
           : text(px + CELL / 2, py + 40, "empty", { class: "tiny", "text-anchor": "middle" }),
-        pawn !== null ? s("circle", { class: `p${pawn % 6} piece`, cx: px + CELL / 2, cy: py + 58, r: 9 }) : null,
+        pawn !== null ? s("circle", { class: `p${pawn % 6} piece`, cx: px + CELL / 2, cy: py + 58, r: 8 }) : null,
       ),
       take
         ? hot(ctx, take, label(take, ctx), { class: "pile-hot" }, s("rect", { class: "hit", x: px + 2, y: py + 2, width: CELL - 4, height: CELL - 4, rx: 6 }))
         : null,
     ];
   });
+  const w = size * (CELL + 3) - 3;
+  const bottom = 30 + size * (CELL + 3);
+  return panel(w, bottom + (leave ? 36 : 0), [
+    text(0, 20, "Junkyard", { class: "name" }),
+    piles,
+    leave ? boardButton(ctx, leave, game.phase === "final" ? "Leave for the last time" : "Leave the junkyard", 0, bottom + 2, w) : null,
+  ]);
 }
 
-function workshopDrawing(ctx) {
-  const { game, cat } = ctx;
+// Columns first..last-1 of the workshop: the junk each column's payments need, each part
+// with its weight and supply. Building is a click on the part, then on the payment.
+function workshopDrawing(ctx, first, last, colW) {
+  const { game, cat, ui } = ctx;
   const builds = ctx.of("sc.build");
-  const colW = 84;
+  const picked = pickedSlot(ctx);
   const out = [];
-  for (let column = 0; column < cat.columns; column += 1) {
-    const x = 400 + column * colW;
+  for (let column = first; column < last; column += 1) {
+    const x = (column - first) * colW;
     out.push(
       thing(
-        `Workshop column ${column + 1}${cat.section_a.includes(column) ? " (section A)" : ""}: needs ${game.tokens[column]}`,
+        `Workshop column ${column + 1}${cat.section_a.includes(column) ? " (section A)" : ""}: its payments need a ${game.tokens[column]}`,
         { class: "ws-column" },
-        s("rect", { class: "ws-col", x, y: 34, width: colW - 4, height: 324, rx: 6 }),
-        text(x + (colW - 4) / 2, 52, `needs ${game.tokens[column]}`, { class: "tiny", "text-anchor": "middle" }),
+        s("rect", { class: "ws-col", x, y: 30, width: colW - 4, height: 326, rx: 6 }),
+        text(x + (colW - 4) / 2, 47, game.tokens[column], { class: "tiny", "text-anchor": "middle" }),
       ),
     );
     cat.slots
       .filter((slot) => slot.column === column)
       .forEach((slot, k) => {
-        const y = 62 + k * 59;
+        const y = 56 + k * 59;
         const [shape, colours] = slot.kind.split(".");
         const left = game.supply[slot.index];
         const build = builds.find((b) => b.slot === slot.index);
+        const colourWords = [...colours].map((c) => cat.colours[c] || c).join("-");
         out.push(
           thing(
             `${capitalise(slot.name)}: weight ${slot.weight}, ${left} left`,
             { class: "ws-slot" + (left ? "" : " empty"), "data-slot": slot.index },
             partShape(cat, slot.kind, x + 4, y + 4, 22),
-            text(x + 30, y + 14, [...colours].map((c) => cat.colours[c] || c).join("-"), { class: "micro", textLength: colours.length > 1 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
-            text(x + 30, y + 27, shape, { class: "tiny", textLength: shape.length > 6 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }),
-            text(x + 4, y + 45, `w${slot.weight} · ${left} left`, { class: "tiny" }),
+            fittedText(x + 30, y + 15, colourWords, colW - 38, 5.6, { class: "micro" }),
+            fittedText(x + 30, y + 28, shape, colW - 38, 6.2, { class: "tiny" }),
+            text(x + 4, y + 46, `w${slot.weight} · ${left} left`, { class: "tiny" }),
           ),
         );
         if (build) {
-          out.push(hot(ctx, build, label(build, ctx), { class: "build-hot" }, s("rect", { class: "hit", x: x + 1, y, width: colW - 6, height: 54, rx: 5 })));
+          const chosen = picked === slot.index;
+          out.push(
+            s(
+              "g",
+              {
+                class: "hot pick" + (chosen ? " chosen" : ""),
+                role: "button",
+                tabindex: "0",
+                "aria-pressed": String(chosen),
+                "aria-label": `Build a ${slot.name} (then choose the payment)`,
+                "data-pick": slot.index,
+                "data-key": `sc-pick:${slot.index}`,
+                onclick: () => pickSlot(ctx, slot.index),
+                onkeydown: (event) => {
+                  if (event.key === "Enter" || event.key === " ") {
+                    event.preventDefault();
+                    pickSlot(ctx, slot.index);
+                  }
+                },
+              },
+              s("title", {}, `Build a ${slot.name} (then choose the payment)`),
+              s("rect", { class: "hit", x: x + 1, y, width: colW - 6, height: 54, rx: 5 }),
+            ),
+          );
         }
+        void ui;
       });
   }
-  return out;
+  const w = (last - first) * colW - 4;
+  const title = first === 0 ? "Workshop: a column's payments need its junk" : `Workshop, columns ${first + 1}–${last}`;
+  return panel(w, 356, [fittedText(0, 20, title, w, 8.5, { class: "name" }), out]);
+}
+
+// The part picked in the workshop (this turn's view only), waiting for its payment.
+function pickedSlot(ctx) {
+  const pick = ctx.ui.scPick;
+  if (!pick || pick.seq !== ctx.view.seq) return null;
+  return ctx.of("sc.build").some((b) => b.slot === pick.slot) ? pick.slot : null;
+}
+
+function pickSlot(ctx, slot) {
+  if (ctx.busy) return;
+  const now = pickedSlot(ctx);
+  ctx.ui.scPick = now === slot ? null : { seq: ctx.view.seq, slot };
+  ctx.rerender();
+}
+
+// The payments for the picked part, beside the board (the one choice after the click).
+function paymentChoice(ctx) {
+  const slot = pickedSlot(ctx);
+  if (slot === null) return null;
+  const info = ctx.cat.slots[slot];
+  const builds = ctx.of("sc.build").filter((b) => b.slot === slot);
+  return h(
+    "div",
+    { class: "payment", "data-testid": "payment" },
+    h("p", { class: "hint" }, `Pay for the ${info.name}:`),
+    builds.map((body) => ctx.button(body, label(body, ctx), `Pay ${junkList(body.pay)}`, { class: "pay-choice" })),
+    h("p", { class: "meta" }, "Another payment or place: the workshop order under the board."),
+  );
+}
+
+const CARD_W = 150;
+const CARD_H = 116;
+
+// One design card where it lies: its number, points and requirement written on it, and
+// on it the buttons of what I may do with it (fulfil, reserve).
+function designCard(ctx, id, x, y, where) {
+  const { cat } = ctx;
+  if (id < 0) {
+    return thing(`Empty ${where} slot`, { class: "design-empty" }, s("rect", { class: "design-card empty", x, y, width: CARD_W, height: CARD_H, rx: 8 }),
+      text(x + CARD_W / 2, y + CARD_H / 2, "empty", { class: "tiny", "text-anchor": "middle" }));
+  }
+  const info = cat.design_cards.find((c) => c.id === id);
+  const words = info ? capitalise(info.text) : `Card ${id}`;
+  const doing = [...ctx.of("sc.fulfil"), ...ctx.of("sc.reserve")].filter((b) => b.card === id);
+  const lines = wrapWords(words, 22).slice(0, 3);
+  const buttonW = doing.length > 1 ? (CARD_W - 12) / 2 : CARD_W - 8;
+  return s(
+    "g",
+    { "data-card": id, class: "design-drawn" },
+    thing(
+      `Design card ${id} (${where}): ${words}, ${info ? info.points : "?"} points`,
+      {},
+      s("rect", { class: "design-card", x, y, width: CARD_W, height: CARD_H, rx: 8 }),
+      text(x + 8, y + 18, `Card ${id} · ${info ? info.points : "?"} pts`, { class: "small" }),
+      lines.map((line, k) => text(x + 8, y + 36 + k * 14, line, { class: "tiny" })),
+    ),
+    doing.map((body, k) =>
+      hot(
+        ctx,
+        body,
+        label(body, ctx),
+        { class: "card-hot" },
+        s("rect", { class: "hit", x: x + 4 + k * (buttonW + 4), y: y + CARD_H - 30, width: buttonW, height: 26, rx: 5 }),
+        text(x + 4 + k * (buttonW + 4) + buttonW / 2, y + CARD_H - 12, body.type === "sc.fulfil" ? "Fulfil" : "Reserve", {
+          class: "small",
+          "text-anchor": "middle",
+        }),
+      ),
+    ),
+  );
+}
+
+function designDrawing(ctx) {
+  const { game } = ctx;
+  const mine = ctx.me !== null && ctx.me !== undefined ? game.seats[ctx.me] : null;
+  const perRow = ctx.narrow ? 2 : 4;
+  const rows = [
+    ["Upper row", game.upper, "upper row"],
+    ["Lower row: fulfil or reserve from here", game.lower, "lower row"],
+  ];
+  if (mine && mine.reserved) rows.push(["Your reserved card (only you see it)", [mine.reserved], "reserved by you"]);
+  const out = [];
+  let y = 0;
+  for (const [title, ids, where] of rows) {
+    out.push(text(0, y + 20, title, { class: "name" }));
+    y += 30;
+    ids.forEach((id, i) => {
+      out.push(designCard(ctx, id, (i % perRow) * (CARD_W + 8), y + Math.floor(i / perRow) * (CARD_H + 8), where));
+    });
+    y += Math.ceil(Math.max(1, ids.length) / perRow) * (CARD_H + 8);
+  }
+  return panel(perRow * (CARD_W + 8) - 8, y, out);
+}
+
+function advancedDrawing(ctx) {
+  const { game, cat } = ctx;
+  const marks = ctx.of("sc.mark");
+  const perRow = ctx.narrow ? 2 : 5;
+  const cards = game.advanced.map((card, i) => {
+    const info = advancedCard(cat, card.card);
+    const x = (i % perRow) * (CARD_W + 8);
+    const y = 30 + Math.floor(i / perRow) * (CARD_H + 8);
+    const mark = marks.find((b) => b.card === card.card);
+    const words = info ? capitalise(info.text) : card.subject;
+    const spaces = card.track.map((value, k) => (card.markers[k] !== undefined ? `[${value}]` : String(value))).join(" ");
+    return s(
+      "g",
+      { "data-card": card.card, class: "design-drawn" },
+      thing(
+        `Advanced card ${card.card} (side ${card.side}): ${words}; spaces ${card.track.join(", ")}, ${card.markers.length} marked`,
+        {},
+        s("rect", { class: "design-card", x, y, width: CARD_W, height: CARD_H, rx: 8 }),
+        text(x + 8, y + 18, `Card ${card.card} · side ${card.side}`, { class: "small" }),
+        wrapWords(words, 22).slice(0, 2).map((line, k) => text(x + 8, y + 36 + k * 14, line, { class: "tiny" })),
+        fittedText(x + 8, y + 68, spaces, CARD_W - 16, 6.2, { class: "tiny" }),
+        card.markers.map((m, k) => s("circle", { class: `p${m % 6} piece`, cx: x + 12 + k * 14, cy: y + 78, r: 5 })),
+      ),
+      mark
+        ? hot(
+            ctx,
+            mark,
+            label(mark, ctx),
+            { class: "card-hot" },
+            s("rect", { class: "hit", x: x + 4, y: y + CARD_H - 30, width: CARD_W - 8, height: 26, rx: 5 }),
+            text(x + CARD_W / 2, y + CARD_H - 12, "Mark", { class: "small", "text-anchor": "middle" }),
+          )
+        : null,
+    );
+  });
+  const rows = Math.ceil(game.advanced.length / perRow);
+  return panel(perRow * (CARD_W + 8) - 8, 30 + rows * (CARD_H + 8), [text(0, 20, "Advanced design cards", { class: "name" }), cards]);
 }
 
 function rocketsDrawing(ctx) {
   const { game, cat } = ctx;
   const seats = game.seats;
-  const boxW = 980 / seats.length;
-  const top = 420;
-  return seats.map((seat, i) => {
-    const x0 = 10 + i * boxW;
+  const boxW = ctx.narrow ? NARROW_WIDTH : Math.min(490, (1000 - 10 * (seats.length - 1)) / seats.length);
+  const endTurn = ctx.of("sc.end_turn")[0];
+  return seats.map((seat) => {
     const rocket = seat.rocket;
     const xs = rocket.map((p) => p.x);
     const ys = rocket.map((p) => p.y);
@@ -258,20 +464,26 @@ function rocketsDrawing(ctx) {
     const maxX = Math.max(0, ...xs);
     const maxY = Math.max(0, ...ys);
     const minY = Math.min(0, ...ys);
-    const size = Math.max(10, Math.min(26, Math.floor(Math.min((boxW - 20) / (maxX - minX + 1), 140 / (maxY - minY + 1)))));
-    const originX = x0 + (boxW - (maxX - minX + 1) * size) / 2;
-    const parts = rocket.map((p) => partShape(cat, p.kind, originX + (p.x - minX) * size, top + 30 + (maxY - p.y) * size, size - 1));
+    const size = Math.max(18, Math.min(26, Math.floor(Math.min((boxW - 20) / (maxX - minX + 1), 120 / (maxY - minY + 1)))));
+    const originX = (boxW - (maxX - minX + 1) * size) / 2;
+    const parts = rocket.map((p) => partShape(cat, p.kind, originX + (p.x - minX) * size, 34 + (maxY - p.y) * size, size - 1));
     const words =
       `${ctx.name(seat.seat)}'s rocket: ${listing(rocket.map((p) => partName(cat, p.kind)))}` +
       (seat.meets_blueprint ? "; it meets the blueprint" : "");
-    return thing(
-      words,
-      { class: "rocket-drawing", "data-seat": seat.seat },
-      s("rect", { class: "rocket-box" + (game.current === seat.seat ? " current" : ""), x: x0 + 2, y: top, width: boxW - 8, height: 176, rx: 8 }),
-      s("circle", { class: `p${seat.seat % 6}`, cx: x0 + 16, cy: top + 16, r: 6 }),
-      text(x0 + 28, top + 21, `${ctx.name(seat.seat)}${seat.seat === ctx.me ? " (you)" : ""}${seat.meets_blueprint ? " ✓ blueprint" : ""}`, { class: "small" }),
-      parts,
-    );
+    const mine = seat.seat === ctx.me;
+    const height = 40 + (maxY - minY + 1) * size + (mine && endTurn ? 40 : 6);
+    const title = `${ctx.name(seat.seat)}${mine ? " (you)" : ""}${seat.meets_blueprint ? " ✓ blueprint" : ""}`;
+    return panel(boxW, height, [
+      thing(
+        words,
+        { class: "rocket-drawing", "data-seat": seat.seat },
+        s("rect", { class: "rocket-box" + (game.current === seat.seat ? " current" : ""), x: 0, y: 0, width: boxW, height, rx: 8 }),
+        s("circle", { class: `p${seat.seat % 6}`, cx: 14, cy: 16, r: 6 }),
+        fittedText(26, 21, title, boxW - 34, 7.4, { class: "small" }),
+        parts,
+      ),
+      mine && endTurn ? boardButton(ctx, endTurn, "End your turn", 8, height - 36, boxW - 16) : null,
+    ]);
   });
 }
 
@@ -517,7 +729,7 @@ function privatePanel(ctx) {
         : null,
     ]),
     choose.length
-      ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx), `Keep: ${goalText(cat, body.goal)}`)))
+      ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx))))
       : null,
     everyoneChose && !(game.variant === "basic" && mine.reserved) ? h("p", { class: "hint" }, "Nothing secret right now: your goal is public since everyone chose.") : null,
   );
@@ -525,36 +737,27 @@ function privatePanel(ctx) {
 
 function movesPanel(ctx) {
   if (!ctx.legal.length) return null;
-  const simple = [
-    ...ctx.of("sc.leave"),
-    ...ctx.of("sc.fulfil"),
-    ...ctx.of("sc.reserve"),
-    ...ctx.of("sc.mark"),
-    ...ctx.of("sc.arrange"),
-    ...ctx.of("sc.end_turn"),
-  ];
-  const text = (body) =>
-    ({
-      "sc.arrange": "Rearrange automatically",
-      "sc.fulfil": `Fulfil card ${body.card}`,
-      "sc.reserve": `Reserve card ${body.card}`,
-      "sc.mark": `Mark card ${body.card}`,
-    })[body.type] || label(body, ctx);
+  // Cards, piles, parts, leaving and ending the turn are clicks on the board; here: the
+  // payment of the part picked there, and the same simple moves for the keyboard.
+  const simple = [...ctx.of("sc.leave"), ...ctx.of("sc.arrange"), ...ctx.of("sc.end_turn")];
+  const text = (body) => (body.type === "sc.arrange" ? "Rearrange automatically" : label(body, ctx));
+  const name = (body) => (body.type === "sc.arrange" ? "Rearrange automatically" : label(body, ctx));
   const hints = [];
   if (ctx.of("sc.visit").length || ctx.of("sc.search").length) hints.push("take a pile in the junkyard");
-  if (ctx.of("sc.build").length) hints.push("build a part in the workshop (or choose the payment and place in the workshop order)");
-  if (ctx.of("sc.fulfil").length || ctx.of("sc.reserve").length) hints.push("fulfil or reserve a design card");
-  if (ctx.of("sc.mark").length) hints.push("mark an advanced card");
-  if (ctx.of("sc.choose_goal").length) hints.push("keep a personal goal (in your secrets)");
+  if (ctx.of("sc.build").length) hints.push("build: click a part in the workshop, then its payment");
+  if (ctx.of("sc.fulfil").length || ctx.of("sc.reserve").length) hints.push("fulfil or reserve a design card on the board");
+  if (ctx.of("sc.mark").length) hints.push("mark an advanced card on the board");
+  if (ctx.of("sc.choose_goal").length) hints.push("keep one of your personal goals on the board");
   return section(
     "Your moves",
     { class: "panel moves game-moves", "data-testid": "game-moves" },
     hints.length ? h("p", { class: "hint" }, `You may ${listing(hints)}.`) : null,
+    paymentChoice(ctx),
     simple.length
       ? h(
           "div",
           { class: "move-list" },
-          simple.map((body) => ctx.button(body, label(body, ctx), text(body))),
+          simple.map((body) => ctx.button(body, name(body), text(body))),
         )
       : null,
   );

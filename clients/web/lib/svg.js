@@ -90,3 +90,52 @@ export function hot(ctx, body, label, attrs, ...children) {
     ...children,
   );
 }
+
+// ------------------------------------------------------------------ boards made of panels
+// A board is a set of panels, each drawn in its own coordinates from (x0, y0), w × h
+// units. flowBoard places them in rows no wider than the layout's width: the desktop's
+// wide one, or on a narrow screen (ctx.narrow) a width that a phone shows at about its
+// own size, so no text falls under 11 CSS px and nothing scrolls sideways. A game splits
+// a panel too wide for the phone into narrower ones itself.
+
+export const NARROW_WIDTH = 320;
+
+export function panel(w, h, nodes, x0 = 0, y0 = 0) {
+  return { w, h, nodes, x0, y0 };
+}
+
+export function flowBoard(ctx, width, label, cls, panels, gap = 10) {
+  const limit = ctx.narrow ? NARROW_WIDTH : width;
+  const placed = [];
+  let x = 0;
+  let y = 0;
+  let rowH = 0;
+  let widest = 0;
+  for (const p of panels.filter((p) => p)) {
+    if (x > 0 && x + p.w > limit) {
+      x = 0;
+      y += rowH + gap;
+      rowH = 0;
+    }
+    placed.push(s("g", { transform: `translate(${x - p.x0} ${y - p.y0})` }, p.nodes));
+    x += p.w + gap;
+    rowH = Math.max(rowH, p.h);
+    widest = Math.max(widest, x - gap);
+  }
+  const w = Math.max(widest, ctx.narrow ? 0 : width);
+  return board(`0 0 ${w} ${y + rowH}`, label, cls + (ctx.narrow ? " narrow" : ""), placed);
+}
+
+// Words wrapped into lines of at most `chars` characters (a card's text on the board).
+export function wrapWords(words, chars) {
+  const lines = [];
+  let line = "";
+  for (const word of String(words).split(/\s+/)) {
+    if (line && (line + " " + word).length > chars) {
+      lines.push(line);
+      line = word;
+    } else line = line ? line + " " + word : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}

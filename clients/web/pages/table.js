@@ -17,7 +17,7 @@ import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
-import { makeContext } from "../games/common.js";
+import { NARROW_QUERY, makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { gameParts } from "../components/game.js";
 import { MoveLog } from "../components/log.js";
@@ -94,6 +94,10 @@ export function mountTable(root, { tableId, params }) {
   });
   chat.attach(live);
   live.start();
+  // The boards have a narrow layout for phones: draw again when the width crosses it.
+  const narrow = matchMedia(NARROW_QUERY);
+  const redraw = () => st.view && render();
+  narrow.addEventListener("change", redraw);
 
   async function prepare(view) {
     st.mod = gameModule(view.game);
@@ -359,6 +363,7 @@ export function mountTable(root, { tableId, params }) {
   }
 
   return () => {
+    narrow.removeEventListener("change", redraw);
     live.close();
     clearTimeout(st.busyTimer);
   };

@@ -1,0 +1,224 @@
+"""The web client's pages as a player judges them, in real Chromium against the real
+service: accessible (axe-core reports no serious or critical violation on the lobby, each
+game's table while playing and at the end, the replay and my games), and every game's
+board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, none is cut
+by the box it is written in or by the board's edge, none is smaller than 11 CSS px on the
+phone once the board is fitted to the screen, and the board is never wider than the
+screen (no inner sideways scroll). Also: every card a player may choose is an element of
+the board with its content written on it, equal scores share a rank, and the move log
+names an undo.
+
+axe-core comes from tests/axe/ (its package-lock.json; ``python3 dev.py test`` installs
+it). It is evaluated in the page through the DevTools protocol, so the page's strict
+Content-Security-Policy stays as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.support.browser import Person, WebStack, new_person, play_until_finished, web_stack
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+SMALLEST_PX = 11
+
+# The board's texts (visible ones): boxes that overlap another, boxes cut by the smallest
+# drawn shape holding their middle or by the board's edge, sizes after the fit, and the
+# board's width against the screen's.
+BOARD_PROBLEMS = """() => {
+  const svg = document.querySelector('[data-testid=board]');
+  if (!svg) return {missing: true};
+  const frame = svg.getBoundingClientRect();
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
+      && getComputedStyle(e).visibility !== 'hidden' && getComputedStyle(e).display !== 'none'; };
+  const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && shown(t));
+  const boxes = [...svg.querySelectorAll('rect, circle, polygon, ellipse')]
+    .filter((r) => !r.closest('.hot') && !r.classList.contains('band') && shown(r))
+    .map((r) => r.getBoundingClientRect());
+  const name = (t) => `"${t.textContent.trim().slice(0, 40)}"`;
+  const rects = texts.map((t) => t.getBoundingClientRect());
+  // glyph boxes include the line's leading: 1 px each way is not an overlap
+  const slack = 1.5;
+  const overlaps = [];
+  for (let i = 0; i < rects.length; i += 1) {
+    for (let j = i + 1; j < rects.length; j += 1) {
+      const a = rects[i], b = rects[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const hgt = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > slack && hgt > slack * 2) overlaps.push(`${name(texts[i])} × ${name(texts[j])}`);
+    }
+  }
+  const clipped = [];
+  texts.forEach((t, i) => {
+    const r = rects[i];
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    if (r.left < frame.left - slack || r.right > frame.right + slack
+        || r.top < frame.top - slack || r.bottom > frame.bottom + slack) {
+      clipped.push(`${name(t)} leaves the board`);
+      return;
+    }
+    const holders = boxes.filter((b) => b.left <= cx && cx <= b.right && b.top <= cy && cy <= b.bottom
+                                        && b.width * b.height > r.width * r.height * 0.5);
+    if (!holders.length) return;
+    const box = holders.reduce((m, b) => (b.width * b.height < m.width * m.height ? b : m));
+    if (r.left < box.left - slack || r.right > box.right + slack) {
+      clipped.push(`${name(t)} is wider than its box (${Math.round(r.width)} > ${Math.round(box.width)})`);
+    }
+  });
+  const small = texts
+    .map((t) => [t, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])
+    .filter(([, px]) => px < %(smallest)s - 0.05)
+    .map(([t, px]) => `${name(t)} ${px.toFixed(1)}px`);
+  const wrap = svg.parentElement;
+  return {
+    overlaps: overlaps.slice(0, 12), clipped: clipped.slice(0, 12), small: small.slice(0, 12),
+    smallCount: small.length, width: frame.width, viewport: innerWidth,
+    innerScroll: wrap.scrollWidth - wrap.clientWidth,
+  };
+}""".replace("%(smallest)s", str(SMALLEST_PX))
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    with web_stack(Path(tmp_path_factory.mktemp("web-layout"))) as started:
+        yield started
+
+
+def axe_violations(person: Person) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page = person.page
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(AXE.read_text() + "\n;0")
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))"""
+    )
+    return [f"{v['id']}: {v['nodes']}" for v in found]
+
+
+def board_problems(person: Person, phone: bool) -> list[str]:
+    found: dict[str, Any] = person.page.evaluate(BOARD_PROBLEMS)
+    assert not found.get("missing"), "no board on the page"
+    problems = [f"overlap {o}" for o in found["overlaps"]] + [f"cut {c}" for c in found["clipped"]]
+    if phone:
+        problems += [f"small {s}" for s in found["small"]]
+        if found["smallCount"] > len(found["small"]):
+            problems.append(f"... {found['smallCount']} small texts in all")
+        if found["width"] > found["viewport"] + 0.5:
+            problems.append(f"the board is {found['width']}px wide on a {found['viewport']}px screen")
+        if found["innerScroll"] > 1:
+            problems.append(f"the board scrolls sideways by {found['innerScroll']}px")
+    return problems
+
+
+def check_board(person: Person, where: str) -> None:
+    """The board at 1280×900, then at 390×844 (back to 1280×900 after)."""
+    page = person.page
+    problems = [f"1280: {p}" for p in board_problems(person, phone=False)]
+    page.set_viewport_size(PHONE)
+    try:
+        page.wait_for_function(
+            "() => { const b = document.querySelector('[data-testid=board]');"
+            " return b && b.getBoundingClientRect().width <= innerWidth; }"
+        )
+        problems += [f"390: {p}" for p in board_problems(person, phone=True)]
+    finally:
+        page.set_viewport_size(DESKTOP)
+    assert not problems, f"{where}:\n" + "\n".join(problems)
+
+
+def sit_with_bots(stack: WebStack, browser: Browser, game: str, seats: int, options: dict[str, str]) -> tuple[Person, str]:
+    ann = new_person(stack, browser, "Ann")
+    ann.sign_up()
+    table = ann.create_table(game, seats, options)
+    for bots in range(1, seats):
+        ann.page.get_by_test_id("add-bot").click()
+        ann.page.locator(f"[data-testid=seats] li:nth-child({bots + 1}) .name").filter(
+            has_text="Bot"
+        ).wait_for()
+    ann.page.get_by_test_id("start").click()
+    ann.wait_phase("playing")
+    ann.page.locator("[data-testid=table][data-my-turn]").wait_for()
+    return ann, table
+
+
+GAMES = {
+    "fractured_sky": (1, {"difficulty": "medium"}),
+    "spacecraft": (2, {"variant": "basic"}),
+    "federation": (3, {}),
+}
+
+
+def equal_scores_share_a_rank(person: Person) -> None:
+    """The seat strip: participants with equal points show one rank, marked "=" ("=1")."""
+    shown: list[list[Any]] = person.page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=seats] [data-testid^=score-]')]
+            .map((e) => [e.textContent, Number(e.dataset.points)])"""
+    )
+    by_points: dict[int, set[str]] = {}
+    for words, points in shown:
+        by_points.setdefault(points, set()).add(words.split("·")[-1].strip())
+    for points, ranks in by_points.items():
+        assert len(ranks) == 1, (points, shown)
+        count = sum(1 for _, p in shown if p == points)
+        assert (count > 1) == next(iter(ranks)).startswith("="), shown
+    for words, points in shown:
+        assert words.startswith(f"{points} pt{'' if points == 1 else 's'} "), shown
+
+
+def cards_on_the_board(person: Person, game: str) -> None:
+    """Every card or objective a legal move chooses is drawn on the board, its content
+    written on it, and the move is a click on it."""
+    legal = json.loads(person.page.evaluate("() => JSON.stringify(window.__legal || [])"))
+    del legal
+    chosen = {
+        "spacecraft": ("sc.fulfil", "sc.reserve", "sc.mark"),
+        "fractured_sky": ("fs.peek", "fs.objective"),
+        "federation": (),
+    }[game]
+    offered = person.page.evaluate(
+        """(types) => [...document.querySelectorAll('[data-testid=table] [data-command]')]
+            .map((e) => [JSON.parse(e.dataset.command).type, !!e.closest('[data-testid=board]'),
+                         e.closest('[data-card], [data-objective]') ? 1 : 0])
+            .filter(([type]) => types.includes(type))""",
+        list(chosen),
+    )
+    off_board = [o for o in offered if not o[1]]
+    assert not off_board, f"card moves offered off the board: {off_board}"
+    cards = person.page.locator("[data-testid=board] [data-card], [data-testid=board] [data-objective]")
+    for card in cards.all()[:20]:
+        assert card.evaluate(
+            "e => [...e.querySelectorAll('text')].map(t => t.textContent).join(' ').trim().length > 3"
+        ), card.evaluate("e => e.outerHTML.slice(0, 200)")
+
+
+def check_table(person: Person, game: str, when: str) -> None:
+    check_board(person, f"{game} {when}")
+    violations = axe_violations(person)
+    assert not violations, f"{game} {when}: " + "\n".join(violations)
+
+
+@pytest.mark.parametrize("game", ["fractured_sky", "spacecraft", "federation"])
+def test_each_table_is_legible_on_a_desktop_and_a_phone_and_accessible(
+    stack: WebStack, browser: Browser, game: str
+) -> None:
+    seats, options = GAMES[game]
+    ann, _table = sit_with_bots(stack, browser, game, seats, options)
+    equal_scores_share_a_rank(ann)
+    check_table(ann, game, "at the start")
+    play_until_finished([ann], moves=6)
+    cards_on_the_board(ann, game)
+    check_table(ann, game, "after six moves")
+    assert not ann.errors, ann.errors
+    ann.context.close()
