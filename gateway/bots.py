@@ -1,13 +1,20 @@
-"""The bot runner: plays every seat the gateway gave to a server-side bot.
+"""The bot runner: plays every seat a server-side bot holds.
 
 Bot seats are members ``<table>|<seat>`` of the set ``orrery:bots``
-(:mod:`orrery_contracts.lobby`). A runner rescans the set at start and every few seconds, and
-wakes at once on the gateway's nudge stream. Each seat is played under a lease
-(``SET NX PX``, renewed while playing), so several runners, or a runner restarted after
-a crash, share the seats without playing one twice. A bot plays from its own seat's
-view like ``clients/orrery_client/bot.py`` (random legal moves) with the seat's secret derived from
-the server key; a seat leaves the set when its table is over, or when the lobby shows
-the seat held by someone else (a bot's join that lost a race).
+(:mod:`orrery_contracts.lobby`): the gateway adds a bot's seat before its join, the
+projector a seat a bot took over from a player who abandoned it. A runner rescans the set
+at start and every few seconds, and wakes at once on the nudge stream. Each seat is
+played under a lease (``SET NX PX``, renewed while playing), so several runners, or a
+runner restarted after a crash, share the seats without playing one twice.
+
+The level travels with the seat in the lobby's record (``LobbySeat.bot_level``: the
+level a bot joined with, or the table's for a seat taken over), so nothing beside the
+set needs to be kept. A bot is a client: it plays from its own seat's view, choosing
+with ``choose`` (``bots.choose_move`` under ``orrery serve``; uniform random legal
+moves by default) in a worker thread, since a search is CPU work that must not stop
+the event loop, with the seat's secret derived from the server key for its bot player
+id. A seat leaves the set when its table is over, or when the lobby shows the seat
+held by someone else (a bot's join that lost a race).
 """
 
 from __future__ import annotations
@@ -18,26 +25,65 @@ import os
 import random
 import socket
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
 from gateway.crypto import seat_secret
 from gateway.tasks import cancel_until_done
 from gateway.wire import GatewayClient
-from orrery_client.bot import play_seat
+from orrery_client.bot import choose
 from orrery_client.sdk import SeatCredentials
-from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET, bot_lease_key
+from orrery_contracts.lobby import (
+    BOT_PLAYER_ID,
+    BOTS_ADDED_STREAM,
+    BOTS_SET,
+    bot_lease_key,
+    bot_player_id,
+)
 
 log = structlog.get_logger("orrery.bots")
 LEASE_MS = 15_000
 RESCAN_S = 2.0  # under redis-py's default socket timeout (5 s)
 # its reply streams: orrery:reply:bots:* (its Redis user, orrery-bots, reads no others)
 REPLY_PREFIX = "bots"
+MAX_MOVES = 100_000
+
+# (game, the seat's view, seat, level, rng) -> the command to send, or None
+Chooser = Callable[[str, dict[str, Any], int, str, random.Random], dict[str, Any] | None]
+
+
+def random_choice(
+    game: str, view: dict[str, Any], seat: int, level: str, rng: random.Random
+) -> dict[str, Any] | None:
+    """Uniform among the legal moves, whatever the level (a runner without the engine)."""
+    del game, seat, level
+    return choose(view, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A seat a bot plays: the game, the bot's level, and the player id its secret is
+    derived for (``bot:<level>``; ``bot`` for a seat joined before levels)."""
+
+    game: str
+    level: str
+    player_id: str
 
 
 class BotRunner:
-    def __init__(self, redis_url: str, secret_key: str, *, name: str | None = None) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        secret_key: str,
+        *,
+        name: str | None = None,
+        chooser: Chooser = random_choice,
+    ) -> None:
         self.client = GatewayClient(redis_url, reply_prefix=REPLY_PREFIX)
+        self.chooser = chooser
         self.key = secret_key
         self.name = name or f"bots-{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.playing: dict[str, asyncio.Task[None]] = {}
@@ -88,14 +134,17 @@ class BotRunner:
         table_id, _, seat_text = member.rpartition("|")
         lease = asyncio.create_task(self._keep_lease(member))
         try:
-            if await self._still_ours(table_id, int(seat_text)):
+            bot = await self._still_ours(table_id, int(seat_text))
+            if bot is not None:
                 seat = SeatCredentials(
                     table_id,
                     int(seat_text),
-                    seat_secret(self.key, table_id, int(seat_text), BOT_PLAYER_ID),
+                    seat_secret(self.key, table_id, int(seat_text), bot.player_id),
                 )
-                with structlog.contextvars.bound_contextvars(table_id=table_id, seat=seat.seat):
-                    await play_seat(self.client, seat, random.Random(self.rng.random()))
+                with structlog.contextvars.bound_contextvars(
+                    table_id=table_id, seat=seat.seat, level=bot.level
+                ):
+                    await self._play_seat(seat, bot, random.Random(self.rng.random()))
             await self.client.redis.srem(BOTS_SET, member)
         except asyncio.CancelledError:
             raise
@@ -109,23 +158,47 @@ class BotRunner:
                 if await self.client.redis.get(bot_lease_key(member)) == self.name.encode():
                     await self.client.redis.delete(bot_lease_key(member))
 
-    async def _still_ours(self, table_id: str, seat: int) -> bool:
-        """False when the table is gone or over, or the seat is someone else's."""
+    async def _play_seat(self, seat: SeatCredentials, bot: BotSeat, rng: random.Random) -> None:
+        """Play ``seat`` until its table is finished, each choice in a worker thread."""
+        moves = 0
+        async for view in self.client.watch(seat.table_id, seat.seat):
+            if view["phase"] == "finished":
+                return
+            if view["phase"] != "playing" or seat.seat not in view["to_move"]:
+                continue
+            move = await asyncio.to_thread(
+                self.chooser, bot.game, view, seat.seat, bot.level, random.Random(rng.random())
+            )
+            if move is None:
+                continue
+            # A rejection means the view was already stale (another seat moved): the
+            # next view is on its way, so just wait for it.
+            await self.client.play(seat, move)
+            moves += 1
+            if moves > MAX_MOVES:
+                raise RuntimeError(f"table {seat.table_id}: seat {seat.seat} made {moves} moves")
+
+    async def _still_ours(self, table_id: str, seat: int) -> BotSeat | None:
+        """The bot that plays the seat; None when the table is gone or over, or the seat
+        is someone else's."""
         for _ in range(100):
             record = await self.client.lobby_table(table_id)
             if record is None:
                 await asyncio.sleep(0.1)  # the join may not be projected yet
                 continue
             if record.state in ("finished", "closed"):
-                return False
+                return None
             holder = next((p for p in record.players if p.seat == seat), None)
-            if holder is None:
-                if record.state != "open":
-                    return False
-                await asyncio.sleep(0.1)
-                continue
-            return holder.bot
-        return False
+            if holder is not None and holder.bot and holder.bot_level is None:
+                return BotSeat(game=record.game, level="random", player_id=BOT_PLAYER_ID)
+            if holder is not None and holder.bot_level is not None:
+                level = holder.bot_level
+                return BotSeat(game=record.game, level=level, player_id=bot_player_id(level))
+            if holder is not None and record.state != "playing":
+                return None  # a person's seat in the lobby (a bot's join lost the race)
+            # not projected yet: a join, or a takeover announced before its record
+            await asyncio.sleep(0.1)
+        return None
 
     async def _keep_lease(self, member: str) -> None:
         while True:

@@ -1,11 +1,14 @@
 """A game's leaderboard (``GET /v1/leaderboard/{game}``): its top rated players, as the
-projector ranks them (verified players only)."""
+projector ranks them (verified players only), the bots of each level among them
+(``bot:<level>``, marked ``bot``: what beating one means)."""
 
 from __future__ import annotations
 
 from gateway.models import Leaderboard, LeaderboardEntry
+from gateway.table_bots import bot_name
 from gateway.tables import MAX_LIST, Tables, rating_decoder
 from orrery_contracts import keys
+from orrery_contracts.lobby import bot_level_of
 
 
 class Leaderboards:
@@ -27,12 +30,14 @@ class Leaderboards:
             if raw is None:
                 continue
             rating = rating_decoder.decode(raw)
+            level = bot_level_of(player)
             entries.append(
                 LeaderboardEntry(
                     player_id=player,
-                    name=names.get(player, ""),
+                    name=bot_name(level) if level else names.get(player, ""),
                     rating=round(rating.mu, 1),
                     games=rating.games,
+                    bot=level is not None,
                 )
             )
         return Leaderboard(entries=entries)

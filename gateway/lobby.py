@@ -27,7 +27,7 @@ from gateway.tables import (
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Duplicate, Rejection, decode_entry
 from orrery_contracts.lobby import LISTED_STATES, gateway_table_key, lobby_list_key
-from orrery_contracts.table import CreateTable, LeaveTable, StartTable
+from orrery_contracts.table import CreateTable, LeaveTable, OnAbandon, StartTable
 
 
 class _PublicStatus(msgspec.Struct):
@@ -59,6 +59,8 @@ class Lobby:
         private: bool,
         *,
         rated: bool = True,
+        on_abandon: OnAbandon | None = None,
+        bot_level: str | None = None,
     ) -> TableMade:
         table_id = "t" + secrets.token_hex(8)
         invite = crypto.new_invite() if private else None
@@ -68,7 +70,14 @@ class Lobby:
         # Before the create: the lobby projection reads the private flag when it folds it.
         await self.redis.hset(gateway_table_key(table_id), mapping=info)
         # (``2.0`` is an integer option as JSON Schema counts: gateway.bodies.integral)
-        create = CreateTable(game=game, seats=seats, options=integral(options), rated=rated)
+        create = CreateTable(
+            game=game,
+            seats=seats,
+            options=integral(options),
+            rated=rated,
+            on_abandon=on_abandon,
+            bot_level=bot_level,
+        )
         outcome = await self.tables.send(table_id, create)
         if isinstance(outcome, Duplicate):
             outcome = outcome.original
@@ -87,6 +96,7 @@ class Lobby:
         if (
             info.get(b"private") == b"1"
             and creator != player_id
+            and info.get(f"invited:{player_id}".encode()) != b"1"  # a friend's invitation
             and not crypto.same_invite(invite, info.get(b"invite", b"").decode())
         ):
             raise ApiError(403, "bad_invite", "this private table needs its invite")

@@ -21,7 +21,7 @@ from orrery_contracts.chat import MAX_CHAT_TEXT
 from orrery_contracts.inputs import MAX_NAME
 from orrery_contracts.lobby import LobbySeat, LobbyState
 from orrery_contracts.rejections import REJECTION_CODES
-from orrery_contracts.table import UndoReason
+from orrery_contracts.table import OnAbandon, UndoReason
 
 # What the handlers check (gateway/tables.py uses the same patterns).
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
@@ -155,6 +155,10 @@ class NewTable(Struct, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     private: bool = False
     rated: bool = True  # false: the finish moves nobody's rating
+    # a seat abandoned after the start: a bot plays it on, or the table ends; none: a
+    # bot from three seats up
+    on_abandon: OnAbandon | None = None
+    bot_level: str | None = None  # the level of that bot (else 422 bad_level); none: greedy
 
 
 class TableMade(msgspec.Struct, frozen=True, kw_only=True):
@@ -205,6 +209,8 @@ class JoinIn(Struct, frozen=True, kw_only=True):
 
 class BotIn(Struct, frozen=True, kw_only=True):
     seat: SeatNumber | None = None
+    # random, greedy or ismcts (else 422 bad_level); none: greedy
+    level: str | None = None
 
 
 class SeatOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -229,10 +235,11 @@ class CommandIn(Struct, frozen=True, kw_only=True):
 
 
 class LeaderboardEntry(msgspec.Struct, frozen=True, kw_only=True):
-    player_id: str
+    player_id: str  # a bot's: bot:<level>
     name: str
     rating: float
     games: int
+    bot: bool = False  # a server-side bot of a level, rated like a player
 
 
 class Leaderboard(msgspec.Struct, frozen=True, kw_only=True):

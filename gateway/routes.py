@@ -224,7 +224,14 @@ async def my_games(
 async def create_table(data: NewTable, player: str, lobby: Lobby) -> TableMade:
     """Create a table (a private one gets an invite and is never listed)."""
     return await lobby.create(
-        player, data.game, data.seats, data.options, data.private, rated=data.rated
+        player,
+        data.game,
+        data.seats,
+        data.options,
+        data.private,
+        rated=data.rated,
+        on_abandon=data.on_abandon,
+        bot_level=data.bot_level,
     )
 
 
@@ -260,16 +267,17 @@ async def join_table(
 @post(
     "/tables/{table_id:str}/bots",
     status_code=200,
-    responses=_errors(403, 404, 409, 504),
+    responses=_errors(403, 404, 409, 422, 504),
     operation_id="addBot",
     tags=["tables"],
 )
 async def add_bot(
     table_id: str, player: str, table_bots: TableBots, data: BotIn | None = None
 ) -> SeatOut:
-    """A server-side bot takes an open seat and plays it."""
+    """A server-side bot of ``level`` (random, greedy or ismcts; none: greedy) takes an
+    open seat and plays it."""
     data = data or BotIn()
-    seat = await table_bots.add(player, table_id, data.seat)
+    seat = await table_bots.add(player, table_id, data.seat, data.level)
     return SeatOut(seat=seat)
 
 

@@ -233,10 +233,16 @@ class Tables:
         return record, seat
 
     async def take_seat(
-        self, record: LobbyTable, wanted: int | None, name: str | None, player_id: str
+        self,
+        record: LobbyTable,
+        wanted: int | None,
+        name: str,
+        player_id: str,
+        *,
+        bot: bool = False,
     ) -> int:
-        """Join ``player_id`` (a bot when ``name`` is None) at ``wanted`` or the first
-        seat open; returns the seat once the lobby shows it."""
+        """Join ``player_id`` (a server-side bot's when ``bot``) as ``name`` at ``wanted``
+        or the first seat open; returns the seat once the lobby shows it."""
         table_id = record.table_id
         if record.state == "finished":
             raise ApiError(409, "game_over", "the game is over")
@@ -249,7 +255,6 @@ class Tables:
         if not candidates:
             raise ApiError(409, "table_full", "every seat is taken")
         for seat in candidates:
-            bot = name is None
             member = f"{table_id}|{seat}"
             # A bot seat is announced before its join, so a runner never misses it; the
             # runner drops a seat that turns out to be someone else's.
@@ -257,7 +262,7 @@ class Tables:
             command_id = uuid.uuid4().hex
             outcome = await self.send(
                 table_id,
-                JoinRequest(name=name or f"Bot {seat + 1}", seat=seat),
+                JoinRequest(name=name, seat=seat),
                 command_id=command_id,
                 token=self.seat_token(table_id, seat, player_id),
                 identity=crypto.identity(self.key, table_id, command_id, player_id),

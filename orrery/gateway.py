@@ -320,7 +320,8 @@ def serve_gateway(app: Any, host: str, port: int, on_ready: Callable[[str], None
 
 
 def run_bots(url: str, key: str) -> None:
-    """Run the bot runner until SIGINT/SIGTERM."""
+    """Run the bot runner until SIGINT/SIGTERM, its bots choosing with the engine."""
+    from bots import choose_move
     from gateway.bots import BotRunner
 
     async def run() -> None:
@@ -328,6 +329,6 @@ def run_bots(url: str, key: str) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await BotRunner(url, key).run(stop)
+        await BotRunner(url, key, chooser=choose_move).run(stop)
 
     asyncio.run(run())

@@ -20,7 +20,9 @@ Choices: a table is ``open`` before the start, ``playing``, then ``finished``, o
 ``closed`` when it was not started within the lobby TTL (``table.closed``) or ended
 because every seat left (abandoned); each state is listed (``closed`` too); a private
 table (flagged by the gateway before its ``table.create``) is never listed; a seat
-joined with the bots' verified identity is marked ``bot``.
+joined with the bots' verified identity is marked ``bot`` (with its level), a seat a bot
+took over from a player who abandoned it ``taken_over`` (with the bot's level, the
+player's id kept: the game stays among theirs).
 """
 
 from __future__ import annotations
@@ -30,17 +32,19 @@ from typing import Any
 
 import msgspec
 
-from games.table import TableState
+from games.table import TableState, bot_of
 from orrery_contracts import keys
 from orrery_contracts.envelope import decode_entry
 from orrery_contracts.lobby import (
     APPLIED_HASH,
-    BOT_PLAYER_ID,
+    BOTS_ADDED_STREAM,
+    BOTS_SET,
     STATES,
     LobbySeat,
     LobbyState,
     LobbyTable,
     gateway_table_key,
+    is_bot_player,
     listing_member,
     lobby_list_key,
     lobby_table_decoder,
@@ -76,7 +80,8 @@ def lobby_record(state: TableState, created_at: int, private: bool) -> LobbyTabl
         if name is None:
             continue
         player = state.player_ids[seat] if seat < len(state.player_ids) else ""
-        bot = player == BOT_PLAYER_ID
+        bot = is_bot_player(player)
+        level, since = bot_of(state, seat)
         players.append(
             LobbySeat(
                 seat=seat,
@@ -84,6 +89,8 @@ def lobby_record(state: TableState, created_at: int, private: bool) -> LobbyTabl
                 player_id=player if player and not bot else None,
                 bot=bot,
                 left=state.left[seat],
+                bot_level=level,
+                taken_over=since is not None,
             )
         )
     return LobbyTable(
@@ -113,6 +120,14 @@ def verified_players(record: LobbyTable | None) -> set[str]:
     if record is None:
         return set()
     return {p.player_id for p in record.players if p.player_id}
+
+
+def taken_over_members(record: LobbyTable) -> list[str]:
+    """The bot runner's members (orrery_contracts.lobby.BOTS_SET) of a playing table's
+    seats that bots took over."""
+    if record.state != "playing":
+        return []
+    return [f"{record.table_id}|{p.seat}" for p in record.players if p.taken_over]
 
 
 class LobbyWriter:
@@ -147,6 +162,18 @@ class LobbyWriter:
             self.fixed.clear()
         self.fixed[table_id] = known
         return known
+
+    async def announce_takeovers(self, writes: list[LobbyWrite]) -> None:
+        """Give the bot runner the seats bots took over, before the records that show
+        them are written (as the gateway does with a bot's join: none is missed; a
+        runner waits for the record). Adding a member twice is harmless."""
+        members = [m for w in writes for m in taken_over_members(w.record)]
+        if not members:
+            return
+        if await self.redis.sadd(BOTS_SET, *members):
+            await self.redis.xadd(
+                BOTS_ADDED_STREAM, {"member": members[0]}, maxlen=1000, approximate=True
+            )
 
     def queue_reads(self, pipe: Any, table_id: str) -> int:
         """Queue what a write needs to read first (the record, the seq it was applied

@@ -234,6 +234,7 @@ class Projector:
                 failed[table_id] = error
                 del states[table_id]
         lobby_writes, writes = self._writes(states, lobby_reads)
+        await self.lobby.announce_takeovers(lobby_writes)
         ordered: list[ScriptWrite] = [*lobby_writes, *writes]
         failing = {keys.partition_of(t, self.partitions) for t in failed}
         acks = {p: ack for p, ack in (acks or {}).items() if p not in failing}

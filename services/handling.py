@@ -57,7 +57,16 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from games.codec import codec_for, msgpack_encoder
 from games.rejection import Rejected
 from games.rng import new_seed
-from games.table import Caller, Decision, TableState, decide_command, token_matches
+from games.table import (
+    Caller,
+    Decision,
+    TableState,
+    decide_command,
+    takeover_seat,
+    token_hash,
+    token_matches,
+)
+from orrery_contracts.base import CommandBody
 from orrery_contracts.chat import SAY_TAG
 from orrery_contracts.envelope import (
     REPLY_TO,
@@ -70,12 +79,17 @@ from orrery_contracts.envelope import (
     encode_entry,
     seal,
 )
-from orrery_contracts.identity import verified_player
+from orrery_contracts.identity import seat_secret, verified_player
 from orrery_contracts.inputs import excerpt
+from orrery_contracts.lobby import bot_player_id
 from orrery_contracts.table import (
     CloseTable,
     CreateTable,
+    ExpireClock,
+    ExpireSeat,
     JoinSeat,
+    LeaveSeat,
+    LeaveTable,
 )
 from services.chat import ChatDesk
 from services.log_context import bound as log_context
@@ -422,6 +436,7 @@ class CommandHandler:
         if isinstance(body, CloseTable):  # the service's setting, not the sender's
             lobby_ttl_ms = round(self.settings.lobby_ttl_s * 1000)
             body = msgspec.structs.replace(body, lobby_ttl_ms=lobby_ttl_ms)
+        body = self._bot_token(state, envelope, body)
         player = ""
         if isinstance(body, JoinSeat):
             player = verified_player(
@@ -440,6 +455,26 @@ class CommandHandler:
         # A table that does not exist has no seed (the decider says no_such_table).
         seed = await self._seed(envelope.table_id) if state.phase != "none" else b""
         return decide_command(state, body, caller, seed, now)
+
+    def _bot_token(
+        self, state: TableState, envelope: CommandEnvelope[Any], body: CommandBody
+    ) -> CommandBody:
+        """A leave or an expiry that gives the seat to a bot carries the hash of the bot's
+        seat secret, derived from the server key (the bot runner derives the secret
+        itself); whatever a client sent there is overwritten. Without the key no bot
+        could authenticate: the worker then moves for the seat as for a table from
+        before takeovers."""
+        if not isinstance(body, LeaveTable | ExpireClock):
+            return body
+        seat = takeover_seat(state, body, envelope.seat)
+        hashed: str | msgspec.UnsetType = msgspec.UNSET
+        if seat is not None and self.identity_key is not None:
+            level = bot_player_id(state.bot_level)
+            secret = seat_secret(self.identity_key.decode(), envelope.table_id, seat, level)
+            hashed = token_hash(secret)
+        if isinstance(body, ExpireClock):
+            return ExpireSeat(seat=body.seat, turn=body.turn, bot_token_hash=hashed)
+        return LeaveSeat(bot_token_hash=hashed)
 
     def _undecodable_body(
         self, state: TableState, envelope: CommandEnvelope[Any], as_json: bool, error: Exception

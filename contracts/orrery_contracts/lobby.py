@@ -12,8 +12,8 @@ A table created through the gateway has a small record of the gateway's own
 (:func:`gateway_table_key`: creator, private flag, hashed invite), written before its
 ``table.create``; the projection reads the private flag there and never lists a
 private table. Seats taken by the gateway's bots join with the verified identity
-:data:`BOT_PLAYER_ID`, so the lobby can mark them and no Redis-level client can forge
-the mark.
+``bot:<level>`` (:func:`bot_player_id`; :data:`BOT_PLAYER_ID` before levels), so the lobby
+can mark them and no Redis-level client can forge the mark.
 """
 
 from __future__ import annotations
@@ -26,9 +26,35 @@ LobbyState = Literal["open", "playing", "finished", "closed"]
 STATES: tuple[LobbyState, ...] = ("open", "playing", "finished", "closed")
 LISTED_STATES: tuple[LobbyState, ...] = STATES
 
-# The verified player id of every server-side bot seat (never a human account's id:
-# those start with "p").
+# The verified player id of a server-side bot seat joined before bots had levels (never a
+# human account's id: those start with "p"); such a seat plays at random and is not rated.
 BOT_PLAYER_ID = "bot"
+
+# The bots' levels (the engine, bots/, plays each) and the one a bot gets unless told.
+BotLevel = Literal["random", "greedy", "ismcts"]
+BOT_LEVELS: tuple[BotLevel, ...] = ("random", "greedy", "ismcts")
+DEFAULT_BOT_LEVEL: BotLevel = "greedy"
+# A bot of a level joins (and is rated, on each game's leaderboard) as ``bot:<level>``.
+BOT_ID_PREFIX = "bot:"
+
+
+def bot_player_id(level: str) -> str:
+    """The verified player id of a bot of ``level`` (``bot:greedy``)."""
+    return BOT_ID_PREFIX + level
+
+
+def is_bot_player(player_id: str) -> bool:
+    """Whether a verified player id is a server-side bot's (a level's, or the level-less one)."""
+    return player_id == BOT_PLAYER_ID or player_id.startswith(BOT_ID_PREFIX)
+
+
+def bot_level_of(player_id: str) -> str | None:
+    """The level of a bot's player id (None: not a bot of a level)."""
+    if not player_id.startswith(BOT_ID_PREFIX):
+        return None
+    level = player_id.removeprefix(BOT_ID_PREFIX)
+    return level if level in BOT_LEVELS else None
+
 
 # Server-side bots: members "<table_id>|<seat>"; the bot runner plays each of them.
 BOTS_SET = "orrery:bots"
@@ -48,6 +74,10 @@ class LobbySeat(msgspec.Struct, frozen=True, kw_only=True):
     player_id: str | None
     bot: bool = False
     left: bool = False
+    # the level of the bot that plays the seat: a bot's seat, or a seat a bot took over
+    # when its player abandoned it (``taken_over``: ``left`` too, ``player_id`` theirs)
+    bot_level: str | None = None
+    taken_over: bool = False
 
 
 class LobbyTable(msgspec.Struct, frozen=True, kw_only=True):

@@ -19,6 +19,7 @@ REJECTION_CODES: tuple[str, ...] = (
     "ambassador_used",
     "bad_amounts",
     "bad_clock",
+    "bad_level",
     "bad_name",
     "bad_options",
     "bad_resource",

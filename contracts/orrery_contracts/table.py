@@ -4,8 +4,12 @@ A table is created with a game, its options and a number of seats; people join s
 (a join carries the seat's secret, chosen by the client, in the envelope's ``token``;
 the service keeps only its SHA-256); any seated player starts it once
 every seat is taken; a player may leave (before the start: the seat opens again;
-after it: the player concedes and a bot plays random legal moves for the seat, like
-Board Game Arena's "zombie", and the seat ranks last).
+after it: the player concedes and ranks last, and the table's ``on_abandon`` says what
+follows: ``bot``, a server-side bot of the table's ``bot_level`` takes the seat over and
+plays it to the end, as a client with a seat secret of its own (``table.seat_taken_over``);
+``end``, the table ends at once as ``abandoned``). A table whose log predates
+``on_abandon`` keeps what such tables always did: random legal moves decided for the
+seat inside each append, like Board Game Arena's "zombie".
 
 Clocks (``CreateTable.clock``, absent: none): each seat starts with ``bank_s``; each time
 it becomes that seat's move (it enters ``to_move``, or moves and is still to move) it
@@ -14,6 +18,11 @@ recorded-at time of log entries. Two system commands, sent by the timekeeper pro
 with deterministic command ids and accepted only when the log's times say so:
 ``table.expire`` (a seat's clock ran out: ``table.clock_expired``, then ``on_expiry``)
 and ``table.close`` (a table not started within the lobby TTL: ``table.closed``).
+
+``CreateTable.on_abandon`` absent: ``bot`` for a table of three seats or more (the others
+play on), ``end`` for two (a game against a bot was not what they sat down to);
+``bot_level`` absent: ``greedy``. The service records the choice it made in the create, so
+re-deciding the log gives the same events.
 
 A table is rated (``CreateTable.rated``, absent: true): its finish moves its verified
 players' ratings; an unrated one's does not (a friendly game, a quick-play match of
@@ -37,6 +46,13 @@ DEFAULT_LOBBY_TTL_S = 86_400.0
 MAX_CLOCK_S = 366 * 86400
 ClockSeconds = Annotated[float, msgspec.Meta(ge=0, le=MAX_CLOCK_S)]
 OnExpiry = Literal["bot", "concede"]
+OnAbandon = Literal["bot", "end"]
+# seats from which a table's abandoned seats are taken over by a bot unless told otherwise
+BOT_TAKEOVER_MIN_SEATS = 3
+
+
+def default_on_abandon(seats: int) -> OnAbandon:
+    return "bot" if seats >= BOT_TAKEOVER_MIN_SEATS else "end"
 
 
 class ClockOption(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -55,6 +71,12 @@ class CreateTable(CommandBody, frozen=True, tag="table.create"):
     options: dict[str, Any] = {}
     clock: ClockOption | None = None
     rated: bool = True  # false: the finish rates nobody
+    # a seat abandoned after the start (its player left, or its clock ran out to
+    # ``concede``): ``bot`` plays it on, ``end`` ends the table; None: by the seat count
+    on_abandon: OnAbandon | None = None
+    # the level of the bot that takes an abandoned seat over (a name of
+    # orrery_contracts.lobby.BOT_LEVELS, else ``bad_level``); None: ``greedy``
+    bot_level: str | None = None
 
 
 class JoinRequest(CommandBody, frozen=True, tag="table.join"):
@@ -84,6 +106,14 @@ class LeaveTable(CommandBody, frozen=True, tag="table.leave"):
     pass
 
 
+class LeaveSeat(LeaveTable, frozen=True, tag="table.leave"):
+    """A leave as the service decides and logs it: when a bot will take the seat over,
+    the SHA-256 of the bot's seat secret (derived from the server key; absent otherwise,
+    and whatever a client sends is overwritten)."""
+
+    bot_token_hash: str | msgspec.UnsetType = msgspec.UNSET
+
+
 class ExpireClock(CommandBody, frozen=True, tag="table.expire"):
     """Seat ``seat``'s clock ran out during the turn it began at seq ``turn`` (a system
     command: no seat or token; accepted only if the deadline computed from the log's
@@ -91,6 +121,13 @@ class ExpireClock(CommandBody, frozen=True, tag="table.expire"):
 
     seat: int
     turn: int
+
+
+class ExpireSeat(ExpireClock, frozen=True, tag="table.expire"):
+    """An expiry as the service decides and logs it (the bot's seat secret's hash, as in
+    :class:`LeaveSeat`, when a bot will take the seat over)."""
+
+    bot_token_hash: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def expire_command_id(table_id: str, seat: int, turn: int) -> str:
@@ -139,9 +176,7 @@ class UndoTable(CommandBody, frozen=True, tag="table.undo"):
 NOT_MOVES = frozenset({"table.start", "table.leave", "table.undo"})
 
 
-TableCommand = (
-    CreateTable | JoinSeat | StartTable | LeaveTable | ExpireClock | CloseTable | UndoTable
-)
+TableCommand = CreateTable | JoinSeat | StartTable | LeaveSeat | ExpireSeat | CloseTable | UndoTable
 # what a client may send (the schema's command union): the join without service fields
 ClientTableCommand = (
     CreateTable | JoinRequest | StartTable | LeaveTable | ExpireClock | CloseRequest | UndoTable
@@ -159,6 +194,10 @@ class TableCreated(EventBody, frozen=True, tag="table.created"):
     # as it did before tables could be unrated (re-deciding an old log gives its bytes);
     # read it with ``created_rated``
     rated: bool | msgspec.UnsetType = msgspec.UNSET
+    # what an abandoned seat gets (absent on a table created before the option: the
+    # worker's random moves for the seat) and the level of the bot that takes it over
+    on_abandon: OnAbandon | msgspec.UnsetType = msgspec.UNSET
+    bot_level: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def created_rated(event: TableCreated) -> bool:
@@ -177,6 +216,17 @@ class SeatJoined(EventBody, frozen=True, tag="table.seat_joined"):
 class SeatLeft(EventBody, frozen=True, tag="table.seat_left"):
     seat: int
     conceded: bool
+
+
+class SeatTakenOver(EventBody, frozen=True, tag="table.seat_taken_over"):
+    """From this event on, a server-side bot of ``level`` plays seat ``seat``, whose
+    player abandoned it (the ``table.seat_left`` before it in the same append): the seat
+    is authenticated by the bot's secret from now on (``token_hash``: its SHA-256; the
+    player's own secret no longer moves the seat), and still ranks as conceded."""
+
+    seat: int
+    level: str
+    token_hash: str
 
 
 class TableStarted(EventBody, frozen=True, tag="table.started"):
@@ -223,6 +273,7 @@ TableEvent = (
     TableCreated
     | SeatJoined
     | SeatLeft
+    | SeatTakenOver
     | TableStarted
     | TableFinished
     | ClockExpired

@@ -25,6 +25,10 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     name: str | None
     left: bool = False
+    # a server-side bot plays the seat: its level; ``bot_from_seq``: the seq from which
+    # it does, when it took the seat over from a player who abandoned it (``left``)
+    bot_level: str | None = None
+    bot_from_seq: int | None = None
 
 
 class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,6 +45,8 @@ class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
     ai: bool = False
     left: bool = False
+    # the seq from which a bot played the seat its player abandoned (it ranks as conceded)
+    bot_from_seq: int | None = None
 
 
 class ClockView(msgspec.Struct, frozen=True, kw_only=True):

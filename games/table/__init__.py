@@ -37,11 +37,12 @@ from games.table.decide import (
 )
 from games.table.evolve import evolve_table
 from games.table.fold import advance, apply_entry
-from games.table.lifecycle import MAX_AUTOMATIC_MOVES
+from games.table.lifecycle import MAX_AUTOMATIC_MOVES, takeover_seat
 from games.table.snapshot import Snapshot, decode_snapshot, encode_snapshot
 from games.table.standing import final_standing, standing_lines
 from games.table.state import (
     TableState,
+    bot_of,
     clone_game_state,
     copy_table,
     game_of,
@@ -61,6 +62,7 @@ __all__ = [
     "TableState",
     "advance",
     "apply_entry",
+    "bot_of",
     "clock_view",
     "clone_game_state",
     "copy_table",
@@ -78,6 +80,7 @@ __all__ = [
     "table_status",
     "table_view",
     "table_views",
+    "takeover_seat",
     "token_hash",
     "token_matches",
     "undo_check",

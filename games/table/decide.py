@@ -43,10 +43,12 @@ from orrery_contracts.table import (
     CreateTable,
     ExpireClock,
     JoinSeat,
+    LeaveSeat,
     LeaveTable,
     SeatJoined,
     StartTable,
     UndoTable,
+    default_on_abandon,
 )
 
 # Commands decided without a seat: the envelope's seat is ignored, none is recorded.
@@ -107,6 +109,9 @@ def decide_command(
     seat = caller.seat
     if isinstance(command, SEATLESS_COMMANDS):
         seat = None
+    if isinstance(command, CreateTable) and command.on_abandon is None:
+        # recorded as decided, so the log keeps the choice a later default may not make
+        command = msgspec.structs.replace(command, on_abandon=default_on_abandon(command.seats))
     if isinstance(command, JoinSeat) and state.phase != "none":
         if caller.token is None or not SEAT_TOKEN.match(caller.token):
             raise Rejected(
@@ -161,7 +166,8 @@ def _decide(
     elif isinstance(command, StartTable):
         start_table(fold, seed, rng)
     elif isinstance(command, LeaveTable):
-        leave_table(fold, seat, seed, rng)
+        bot_token = command.bot_token_hash if isinstance(command, LeaveSeat) else msgspec.UNSET
+        leave_table(fold, seat, seed, rng, bot_token or "")
     elif isinstance(command, UndoTable):
         undo_table(fold, command, seat)
     else:

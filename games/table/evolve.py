@@ -1,10 +1,12 @@
 """The table's ``evolve``: one fact applied to the table — the lifecycle events (created,
-joined, left, started, finished, clock expired, closed, undone) here, every other event
-to the game's own ``evolve``. It decides nothing and reads no clock: the events carry
-the facts.
+joined, left, taken over by a bot, started, finished, clock expired, closed, undone)
+here, every other event to the game's own ``evolve``. It decides nothing and reads no
+clock: the events carry the facts.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from games.table.clocks import ms, reset_turns
 from games.table.state import LIFECYCLE_EVENTS, TableState, game_of, game_options
@@ -14,6 +16,7 @@ from orrery_contracts.table import (
     ClockExpired,
     SeatJoined,
     SeatLeft,
+    SeatTakenOver,
     TableClosed,
     TableCreated,
     TableFinished,
@@ -40,6 +43,11 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         state.left = [False] * event.seats
         state.clock = event.clock
         state.rated = created_rated(event)
+        if event.on_abandon is not msgspec.UNSET:
+            state.on_abandon = event.on_abandon
+        if event.bot_level is not msgspec.UNSET:
+            state.bot_level = event.bot_level
+        state.bot_from = [0] * event.seats
     elif isinstance(event, SeatJoined):
         state.names[event.seat] = event.name
         state.token_hashes[event.seat] = event.token_hash
@@ -51,6 +59,11 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
             state.names[event.seat] = None
             state.token_hashes[event.seat] = None
             state.player_ids[event.seat] = ""
+    elif isinstance(event, SeatTakenOver):
+        state.token_hashes[event.seat] = event.token_hash
+        if len(state.bot_from) != state.seats:
+            state.bot_from = [0] * state.seats
+        state.bot_from[event.seat] = state.seq + 1  # the seq this event gets
     elif isinstance(event, TableStarted):
         game = game_of(state)
         state.phase = "playing"

@@ -3,10 +3,15 @@ clock, undo, close, a game move), each adding its events to a :class:`CommandFol
 
 Platform rules:
 
-* a seat that leaves after the start concedes: from then on, whenever the game waits
-  on that seat, a random legal command is decided for it in the same append (BGA's
-  "zombie"), and it ranks after every seat still playing;
-* when every seat has left, the table ends as ``abandoned``;
+* a seat that leaves after the start (or whose clock runs out to ``concede``) concedes
+  and ranks after every seat still playing; what follows is the table's ``on_abandon``:
+  ``bot``, a ``table.seat_taken_over`` gives the seat to a server-side bot, which from
+  then on plays it as a client with a secret of its own (the service fills the secret's
+  hash into the recorded command: ``bot_token_hash``); ``end``, the table ends as
+  ``abandoned``. A table created before the option (or a ``bot`` one whose service holds
+  no server key, so no bot could authenticate) gets a random legal command decided for
+  the seat in the same append whenever the game waits on it (BGA's "zombie");
+* when every seat has left, or only bots still play, the table ends as ``abandoned``;
 * the game's end appends ``table.finished`` with the final standing and reveals the
   seed, so the log can be audited.
 
@@ -27,18 +32,22 @@ from games.rng import seed_commitment
 from games.table.clocks import ms, seat_deadline
 from games.table.fold import CommandFold
 from games.table.standing import final_standing
-from games.table.state import TableState, game_of, game_options
+from games.table.state import TableState, game_of, game_options, moved_for
 from games.table.undo_points import undo_check
 from orrery_contracts.base import CommandBody
 from orrery_contracts.inputs import MAX_NAME, excerpt, normalise_name
+from orrery_contracts.lobby import BOT_LEVELS, DEFAULT_BOT_LEVEL, is_bot_player
 from orrery_contracts.table import (
     ClockExpired,
     CloseTable,
     CreateTable,
     ExpireClock,
+    ExpireSeat,
     JoinSeat,
+    LeaveTable,
     SeatJoined,
     SeatLeft,
+    SeatTakenOver,
     TableClosed,
     TableCreated,
     TableFinished,
@@ -67,6 +76,12 @@ def create_table(fold: CommandFold, command: CreateTable, seed: bytes) -> None:
     clock = command.clock
     if clock is not None and ms(clock.bank_s) + ms(clock.per_move_s) <= 0:
         raise Rejected("bad_clock", "a clock needs bank_s or per_move_s above 0")
+    if command.bot_level is not None and command.bot_level not in BOT_LEVELS:
+        raise Rejected(
+            "bad_level",
+            f"bots play at the levels {', '.join(BOT_LEVELS)}, not {excerpt(command.bot_level)!r}",
+        )
+    level = command.bot_level or DEFAULT_BOT_LEVEL
     fold.add(
         TableCreated(
             game=command.game,
@@ -76,6 +91,9 @@ def create_table(fold: CommandFold, command: CreateTable, seed: bytes) -> None:
             seed_commitment=seed_commitment(seed),
             clock=clock,
             rated=msgspec.UNSET if command.rated else False,
+            # a create recorded before the option has none: its table keeps the old way
+            on_abandon=msgspec.UNSET if command.on_abandon is None else command.on_abandon,
+            bot_level=msgspec.UNSET if command.on_abandon is None else level,
         )
     )
 
@@ -120,7 +138,9 @@ def start_table(fold: CommandFold, seed: bytes, rng: Random) -> None:
     after_game_events(fold, game, seed, rng)
 
 
-def leave_table(fold: CommandFold, seat: int, seed: bytes, rng: Random) -> None:
+def leave_table(
+    fold: CommandFold, seat: int, seed: bytes, rng: Random, bot_token_hash: str = ""
+) -> None:
     state = fold.before
     if state.phase == "lobby":
         fold.add(SeatLeft(seat=seat, conceded=False))
@@ -129,17 +149,50 @@ def leave_table(fold: CommandFold, seat: int, seed: bytes, rng: Random) -> None:
         raise Rejected("game_over", "the game is over")
     if state.left[seat]:
         raise Rejected("seat_left", "this seat has already left")
-    concede(fold, seat, seed, rng)
+    concede(fold, seat, seed, rng, bot_token_hash)
 
 
-def concede(fold: CommandFold, seat: int, seed: bytes, rng: Random) -> None:
+def concede(
+    fold: CommandFold, seat: int, seed: bytes, rng: Random, bot_token_hash: str = ""
+) -> None:
+    """The seat concedes; then the table's ``on_abandon`` (the module's docstring)."""
     fold.add(SeatLeft(seat=seat, conceded=True))
     state, game = fold.state, game_of(fold.state)
-    if all(state.left):
+    if (
+        all(state.left)
+        or (state.on_abandon == "end")
+        or (state.on_abandon is not None and not _anyone_plays(state))
+    ):
         standing = final_standing(game, state.game_state, state.left)
         fold.add(TableFinished(reason="abandoned", standing=standing, seed=seed.hex()))
         return
+    if state.on_abandon == "bot" and bot_token_hash:
+        fold.add(SeatTakenOver(seat=seat, level=state.bot_level, token_hash=bot_token_hash))
     after_game_events(fold, game, seed, rng)
+
+
+def _anyone_plays(state: TableState) -> bool:
+    """Whether a person still plays a seat (not left, not a bot's)."""
+    return any(
+        not gone and not is_bot_player(player)
+        for gone, player in zip(state.left, state.player_ids, strict=True)
+    )
+
+
+def takeover_seat(state: TableState, command: CommandBody, seat: int | None) -> int | None:
+    """The seat a bot would take over if ``command`` (a leave by ``seat``, or an expiry)
+    were accepted on ``state``: the one whose bot secret's hash the service fills in."""
+    if state.phase != "playing" or state.on_abandon != "bot":
+        return None
+    if isinstance(command, ExpireClock):
+        clock = state.clock
+        concedes = clock is not None and clock.on_expiry == "concede"
+        seat = command.seat if concedes else None
+    elif not isinstance(command, LeaveTable):
+        return None
+    if seat is None or not 0 <= seat < state.seats or state.left[seat]:
+        return None
+    return seat
 
 
 def expire_clock(
@@ -161,7 +214,8 @@ def expire_clock(
     on_expiry = state.clock.on_expiry
     fold.add(ClockExpired(seat=seat))
     if on_expiry == "concede":
-        concede(fold, seat, seed, rng)
+        token = command.bot_token_hash if isinstance(command, ExpireSeat) else msgspec.UNSET
+        concede(fold, seat, seed, rng, token or "")
         return
     # "bot": one random legal move for the seat, then the table carries on as after a move
     game = game_of(state)
@@ -202,13 +256,13 @@ def check_playing(state: TableState, seat: int) -> None:
         raise Rejected("not_started", "the game has not started yet")
     if state.phase == "finished":
         raise Rejected("game_over", "the game is over")
-    if state.left[seat]:
+    if moved_for(state, seat):
         raise Rejected("seat_left", "this seat has left the game")
 
 
 def after_game_events(fold: CommandFold, game: Game[Any], seed: bytes, rng: Random) -> None:
-    """Moves for seats that left, then the table's end if the game is over (each read
-    from the table after the events before it)."""
+    """Moves for seats that left and that no bot took over, then the table's end if the
+    game is over (each read from the table after the events before it)."""
     for _ in range(MAX_AUTOMATIC_MOVES):
         state = fold.state
         status = game.status(state.game_state)
@@ -216,7 +270,7 @@ def after_game_events(fold: CommandFold, game: Game[Any], seed: bytes, rng: Rand
             standing = final_standing(game, state.game_state, state.left)
             fold.add(TableFinished(reason="completed", standing=standing, seed=seed.hex()))
             return
-        absent = [s for s in status.to_move if state.left[s]]
+        absent = [s for s in status.to_move if moved_for(state, s)]
         if not absent:
             return
         legal = game.legal_commands(state.game_state, absent[0])

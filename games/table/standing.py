@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.protocol import Game, Standing
-from games.table.state import TableState, game_of
+from games.table.state import TableState, bot_of, game_of
 from orrery_contracts.table import FinalStanding
 from orrery_contracts.views import StandingLine
 
@@ -55,6 +55,7 @@ def standing_lines(state: TableState) -> list[StandingLine]:
             points=points[s],
             rank=ranks[s],
             left=state.left[s],
+            bot_from_seq=bot_of(state, s)[1],
         )
         for s in range(state.seats)
     ]

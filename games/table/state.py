@@ -20,8 +20,9 @@ from games.rejection import Rejected
 from games.undo import UndoChain
 from orrery_contracts.envelope import GENESIS_HASH
 from orrery_contracts.inputs import excerpt
+from orrery_contracts.lobby import bot_level_of
 from orrery_contracts.table import ClockOption, FinalStanding
-from orrery_contracts.views import TablePhase
+from orrery_contracts.views import SeatInfo, TablePhase
 
 
 class TableState(msgspec.Struct, kw_only=True):
@@ -45,6 +46,13 @@ class TableState(msgspec.Struct, kw_only=True):
     created_at: int = 0  # recorded-at time (unix ms) of the table.created event
     clock: ClockOption | None = None
     rated: bool = True  # false: its finish rates nobody (table.created's rated)
+    # what an abandoned seat gets (None: a table created before the option, whose
+    # abandoned seats the worker moves for) and the level of the bot that takes it over
+    on_abandon: str | None = None
+    bot_level: str = ""
+    # per seat: the seq of its table.seat_taken_over (0: none; empty in a snapshot of
+    # a table from before takeovers)
+    bot_from: list[int] = []
     # Turns and clocks per seat, as of ``settled_seq`` (see settle_turns).
     turn_seq: list[int] = []  # seq at which the seat's turn began; 0: not to move
     remaining_ms: list[int] = []  # its time left when its clock last started or stopped
@@ -101,6 +109,37 @@ def table_status(state: TableState) -> Status:
     return game_of(state).status(state.game_state)
 
 
+def taken_over(state: TableState, seat: int) -> bool:
+    """Whether a bot took the seat over (it left; the bot moves it as a client)."""
+    return seat < len(state.bot_from) and state.bot_from[seat] > 0
+
+
+def bot_of(state: TableState, seat: int) -> tuple[str | None, int | None]:
+    """The level of the bot that plays the seat (None: a person, or a bot without a
+    level), and the seq from which it does when it took the seat over."""
+    if taken_over(state, seat):
+        return state.bot_level, state.bot_from[seat]
+    player = state.player_ids[seat] if seat < len(state.player_ids) else ""
+    return bot_level_of(player), None
+
+
+def seat_info(state: TableState, seat: int) -> SeatInfo:
+    level, since = bot_of(state, seat)
+    return SeatInfo(
+        seat=seat,
+        name=state.names[seat],
+        left=state.left[seat],
+        bot_level=level,
+        bot_from_seq=since,
+    )
+
+
+def moved_for(state: TableState, seat: int) -> bool:
+    """Whether the worker decides the seat's moves itself: it left, and no bot took it
+    over (games.table.lifecycle)."""
+    return state.left[seat] and not taken_over(state, seat)
+
+
 def moving(state: TableState, status: Status | None = None) -> tuple[int, ...]:
     """The seats the game waits on that are still playing (a seat that left is moved
     for: games.table.lifecycle). ``status``: the table's :func:`table_status`, when the
@@ -125,6 +164,7 @@ def copy_table(state: TableState) -> TableState:
         token_hashes=list(state.token_hashes),
         player_ids=list(state.player_ids),
         left=list(state.left),
+        bot_from=list(state.bot_from),
         game_state=game_state,
         turn_seq=list(state.turn_seq),
         remaining_ms=list(state.remaining_ms),

@@ -24,7 +24,7 @@ from games.registry import get_game
 from games.rejection import Rejected
 from games.table.clocks import clock_view, settle_turns
 from games.table.standing import standing_lines
-from games.table.state import TableState, moving, table_status
+from games.table.state import TableState, moving, seat_info, table_status, taken_over
 from games.table.undo_points import undo_check
 from orrery_contracts.base import ViewBody
 from orrery_contracts.table import LeaveTable, StartTable, UndoTable
@@ -54,9 +54,7 @@ def _facts(state: TableState, standings: list[StandingLine] | None) -> _Facts:
         status=status,
         moving=moving(state, status) if playing else (),
         to_move=list(status.to_move),
-        seats=[
-            SeatInfo(seat=s, name=state.names[s], left=state.left[s]) for s in range(state.seats)
-        ],
+        seats=[seat_info(state, s) for s in range(state.seats)],
         clock=clock_view(state),
         standings=standing_lines(state) if standings is None else standings,
     )
@@ -77,7 +75,11 @@ def _legal(state: TableState, facts: _Facts, seat: int | None) -> list[Any]:
         full = all(name is not None for name in state.names)
         return [StartTable(), LeaveTable()] if full else [LeaveTable()]
     game = facts.game
-    if game is None or state.game_state is None or state.phase != "playing" or state.left[seat]:
+    if game is None or state.game_state is None or state.phase != "playing":
+        return []
+    if taken_over(state, seat):  # a bot plays it: the game's moves only
+        return list(game.legal_commands(state.game_state, seat))
+    if state.left[seat]:
         return []
     return [
         *game.legal_commands(state.game_state, seat),
