@@ -52,3 +52,8 @@ class GameDefinition(Generic[S, V]):
     # optional: every viewer's view at once (games.protocol), and what undo may take back
     views: Callable[[S, Sequence[int | None]], Sequence[V]] | None = None
     undo: UndoRules | None = None
+    # optional, for the bots (bots/): a full state consistent with a seat's view (the
+    # hidden parts drawn from what the seat has not seen; ``legal``: its legal commands),
+    # and how good a position looks to a seat from its view
+    determinize: Callable[[Any, int, Random, Sequence[CommandBody]], S] | None = None
+    evaluate: Callable[[Any, int], float] | None = None

@@ -4,7 +4,9 @@
 ``orrery_contracts ← streams ← services, projections`` (the consumer-group plumbing) and
 ``orrery_contracts ← orrery_client ← clients, gateway ← orrery`` and
 ``orrery_contracts ← archive ← services, projections, gateway, orrery`` and
-``orrery_contracts ← notify ← gateway, orrery`` (turn notifications): the rules never see I/O,
+``orrery_contracts ← notify ← gateway, orrery`` (turn notifications) and
+``orrery_contracts ← games ← bots ← orrery`` (the bots plan with the rules): the rules never
+see I/O,
 ``services`` and ``projections`` never import each other, no client imports the rules,
 and the client's own distribution (``orrery_client`` + ``orrery_contracts``) needs
 nothing but redis and msgspec.
@@ -34,6 +36,7 @@ FOLDERS = {
     "archive": REPO / "archive",
     "matchmaking": REPO / "matchmaking",
     "notify": REPO / "notify",
+    "bots": REPO / "bots",
 }
 # what each package may import, of the project's packages and of the third-party ones
 OURS = {
@@ -48,12 +51,15 @@ OURS = {
     "gateway": {"orrery_contracts", "orrery_client", "clients", "archive", "notify"},
     "matchmaking": {"orrery_contracts", "archive"},
     "notify": {"orrery_contracts"},
+    # the bots plan with the rules; they never reach the service's processes
+    "bots": {"orrery_contracts", "games"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
     "orrery_contracts": {"msgspec"},
     "orrery_client": {"msgspec", "redis"},
     "games": {"msgspec"},
+    "bots": {"msgspec"},
     # the consumer-group plumbing: FastStream's subscribers over redis-py, and the
     # service's logger (a reader's failed reads)
     "streams": {"faststream", "redis", "structlog"},

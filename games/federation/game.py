@@ -4,7 +4,7 @@ wire types — and the module function for each part of the rules."""
 from __future__ import annotations
 
 from games.definition import GameDefinition
-from games.federation import decide, legal, scoring, setup, status, views
+from games.federation import decide, determinize, evaluate, legal, scoring, setup, status, views
 from games.federation.evolve import evolve
 from games.federation.state import FederationState
 from games.federation.undo import UNDO
@@ -31,5 +31,7 @@ GAME: GameDefinition[FederationState, FederationView] = GameDefinition(
     legal_commands=legal.legal_commands,
     score=scoring.score,
     status=status.status,
+    determinize=determinize.determinize,
+    evaluate=evaluate.evaluate,
     undo=UNDO,  # which outcomes table.undo can take back (games/undo.py)
 )

@@ -4,7 +4,7 @@ and wire types — and the module function for each part of the rules."""
 from __future__ import annotations
 
 from games.definition import GameDefinition
-from games.fractured_sky import decide, legal, scoring, setup, status, views
+from games.fractured_sky import decide, determinize, evaluate, legal, scoring, setup, status, views
 from games.fractured_sky.evolve import evolve
 from games.fractured_sky.state import FracturedSkyState
 from games.fractured_sky.undo import UNDO
@@ -31,5 +31,7 @@ GAME: GameDefinition[FracturedSkyState, FracturedSkyView] = GameDefinition(
     legal_commands=legal.legal_commands,
     score=scoring.score,
     status=status.status,
+    determinize=determinize.determinize,
+    evaluate=evaluate.evaluate,
     undo=UNDO,  # which outcomes table.undo can take back (games/undo.py)
 )

@@ -4,7 +4,17 @@ wire types — and the module function for each part of the rules."""
 from __future__ import annotations
 
 from games.definition import GameDefinition
-from games.spacecraft import decide, evolve, legal, scoring, setup, status, views
+from games.spacecraft import (
+    decide,
+    determinize,
+    evaluate,
+    evolve,
+    legal,
+    scoring,
+    setup,
+    status,
+    views,
+)
 from games.spacecraft.state import SpacecraftState
 from games.spacecraft.undo import UNDO
 from orrery_contracts.spacecraft import COMMAND_TYPES, EVENT_TYPES, SpacecraftOptions
@@ -30,5 +40,7 @@ GAME: GameDefinition[SpacecraftState, SpacecraftView] = GameDefinition(
     legal_commands=legal.legal_commands,
     score=scoring.score,
     status=status.status,
+    determinize=determinize.determinize,
+    evaluate=evaluate.evaluate,
     undo=UNDO,  # which outcomes table.undo can take back (games/undo.py)
 )
