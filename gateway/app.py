@@ -33,14 +33,17 @@ from litestar.static_files import StaticFiles, create_static_files_router
 from litestar.types import Receive, Scope, Send
 
 from gateway.asyncapi import asyncapi_document
+from gateway.blocks import BLOCK_ROUTES
 from gateway.bodies import strict_body
 from gateway.core import RESOURCE_DEPENDENCIES, Gateway, provide_gateway, provide_player
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.fastpath import CommandPath, command_table
+from gateway.friends import FRIEND_ROUTES
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
 from gateway.openapi import Schemas, openapi_document
+from gateway.presence import get_presence
 from gateway.queue import QUEUE_ROUTES, install
 from gateway.routes import (
     add_bot,
@@ -155,6 +158,9 @@ def create_app(
             read_chat,
             leaderboard,
             *QUEUE_ROUTES,
+            get_presence,  # presence, friends, blocks: gateway/presence.py, friends.py, blocks.py
+            *FRIEND_ROUTES,
+            *BLOCK_ROUTES,
         ],
         dependencies={"player": Provide(provide_player)},
         security=bearer_only,

@@ -62,6 +62,7 @@ from gateway.models import (
 )
 from gateway.queue import BlockIn, Blocks, QueueIn, QueueTicket, QueueTickets
 from gateway.replays import REPLAY_AS
+from gateway.social import SOCIAL_MODELS, SOCIAL_TAGS
 from orrery_contracts.base import ViewBody
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Duplicate, Rejection
@@ -104,6 +105,7 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     QueueTickets,
     BlockIn,
     Blocks,
+    *SOCIAL_MODELS,
 )
 
 # Answers whose every member the server sends, defaults included (no ``omit_defaults``,
@@ -130,6 +132,7 @@ TAGS = [
     {"name": "chat", "description": "a table's chat: say something, read it"},
     {"name": "leaderboard", "description": "ratings by game"},
     {"name": "queue", "description": "quick play: queue a ticket, be seated at a started table"},
+    *SOCIAL_TAGS,
     {"name": "health", "description": "liveness and readiness"},
 ]
 

@@ -28,6 +28,7 @@ from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.hosted import HostedGame
 from gateway.models import ErrorBody, Struct
+from gateway.relations import add_block, hidden_from, notify, remove_block
 from orrery_contracts import keys
 from orrery_contracts.matchmaking import (
     DEFAULT_BOTS_AFTER_S,
@@ -45,6 +46,7 @@ from orrery_contracts.matchmaking import (
     TicketView,
     ticket_view_decoder,
 )
+from orrery_contracts.notices import PartyInvite
 
 TICKET_ID = re.compile(TICKET_ID_PATTERN.removesuffix("$") + r"\Z")
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
@@ -110,6 +112,7 @@ class Blocks(msgspec.Struct, frozen=True, kw_only=True):
 
 def _errors(*statuses: int) -> dict[int, ResponseSpec]:
     described = {
+        403: "blocked: a party member and I blocked one another",
         404: "no such ticket (or player)",
         409: "conflict (too many tickets, a ticket id that is another player's)",
         504: "no answer from the matchmaker in time: send the same ticket id again",
@@ -143,6 +146,9 @@ class QueueService:
             if name is None:
                 raise ApiError(422, "bad_party", "a party member has no account")
             names.append(name)
+        hidden = await hidden_from(self.redis, player)
+        if any(member in hidden for member in party):
+            raise ApiError(403, "blocked", "a party member and you have blocked one another")
         blocked: set[str] = set()
         for member in [player, *party]:
             blocked |= {b.decode() for b in await self.redis.smembers(keys.blocks_key(member))}
@@ -163,7 +169,15 @@ class QueueService:
         )
         command = JoinQueue(command_id=uuid.uuid4().hex, player_id=player, ticket=ticket)
         await self._ask(game, command)
-        return await self.ticket(player, ticket.ticket_id)
+        shown = await self.ticket(player, ticket.ticket_id)
+        if shown.state == "waiting":  # each party member is invited on their notice stream
+            invite = PartyInvite(
+                player_id=player, name=names[0], ticket_id=ticket.ticket_id, game=game
+            )
+            for member in party:
+                if member not in shown.accepted:
+                    await notify(self.redis, member, invite)
+        return shown
 
     def _seats(self, game: str, seats: int | SeatRange) -> tuple[int, int]:
         low, high = (seats, seats) if isinstance(seats, int) else (seats.min, seats.max)
@@ -278,12 +292,12 @@ class QueueService:
         current = await self.blocks(player)
         if other not in current.blocks and len(current.blocks) >= MAX_BLOCKS:
             raise ApiError(409, "too_many_blocks", f"at most {MAX_BLOCKS} blocked players")
-        await self.redis.sadd(keys.blocks_key(player), other)
+        await add_block(self.redis, player, other)  # and no friendship left between them
         return await self._tell(player)
 
     async def unblock(self, player: str, other: str) -> None:
         """Idempotent: a player not blocked stays so."""
-        if await self.redis.srem(keys.blocks_key(player), other):
+        if await remove_block(self.redis, player, other):
             await self._tell(player)
 
     async def _tell(self, player: str) -> Blocks:
@@ -327,7 +341,7 @@ def service(gateway: Gateway) -> QueueService:
 @post(
     "/queue",
     status_code=201,
-    responses=_errors(404, 409, 504),
+    responses=_errors(403, 404, 409, 504),
     operation_id="joinQueue",
     tags=["queue"],
 )

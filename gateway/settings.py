@@ -62,6 +62,8 @@ class Settings:
     session_ttl_s: int = 24 * 3600
     # Outcome wait per attempt (the same command id is sent again once after it).
     command_timeout_s: float = 10.0
+    # A player's presence flag lasts this long unless a live socket renews it.
+    presence_ttl_s: float = 30.0
     web_dir: Path | None = field(default_factory=_default_web_dir)
 
     @classmethod
@@ -78,6 +80,7 @@ class Settings:
             anonymous_burst=int(_float("ORRERY_GATEWAY_ANON_BURST", 20)),
             max_body_bytes=int(_float("ORRERY_GATEWAY_MAX_BODY", 16 * 1024)),
             session_ttl_s=int(_float("ORRERY_SESSION_TTL_S", 24 * 3600)),
+            presence_ttl_s=max(0.5, _float("ORRERY_PRESENCE_TTL_S", 30.0)),
             web_dir=Path(web) if web else _default_web_dir(),
         )
 
@@ -131,6 +134,14 @@ SETTINGS = (
         "86400",
         "gateway",
         "how long a session token lasts",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_PRESENCE_TTL_S",
+        "30",
+        "gateway",
+        "how long a player stays online (or away) after their last live socket closes; "
+        "each socket renews its player's presence every third of it",
         GATEWAY,
     ),
     Setting(

@@ -25,6 +25,7 @@ from litestar.exceptions import WebSocketDisconnect
 from gateway.bodies import MAX_DEPTH, too_deep
 from gateway.core import Gateway
 from gateway.errors import ApiError
+from gateway.presence import Heartbeat, bad_presence_frame, parse_presence, watch_friends
 from gateway.queue import mark_online
 from gateway.tables import seat_of
 from gateway.tasks import cancel_until_done
@@ -52,10 +53,14 @@ class _Frame(msgspec.Struct):
     command_id: str | None = None
     body: dict[str, Any] | None = None
     text: str | None = None  # a "say" frame's chat message
+    state: str | None = None  # a "presence" frame's: online or away
 
 
 _frame = msgspec.json.Decoder(_Frame)
-FRAMES_HELP = 'a frame is {"type": "command", "command_id", "body"} or {"type": "say", "text"}'
+FRAMES_HELP = (
+    'a frame is {"type": "command", "command_id", "body"}, {"type": "say", "text"} or '
+    '{"type": "presence", "state": "online" | "away"}'
+)
 
 
 class _Auth(msgspec.Struct, forbid_unknown_fields=True):
@@ -146,6 +151,7 @@ class _Connection:
         self.player = player
         self.expires = expires
         self.send_lock = asyncio.Lock()
+        self.heartbeat = Heartbeat(gateway, player)
 
     async def send(self, text: str | bytes) -> None:
         async with self.send_lock:
@@ -185,6 +191,10 @@ class _Connection:
                 continue
             if frame.type == "say" and frame.text is not None:
                 await self.say(table_id, frame.text)
+                continue
+            if frame.type == "presence":
+                if not self.heartbeat.set(frame.state or ""):
+                    await self.send(bad_presence_frame())
                 continue
             if frame.type != "command" or frame.command_id is None or frame.body is None:
                 await self.send(
@@ -294,15 +304,22 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: G
                 await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
 
         await _until_one_ends(
-            socket, push(), connection.receive_commands(table_id), connection.push_chat(chat)
+            socket,
+            push(),
+            connection.receive_commands(table_id),
+            connection.push_chat(chat),
+            connection.heartbeat.run(),
         )
 
 
 @websocket("/players/me/live")
 async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> None:
     """First send ``{"type": "auth", "token"}``; then my notices ("your turn" at any of
-    my tables, "matched" when a ticket of mine is seated), one JSON frame per entry.
-    While it is open, my realtime tickets wait."""
+    my tables, "matched" when a ticket of mine is seated, friend requests, invitations),
+    one JSON frame per entry, and my friends' presence (``{"type": "presence",
+    "player_id", "presence"}``: each friend's when the socket opens, then each change).
+    Send ``{"type": "presence", "state": "away" | "online"}`` when my page is hidden or
+    idle, and back. While it is open, my realtime tickets wait and I am online."""
     await socket.accept()
     try:
         player, expires = await _authenticate(socket, gateway)
@@ -316,6 +333,13 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
         newest = await redis.xrevrange(stream, count=1)
         after = newest[0][0].decode() if newest else "0-0"
 
+    lock = asyncio.Lock()
+    heartbeat = Heartbeat(gateway, player)
+
+    async def send(data: str | bytes) -> None:
+        async with lock:
+            await socket.send_text(data if isinstance(data, str) else data.decode())
+
     async def forward(last: str) -> None:
         while True:
             if time.time() >= expires:
@@ -327,10 +351,19 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
                     last = entry_id.decode()
                     data = fields.get(b"__data__")
                     if data:
-                        await socket.send_text(data.decode())
+                        await send(data)
 
-    async def drain() -> None:
+    async def receive() -> None:
         while True:
-            await socket.receive_text()
+            text = await socket.receive_text()
+            state = parse_presence(text) if len(text) < 256 else None
+            if state is None or not heartbeat.set(state):
+                await send(bad_presence_frame())
 
-    await _until_one_ends(socket, forward(after), drain())
+    await _until_one_ends(
+        socket,
+        forward(after),
+        receive(),
+        heartbeat.run(),
+        watch_friends(gateway, player, send),
+    )

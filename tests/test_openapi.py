@@ -54,8 +54,10 @@ BUDGETS_S = [
 # not fit its number of seats (bad_options), a seat number past the table's own seats
 # (no_such_seat: the schema's maximum is the largest table's), both ``at`` and ``step``
 # (bad_seq), a chat line with an invisible or unassigned character (bad_text: the
-# schema's pattern states the control characters and the length). What a schema can say,
-# it says: integers (``2.0`` is one, and is taken as one), bounds, patterns, lengths.
+# schema's pattern states the control characters and the length), my own player id as
+# a friend, a block or an invitation's (bad_friend, bad_block: my id is no schema's).
+# What a schema can say, it says: integers (``2.0`` is one, and is taken as one), bounds,
+# patterns, lengths.
 RULES_DECIDE = [
     "createPlayer",
     "createTable",
@@ -67,6 +69,9 @@ RULES_DECIDE = [
     "postChat",
     "joinQueue",
     "blockPlayer",
+    "befriendPlayer",
+    "blockPlayerById",
+    "inviteFriend",
 ]
 ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
 CONFIG = """
@@ -163,6 +168,8 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
         "replay",
         "leaderboard",
         "queue",
+        "friends",
+        "reports",
         "health",
     }
     for op_id, op in operations.items():
@@ -219,6 +226,10 @@ async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) 
     assert [n["properties"]["type"] for n in notices] == [
         {"enum": ["your_turn"]},
         {"enum": ["matched"]},
+        {"enum": ["friend_request"]},
+        {"enum": ["friend_accepted"]},
+        {"enum": ["table_invite"]},
+        {"enum": ["party_invite"]},
     ]
     assert schemas["Notice"]["discriminator"] == "type"
     openapi = (await http.get("/v1/openapi.json")).json()

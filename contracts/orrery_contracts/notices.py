@@ -26,4 +26,41 @@ class Matched(msgspec.Struct, frozen=True, kw_only=True, tag="matched"):
     seat: int
 
 
-Notice = YourTurn | Matched
+class FriendRequest(msgspec.Struct, frozen=True, kw_only=True, tag="friend_request"):
+    """Player ``player_id`` (named ``name``) asks to be the player's friend (accept with
+    ``POST /v1/players/{player_id}/friend``; written by the gateway)."""
+
+    player_id: str
+    name: str
+
+
+class FriendAccepted(msgspec.Struct, frozen=True, kw_only=True, tag="friend_accepted"):
+    """Player ``player_id`` accepted the player's friend request (written by the
+    gateway)."""
+
+    player_id: str
+    name: str
+
+
+class TableInvite(msgspec.Struct, frozen=True, kw_only=True, tag="table_invite"):
+    """Friend ``player_id`` invites the player to sit at ``table_id`` (a private table
+    lets them join without its invite; written by the gateway)."""
+
+    player_id: str
+    name: str
+    table_id: str
+    game: str
+
+
+class PartyInvite(msgspec.Struct, frozen=True, kw_only=True, tag="party_invite"):
+    """Player ``player_id`` queued ticket ``ticket_id`` for ``game`` with the player in
+    its party (accept with ``POST /v1/queue/{ticket_id}/accept``; written by the
+    gateway)."""
+
+    player_id: str
+    name: str
+    ticket_id: str
+    game: str
+
+
+Notice = YourTurn | Matched | FriendRequest | FriendAccepted | TableInvite | PartyInvite

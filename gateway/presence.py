@@ -1,0 +1,198 @@
+"""Presence: online, away or offline per player, from their live sockets.
+
+Each live socket (a table's, or the player's notice socket) runs a :class:`Heartbeat`:
+every third of ``ORRERY_PRESENCE_TTL_S`` it renews its player's ``online`` flag, or
+``away`` flag while the client says its page is hidden or idle (a ``{"type":
+"presence", "state": "away" | "online"}`` frame). A player is online when any socket
+renews ``online``, else away when one renews ``away``, else offline: a socket that
+closes renews nothing, and its flag expires. The flags are
+``orrery_contracts.social.presence_key`` and ``away_key``.
+
+Anyone signed in may read a player's presence (it is shown on seats and in the lobby),
+but a player who blocked the reader always reads as offline to them.
+
+The player's notice socket also pushes their friends' presence: a ``presence`` frame
+for each friend when it opens, then one whenever a friend's presence changes
+(:func:`watch_friends`, which reads the friends' flags each heartbeat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+import msgspec
+from litestar import get
+from litestar.params import Parameter
+
+from gateway.core import Gateway
+from gateway.errors import ApiError
+from gateway.models import Struct
+from gateway.queue import PLAYER_ID
+from gateway.relations import hidden_from
+from orrery_contracts import keys
+from orrery_contracts.social import (
+    PresenceState,
+    away_key,
+    friends_key,
+    presence_key,
+)
+
+MAX_ASKED = 100
+ASKED_PATTERN = rf"^[A-Za-z0-9_-]{{1,64}}(,[A-Za-z0-9_-]{{1,64}}){{0,{MAX_ASKED - 1}}}$"
+_json = msgspec.json.Encoder()
+
+
+class PresenceIn(Struct, frozen=True, kw_only=True):
+    """The frame a client sends on a live socket when its page is hidden or idle
+    (``away``) and when it is in use again (``online``)."""
+
+    type: str
+    state: PresenceState
+
+
+class PlayerPresence(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    presence: PresenceState
+
+
+class PresenceList(msgspec.Struct, frozen=True, kw_only=True):
+    players: list[PlayerPresence]
+
+
+def ttl_ms(gateway: Gateway) -> int:
+    return int(gateway.settings.presence_ttl_s * 1000)
+
+
+def beat_s(gateway: Gateway) -> float:
+    """How often a socket renews its flag (and the notice socket reads its friends')."""
+    return max(0.2, gateway.settings.presence_ttl_s / 3)
+
+
+class Heartbeat:
+    """One socket's share of its player's presence."""
+
+    def __init__(self, gateway: Gateway, player: str) -> None:
+        self.gateway = gateway
+        self.redis = gateway.client.redis
+        self.player = player
+        self.state: PresenceState = "online"
+        self.changed = asyncio.Event()
+
+    def set(self, state: str) -> bool:
+        """The client's word for its page (False: not a state a client may say)."""
+        if state == self.state:
+            return True
+        if state == "online":
+            self.state = "online"
+        elif state == "away":
+            self.state = "away"
+        else:
+            return False
+        self.changed.set()
+        return True
+
+    async def beat(self) -> None:
+        key = presence_key(self.player) if self.state == "online" else away_key(self.player)
+        await self.redis.set(key, self.state, px=ttl_ms(self.gateway))
+        # a realtime ticket waits while its player has a live connection
+        await self.redis.set(keys.online_key(self.player), "1", px=ttl_ms(self.gateway))
+
+    async def run(self) -> None:
+        every = beat_s(self.gateway)
+        while True:
+            with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
+                await self.beat()
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), every)
+
+
+async def presence_of(redis: Any, players: list[str]) -> dict[str, PresenceState]:
+    """Each player's presence (two flags each, one round trip)."""
+    if not players:
+        return {}
+    raws = await redis.mget([presence_key(p) for p in players] + [away_key(p) for p in players])
+    online, away = raws[: len(players)], raws[len(players) :]
+    return {
+        p: "online" if on else "away" if off else "offline"
+        for p, on, off in zip(players, online, away, strict=True)
+    }
+
+
+async def presence_for(
+    gateway: Gateway, viewer: str, players: list[str]
+) -> dict[str, PresenceState]:
+    """Presence as ``viewer`` may see it: a player who blocked them reads as offline."""
+    redis = gateway.client.redis
+    found = await presence_of(redis, players)
+    hidden = await hidden_from(redis, viewer)
+    return {p: "offline" if p in hidden else state for p, state in found.items()}
+
+
+def presence_frame(player: str, state: PresenceState) -> bytes:
+    return _json.encode({"type": "presence", "player_id": player, "presence": state})
+
+
+async def watch_friends(
+    gateway: Gateway, player: str, send: Callable[[bytes], Awaitable[None]]
+) -> None:
+    """Push ``player``'s friends' presence: every friend's once, then each change
+    (a friend made or unmade meanwhile is picked up at the next read)."""
+    redis = gateway.client.redis
+    known: dict[str, PresenceState] = {}
+    every = beat_s(gateway)
+    while True:
+        friends = sorted(f.decode() for f in await redis.smembers(friends_key(player)))
+        now = await presence_of(redis, friends)
+        for friend, state in now.items():
+            if known.get(friend) != state:
+                await send(presence_frame(friend, state))
+        known = now
+        await asyncio.sleep(every)
+
+
+def parse_presence(text: str) -> PresenceState | None:
+    """The state a ``presence`` frame asks for (None: not a presence frame)."""
+    try:
+        frame = msgspec.json.decode(text, type=PresenceIn)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return frame.state if frame.type == "presence" else None
+
+
+# ---------------------------------------------------------------- routes
+
+
+@get("/players/presence", operation_id="getPresence", tags=["players"])
+async def get_presence(
+    player: str,
+    gateway: Gateway,
+    ids: Annotated[
+        str,
+        Parameter(
+            query="players",
+            description=f"player ids, comma-separated (at most {MAX_ASKED})",
+            pattern=ASKED_PATTERN,
+        ),
+    ],
+) -> PresenceList:
+    """Whether each player is ``online``, ``away`` (a socket open, its page hidden or
+    idle) or ``offline``, as shown on seats and in the lobby."""
+    asked = list(dict.fromkeys(ids.split(",")))
+    if not all(PLAYER_ID.match(p) for p in asked) or len(asked) > MAX_ASKED:
+        raise ApiError(422, "bad_players", f"name 1 to {MAX_ASKED} player ids")
+    found = await presence_for(gateway, player, asked)
+    return PresenceList(players=[PlayerPresence(player_id=p, presence=found[p]) for p in asked])
+
+
+def bad_presence_frame() -> bytes:
+    return _json.encode(
+        {
+            "type": "error",
+            "error": "malformed",
+            "message": 'a presence frame is {"type": "presence", "state": "online" | "away"}',
+        }
+    )
