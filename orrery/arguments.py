@@ -1,5 +1,6 @@
 """Checks of command-line arguments shared by ``demo`` and ``play``: game names (with a
-"did you mean"), ``--options`` (``key=value`` pairs or JSON objects) and player counts;
+"did you mean"), ``--options`` (``key=value`` pairs or JSON objects), player counts and
+the bots' level (``--bots``);
 and the ports ``serve`` and ``gateway`` listen on. Each problem is a
 :class:`~orrery.errors.UserError` naming the fix."""
 
@@ -23,6 +24,15 @@ def check_game(game: str, available: list[str]) -> str:
     if close:
         raise UserError(f"unknown game {game!r}; did you mean --game {close[0]}?")
     raise UserError(f"unknown game {game!r}; choose --game {' | '.join(available)}")
+
+
+def check_bot_level(level: str) -> str:
+    """``--bots LEVEL`` if bots play at that level, else an error naming the levels."""
+    from orrery_contracts.lobby import BOT_LEVELS
+
+    if level in BOT_LEVELS:
+        return level
+    raise UserError(f"unknown bot level {level!r}; choose --bots {' | '.join(BOT_LEVELS)}")
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

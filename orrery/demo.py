@@ -1,7 +1,9 @@
-"""The demo: random bots play complete games through the real service.
+"""The demo: bots play complete games through the real service.
 
 Tables are created, joined and started through the command streams; each bot reads
-only its own seat's view (legal commands included) from the projections; the final
+only its own seat's view (legal commands included) from the projections and chooses at
+its level (``random``: uniform legal moves, in the event loop; another: the bot engine,
+``bots.choose_move``, in a worker thread); the final
 scores are the last view's standing, the built-in opponents' from the scoreboard
 projection (its lines after the seats').
 """
@@ -14,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from orrery_client.bot import play_seat
+from orrery_client.bot import Chooser, choose, play_seat
 from orrery_client.sdk import OrreryClient
 
 BOT_NAMES = ["Ada", "Brahe", "Cassini", "Dyson", "Encke", "Fleming", "Galle", "Halley"]
@@ -42,6 +44,7 @@ async def play_table(
     rng: random.Random,
     progress: PlayedTable | None = None,
     options: dict[str, Any] | None = None,
+    level: str = "random",
 ) -> PlayedTable:
     names = BOT_NAMES[:players]
     # Fresh ids: --seed fixes the bots' choices, not the tables (a second run with the same
@@ -54,7 +57,17 @@ async def play_table(
     played.seats = names
     seats = [await client.join(table_id, name) for name in names]
     await client.start(seats[0])
-    bots = [play_seat(client, seat, random.Random(rng.getrandbits(64))) for seat in seats]
+    chooser = level_chooser(level)
+    bots = [
+        play_seat(
+            client,
+            seat,
+            random.Random(rng.getrandbits(64)),
+            chooser=chooser,
+            in_thread=chooser is not choose,
+        )
+        for seat in seats
+    ]
     views = await asyncio.gather(*bots)
     played.ais = [str(ai.get("name")) for ai in _ais(views[0])]
     final = views[0]["standing"]
@@ -67,6 +80,19 @@ async def play_table(
     played.ai_ranks = [line["rank"] for line in others]
     played.done = True
     return played
+
+
+def level_chooser(level: str) -> Chooser:
+    """How a bot of ``level`` chooses from its seat's view (the game and seat are the
+    view's own)."""
+    if level == "random":
+        return choose
+    from bots import choose_move
+
+    def chooser(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        return choose_move(view["game"], view, view["viewer"], level, rng)
+
+    return chooser
 
 
 async def _final_score(client: OrreryClient, table_id: str, seq: int) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from orrery.arguments import check_game, check_players, parse_options
+from orrery.arguments import check_bot_level, check_game, check_players, parse_options
 from orrery.config import DATA_DIR, command_url, redis_url_from_env
 from orrery.errors import UserError
 from orrery.logs import configure_logging
@@ -324,18 +324,33 @@ def demo(
     async def run(url: str) -> list[PlayedTable]:
         from orrery_client.sdk import OrreryClient
 
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="LEVEL",
+            help="the bots' level: random, greedy (one move ahead) or ismcts (a search)",
+        ),
+    ] = "random",
         roles = role_urls(url, _data(data_dir))
         async with service(url, workers, 1, role_urls=roles), OrreryClient(url) as client:
             tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]
             tasks = [
                 play_table(
-                    client, name, n, random.Random(rng.getrandbits(64)), tables[i], game_options
+                    client,
+                    name,
+                    n,
+                    random.Random(rng.getrandbits(64)),
+                    tables[i],
+                    game_options,
+                    level,
                 )
                 for i, (name, n) in enumerate(plan)
             ]
             if as_json:
                 return list(await asyncio.gather(*tasks))
             return await _with_live_board(client, tables, tasks)
+    level = check_bot_level(bots)
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
         started = time.monotonic()

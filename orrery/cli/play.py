@@ -34,6 +34,7 @@ from orrery.errors import UserError
 
 if TYPE_CHECKING:
     from clients.terminal.seating import Seating
+    from orrery_client.bot import Chooser
     from orrery_client.sdk import OrreryClient
 
 INTERRUPTED = 130
@@ -126,6 +127,14 @@ def play(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="seed of the bots' choices")] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="LEVEL",
+            help="the bots' level: random, greedy (one move ahead) or ismcts (a search)",
+        ),
+    ] = "greedy",
     quick: Annotated[
         str | None,
         typer.Option(
@@ -160,6 +169,7 @@ def play(
             _fail("--quick GAME finds you a table: leave out --game, --table, --seat, --open-seats")
         game, seat = quick, 0
     plan = _plan(game, players, seat, options or [], open_seats, table, token)
+    plan = dataclasses.replace(plan, bot_level=arguments.check_bot_level(bots))
     if quick is not None:
         plan = dataclasses.replace(plan, quick=True, bots_after_s=bots_after)
     from clients.terminal.renderers import make_console
@@ -204,6 +214,7 @@ class _Plan:
     token: str | None
     quick: bool = False  # a ticket to the matchmaker instead of a new table
     bots_after_s: float = 20.0
+    bot_level: str = "greedy"  # the level of the bots at my table (--bots)
 
 
 def _plan(
@@ -287,6 +298,13 @@ async def _interruptible(work: Any) -> int:
         loop.remove_signal_handler(signal.SIGINT)
 
 
+def _chooser(level: str) -> Chooser | None:
+    """The bots' chooser at ``level`` (None: the terminal bots' own random choice)."""
+    from orrery.demo import level_chooser
+
+    return None if level == "random" else level_chooser(level)
+
+
 async def _session(
     url: str, plan: _Plan, name: str, seed: int | None, console: Any, again: str
 ) -> int:
@@ -323,7 +341,7 @@ async def _session(
         if plan.open_seats:
             others = f"{program()} play --table {me.table_id}{again}"
             _print_command(console, f"others join with: {others}")
-        bots = Bots(client, seating.bots, seed)
+        bots = Bots(client, seating.bots, seed, _chooser(plan.bot_level))
         result = await play_terminal(client, me, StdinLines(), console)
     except SeatingError as error:
         _say(f"orrery play: {error}")
