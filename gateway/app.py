@@ -42,6 +42,7 @@ from gateway.friends import FRIEND_ROUTES
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
+from gateway.notify_routes import LINK_ROUTES, NOTIFY_ROUTES, holding_live
 from gateway.openapi import Schemas, openapi_document
 from gateway.presence import get_presence
 from gateway.queue import QUEUE_ROUTES, install
@@ -110,6 +111,8 @@ class GatewayApp(Litestar):
     commands: CommandPath | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":  # its player is present while it is open
+            return await holding_live(self.state.gateway, scope, receive, send, super().__call__)
         table_id = command_table(scope) if self.commands is not None else None
         if table_id is None or self.commands is None:
             return await super().__call__(scope, receive, send)
@@ -158,6 +161,7 @@ def create_app(
             read_chat,
             leaderboard,
             *QUEUE_ROUTES,
+            *NOTIFY_ROUTES,  # notifications: gateway/notify_routes.py
             get_presence,  # presence, friends, blocks: gateway/presence.py, friends.py, blocks.py
             *FRIEND_ROUTES,
             *BLOCK_ROUTES,
@@ -167,7 +171,14 @@ def create_app(
     )
     public = Router(
         path="/v1",
-        route_handlers=[create_player, create_session, table_live, player_live, no_such_route],
+        route_handlers=[
+            create_player,
+            create_session,
+            table_live,
+            player_live,
+            *LINK_ROUTES,
+            no_such_route,
+        ],
     )
     handlers: list[Any] = [healthz, readyz, serve_openapi, serve_asyncapi, public, protected]
     if settings.web_dir is not None and settings.web_dir.is_dir():
@@ -184,7 +195,7 @@ def create_app(
     cors = (
         CORSConfig(
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            allow_methods=["GET", "POST", "PUT", "DELETE", "OPTIONS"],
             allow_headers=["Authorization", "Content-Type"],
             max_age=600,
         )

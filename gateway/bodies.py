@@ -126,6 +126,8 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     exactly the handler's ``data`` type."""
     if request.scope["type"] != "http" or request.method in ("GET", "HEAD", "OPTIONS"):
         return None
+    if request.route_handler.opt.get("form_body"):  # a form's POST (RFC 8058 unsubscribe)
+        return None
     body = await request.body()
     if not body:
         return None

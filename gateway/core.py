@@ -36,6 +36,7 @@ from gateway.table_bots import TableBots
 from gateway.tables import Replayer, Tables
 from gateway.views import Views
 from gateway.wire import GatewayClient
+from notify.activity import Activity
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()
@@ -62,6 +63,7 @@ class Gateway:
     leaderboards: Leaderboards
     hub: LiveHub
     chat: TableChat
+    activity: Activity  # when the gateway last saw each player (notify/activity.py)
     connected: bool = False
 
     @classmethod
@@ -94,6 +96,7 @@ class Gateway:
             leaderboards=Leaderboards(tables),
             hub=LiveHub(client),
             chat=TableChat(client, accounts, tables),
+            activity=Activity(client.redis),
         )
 
     async def connect(self) -> None:
@@ -117,6 +120,7 @@ class Gateway:
         self.require_connected()
         player_id, expires = self.sessions.player(token)
         await self.limiter.take(player_id, self.settings.rate_per_s, self.settings.burst)
+        await self.activity.touch(player_id)  # present: no notification meanwhile
         return player_id, expires
 
     async def anonymous(self, address: str) -> None:

@@ -60,6 +60,7 @@ from gateway.models import (
     TableList,
     TableMade,
 )
+from gateway.notify_routes import NOTIFY_MODELS, NOTIFY_TAGS
 from gateway.queue import BlockIn, Blocks, QueueIn, QueueTicket, QueueTickets
 from gateway.replays import REPLAY_AS
 from gateway.social import SOCIAL_MODELS, SOCIAL_TAGS
@@ -106,6 +107,7 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     BlockIn,
     Blocks,
     *SOCIAL_MODELS,
+    *NOTIFY_MODELS,
 )
 
 # Answers whose every member the server sends, defaults included (no ``omit_defaults``,
@@ -132,6 +134,7 @@ TAGS = [
     {"name": "chat", "description": "a table's chat: say something, read it"},
     {"name": "leaderboard", "description": "ratings by game"},
     {"name": "queue", "description": "quick play: queue a ticket, be seated at a started table"},
+    *NOTIFY_TAGS,
     *SOCIAL_TAGS,
     {"name": "health", "description": "liveness and readiness"},
 ]

@@ -5,8 +5,9 @@ processes (each ``python -m orrery.cli worker|projector``), so they use every co
 each has its own consumer name, plus ``--timekeepers`` timekeeper processes
 (orrery/timekeeper.py; any number is safe) and ``--archivers`` archiver processes
 (archive/archiver.py; any number is safe) and ``--matchmakers`` matchmaker processes
-(matchmaking/matchmaker.py; any number is safe); ``demo`` and the tests use the same
-processes.
+(matchmaking/matchmaker.py; any number is safe), and after the gateway ``--notifiers``
+notifier processes (notify/notifier.py; any number is safe); ``demo`` and the tests use
+the same processes.
 """
 
 from __future__ import annotations
@@ -227,6 +228,18 @@ async def gateway_processes(
         # its own one line (a port taken since serve checked it, …) is printed above
         raise UserError("the gateway did not start (its message is above)")
     return line.decode().strip(), [gateway, bots]
+
+
+def notifier_processes(
+    url: str, count: int, public_url: str | None, role_urls: Mapping[str, str] | None = None
+) -> list[subprocess.Popen[bytes]]:
+    """Start ``count`` ``orrery notifier`` processes; ``public_url``: the gateway's URL,
+    where their links point unless ``$ORRERY_PUBLIC_URL`` says otherwise."""
+    from notify.settings import PUBLIC_URL_ENV
+
+    env = {PUBLIC_URL_ENV: public_url} if public_url and not os.environ.get(PUBLIC_URL_ENV) else {}
+    notifier_url = (role_urls or {}).get("notifier", url)
+    return [spawn("notifier", notifier_url, i, env) for i in range(count)]
 
 
 @contextlib.contextmanager

@@ -22,6 +22,7 @@ from pathlib import Path
 import archive.settings
 import gateway.settings
 import matchmaking.settings
+import notify.settings
 import orrery.settings
 import projections.settings
 import services.settings
@@ -33,6 +34,7 @@ from orrery_contracts.settings import (
     DEVELOPMENT,
     GATEWAY,
     MATCHMAKING,
+    NOTIFICATIONS,
     SERVER,
     SERVICE,
     Setting,
@@ -41,7 +43,17 @@ from orrery_contracts.settings import (
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 
 
-GROUPS = (SERVER, SERVICE, GATEWAY, ARCHIVE, MATCHMAKING, COMMANDS, DEPLOY, DEVELOPMENT)
+GROUPS = (
+    SERVER,
+    SERVICE,
+    GATEWAY,
+    ARCHIVE,
+    MATCHMAKING,
+    NOTIFICATIONS,
+    COMMANDS,
+    DEPLOY,
+    DEVELOPMENT,
+)
 
 INTRO = {
     SERVER: "Every command and process reads these; a command-line option, where there is "
@@ -52,6 +64,8 @@ INTRO = {
     ARCHIVE: "Read by the archivers and by every command that reads or archives "
     "finished tables (see [archive.md](archive.md)).",
     MATCHMAKING: 'Read by `orrery matchmaker` (see [gateway.md](gateway.md), "Quick play").',
+    NOTIFICATIONS: "Read by `orrery notifier` (`ORRERY_PUSH_HOSTS` by the gateway too; see "
+    '[gateway.md](gateway.md), "Notifications").',
     COMMANDS: "Read by single commands of the command line (see [cli.md](cli.md)).",
     DEPLOY: "Used only by `deploy/compose.yaml`, the Kubernetes manifests and the ACL "
     "template (`deploy/valkey/users.acl.template`); no Orrery process reads them. Each "
@@ -262,6 +276,13 @@ DEPLOY_SETTINGS: tuple[Setting, ...] = (
         DEPLOY,
     ),
     Setting(
+        "ORRERY_NOTIFIER_PASSWORD",
+        "– (required)",
+        "compose, Valkey's ACL",
+        "the notifiers' user `orrery-notifier`",
+        DEPLOY,
+    ),
+    Setting(
         "ORRERY_ARCHIVE_PASSWORD",
         "– (required)",
         "compose",
@@ -321,6 +342,7 @@ SETTINGS: tuple[Setting, ...] = (
     *gateway.settings.SETTINGS,
     *archive.settings.SETTINGS,
     *matchmaking.settings.SETTINGS,
+    *notify.settings.SETTINGS,
     *COMMAND_SETTINGS,
     *DEPLOY_SETTINGS,
     *DEVELOPMENT_SETTINGS,
@@ -341,7 +363,8 @@ def render() -> str:
         "its variable. This page is generated from each process kind's settings module",
         "(`services/settings.py` for the workers, `projections/settings.py`,",
         "`streams/settings.py`, `orrery/settings.py`, `gateway/settings.py`,",
-        "`archive/settings.py`, `matchmaking/settings.py`) and `orrery/settings_doc.py`",
+        "`archive/settings.py`, `matchmaking/settings.py`, `notify/settings.py`) and",
+        "`orrery/settings_doc.py`",
         "(`python -m orrery.settings_doc --write`); a test fails when the two differ or",
         "when the code names a variable no declaration lists.",
     ]

@@ -16,8 +16,9 @@ projector and rebuilds are harmless). Choices:
   notified per seat; it survives rebuilds and goes when the table ends. Notices go to the
   seat's stream (``orrery:{p}:t:<table>:notice:<seat>``) and, for a verified player, to
   ``orrery:notice:<player_id>`` (another hash slot, so written after the script: a crash in
-  between loses that copy, never doubles it). Both are capped; the player's stream
-  expires when idle.
+  between loses that copy, never doubles it), and then to the notifiers' input stream
+  (``orrery:{ntf}:notices``, with the player: notify/notifier.py). All are capped; the
+  player's stream expires when idle.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ import msgspec
 
 from games.table import TableState, seat_deadline, settle_turns
 from orrery_contracts import keys
+from orrery_contracts.lobby import BOT_PLAYER_ID
 from orrery_contracts.notices import YourTurn
 from projections.settings import ProjectorSettings
 from projections.writes import NoticesWrite
 
 NOTICES_MAXLEN = 1_000
+NOTIFY_MAXLEN = 100_000  # the notifiers' input: read within seconds while one runs
 _SCRIPT = (Path(__file__).parent / "notices.lua").read_text()
 _json = msgspec.json.Encoder()
 
@@ -124,5 +127,8 @@ class NoticeWriter:
             stream = keys.player_notice_stream(player)
             pipe.xadd(stream, {"__data__": notice}, maxlen=NOTICES_MAXLEN, approximate=True)
             pipe.expire(stream, self.notice_ttl_s)
+            if not player.startswith(BOT_PLAYER_ID):  # the notifiers' input (notify/notifier.py)
+                fields = {"__data__": notice, "player": player}
+                pipe.xadd(keys.NOTIFY_STREAM, fields, maxlen=NOTIFY_MAXLEN, approximate=True)
         await pipe.execute()
         return seats

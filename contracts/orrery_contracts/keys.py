@@ -274,6 +274,7 @@ def blocks_key(player_id: str) -> str:
 NOTIFY_STREAM = "orrery:{ntf}:notices"  # "your turn" of verified players, e-mail checks
 NOTIFIERS_GROUP = "notifiers"
 NOTIFY_DUE = "orrery:{ntf}:due"  # player → when their next delivery is due (unix ms)
+NOTIFY_VAPID = "orrery:{ntf}:vapid"  # the notifiers' VAPID public key, for the gateway
 
 
 def notify_waiting_key(player_id: str) -> str:

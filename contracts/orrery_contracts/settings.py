@@ -1,6 +1,7 @@
 """How a process's settings are declared: each process kind has one settings module
 (``services.settings`` for the workers, ``projections.settings``, ``streams.settings``,
 ``gateway.settings``, ``archive.settings``, ``matchmaking.settings``,
+``notify.settings``,
 ``orrery.settings``) holding a frozen dataclass its process reads once, at its start,
 from the environment, and the :class:`Setting` of every ``ORRERY_*`` variable it reads.
 ``orrery.settings_doc`` gathers those into docs/configuration.md, so the page and what
@@ -20,6 +21,7 @@ SERVICE = "The service's processes"
 GATEWAY = "The gateway and the bot runner"
 ARCHIVE = "The archive"
 MATCHMAKING = "Matchmaking"
+NOTIFICATIONS = "Notifications"
 COMMANDS = "The command line"
 DEPLOY = "The shipped deployments (`deploy/`)"
 DEVELOPMENT = "Tests and development"

@@ -62,6 +62,7 @@ EXTENSIONS = (
     "orrery.cli.accounts",
     "orrery.cli.chat",
     "orrery.cli.matchmaking",
+    "orrery.cli.notifier",
 )
 
 RedisUrl = Annotated[
@@ -169,13 +170,24 @@ def serve(
     matchmakers: Annotated[
         int, typer.Option(help="matchmaker processes (queued tickets to started tables)")
     ] = 1,
+    notifiers: Annotated[
+        int, typer.Option(help="notifier processes (Web Push and e-mail: \"your turn\")")
+    ] = 1,
 ) -> None:
-    """Run deciders, claimers, projectors, archivers, matchmakers, the gateway and the bot
-    runner until SIGINT/SIGTERM; first line: the Redis URL, second: the gateway's URL."""
+    """Run deciders, claimers, projectors, archivers, matchmakers, the gateway, the bot
+    runner and notifiers until SIGINT/SIGTERM; first line: the Redis URL, second: the
+    gateway's URL."""
     from archive import ARCHIVE_URL_ENV
     from orrery.archiving import archive_url as chosen_archive
     from orrery.arguments import check_port
-    from orrery.runtime import gateway_processes, server_for, service, share_secret_key
+    from orrery.notifying import share_vapid_key
+    from orrery.runtime import (
+        gateway_processes,
+        notifier_processes,
+        server_for,
+        service,
+        share_secret_key,
+    )
     from orrery.server.credentials import role_urls, shown_url
 
     if not no_gateway:  # before anything starts: one line naming the port and the fix
@@ -183,6 +195,7 @@ def serve(
     configure_logging()
     _process_env(wait_aof, metrics_port, wait_replicas)
     share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key
+    share_vapid_key(_data(data_dir))  # notifiers: one Web Push key
     # every child reads and writes the same archive
     os.environ[ARCHIVE_URL_ENV] = chosen_archive(archive_url, data_dir)
 
@@ -199,10 +212,13 @@ def serve(
         async with service(
             url, workers, projectors, partitions, timekeepers, archivers, roles, matchmakers
         ) as processes:
+            base = None
             if not no_gateway:
                 base, started = await gateway_processes(url, http_port, role_urls=roles)
                 processes.extend(started)
                 print(base, flush=True)
+            # after the gateway: the links they send start with its URL
+            processes.extend(notifier_processes(url, notifiers, base, roles))
             await stop.wait()
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:

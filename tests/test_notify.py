@@ -1,0 +1,284 @@
+"""Turn notifications end to end, with real servers on loopback: players of a live
+gateway, a real ``orrery notifier`` process, an SMTP server (aiosmtpd) and a Web Push
+service that checks each request's VAPID JWT and decrypts its RFC 8291 body with the
+subscription's keys (tests/support/notify.py).
+
+What they prove: the confirmation mail and its signed link; a turn mail with a working
+one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted by
+the browser's keys, and a subscription dropped once the push service answers 410; no
+mail while the player holds a live socket; no address or endpoint in any log, stream,
+other key or another player's answer; and a notifier killed mid-delivery loses nothing
+and sends nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis as sync_redis
+
+from notify.vapid import new_private_key, public_key
+from orrery.runtime import spawn, stop_processes
+from orrery_contracts import keys
+from tests.support.gateway import LiveGateway, Player, error_of, live_gateway, sign_up, unique
+from tests.support.notify import PushService, SmtpServer
+
+pytestmark = pytest.mark.gateway
+
+VAPID = new_private_key()
+
+
+class Stack:
+    def __init__(self, live: LiveGateway, smtp: SmtpServer, push: PushService, log: Path) -> None:
+        self.live = live
+        self.smtp = smtp
+        self.push = push
+        self.log = log
+        self.notifiers: list[subprocess.Popen[bytes]] = []
+
+    @property
+    def url(self) -> str:
+        return self.live.url
+
+    def start_notifier(self, **env: str) -> subprocess.Popen[bytes]:
+        settings = {
+            "ORRERY_SECRET_KEY": self.live.key,
+            "ORRERY_VAPID_PRIVATE_KEY": VAPID,
+            "ORRERY_SMTP_URL": self.smtp.url,
+            "ORRERY_PUBLIC_URL": self.live.url,
+            "ORRERY_PUSH_HOSTS": self.push.origin,
+            "ORRERY_NOTIFY_ACTIVE_S": "1",
+            "ORRERY_NOTIFY_GATHER_S": "0.5",
+            "ORRERY_NOTIFY_CLAIM_MS": "2000",
+            "ORRERY_NOTIFY_LEASE_MS": "2000",
+            **env,
+        }
+        with self.log.open("ab") as out:
+            process = spawn("notifier", self.live.redis_url, 0, settings, stderr=out)
+        self.notifiers.append(process)
+        return process
+
+    def logs(self) -> str:
+        return self.log.read_text(errors="replace") + self.live.logs()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    folder = Path(tmp_path_factory.mktemp("notify"))
+    with (
+        SmtpServer() as smtp,
+        PushService() as push,
+        live_gateway(folder, bots=False, ORRERY_PUSH_HOSTS=push.origin) as live,
+    ):
+        push.vapid_public = public_key(VAPID)
+        built = Stack(live, smtp, push, folder / "notifier.log")
+        built.start_notifier()
+        try:
+            yield built
+        finally:
+            stop_processes(built.notifiers)
+
+
+@pytest.fixture
+async def http(stack: Stack) -> Any:
+    async with httpx.AsyncClient(base_url=stack.url, timeout=30) as client:
+        yield client
+
+
+def _link(message: Any, path: str) -> str:
+    found = re.search(r"(http://\S+" + re.escape(path) + r"\?token=\S+)", message.get_content())
+    assert found, message.get_content()
+    return found.group(1)
+
+
+async def _confirmed(stack: Stack, player: Player, channels: list[str]) -> str:
+    """Give the player an address, open the confirmation link mailed to it; the address."""
+    address = f"{player.name}@example.org"
+    put = await player.http.put(
+        "/v1/players/me/email", headers=player.headers, json={"email": address}
+    )
+    assert put.status_code == 202, put.text
+    (mail,) = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address)
+    assert mail["Subject"] == "Confirm your address for Orrery"
+    opened = await player.http.get(_link(mail, "/v1/email/verify"))
+    assert opened.status_code == 200 and "Address confirmed" in opened.text
+    state = (await player.get("/v1/players/me/email")).json()
+    assert state == {"email": address, "state": "verified"}
+    chosen = await player.http.put(
+        "/v1/players/me/notifications", headers=player.headers, json={"channels": channels}
+    )
+    assert chosen.status_code == 200 and chosen.json()["email"] == "verified", chosen.text
+    return address
+
+
+async def _my_turn(player: Player) -> str:
+    """A started one-seat table of the test game: it waits for the player at once."""
+    table: str = (await player.create_table("tiny", 1))["table_id"]
+    await player.join(table)
+    await player.start(table)
+    return table
+
+
+async def test_confirmation_turn_mail_and_one_click_unsubscribe(stack: Stack, http: Any) -> None:
+    ann = await sign_up(http, unique("ann"))
+    address = await _confirmed(stack, ann, ["email"])
+    table = await _my_turn(ann)
+    mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
+    turn = mails[1]
+    assert turn["Subject"] == "Your turn: Tiny" and table in turn.get_content()
+    assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    unsubscribe = turn["List-Unsubscribe"].strip("<>")
+    assert unsubscribe == _link(turn, "/v1/email/unsubscribe")
+    page = await http.get(unsubscribe)  # opening it changes nothing (mail scanners open links)
+    assert page.status_code == 200 and 'method="post"' in page.text
+    assert "email" in (await ann.get("/v1/players/me/notifications")).json()["channels"]
+    done = await http.post(
+        unsubscribe,
+        content=b"List-Unsubscribe=One-Click",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert done.status_code == 200 and "Unsubscribed" in done.text
+    assert (await ann.get("/v1/players/me/notifications")).json()["channels"] == []
+    await _my_turn(ann)
+    await asyncio.sleep(2.5)
+    assert len(stack.smtp.mailbox.to(address)) == 2  # no more mail
+    # a link is for its purpose only: the unsubscribe token confirms nothing
+    token = unsubscribe.split("token=", 1)[1]
+    wrong = await http.get(f"/v1/email/verify?token={token}")
+    assert wrong.status_code == 400
+    forged = await http.get(f"/v1/email/verify?token={token[:-4]}AAAA")
+    assert forged.status_code == 400
+
+
+async def test_three_waiting_tables_become_one_digest(stack: Stack, http: Any) -> None:
+    bea = await sign_up(http, unique("bea"))
+    address = await _confirmed(stack, bea, ["email"])
+    tables = [await _my_turn(bea) for _ in range(3)]
+    mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
+    digest = mails[1]
+    assert digest["Subject"] == "3 tables wait for your move"
+    assert all(table in digest.get_content() for table in tables)
+    await asyncio.sleep(2.0)
+    assert len(stack.smtp.mailbox.to(address)) == 2
+    turns = (await bea.get("/v1/players/me/turns")).json()["tables"]
+    assert sorted(t["table_id"] for t in turns) == sorted(tables)
+
+
+async def test_push_is_signed_and_encrypted_and_a_gone_subscription_is_dropped(
+    stack: Stack, http: Any
+) -> None:
+    cal = await sign_up(http, unique("cal"))
+    browser = stack.push.subscribe(unique("sub"))
+    added = await cal.post("/v1/players/me/push", browser.json())
+    assert added.status_code == 201 and added.json() == {"push_subscriptions": 1}
+    prefs = (await cal.get("/v1/players/me/notifications")).json()
+    assert prefs["push_subscriptions"] == 1 and prefs["vapid_public_key"] == public_key(VAPID)
+    table = await _my_turn(cal)
+    deadline = time.monotonic() + 30
+    while not browser.received and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    (payload,) = browser.received
+    assert payload["tables"] == [table] and payload["url"] == f"/#/table/{table}"
+    assert payload["title"] == "Your turn — Orrery"
+    name = browser.endpoint.rsplit("/", 1)[1]
+    stack.push.gone.add(name)
+    await _my_turn(cal)
+    while time.monotonic() < deadline:
+        count = (await cal.get("/v1/players/me/notifications")).json()["push_subscriptions"]
+        if count == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert count == 0 and (name, 410) in stack.push.answered
+
+
+async def test_a_player_with_an_open_socket_gets_no_mail(stack: Stack, http: Any) -> None:
+    dan = await sign_up(http, unique("dan"))
+    address = await _confirmed(stack, dan, ["email"])
+    async with dan.notices():
+        await asyncio.sleep(0.5)  # (the socket's first frame passed)
+        table = await _my_turn(dan)
+        await asyncio.sleep(3.0)  # without the socket the mail would be here by now
+        assert len(stack.smtp.mailbox.to(address)) == 1  # the confirmation only
+    # deferred, not dropped: the table still waits for a delivery once the player is away
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    assert redis.hget(keys.notify_waiting_key(dan.player_id), table) is not None
+
+
+async def test_refusals(stack: Stack, http: Any) -> None:
+    eve = await sign_up(http, unique("eve"))
+    bad = await eve.http.put("/v1/players/me/email", headers=eve.headers, json={"email": "x@y"})
+    assert bad.status_code == 422 and error_of(bad) == "bad_email"
+    evil = {"endpoint": "http://169.254.169.254/latest", "keys": {"p256dh": "x", "auth": "y"}}
+    refused = await eve.post("/v1/players/me/push", evil)
+    assert refused.status_code == 422 and error_of(refused) == "bad_endpoint"
+    zone = await eve.http.put(
+        "/v1/players/me/notifications", headers=eve.headers, json={"time_zone": "Mars/Olympus"}
+    )
+    assert zone.status_code == 422 and error_of(zone) == "bad_time_zone"
+    quiet = {"channels": ["push"], "quiet_hours": {"start": "22:00", "end": "07:30"},
+             "time_zone": "Europe/Paris"}  # fmt: skip
+    kept = await eve.http.put("/v1/players/me/notifications", headers=eve.headers, json=quiet)
+    assert kept.status_code == 200 and kept.json()["quiet_hours"] == quiet["quiet_hours"]
+    assert (await http.get("/v1/email/verify?token=nonsense")).status_code == 400
+
+
+def test_no_address_or_endpoint_leaves_through_another_channel(stack: Stack) -> None:
+    """After the tests above: the addresses and endpoints are in the personal-data keys
+    and nowhere else: no log line, no stream entry, no other key."""
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    personal = [k for k in redis.scan_iter("orrery:{pd}:*") if b":vapid" not in k]
+    secrets = set()
+    for key in personal:
+        for value in redis.hgetall(key).values():
+            text = value.decode()
+            secrets |= set(re.findall(r"[\w.+-]+@example\.org", text))
+            secrets |= set(re.findall(r"http://127\.0\.0\.1:\d+/push/\w+", text))
+    secrets |= {s.endpoint for s in stack.push.subscriptions.values()}
+    assert secrets, "the tests above left addresses and endpoints"
+    logs = stack.logs()
+    assert not [s for s in secrets if s in logs]
+    for key in redis.scan_iter("orrery:*"):
+        if key.startswith(b"orrery:{pd}:"):
+            continue
+        kind = redis.type(key)
+        if kind == b"string":
+            blob = redis.get(key) or b""
+        elif kind == b"hash":
+            blob = b" ".join(k + b"=" + v for k, v in redis.hgetall(key).items())
+        elif kind == b"stream":
+            blob = repr(redis.xrange(key)).encode()
+        elif kind == b"zset":
+            blob = b" ".join(redis.zrange(key, 0, -1))
+        elif kind in (b"set",):
+            blob = b" ".join(redis.smembers(key))
+        else:
+            blob = repr(redis.lrange(key, 0, -1)).encode()
+        leaked = [s for s in secrets if s.encode() in blob]
+        assert not leaked, (key, leaked)
+
+
+@pytest.mark.slow
+async def test_a_notifier_killed_mid_delivery_loses_nothing_and_sends_nothing_twice(
+    stack: Stack, http: Any
+) -> None:
+    stop_processes(stack.notifiers)  # only the drill's notifiers from here on
+    stack.notifiers.clear()
+    fay = await sign_up(http, unique("fay"))
+    doomed = stack.start_notifier(ORRERY_FAULT_KILL_NOTIFIER_AFTER="claim")
+    address = await _confirmed(stack, fay, ["email"])
+    table = await _my_turn(fay)
+    await asyncio.to_thread(doomed.wait, 30)
+    assert doomed.returncode == -9  # killed between its claim and the send
+    assert len(stack.smtp.mailbox.to(address)) == 1  # nothing sent yet
+    stack.start_notifier()
+    mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
+    assert table in mails[1].get_content()
+    await asyncio.sleep(3.0)  # past another lease: nothing more
+    assert len(stack.smtp.mailbox.to(address)) == 2
