@@ -228,12 +228,18 @@ def fs_look_on_the_board(person: Person, looked: dict[str, int]) -> bool:
         person.click_control(takes.first)
         return True
     looks = board.and_(person.page.locator(LOOKS))
-    if not looks.count():
+    # an objective with more than one way to pay: a click on it, then on a payment
+    picks = person.table().locator("[data-testid=board] [data-pick][data-objective]")
+    if not looks.count() and not picks.count():
         return False
     looked["offered"] += 1
     if looked["made"]:
         return False
     looked["made"] += 1
+    if not looks.count():
+        picks.first.click()
+        person.click_control(person.page.get_by_test_id("payment").locator("button").first)
+        return True
     control = looks.first
     assert control.get_attribute("data-secret") or control.get_attribute("data-objective")
     person.click_control(control)

@@ -426,6 +426,16 @@ class Person:
         self.choose_other("button.chip[aria-pressed]", "[aria-pressed=true]")
         self.choose_other("button.pay[aria-pressed]", "[aria-pressed=true]")
         on_board = self.board_controls()
+        picks = self.table().locator("[data-testid=board] [data-pick]:not([aria-disabled=true])")
+        if picks.count() and (not on_board.count() or self.rng.random() < 0.3):
+            # a thing on the board with a price (a part to build, an objective to peek
+            # at): click it, then one of its payments beside the board
+            picks.nth(self.rng.randrange(picks.count())).click()
+            payments = self.table().locator("[data-testid=payment] button[data-command]")
+            payments.first.wait_for()
+            self.board_clicks += 1
+            self.click_control(payments.nth(self.rng.randrange(payments.count())))
+            return True
         controls = on_board if on_board.count() and self.rng.random() < 0.85 else None
         if controls is None:
             controls = self.move_controls()

@@ -13,7 +13,8 @@ const KEEP = 300;
 
 export class MoveLog {
   constructor(tableId) {
-    this.list = h("ol", { class: "move-log", "data-testid": "move-log", "aria-label": "Moves so far" });
+    // Focusable: a keyboard scrolls it (it scrolls on its own).
+    this.list = h("ol", { class: "move-log", "data-testid": "move-log", "aria-label": "Moves so far", tabindex: "0" });
     this.element = h(
       "section",
       { class: "panel log-panel", "aria-labelledby": "log-title" },

@@ -7,7 +7,7 @@
 // medals, income, upkeep, laws, missions) as labelled buttons.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { fittedText, board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
+import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -259,21 +259,38 @@ function spaceX(col) {
   return 10 + col * (SPACE_W + 4) + (col >= 3 ? 16 : 0);
 }
 
+// On a narrow screen the senate turns a quarter (its rows become columns) and the outer
+// space goes under it. Set by board() per drawing.
+let narrowSenate = false;
+const WING_GAP = 22;
+
+function spaceXY(col, row) {
+  if (narrowSenate) return [10 + row * (SPACE_W + 4), 34 + col * (SPACE_H + 8) + (col >= 3 ? WING_GAP : 0)];
+  return [spaceX(col), 34 + row * (SPACE_H + 8)];
+}
+
 function board(ctx) {
   const { game, cat } = ctx;
+  narrowSenate = ctx.narrow;
   const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${PENDING[game.pending] || game.pending}` : "";
-  return svgBoard(
-    "0 0 1000 680",
-    `Federation board, round ${game.round} of ${cat.rounds}${now}`,
-    "fed-board",
-    text(10, 24, "Senate", { class: "name" }),
-    text(spaceX(0), 254, "left wing", { class: "tiny" }),
-    text(spaceX(3), 254, "right wing", { class: "tiny" }),
-    senateDrawing(ctx),
-    tracksDrawing(ctx),
-    planetsDrawing(ctx),
-    playersDrawing(ctx),
-  );
+  const n = game.players.length;
+  const boxW = ctx.narrow ? 320 : 980 / n;
+  const top = BAND + BAND_H + 6;
+  const wings = ctx.narrow
+    ? [text(10, 26, "left wing ↓", { class: "tiny" }), text(10, spaceXY(3, 0)[1] - 6, "right wing ↓", { class: "tiny" })]
+    : [text(spaceX(0), 254, "left wing", { class: "tiny" }), text(spaceX(3), 254, "right wing", { class: "tiny" })];
+  const senateW = ctx.narrow ? 3 * (SPACE_W + 4) + 6 : spaceX(6) + 98;
+  const senateH = ctx.narrow ? spaceXY(6, 0)[1] + 8 + 70 : 262;
+  const bandTop = BAND - 2;
+  return flowBoard(ctx, 1010, `Federation board, round ${game.round} of ${cat.rounds}${now}`, "fed-board", [
+    panel(senateW, senateH, [text(10, ctx.narrow ? 12 : 24, "Senate", { class: "name" }), wings, senateDrawing(ctx)], 0, ctx.narrow ? -8 : 0),
+    panel(270, 280, tracksDrawing(ctx), 725, 0),
+    panel(168, 146, orangeBlueDrawing(ctx), 8, bandTop),
+    panel(240, 146, stallsDrawing(ctx), 180, bandTop),
+    panel(262, 146, eruditeDrawing(ctx), 426, bandTop),
+    panel(300, 146, structuresDrawing(ctx), 694, bandTop),
+    ...playersDrawing(ctx).map((nodes, seat) => panel(boxW - 8, 236, nodes, (ctx.narrow ? 10 : 10 + seat * boxW) + 2, top)),
+  ]);
 }
 
 // The five planets' own rows, under the senate. Orange and blue are climbed on the
@@ -306,10 +323,6 @@ function planetTitle(cat, i, x, words) {
     s("rect", { x, y: BAND, width: 10, height: 10, rx: 2, fill: PLANET_COLOUR[i] }),
     text(x + 14, BAND + 9, `${capitalise(cat.planets[i])}: ${words}`, { class: "tiny" }),
   ];
-}
-
-function planetsDrawing(ctx) {
-  return [orangeBlueDrawing(ctx), stallsDrawing(ctx), eruditeDrawing(ctx), structuresDrawing(ctx)];
 }
 
 function orangeBlueDrawing(ctx) {
@@ -365,7 +378,7 @@ function stallsDrawing(ctx) {
           { class: "fed-stall", "data-stall": i },
           s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
           s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[2] }),
-          text(x + 4, y + 15, `${i + 1}: ${short(stall.text)}`, { class: "micro-strong" }),
+          fittedText(x + 4, y + 15, `${i + 1}: ${short(stall.text)}`, w - 8, 7, { class: "micro-strong" }),
           s("rect", { class: "step", x: x + 3, y: y + 21, width: w - 6, height: 18, rx: 4 }),
           text(x + 6, y + 33, `×${stall.upper_factor}`, { class: "micro" }),
           pawns(upper, x + 26, y + 30),
@@ -431,8 +444,8 @@ function structuresDrawing(ctx) {
     const face = [
       s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
       s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[4] }),
-      fittedText(x + 4, y + 16, line1, w - 8, 6.2, { class: "micro-strong" }),
-      fittedText(x + 4, y + 30, line2, w - 8, 5.2, { class: "micro" }),
+      fittedText(x + 5, y + 16, line1, w - 14, 7, { class: "micro-strong" }),
+      fittedText(x + 4, y + 30, line2, w - 8, 6.2, { class: "micro" }),
       pawns(seats, x + 9, y + h2 - 12),
     ];
     if (body) {
@@ -459,8 +472,7 @@ function senateDrawing(ctx) {
   game.spaces.forEach((space, i) => {
     const row = Math.floor(i / 6);
     const col = i % 6;
-    const x = spaceX(col);
-    const y = 34 + row * (SPACE_H + 8);
+    const [x, y] = spaceXY(col, row);
     const icon = cat.senate[row][col];
     const colour = icon < 5 ? PLANET_COLOUR[icon] : null;
     let who = "free";
@@ -474,7 +486,7 @@ function senateDrawing(ctx) {
         { class: "fed-space" + (space.seat === -2 ? " blocked" : ""), "data-space": i },
         s("rect", { class: "room", x, y, width: SPACE_W, height: SPACE_H, rx: 8 }),
         colour ? s("rect", { x, y, width: 8, height: SPACE_H, rx: 3, fill: colour }) : null,
-        text(x + 14, y + 17, capitalise(iconName(cat, icon)).replace(" planet", ""), { class: "tiny" }),
+        fittedText(x + 13, y + 17, capitalise(iconName(cat, icon)).replace(" planet", ""), SPACE_W - 17, 6.2, { class: "tiny" }),
         space.seat >= 0 || space.seat === -3
           ? [
               s("circle", { class: space.seat >= 0 ? `p${space.seat % 6} piece` : "neutral piece", cx: x + 30, cy: y + 40, r: 12 }),
@@ -491,23 +503,27 @@ function senateDrawing(ctx) {
       out.push(hot(ctx, body, label(body, ctx), { class: "space-hot" }, s("rect", { class: "hit", x: x + 2, y: y + 2, width: SPACE_W - 4, height: SPACE_H - 4, rx: 7 })));
     }
   });
-  const x = spaceX(6) + 8;
+  // the outer space: a column right of the senate, or on a narrow screen a row under it
+  const [x, y] = narrowSenate ? [10, spaceXY(6, 0)[1] + 8] : [spaceX(6) + 8, 34];
+  const [w, hgt] = narrowSenate ? [3 * (SPACE_W + 4) - 4, 64] : [80, 3 * SPACE_H + 16];
+  const at = (seat) => (narrowSenate ? [x + 100 + seat * 50, y + 34] : [x + 24, 96 + seat * 30]);
   const outerWords = `The outer space (+1 oceanium, no vote): ${listing(game.outer.map((n, seat) => (n ? `${ctx.name(seat)} ${n}` : null))) || "empty"}`;
   out.push(
     thing(
       outerWords,
       { class: "fed-space outer" },
-      s("rect", { class: "room outer", x, y: 34, width: 80, height: 3 * SPACE_H + 16, rx: 8 }),
-      text(x + 40, 54, "outer", { class: "tiny", "text-anchor": "middle" }),
-      text(x + 40, 68, "space", { class: "tiny", "text-anchor": "middle" }),
+      s("rect", { class: "room outer", x, y, width: w, height: hgt, rx: 8 }),
+      narrowSenate
+        ? text(x + 10, y + 20, "outer space", { class: "tiny" })
+        : [text(x + 40, y + 20, "outer", { class: "tiny", "text-anchor": "middle" }), text(x + 40, y + 34, "space", { class: "tiny", "text-anchor": "middle" })],
       game.outer.map((n, seat) =>
-        n ? [s("circle", { class: `p${seat % 6} piece`, cx: x + 24, cy: 96 + seat * 30, r: 10 }), text(x + 48, 101 + seat * 30, `×${n}`, { class: "tiny" })] : null,
+        n ? [s("circle", { class: `p${seat % 6} piece`, cx: at(seat)[0], cy: at(seat)[1], r: 10 }), text(at(seat)[0] + 14, at(seat)[1] + 5, `×${n}`, { class: "tiny" })] : null,
       ),
     ),
   );
   const outer = placing ? placing.chosen.find((b) => b.space === cat.outer) : null;
   if (outer) {
-    out.push(hot(ctx, outer, label(outer, ctx), { class: "space-hot" }, s("rect", { class: "hit", x: x + 2, y: 36, width: 76, height: 3 * SPACE_H + 12, rx: 7 })));
+    out.push(hot(ctx, outer, label(outer, ctx), { class: "space-hot" }, s("rect", { class: "hit", x: x + 2, y: y + 2, width: w - 4, height: hgt - 4, rx: 7 })));
   }
   return out;
 }
@@ -561,10 +577,10 @@ function tracksDrawing(ctx) {
 function playersDrawing(ctx) {
   const { game, cat } = ctx;
   const n = game.players.length;
-  const boxW = 980 / n;
+  const boxW = ctx.narrow ? 320 : 980 / n;
   const top = BAND + BAND_H + 6;
   return game.players.map((p, seat) => {
-    const x = 10 + seat * boxW;
+    const x = ctx.narrow ? 10 : 10 + seat * boxW;
     const left = p.ambassadors_used.map((used, i) => (used ? null : i + 1)).filter((v) => v);
     const words =
       `${ctx.name(seat)}'s board: ${p.copp} coppernium, ${p.lav} lavandium, ${p.ocean} oceanium, ${plural(p.diamond, "diamond")}, ${p.pp} PP, ` +
@@ -751,7 +767,7 @@ function playersPanel(ctx, who) {
     { class: "panel seats-panel" },
     h(
       "div",
-      { class: "scroll" },
+      { class: "scroll", tabindex: "0", role: "region", "aria-label": "Every player, in a table" },
       h(
         "table",
         {},

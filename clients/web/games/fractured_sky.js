@@ -5,7 +5,7 @@
 // scouted cards, peeked objectives, pending choices) and my moves in place.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { board as svgBoard, hot, s, text, thing } from "../lib/svg.js";
+import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
 import { facts, section, swatch } from "./common.js";
 
 const RES = ["gold", "iron", "wood"];
@@ -155,7 +155,12 @@ const ROW = 190;
 const RW = 160; // a region's size
 const RH = 150;
 
+// On a narrow screen the map turns a quarter: the two rows of regions become two columns
+// (north on the left) and the regions run down the screen. Set by board() per drawing.
+let narrowMap = false;
+
 function regionCentre(info) {
+  if (narrowMap) return [85 + (1 - info.y) * 165, 85 + info.x * 85];
   return [100 + info.x * COL, NORTH + (1 - info.y) * ROW];
 }
 
@@ -174,6 +179,7 @@ function chosenChip(ctx) {
 
 function board(ctx) {
   const { game, cat } = ctx;
+  narrowMap = ctx.narrow;
   const active = new Set(game.regions_active);
   const chip = chosenChip(ctx);
   const places = ctx.of("fs.place_airship").filter((b) => b.chip === chip);
@@ -199,8 +205,7 @@ function board(ctx) {
   });
   const platforms = game.platforms.map((platform) => {
     const info = cat.platforms[platform.index];
-    const cx = 100 + info.x * COL;
-    const cy = NORTH + (1 - info.y) * ROW;
+    const [cx, cy] = regionCentre(info);
     const built = [];
     platform.fortresses.forEach((n, p) => n && built.push(`${participant(ctx, p)}: ${plural(n, "fortress", "fortresses")}`));
     platform.markets.forEach((n, p) => n && built.push(`${participant(ctx, p)}: ${plural(n, "market")}`));
@@ -234,23 +239,19 @@ function board(ctx) {
     ];
   });
   const name = `Fractured Sky board, round ${game.round} of ${cat.rounds}: ${PHASES[game.phase] || game.phase}`;
-  // The picture spans the regions in play (3 players leave out the two ends).
-  const xs = game.regions.map((region) => regionCentre(cat.regions[region.index])[0]);
-  const left = Math.min(...xs) - RW / 2 - 10;
-  const width = Math.max(Math.max(...xs) + RW / 2 + 10 - left, 660);
-  const legend = text(left + width - 8, 574, "● gold  ■ iron  ▲ wood  ★ stardust", { class: "small", "text-anchor": "end" });
-  return svgBoard(
-    `${left} 10 ${width} 576`,
-    name,
-    "fs-board",
-    regions,
-    overlays,
-    takeOverlays(ctx),
-    platforms,
-    trackDrawing(ctx, left + 8),
-    trayDrawing(ctx, left + 8),
+  // The map spans the regions in play (3 players leave out the two ends).
+  const centres = game.regions.map((region) => regionCentre(cat.regions[region.index]));
+  const left = Math.min(...centres.map(([x]) => x)) - RW / 2 - 10;
+  const top = Math.min(...centres.map(([, y]) => y)) - RH / 2 - 10;
+  const right = Math.max(...centres.map(([x]) => x)) + RW / 2 + 10;
+  const bottom = Math.max(...centres.map(([, y]) => y)) + RH / 2 + 10;
+  const legend = panel(290, 24, text(0, 17, "● gold  ■ iron  ▲ wood  ★ stardust", { class: "small" }));
+  return flowBoard(ctx, Math.max(right - left, 660), name, "fs-board", [
+    panel(right - left, bottom - top, [regions, overlays, takeOverlays(ctx), platforms], left, top),
+    trackDrawing(ctx),
+    ...trayDrawing(ctx),
     legend,
-  );
+  ]);
 }
 
 // The choices of a resource that belong to a region, drawn on it: what to take from the
@@ -276,39 +277,44 @@ function takeOverlays(ctx) {
   });
 }
 
-// The payment a click on an objective peeks with: the one chosen beside the board, else
-// the first offered (like the chip a click on a region places).
-function peekPayment(ctx) {
-  const pays = [...new Set(ctx.of("fs.peek").map(payKey))];
-  if (!pays.length) return null;
-  const ui = (ctx.ui.fs = ctx.ui.fs || {});
-  if (!pays.includes(ui.pay)) ui.pay = pays[0];
-  return ui.pay;
-}
-
 function payKey(body) {
   return RES.map((r) => body[r] || 0).join(",");
 }
 
-// The secret stardust cards and the objectives tray under the turn track. A card you may
-// scout and an objective you may peek at are one click each (a peek pays with the payment
-// chosen beside the board).
+// The secret stardust cards and the objectives, each drawn with what is known of it. A
+// card you may scout is one click. An objective you may peek at is one click when there
+// is one way to pay; else the click picks it and the payments appear beside the board.
 const CARD_W = 56;
 const CARD_H = 62;
 const CARD_STEP = 64;
-const TRAY_Y = 498;
+const OBJ_W = 92;
+const OBJ_STEP = 100;
+const TRAY_Y = 28;
 
 function marks(seats, x, y) {
   return seats.map((seat, i) => s("circle", { class: `p${seat % 6} piece`, cx: x + 9 + i * 10, cy: y, r: 4 }));
 }
 
-function trayDrawing(ctx, left) {
+// The objective picked on the board (this view only), waiting for its payment.
+export function pickedObjective(ctx) {
+  const pick = ctx.ui.fsObjective;
+  if (!pick || pick.seq !== ctx.view.seq) return null;
+  return ctx.of("fs.peek").some((b) => b.objective === pick.objective) ? pick.objective : null;
+}
+
+function pickObjective(ctx, objective) {
+  if (ctx.busy) return;
+  ctx.ui.fsObjective = pickedObjective(ctx) === objective ? null : { seq: ctx.view.seq, objective };
+  ctx.rerender();
+}
+
+function trayDrawing(ctx) {
   const { game, cat } = ctx;
   const scouts = ctx.of("fs.scout");
-  const pay = peekPayment(ctx);
-  const peeks = ctx.of("fs.peek").filter((body) => payKey(body) === pay);
+  const peeks = ctx.of("fs.peek");
+  const picked = pickedObjective(ctx);
   const cards = game.secret_cards.map((card, i) => {
-    const x = left + i * CARD_STEP;
+    const x = i * CARD_STEP;
     const known = card.region !== null && card.region !== undefined;
     const scoutedBy = card.scouts.map((m) => `${participant(ctx, m.seat)}${m.resource ? ` (took ${m.resource})` : ""}`);
     const words =
@@ -318,7 +324,9 @@ function trayDrawing(ctx, left) {
     const face = [
       s("rect", { class: "card" + (known ? " known" : ""), x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }),
       text(x + CARD_W / 2, TRAY_Y + 16, `★ ${card.position + 1}`, { class: "tiny", "text-anchor": "middle" }),
-      text(x + CARD_W / 2, TRAY_Y + 36, known ? regionName(cat, card.region).split(" ")[0] : "?", { class: known ? "micro-strong" : "small", "text-anchor": "middle" }),
+      known
+        ? fittedText(x + CARD_W / 2, TRAY_Y + 36, regionName(cat, card.region).split(" ")[0], CARD_W - 6, 6.6, { class: "micro-strong", "text-anchor": "middle" })
+        : text(x + CARD_W / 2, TRAY_Y + 36, "?", { class: "small", "text-anchor": "middle" }),
       marks(card.scouts.map((m) => m.seat), x, TRAY_Y + CARD_H - 9),
     ];
     const scout = scouts.find((b) => b.card === card.position);
@@ -328,9 +336,10 @@ function trayDrawing(ctx, left) {
     }
     return thing(words, { class: "fs-card", "data-secret": card.position }, face);
   });
-  const objLeft = left + Math.max(game.secret_cards.length, 1) * CARD_STEP + 40;
+  const perRow = ctx.narrow ? 3 : Math.max(game.objectives.length, 1);
   const objectives = game.objectives.map((objective, i) => {
-    const x = objLeft + i * CARD_STEP;
+    const x = (i % perRow) * OBJ_STEP;
+    const y = TRAY_Y + Math.floor(i / perRow) * (CARD_H + 8);
     const icon = cat.objective_icons[objective.icon] || objective.icon;
     const known = objective.card !== null && objective.card !== undefined;
     const words =
@@ -338,24 +347,58 @@ function trayDrawing(ctx, left) {
       (known ? `${objectiveText(cat, objective.card)}${objective.revealed ? "" : " (you peeked)"}` : "face down") +
       (objective.peeked_by.length ? `; peeked by ${listing(objective.peeked_by.map((p) => participant(ctx, p)))}` : "");
     const face = [
-      s("rect", { class: "card objective" + (objective.revealed ? " revealed" : known ? " known" : ""), x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }),
-      text(x + CARD_W / 2, TRAY_Y + 16, String(objective.position + 1), { class: "tiny", "text-anchor": "middle" }),
-      text(x + CARD_W / 2, TRAY_Y + 34, icon.slice(0, 7), { class: "micro-strong", "text-anchor": "middle" }),
-      known ? text(x + CARD_W / 2, TRAY_Y + 46, objective.revealed ? "revealed" : "seen", { class: "micro", "text-anchor": "middle" }) : null,
-      marks(objective.peeked_by, x, TRAY_Y + CARD_H - 9),
+      s("rect", { class: "card objective" + (objective.revealed ? " revealed" : known ? " known" : ""), x, y, width: OBJ_W, height: CARD_H, rx: 6 }),
+      text(x + OBJ_W / 2, y + 16, `Objective ${objective.position + 1}`, { class: "tiny", "text-anchor": "middle" }),
+      fittedText(x + OBJ_W / 2, y + 33, icon, OBJ_W - 8, 6.6, { class: "micro-strong", "text-anchor": "middle" }),
+      known ? text(x + OBJ_W / 2, y + 47, objective.revealed ? "revealed" : "seen", { class: "tiny", "text-anchor": "middle" }) : null,
+      marks(objective.peeked_by, x, y + CARD_H - 7),
     ];
-    const peek = peeks.find((b) => b.objective === objective.position);
-    if (peek) {
-      return hot(ctx, peek, label(peek, ctx), { class: "card-hot", "data-objective": objective.position },
-        face, s("rect", { class: "hit", x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }));
+    const mine = peeks.filter((b) => b.objective === objective.position);
+    const hit = s("rect", { class: "hit", x, y, width: OBJ_W, height: CARD_H, rx: 6 });
+    if (mine.length === 1) {
+      return hot(ctx, mine[0], label(mine[0], ctx), { class: "card-hot", "data-objective": objective.position }, face, hit);
+    }
+    if (mine.length > 1) {
+      const chosen = picked === objective.position;
+      const name = `Peek at objective ${objective.position + 1} (${icon}), then choose the payment`;
+      return s(
+        "g",
+        {
+          class: "hot pick" + (chosen ? " chosen" : ""),
+          role: "button",
+          tabindex: "0",
+          "aria-pressed": String(chosen),
+          "aria-label": name,
+          "data-objective": objective.position,
+          "data-pick": objective.position,
+          "data-key": `fs-pick:${objective.position}`,
+          onclick: () => pickObjective(ctx, objective.position),
+          onkeydown: (event) => {
+            if (event.key === "Enter" || event.key === " ") {
+              event.preventDefault();
+              pickObjective(ctx, objective.position);
+            }
+          },
+        },
+        s("title", {}, name),
+        face,
+        hit,
+      );
     }
     return thing(words, { class: "fs-card", "data-objective": objective.position }, face);
   });
+  const rows = Math.ceil(game.objectives.length / perRow);
   return [
-    text(left, TRAY_Y - 8, "Secret stardust cards", { class: "small" }),
-    cards,
-    game.objectives.length ? text(objLeft, TRAY_Y - 8, "Objectives", { class: "small" }) : null,
-    objectives,
+    panel(Math.max(game.secret_cards.length * CARD_STEP - 8, 160), TRAY_Y + CARD_H, [
+      text(0, 18, "Secret stardust cards", { class: "small" }),
+      cards,
+    ]),
+    game.objectives.length
+      ? panel(Math.min(game.objectives.length, perRow) * OBJ_STEP - 8, TRAY_Y + rows * (CARD_H + 8) - 8, [
+          text(0, 18, "Objectives", { class: "small" }),
+          objectives,
+        ])
+      : null,
   ];
 }
 
@@ -405,37 +448,41 @@ function regionDrawing(ctx, region, active) {
   );
 }
 
-function trackDrawing(ctx, left) {
+function trackDrawing(ctx) {
   const { game } = ctx;
   const slots = ctx.of("fs.choose_slot");
-  const y = 392;
+  const labelW = ctx.narrow ? 84 : 95;
+  const slotW = ctx.narrow ? 56 : 72;
+  const step = slotW + 6;
+  const y = 0;
   const box = (x, seat, extra = null, at = y) => [
-    s("rect", { class: seat >= 0 ? `p${seat % 6} slot` : "slot free", x, y: at, width: 72, height: 30, rx: 6 }),
-    text(x + 36, at + 20, extra || (seat >= 0 ? participant(ctx, seat).slice(0, 8) : "free"), { class: "tiny slot-text", "text-anchor": "middle" }),
+    s("rect", { class: seat >= 0 ? `p${seat % 6} slot` : "slot free", x, y: at, width: slotW, height: 30, rx: 6 }),
+    fittedText(x + slotW / 2, at + 20, extra || (seat >= 0 ? participant(ctx, seat) : "free"), slotW - 6, 6.2, { class: "tiny slot-text", "text-anchor": "middle" }),
   ];
   const now = game.order.map((seat, i) =>
-    thing(`This round, slot ${i + 1}: ${participant(ctx, seat)}`, { class: "track-slot" }, box(left + 95 + i * 78, seat)),
+    thing(`This round, slot ${i + 1}: ${participant(ctx, seat)}`, { class: "track-slot" }, box(labelW + i * step, seat)),
   );
   const y2 = y + 38;
   const next = game.next_slots.map((seat, i) => {
     const slot = i + 1;
-    const x = left + 95 + i * 78;
+    const x = labelW + i * step;
     const take = slots.find((b) => b.slot === slot);
     const gold = goldSlot(ctx, slot) ? " (+1 gold)" : "";
     if (take) {
       return hot(ctx, take, label(take, ctx), { class: "slot-hot" },
-        s("rect", { class: "hit", x, y: y2, width: 72, height: 30, rx: 6 }),
-        text(x + 36, y2 + 20, `take ${slot}${gold ? " ●" : ""}`, { class: "tiny", "text-anchor": "middle" }));
+        s("rect", { class: "hit", x, y: y2, width: slotW, height: 30, rx: 6 }),
+        text(x + slotW / 2, y2 + 20, `take ${slot}${gold ? " ●" : ""}`, { class: "tiny", "text-anchor": "middle" }));
     }
     return thing(`Next round, slot ${slot}${gold}: ${seat >= 0 ? participant(ctx, seat) : "free"}`, { class: "track-slot" },
       box(x, seat, seat >= 0 ? null : `${slot}${gold ? " ●" : ""}`, y2));
   });
-  return [
-    text(left, y + 20, "This round", { class: "small" }),
+  const w = labelW + Math.max(game.order.length, game.next_slots.length) * step - 6;
+  return panel(w, y2 + 30, [
+    text(0, y + 20, "This round", { class: "small" }),
     now,
-    text(left, y2 + 20, "Next round", { class: "small" }),
+    text(0, y2 + 20, "Next round", { class: "small" }),
     next,
-  ];
+  ]);
 }
 
 function chipText(ship) {
@@ -658,7 +705,7 @@ function playersPanel(ctx, who) {
     { class: "panel players" },
     h(
       "div",
-      { class: "scroll" },
+      { class: "scroll", tabindex: "0", role: "region", "aria-label": "Every player, in a table" },
       h(
         "table",
         {},
@@ -838,8 +885,6 @@ function movesPanel(ctx) {
     ["fs.choose_start", "Choose your 4 starting resources"],
     ["fs.scout_take", "Finish scouting"],
     ["fs.choose_resource", "Choose a resource"],
-    ["fs.scout", "Scout a secret stardust card"],
-    ["fs.peek", "Peek at an objective"],
   ];
   const boxes = groups
     .map(([type, title]) => [ctx.of(type), title])
@@ -849,7 +894,6 @@ function movesPanel(ctx) {
         "div",
         { class: "move-group" },
         h("h4", {}, title),
-        moves[0].type === "fs.peek" ? paymentPicker(ctx) : null,
         h("div", { class: "move-list compact" }, moves.map((body) => ctx.button(body, label(body, ctx), shortLabel(body, ctx)))),
       ),
     );
@@ -862,7 +906,7 @@ function movesPanel(ctx) {
       "fs.build_market": "build a market (M beside a platform)",
       "fs.choose_slot": "take a turn slot for the next round (under the board)",
       "fs.scout": "scout a secret stardust card (click it under the board)",
-      "fs.peek": "peek at an objective (click it under the board)",
+      "fs.peek": "peek at an objective (click it on the board, then its payment)",
       "fs.scout_take": "take a resource from the scouted card (on its region)",
       "fs.choose_resource": "choose a resource (on the region it comes from)",
     })[type]);
@@ -870,38 +914,27 @@ function movesPanel(ctx) {
     "Your moves",
     { class: "panel moves game-moves", "data-testid": "game-moves" },
     elsewhere.length ? h("p", { class: "hint" }, `You may ${listing(elsewhere)}.`) : null,
+    peekPayments(ctx),
     boxes,
     tradePanel(ctx),
   );
 }
 
-// How a click on an objective pays for the peek (shown when there is more than one way).
-function paymentPicker(ctx) {
-  const chosen = peekPayment(ctx);
-  const pays = [...new Map(ctx.of("fs.peek").map((body) => [payKey(body), body])).values()];
-  if (pays.length < 2) return null;
+// The payments for the objective picked on the board (the one choice after the click).
+function peekPayments(ctx) {
+  const objective = pickedObjective(ctx);
+  if (objective === null) return null;
   return h(
-    "p",
-    { class: "pay-picker", role: "group", "aria-label": "Payment for a peek on the board" },
-    "Pay with ",
-    pays.map((body) => {
-      const key = payKey(body);
-      return h(
-        "button",
-        {
-          type: "button",
-          class: "pay",
-          "aria-pressed": String(key === chosen),
-          "aria-label": `Peek paying ${amounts(body)} (then click an objective under the board)`,
-          "data-key": `fs-pay-${key}`,
-          onclick: () => {
-            ctx.ui.fs.pay = key;
-            ctx.rerender();
-          },
-        },
-        amounts(body),
-      );
-    }),
+    "div",
+    { class: "payment", "data-testid": "payment" },
+    h("p", { class: "hint" }, `Pay for the peek at objective ${objective + 1}:`),
+    ctx
+      .of("fs.peek")
+      .filter((body) => body.objective === objective)
+      .map((body) => {
+        const words = `Pay ${amounts(body)}`;
+        return ctx.button(body, `${words} to peek at objective ${objective + 1}`, words, { class: "pay-choice" });
+      }),
   );
 }
 

@@ -343,7 +343,10 @@ function paymentChoice(ctx) {
     "div",
     { class: "payment", "data-testid": "payment" },
     h("p", { class: "hint" }, `Pay for the ${info.name}:`),
-    builds.map((body) => ctx.button(body, label(body, ctx), `Pay ${junkList(body.pay)}`, { class: "pay-choice" })),
+    builds.map((body) => {
+      const words = `Pay ${junkList(body.pay)}`;
+      return ctx.button(body, `${words} to build the ${info.name}`, words, { class: "pay-choice" });
+    }),
     h("p", { class: "meta" }, "Another payment or place: the workshop order under the board."),
   );
 }
