@@ -6,6 +6,15 @@ game whose methods forward to the modules. The fields hold plain functions, so
 ``GAME.decide(state, command, seat, rng)`` calls the rule function itself (no bound
 method, no extra call: ``decide`` and ``evolve`` run once per command and per event).
 The definition satisfies :class:`games.protocol.Game`.
+
+Two more functions serve a search (a bot simulating thousands of moves), not the
+platform: ``clone`` (the copy a simulation starts from, :func:`games.clone.clone`) and
+``play`` (``decide`` and the fold of its events in one, into a state the caller owns: a
+``decide`` that works on a private copy of the state works on that state itself, and
+no event is folded twice). Both give exactly what the platform's path gives: ``play``
+returns ``decide``'s events and leaves the state ``evolve`` would make; a rejected
+command raises before anything changes. A game whose ``decide`` copies nothing plays
+with :func:`decide_then_fold`.
 """
 
 from __future__ import annotations
@@ -13,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import msgspec
 
+from games.clone import clone as clone_state
 from games.protocol import Standing, Status
 from games.undo import UndoRules
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
@@ -49,6 +59,7 @@ class GameDefinition(Generic[S, V]):
     legal_commands: Callable[[S, int], list[CommandBody]]
     score: Callable[[S], Standing]
     status: Callable[[S], Status]
+    play: Callable[[S, CommandBody, int, Random], list[EventBody]]
     # optional: every viewer's view at once (games.protocol), and what undo may take back
     views: Callable[[S, Sequence[int | None]], Sequence[V]] | None = None
     undo: UndoRules | None = None
@@ -57,3 +68,21 @@ class GameDefinition(Generic[S, V]):
     # and how good a position looks to a seat from its view
     determinize: Callable[[Any, int, Random, Sequence[CommandBody]], S] | None = None
     evaluate: Callable[[Any, int], float] | None = None
+    # for a search (see the module docstring): the copy a simulation starts from
+    clone: Callable[[S], S] = cast(Callable[[Any], Any], clone_state)
+
+
+def decide_then_fold(
+    decide: Callable[[S, CommandBody, int, Random], list[EventBody]],
+    evolve: Callable[[S, EventBody], S],
+) -> Callable[[S, CommandBody, int, Random], list[EventBody]]:
+    """``play`` for a game whose ``decide`` copies nothing: decide, then fold the events
+    into the state (every game's ``evolve`` updates a state in place)."""
+
+    def play(state: S, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+        events = decide(state, command, seat, rng)
+        for event in events:
+            evolve(state, event)
+        return events
+
+    return play

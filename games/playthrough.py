@@ -2,7 +2,9 @@
 
 A playthrough folds ``setup`` and then, while the game is not finished, picks a seat
 that must act and one of its ``legal_commands`` at random, decides it and folds the
-events. ``on_step`` sees every intermediate state, so tests check invariants there.
+events (``owned=True``: with the game's ``play``, as a searching bot's simulation does,
+the same events and states). ``on_step`` sees every intermediate state, so tests check
+invariants there.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from games.definition import decide_then_fold
 from games.protocol import Game
 from games.rng import derive_rng
 from orrery_contracts.base import CommandBody, EventBody
@@ -45,8 +48,11 @@ def play_random(
     *,
     max_commands: int = 20_000,
     on_step: Callable[[Any, int, CommandBody, list[EventBody]], None] | None = None,
+    owned: bool = False,
 ) -> Playthrough:
-    """Play one game to its end with uniformly random legal commands."""
+    """Play one game to its end with uniformly random legal commands (``owned``: each
+    command with the game's ``play``, else ``decide`` and then ``evolve``)."""
+    play = player(game) if owned else None
     chooser = Random(seed)
     seed_bytes = seed.to_bytes(16, "big", signed=True)
     events: list[EventBody] = list(game.setup(options, seats, derive_rng(seed_bytes, 0)))
@@ -63,11 +69,24 @@ def play_random(
         if not legal:
             raise AssertionError(f"{game.name}: seat {seat} must move but has no legal command")
         command = chooser.choice(legal)
-        new = game.decide(state, command, seat, derive_rng(seed_bytes, len(events) + 1))
-        for event in new:
-            state = game.evolve(state, event)
+        rng = derive_rng(seed_bytes, len(events) + 1)
+        if play is not None:
+            new = play(state, command, seat, rng)
+        else:
+            new = game.decide(state, command, seat, rng)
+            for event in new:
+                state = game.evolve(state, event)
         events.extend(new)
         commands.append((seat, command))
         if on_step is not None:
             on_step(state, seat, command, new)
     return Playthrough(state=state, events=events, commands=commands)
+
+
+def player(game: Game[Any]) -> Callable[[Any, CommandBody, int, Random], list[EventBody]]:
+    """The game's ``play`` (decide + evolve into a state the caller owns), or decide
+    then evolve for a game that has none."""
+    play: Callable[[Any, CommandBody, int, Random], list[EventBody]] | None = getattr(
+        game, "play", None
+    )
+    return play if play is not None else decide_then_fold(game.decide, game.evolve)

@@ -76,7 +76,9 @@ def test_bench_rules_prints_every_game_with_targets() -> None:
         cells = row.split()
         assert int(cells[1]) == 4  # four seats in each of the three games
         assert int(cells[2]) == 1  # --seconds 0: exactly one game
-        assert number(cells[3]) > 0 and number(cells[6]) > 0
+        assert number(cells[3]) > 0
+        # every ratio beside its target: play, games/s, view + legal (at most), clone
+        assert row.count("(≥") == 2 and row.count("(≤") == 2
     target = next(line for line in lines if line.startswith("target"))
     assert "10,000" in target and "100" in target
 
@@ -90,6 +92,8 @@ def test_bench_rules_json_for_one_game() -> None:
     assert f["games"] == 1 and f["commands"] == round(f["commands_per_game"])
     assert f["commands_per_s"] > 0 and f["view_us"] > 0 and f["baseline_us"] > 0
     assert f["ratio"] == f["commands_per_s"] / f["baseline_per_s"]
+    assert f["platform_commands_per_s"] > 0 and f["clone_us"] > 0
+    assert f["view_ratio"] == f["view_us"] / f["baseline_us"]
 
 
 def test_bench_rejects_an_unknown_game() -> None:

@@ -3,7 +3,8 @@
 Validation is ``legal.problem`` alone (the check ``legal_commands`` asks as well). A
 placement (``fed.place``) answers a ``Turn`` step (``placement.apply_place``); every other
 command answers the pending choice (``choices.answer``). The work is done on a copy
-(``games.clone``) whose events are returned.
+(``games.clone``) whose events are returned; ``play`` (a search's decide + evolve) does
+the same work on the state it is given, which the caller owns.
 """
 
 from __future__ import annotations
@@ -25,7 +26,19 @@ def decide(state: FederationState, command: CommandBody, seat: int, rng: Random)
     found = problem(state, seat, command)
     if found is not None:
         raise found
-    ctx = Ctx(clone(state), rng)
+    return _run(Ctx(clone(state), rng), command, seat)
+
+
+def play(state: FederationState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+    """``decide``, its events folded into ``state`` as they are emitted (the caller owns
+    ``state``; a rejection raises before it changes)."""
+    found = problem(state, seat, command)
+    if found is not None:
+        raise found
+    return _run(Ctx(state, rng), command, seat)
+
+
+def _run(ctx: Ctx, command: CommandBody, seat: int) -> list[EventBody]:
     if type(command) is cmd.Place:
         apply_place(ctx, seat, command)
     else:

@@ -25,6 +25,7 @@ GAME: GameDefinition[FederationState, FederationView] = GameDefinition(
     initial_state=setup.empty_state,
     setup=setup.setup,
     decide=decide.decide,
+    play=decide.play,
     evolve=evolve,
     view=views.view,
     views=views.views,

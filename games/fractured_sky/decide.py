@@ -5,11 +5,14 @@ the two cannot drift apart; every rejection code is raised there). Then one
 function per command builds its events; they record what was paid. A command that
 hands the turn to an automated opponent or ends the round runs the rest here, on a
 working state (``games.working``: a private copy that folds each event emitted): AI turns
-and the round end are events of the command that caused them.
+and the round end are events of the command that caused them. ``play`` (a search's
+decide + evolve) runs the same rules with the state it is given as the working state
+(the caller owns it), and folds the events of a command that needed none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -26,6 +29,8 @@ from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import commands as cmd
 from orrery_contracts.fractured_sky import events as ev
 
+Take = Callable[[FracturedSkyState], FracturedSkyState]  # the working state from the state
+
 
 def decide(
     state: FracturedSkyState, command: CommandBody, seat: int, rng: Random
@@ -33,38 +38,72 @@ def decide(
     refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
+    return _decide(state, command, seat, rng, clone)
+
+
+class _Owned:
+    """``play``'s working state: the state itself, noting that it was taken (its events
+    are then folded already)."""
+
+    __slots__ = ("taken",)
+
+    def __init__(self) -> None:
+        self.taken = False
+
+    def __call__(self, state: FracturedSkyState) -> FracturedSkyState:
+        self.taken = True
+        return state
+
+
+def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
+    """``decide``, its events folded into ``state`` (the caller owns ``state``; a
+    rejection raises before it changes)."""
+    refusal = problem(state, seat, command)
+    if refusal is not None:
+        raise refusal
+    owned = _Owned()
+    events = _decide(state, command, seat, rng, owned)
+    if not owned.taken:
+        for event in events:
+            evolve(state, event)
+    return events
+
+
+def _decide(
+    state: FracturedSkyState, command: CommandBody, seat: int, rng: Random, take: Take
+) -> list[EventBody]:
     # One compare of classes per case (see ``evolve``); ``c`` is ``Any`` because mypy does
     # not narrow ``command`` from ``type(command)``. The most frequent commands first.
     c: Any = command
     match type(command):
         case cmd.PlaceAirship:
-            return _place_airship(state, c, seat, rng)
+            return _place_airship(state, c, seat, rng, take)
         case cmd.Trade:
             return _trade(c, seat)
         case cmd.ChooseSlot:
-            return _choose_slot(state, c, seat, rng)
+            return _choose_slot(state, c, seat, rng, take)
         case cmd.Peek:
-            return _peek(state, c, seat, rng)
+            return _peek(state, c, seat, rng, take)
         case cmd.ChooseStart:
             return _choose_start(state, c, seat)
         case cmd.ChooseResource:
-            return _choose_resource(state, c, seat, rng)
+            return _choose_resource(state, c, seat, rng, take)
         case cmd.PlaceSkimmer:
-            return _place_skimmer(state, c, seat, rng)
+            return _place_skimmer(state, c, seat, rng, take)
         case cmd.BuildMarket:
-            return _build_market(state, c, seat, rng)
+            return _build_market(state, c, seat, rng, take)
         case cmd.Scout:
             return _scout(c, seat)
         case cmd.ScoutTake:
-            return _scout_take(state, c, seat, rng)
+            return _scout_take(state, c, seat, rng, take)
         case cmd.BuildFortress:
-            return _build_fortress(state, c, seat, rng)
+            return _build_fortress(state, c, seat, rng, take)
         case _:  # ``problem`` refuses other commands first
             raise not_fractured_sky()
 
 
 def _end_turn(
-    state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random
+    state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random, take: Take
 ) -> list[EventBody]:
     """``events`` and then: the turn handed on, or the round ended when everybody has
     placed 3 airships (with the turns of automated opponents in between)."""
@@ -76,7 +115,7 @@ def _end_turn(
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return events
-    work = Working(clone(state), evolve, events)
+    work = Working(take(state), evolve, events)
     for event in events:  # recorded already: folded only
         evolve(work.state, event)
     if nxt >= 0:
@@ -99,7 +138,7 @@ def _trade(c: cmd.Trade, seat: int) -> list[EventBody]:
 
 
 def _place_airship(
-    state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     explorer = state.explorer[c.region] < 0
     events: list[EventBody] = [
@@ -108,20 +147,20 @@ def _place_airship(
     if explorer and state.secret_deck:
         events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
     if state.ships[seat] + 1 < cat.AIRSHIPS:
-        return _end_turn(state, seat, events, rng)
+        return _end_turn(state, seat, events, rng, take)
     free = free_slots(state)
     if len(free) == 1:
         events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
-        return _end_turn(state, seat, events, rng)
+        return _end_turn(state, seat, events, rng, take)
     events.append(ev.SlotPending(seat=seat))
     return events
 
 
 def _choose_slot(
-    state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     taken = ev.SlotTaken(seat=seat, slot=c.slot, gold=slot_gold(state, c.slot))
-    return _end_turn(state, seat, [taken], rng)
+    return _end_turn(state, seat, [taken], rng, take)
 
 
 def _paid(cost: tuple[int, int, int]) -> dict[str, int]:
@@ -131,24 +170,24 @@ def _paid(cost: tuple[int, int, int]) -> dict[str, int]:
 
 
 def _build_fortress(
-    state: FracturedSkyState, c: cmd.BuildFortress, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.BuildFortress, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     built = ev.FortressBuilt(seat=seat, platform=c.platform, **_paid(cat.FORTRESS_COST))
-    return _end_turn(state, seat, [built], rng)
+    return _end_turn(state, seat, [built], rng, take)
 
 
 def _build_market(
-    state: FracturedSkyState, c: cmd.BuildMarket, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.BuildMarket, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     built = ev.MarketBuilt(seat=seat, platform=c.platform, **_paid(cat.MARKET_COST))
-    return _end_turn(state, seat, [built], rng)
+    return _end_turn(state, seat, [built], rng, take)
 
 
 def _place_skimmer(
-    state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     placed = ev.SkimmerPlaced(seat=seat, region=c.region, **_paid(cat.SKIMMER_COST))
-    return _end_turn(state, seat, [placed], rng)
+    return _end_turn(state, seat, [placed], rng, take)
 
 
 def _scout(c: cmd.Scout, seat: int) -> list[EventBody]:
@@ -156,7 +195,7 @@ def _scout(c: cmd.Scout, seat: int) -> list[EventBody]:
 
 
 def _scout_take(
-    state: FracturedSkyState, c: cmd.ScoutTake, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.ScoutTake, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     card = state.scouting
     events: list[EventBody] = [ev.ScoutFinished(seat=seat, card=card, resource=c.resource)]
@@ -168,21 +207,23 @@ def _scout_take(
         and taken >= cat.SCOUT_REVEAL_AT
     ):
         events.append(open_secret(state, card))
-    return _end_turn(state, seat, events, rng)
+    return _end_turn(state, seat, events, rng, take)
 
 
-def _peek(state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random) -> list[EventBody]:
+def _peek(
+    state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random, take: Take
+) -> list[EventBody]:
     peeked = ev.Peeked(seat=seat, objective=c.objective, gold=c.gold, iron=c.iron, wood=c.wood)
-    return _end_turn(state, seat, [peeked], rng)
+    return _end_turn(state, seat, [peeked], rng, take)
 
 
 def _choose_resource(
-    state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random
+    state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random, take: Take
 ) -> list[EventBody]:
     chosen = ev.ResourceChosen(seat=seat, resource=c.resource)
     if len(state.pending) != 1:  # other choices still pending: the round waits
         return [chosen]
-    work = Working(evolve(clone(state), chosen), evolve, [chosen])
+    work = Working(evolve(take(state), chosen), evolve, [chosen])
     after_rewards(work, rng)
     run_automation(work, rng)
     return work.events

@@ -25,6 +25,7 @@ GAME: GameDefinition[FracturedSkyState, FracturedSkyView] = GameDefinition(
     initial_state=setup.initial_state,
     setup=setup.setup,
     decide=decide.decide,
+    play=decide.play,
     evolve=evolve,
     view=views.view,
     views=views.views,
