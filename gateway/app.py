@@ -45,6 +45,7 @@ from gateway.methods import check_request
 from gateway.notify_routes import LINK_ROUTES, NOTIFY_ROUTES, holding_live
 from gateway.openapi import Schemas, openapi_document
 from gateway.presence import get_presence
+from gateway.reports import REPORT_ROUTES
 from gateway.queue import QUEUE_ROUTES, install
 from gateway.routes import (
     add_bot,
@@ -165,6 +166,7 @@ def create_app(
             get_presence,  # presence, friends, blocks: gateway/presence.py, friends.py, blocks.py
             *FRIEND_ROUTES,
             *BLOCK_ROUTES,
+            *REPORT_ROUTES,
         ],
         dependencies={"player": Provide(provide_player)},
         security=bearer_only,

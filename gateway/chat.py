@@ -8,6 +8,13 @@ message to the table's chat stream (never its log) and answers with its id; the 
 answer is the stored message, read back. Whoever may watch a table (any signed-in player
 who knows its id, as for its spectator view) may read and write its chat.
 
+Blocks work both ways: a reader never gets a message whose author they blocked or was
+blocked by, in the history or live (the author is the seat's player in the lobby
+record, or the spectator's player id the worker keeps in the entry); a seat of an
+erased account shows as ``deleted player`` in the history. A player an operator muted
+(``orrery reports resolve --mute DAYS``) is refused (403 ``muted``) until the mute
+ends.
+
 Live: one watcher per table and gateway process blocks on the chat stream and hands
 every new entry to each subscribed socket's queue (bounded: a socket that does not read
 loses its oldest frames, never blocks the others). A socket gets what is posted after
@@ -29,7 +36,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import msgspec
 import structlog
@@ -44,12 +51,15 @@ from orrery_contracts import keys
 from orrery_contracts.chat import (
     MAX_CHAT_TEXT,
     MAX_HISTORY,
+    ChatEntry,
     ChatMessage,
     SayChat,
     history,
     read_entry,
 )
 from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
+from orrery_contracts.lobby import LobbyTable
+from orrery_contracts.social import ERASED_NAME, erased_key, mute_key
 
 log = structlog.get_logger("orrery.gateway.chat")
 BLOCK_MS = 1_000
@@ -61,6 +71,34 @@ BAD_TEXT = f"a chat message has 1 to {MAX_CHAT_TEXT} characters and no control c
 
 class ChatHistory(msgspec.Struct, frozen=True, kw_only=True):
     messages: list[ChatMessage]
+
+
+class Said(NamedTuple):
+    """A live message and who said it (a seat, or a spectator's player id)."""
+
+    message: ChatMessage
+    seat: int | None
+    player: str | None
+
+
+_entry = msgspec.json.Decoder(ChatEntry)
+
+
+def entry_of(data: bytes | str) -> ChatEntry | None:
+    try:
+        return _entry.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def author_of(record: LobbyTable, seat: int | None, player: str | None) -> str | None:
+    """The player id of a message's author (None: not known, such as an anonymous seat)."""
+    if player is not None:
+        return player
+    for taken in record.players:
+        if taken.seat == seat:
+            return taken.player_id
+    return None
 
 
 class ArchivedChats(Protocol):
@@ -81,6 +119,14 @@ class TableChat:
 
     async def post(self, player_id: str, table_id: str, text: str) -> ChatMessage:
         record = await self.tables.record(table_id)
+        until = await self.redis.get(mute_key(player_id))
+        if until is not None:
+            raise ApiError(
+                403,
+                "muted",
+                "an operator muted you: you may chat again later",
+                extra={"detail": {"until": int(until)}},
+            )
         if len(text) > MAX_CHAT_TEXT:
             # as the document says (maxLength): a line is at most that long as sent too,
             # not only once its runs of spaces are folded (the worker's rule)
@@ -134,7 +180,10 @@ class TableChat:
         except OutcomeTimeout:
             raise ApiError(504, "outcome_timeout", "no answer in time; try again") from None
 
-    async def read(self, table_id: str, after: str | None, limit: int) -> ChatHistory:
+    async def read(
+        self, table_id: str, after: str | None, limit: int, hidden: set[str] | None = None
+    ) -> ChatHistory:
+        """The chat's history, without the messages of the players in ``hidden``."""
         record = await self.tables.record(table_id)
         if after is not None and not _is_stream_id(after):
             raise ApiError(422, "bad_after", "after is a message id (as chat messages carry)")
@@ -144,7 +193,32 @@ class TableChat:
             # an ended table without a chat stream: archived with its chat, or chatless
             archived = await self.archived.chat(table_id) or []
             entries = [(entry_id, {b"__data__": data}) for entry_id, data in archived]
+        entries = await self._as_seen(record, entries, hidden or set())
         return ChatHistory(messages=history(entries, after, max(1, min(limit, MAX_HISTORY))))
+
+    async def _as_seen(self, record: LobbyTable, entries: list[Any], hidden: set[str]) -> list[Any]:
+        """The entries a reader may see (hidden authors' left out), an erased author's
+        name replaced."""
+        authored = []
+        for entry_id, fields in entries:
+            data = fields.get(b"__data__") if isinstance(fields, dict) else None
+            entry = entry_of(data) if data is not None else None
+            author = author_of(record, entry.seat, entry.player) if entry else None
+            authored.append((entry_id, fields, entry, author))
+        authors = sorted({a for _, _, _, a in authored if a})
+        erased = set()
+        if authors:
+            flags = await self.redis.mget([erased_key(a) for a in authors])
+            erased = {a for a, flag in zip(authors, flags, strict=True) if flag}
+        seen = []
+        for entry_id, fields, entry, author in authored:
+            if author in hidden:
+                continue
+            if author in erased and entry is not None:
+                renamed = msgspec.structs.replace(entry, name=ERASED_NAME)
+                fields = {b"__data__": msgspec.json.encode(renamed)}
+            seen.append((entry_id, fields))
+        return seen
 
 
 def _is_stream_id(value: str) -> bool:
@@ -156,7 +230,7 @@ class ChatWatch:
     def __init__(self, client: GatewayClient, table_id: str) -> None:
         self.client = client
         self.table_id = table_id
-        self.queues: set[asyncio.Queue[ChatMessage]] = set()
+        self.queues: set[asyncio.Queue[Said]] = set()
         self.task: asyncio.Task[None] | None = None
         self.started = asyncio.Event()
 
@@ -181,10 +255,11 @@ class ChatWatch:
                     last = entry_id
                     data = fields.get(b"__data__")
                     message = read_entry(entry_id.decode(), data) if data else None
-                    if message is not None:
-                        self.offer(message)
+                    entry = entry_of(data) if message is not None else None
+                    if message is not None and entry is not None:
+                        self.offer(Said(message, entry.seat, entry.player))
 
-    def offer(self, message: ChatMessage) -> None:
+    def offer(self, message: Said) -> None:
         for queue in list(self.queues):
             if queue.full():
                 with contextlib.suppress(asyncio.QueueEmpty):
@@ -200,8 +275,8 @@ class ChatHub:
         )
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, table_id: str) -> AsyncIterator[asyncio.Queue[ChatMessage]]:
-        queue: asyncio.Queue[ChatMessage] = asyncio.Queue(QUEUE)
+    async def subscribe(self, table_id: str) -> AsyncIterator[asyncio.Queue[Said]]:
+        queue: asyncio.Queue[Said] = asyncio.Queue(QUEUE)
         watch = self.watches.follow(table_id)
         watch.queues.add(queue)
         try:

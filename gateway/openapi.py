@@ -410,7 +410,7 @@ def _one_of(value: Any) -> Any:
 # ---------------------------------------------------------------- the OpenAPI document
 
 # Operations whose body may be left out (the handler's ``data: … | None = None``).
-_OPTIONAL_BODIES = {"joinTable", "addBot"}
+_OPTIONAL_BODIES = {"joinTable", "addBot", "reportChat"}
 _PLAY_BODIES = {
     "getView": "TableView",
     "getReplay": "ReplayView",

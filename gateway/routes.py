@@ -54,6 +54,7 @@ from gateway.models import (
 )
 from gateway.my_games import MyGames
 from gateway.openapi import ASYNCAPI_PATH
+from gateway.relations import hidden_from
 from gateway.replays import Replays
 from gateway.table_bots import TableBots
 from gateway.tables import MAX_LIST
@@ -353,8 +354,10 @@ async def read_chat(
     ] = None,
     limit: Annotated[int, Parameter(ge=1, le=1000, description="messages per page")] = 100,
 ) -> ChatHistory:
-    """The table's chat, oldest first (a deleted message is a marker: ``deleted``)."""
-    return await gateway.chat.read(table_id, after, limit)
+    """The table's chat, oldest first (a deleted message is a marker: ``deleted``);
+    the messages of a player I blocked, or who blocked me, left out."""
+    hidden = await hidden_from(gateway.client.redis, player)
+    return await gateway.chat.read(table_id, after, limit, hidden)
 
 
 @get(

@@ -8,6 +8,7 @@ import msgspec
 
 from gateway.friends import Friends, Friendship, InviteIn, PlayerCard
 from gateway.presence import PresenceList
+from gateway.reports import ReportIn, ReportOut
 
 SOCIAL_MODELS: tuple[type[msgspec.Struct], ...] = (
     PresenceList,
@@ -15,8 +16,11 @@ SOCIAL_MODELS: tuple[type[msgspec.Struct], ...] = (
     Friends,
     PlayerCard,
     InviteIn,
+    ReportIn,
+    ReportOut,
 )
 
 SOCIAL_TAGS = [
     {"name": "friends", "description": "friend requests, my friends and their presence, invites"},
+    {"name": "reports", "description": "report a chat message to the operators"},
 ]

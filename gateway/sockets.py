@@ -23,10 +23,12 @@ from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
 from gateway.bodies import MAX_DEPTH, too_deep
+from gateway.chat import Said, author_of
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.presence import Heartbeat, bad_presence_frame, parse_presence, watch_friends
 from gateway.queue import mark_online
+from gateway.relations import hidden_from
 from gateway.tables import seat_of
 from gateway.tasks import cancel_until_done
 from orrery_contracts import keys
@@ -240,10 +242,18 @@ class _Connection:
                 _json.encode({"type": "error", "error": error.code, "message": error.message})
             )
 
-    async def push_chat(self, queue: asyncio.Queue[ChatMessage]) -> None:
+    async def push_chat(self, queue: asyncio.Queue[Said], table_id: str) -> None:
+        """Each message said, but those of players I blocked or was blocked by."""
+        redis = self.gateway.client.redis
         while True:
-            message = await queue.get()
-            await self.send(_chat_frame(message))
+            said = await queue.get()
+            if said.seat is not None or said.player is not None:
+                hidden = await hidden_from(redis, self.player)
+                if hidden:
+                    record = await self.gateway.tables.record(table_id)
+                    if author_of(record, said.seat, said.player) in hidden:
+                        continue
+            await self.send(_chat_frame(said.message))
 
 
 def _chat_frame(message: ChatMessage) -> bytes:
@@ -307,7 +317,7 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: G
             socket,
             push(),
             connection.receive_commands(table_id),
-            connection.push_chat(chat),
+            connection.push_chat(chat, table_id),
             connection.heartbeat.run(),
         )
 

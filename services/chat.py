@@ -59,7 +59,7 @@ def _author(
     if not player:
         raise Rejected("unauthorized", "only a seat, or a spectator through the gateway, may chat")
     name = normalise_name(body.name) or "spectator"
-    return f"p{player}", ChatEntry(spectator=True, name=name[:MAX_NAME])
+    return f"p{player}", ChatEntry(spectator=True, name=name[:MAX_NAME], player=player)
 
 
 class ChatDesk:

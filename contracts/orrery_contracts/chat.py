@@ -58,6 +58,9 @@ class ChatEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     text: str = ""
     at: int = 0
     deleted: str | None = None  # a deletion: the id of the message it removed
+    # a spectator's player id (a seat's player is the lobby record's): kept for the
+    # gateway, which hides blocked authors and files reports; never sent to clients
+    player: str | None = None
 
 
 class ChatMessage(msgspec.Struct, frozen=True, kw_only=True):

@@ -62,6 +62,7 @@ EXTENSIONS = (
     "orrery.cli.accounts",
     "orrery.cli.chat",
     "orrery.cli.matchmaking",
+    "orrery.cli.reports",
     "orrery.cli.notifier",
 )
 

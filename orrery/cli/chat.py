@@ -53,14 +53,14 @@ def chat_delete(
     configure_logging("warning")
     store = archive_url(archive_url_option, data_dir)
     with server_for(redis_url_from_env(redis_url), data_dir / "data") as url:
-        where = asyncio.run(_delete_message(url, store, table_id, message_id))
+        where = asyncio.run(delete_message(url, store, table_id, message_id))
     if not where:
         raise UserError(f"table {table_id!r} has no chat message {message_id!r}")
     suffix = " (in the archive)" if where == "archive" else ""
     print(f"deleted chat message {message_id} of table {table_id}{suffix}")
 
 
-async def _delete_message(url: str, store: str, table_id: str, message_id: str) -> str:
+async def delete_message(url: str, store: str, table_id: str, message_id: str) -> str:
     """Where the message was deleted: ``redis``, ``archive`` or ``""`` (nowhere)."""
     import redis.asyncio as aioredis
 
