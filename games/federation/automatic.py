@@ -17,31 +17,51 @@ from games.federation import effects, laws, rounds, scoring
 from games.federation.choices import CHOICE_TYPES, answer, options
 from games.federation.counts import crystals, influence
 from games.federation.effects import take_medal
-from games.federation.working_copy import CRYSTALS, INFLUENCE, Ctx
+from games.federation.working_copy import (
+    CRYSTALS,
+    CRYSTALS_ANY,
+    INFLUENCE_ANY,
+    PLANET_BITS,
+    SEAT_SHIFT,
+    Ctx,
+)
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
 
 def after_step(ctx: Ctx) -> None:
-    """Things the rules do "at once": planet medals and discarding crystals over 10."""
+    """Things the rules do "at once": planet medals and discarding crystals over 10.
+
+    Only what changed since the last look is looked at (``Ctx.touched``: a seat's
+    influence on a planet, a seat's crystals; in seat and planet order, as a look at
+    everything goes): whatever else is as it was when last looked at, and a medal taken
+    since only raises the next threshold (the thresholds come lowest first), so there is
+    nothing new to take or discard there."""
     touched = ctx.touched
     if not touched:  # no event since the last look can change what either counts
         return
     s = ctx.state
-    if touched & INFLUENCE:
-        ctx.touched = touched ^ INFLUENCE
+    if touched & INFLUENCE_ANY:
+        ctx.touched = touched & CRYSTALS_ANY
+        supply = s.medal_supply
         for seat, p in enumerate(s.players):
+            planets = touched >> (SEAT_SHIFT * seat) & PLANET_BITS
+            if not planets:
+                continue
             for planet, name in enumerate(cat.PLANETS):
-                supply = s.medal_supply[name]
-                if supply and name not in p.medals and influence(p, planet) >= supply[0]:
-                    take_medal(ctx, seat, name)
+                if planets >> planet & 1:
+                    left = supply[name]
+                    if left and name not in p.medals and influence(p, planet) >= left[0]:
+                        take_medal(ctx, seat, name)
         touched = ctx.touched  # a medal's events count for the check below
-    if touched & CRYSTALS:
-        ctx.touched = touched ^ CRYSTALS
+    if touched & CRYSTALS_ANY:
+        ctx.touched = touched & INFLUENCE_ANY
         for seat, p in enumerate(s.players):
-            if crystals(p) > cat.MAX_CRYSTALS and not any(
-                type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue
+            if (
+                touched >> (SEAT_SHIFT * seat) & CRYSTALS
+                and p.copp + p.lav + p.ocean > cat.MAX_CRYSTALS
+                and not any(type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue)
             ):
                 ctx.push(st.DiscardCrystals(seat=seat))
 
