@@ -11,7 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from games.rejection import UNKNOWN_SPACE, WRONG_PHASE, Rejected
-from games.spacecraft.junkyard import board_weight, search_moves, visit_targets
+from games.spacecraft.junkyard import board_weight, is_visit_target, search_moves
 from games.spacecraft.state import SpacecraftState
 from games.spacecraft.turn_end import finish_turn
 from orrery_contracts.base import EventBody
@@ -65,8 +65,10 @@ def visit_cell_problem(
 
 
 def visit_problem(state: SpacecraftState, c: Visit, seat: int) -> Rejected | None:
-    found = visiting_problem(state, seat)
-    return found or visit_cell_problem(state, c.x, c.y, visit_targets(state))
+    found = visiting_problem(state, seat) or _off_grid(state, c.x, c.y)
+    if found is None and not is_visit_target(state, c.y * state.size + c.x):
+        return Rejected("illegal_move", "that pile cannot be reached from outside")
+    return found
 
 
 def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:

@@ -2,27 +2,46 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
 
 _DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+@lru_cache(maxsize=16)
+def _grid(size: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The edge cells of a ``size`` × ``size`` junkyard and each cell's orthogonal
+    neighbours (made once per size: every visit and every listing walks them)."""
+    edge: list[int] = []
+    for i in range(size):
+        for x, y in ((i, 0), (i, size - 1), (0, i), (size - 1, i)):
+            cell = y * size + x
+            if cell not in edge:
+                edge.append(cell)
+    neighbours = tuple(
+        tuple(
+            (cell // size + dy) * size + cell % size + dx
+            for dx, dy in _DIRS
+            if 0 <= cell % size + dx < size and 0 <= cell // size + dy < size
+        )
+        for cell in range(size * size)
+    )
+    return tuple(edge), neighbours
+
+
 def visit_targets(state: SpacecraftState) -> list[int]:
     """Piles a pawn from outside may enter: on the edge, or reachable from outside through
     empty spaces (orthogonally). Pawns standing on empty spaces do not block the way
     (ASSUMED); a pile holding a pawn cannot be entered."""
-    size = state.size
     piles = state.piles
-    pawns = set(state.pawns)
-    seen: set[int] = set()
-    frontier: list[int] = []
-    for i in range(size):
-        for x, y in ((i, 0), (i, size - 1), (0, i), (size - 1, i)):
-            cell = y * size + x
-            if cell not in seen:
-                seen.add(cell)
-                frontier.append(cell)
+    pawns = state.pawns
+    edge, neighbours = _grid(state.size)
+    seen = bytearray(len(neighbours))
+    for cell in edge:
+        seen[cell] = 1
+    frontier = list(edge)
     targets: list[int] = []
     while frontier:
         cell = frontier.pop()
@@ -30,29 +49,34 @@ def visit_targets(state: SpacecraftState) -> list[int]:
             if cell not in pawns:
                 targets.append(cell)
             continue
-        x, y = cell % size, cell // size
-        for dx, dy in _DIRS:
-            nx, ny = x + dx, y + dy
-            if 0 <= nx < size and 0 <= ny < size:
-                n = ny * size + nx
-                if n not in seen:
-                    seen.add(n)
-                    frontier.append(n)
+        for n in neighbours[cell]:
+            if not seen[n]:
+                seen[n] = 1
+                frontier.append(n)
     targets.sort()
     return targets
+
+
+def is_visit_target(state: SpacecraftState, cell: int) -> bool:
+    """Whether ``cell`` is in ``visit_targets(state)``; a pile on the edge, the usual
+    visit, answers it without the walk."""
+    if not state.piles[cell] or cell in state.pawns:
+        return False
+    size = state.size
+    x, y = cell % size, cell // size
+    if x == 0 or y == 0 or x == size - 1 or y == size - 1:
+        return True
+    return cell in visit_targets(state)
 
 
 def has_visit_target(state: SpacecraftState) -> bool:
     """Whether ``visit_targets(state)`` is not empty. Checked at every turn's end; a free
     pile on the edge, the usual case, answers it without the walk through empty spaces."""
-    size = state.size
     piles = state.piles
-    pawns = set(state.pawns)
-    last = size - 1
-    for i in range(size):
-        for cell in (i, last * size + i, i * size, i * size + last):
-            if piles[cell] and cell not in pawns:
-                return True
+    pawns = state.pawns
+    for cell in _grid(state.size)[0]:
+        if piles[cell] and cell not in pawns:
+            return True
     return bool(visit_targets(state))
 
 
