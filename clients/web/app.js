@@ -4,6 +4,7 @@
 
 import { SESSION_KEY, clearSession, session } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
+import { startNotifications } from "./lib/notify.js";
 import { mountAuth } from "./pages/auth.js";
 import { mountGames } from "./pages/games.js";
 import { mountLobby } from "./pages/lobby.js";
@@ -99,6 +100,7 @@ window.addEventListener("orrery:signed-out", () => {
   if (parseHash().path !== "/signin") route();
 });
 route();
+startNotifications(); // the title's count, the icon's badge, push (lib/notify.js)
 
 document.getElementById("skip").addEventListener("click", (event) => {
   event.preventDefault();
