@@ -3,9 +3,10 @@
 In points: what the seat would score if the game ended now (the countdown bonus, the
 blueprint, its personal goal, its design cards), plus declared estimates of its
 progress (games/spacecraft/RULES.md, "Bots"): each blueprint part still missing costs
-a share of the blueprint's points, each rocket part and each piece of junk it holds is
-worth a little (parts score goals and designs; junk builds parts and breaks ties), a
-reserved card a little more; minus part of the best other seat's points.
+a share of the blueprint's points, each rocket part is worth two points (parts score
+goals and designs, and a rocket grows by building), each piece of unused junk a tiny
+amount (it breaks ties), a reserved card one point; minus part of the best other seat's
+points.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from games.spacecraft import rocket
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft import views as vw
 
-PART = 0.6
-JUNK = 0.25
+PART = 2.0  # a part on the rocket: it scores goals and designs, and nears the blueprint
+JUNK = 0.02  # unused junk only breaks ties
 RESERVED = 1.0
 MISSING_PART = 0.8  # of the blueprint's points, per part it still lacks (at most all)
 RIVAL = 0.3

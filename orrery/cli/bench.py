@@ -4,7 +4,9 @@
   measured in the same run (:mod:`orrery.bench.service`);
 * ``orrery bench rules`` — the games' pure rules on one core (:mod:`orrery.bench.rules`);
 * ``orrery bench replay`` — loading, auditing and replaying a table's log
-  (:mod:`orrery.bench.replay`).
+  (:mod:`orrery.bench.replay`);
+* ``orrery bench bots`` — the bot levels head to head, and their time per move
+  (:mod:`orrery.bench.bots`).
 
 (``bench scale``, ``bench gateway`` and ``bench archive`` are registered with their
 command groups: orrery/cli/ops.py, gateway.py, archive.py.)
@@ -28,6 +30,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     bench_app.callback(invoke_without_command=True)(bench)
     bench_app.command("rules")(rules)
     bench_app.command("replay")(replay)
+    bench_app.command("bots")(bots)
 
 
 def bench(
@@ -125,3 +128,28 @@ def replay(
     from orrery.bench.replay import measure_replay, print_replay
 
     print_replay(measure_replay(events, repeat, seed), repeat)
+
+
+def bots(
+    game: Annotated[
+        str | None, typer.Option("--game", help="one game (default: all three)")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", min=1, help="games per matchup and game")] = 20,
+    budget_ms: Annotated[
+        float, typer.Option("--budget-ms", min=1.0, help="ismcts time per move")
+    ] = 500.0,
+    max_iterations: Annotated[
+        int, typer.Option("--max-iterations", min=1, help="ismcts iterations per move at most")
+    ] = 20_000,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
+) -> None:
+    """Bot levels head to head (win rates, 95 % intervals) and time per move, random as baseline."""
+    from games.registry import BUILTIN
+    from orrery.bench.bots import render, run
+
+    names = [game] if game else list(BUILTIN)
+    for name in names:
+        if name not in BUILTIN:
+            raise typer.BadParameter(f"--game must be one of {', '.join(BUILTIN)}")
+    doc = run(names, games, budget_ms / 1000, max_iterations)
+    typer.echo(json.dumps(doc, indent=2) if as_json else render(doc))
