@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.support.browser import Person, WebStack, new_person, play_until_finished, web_stack
 
@@ -233,5 +234,66 @@ def test_each_table_is_legible_on_a_desktop_and_a_phone_and_accessible(
     play_until_finished([ann], moves=6)
     cards_on_the_board(ann, game)
     check_table(ann, game, "after six moves")
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def play_on_the_board_only(person: Person, moves: int | None) -> tuple[int, int]:
+    """SPACEcraft by clicking only on the board, plus the one payment after a part is
+    picked there; (board clicks, payment clicks). Stops after ``moves`` moves, or at the end."""
+    page = person.page
+    board_clicks = payments = 0
+    while moves is None or board_clicks < moves:
+        if person.phase() == "finished":
+            break
+        page.wait_for_function(
+            """() => { const t = document.querySelector('[data-testid=table]:not([data-replay])');
+                return t.dataset.phase === 'finished'
+                    || (t.dataset.myTurn === '1' && !t.dataset.busy); }""",
+            timeout=120_000,
+        )
+        if person.phase() == "finished":
+            break
+        hot = person.board_controls()
+        picks = person.table().locator("[data-testid=board] [data-pick]:not([aria-disabled=true])")
+        assert hot.count() or picks.count(), "my turn, and nothing to click on the board"
+        if picks.count() and (not hot.count() or person.rng.random() < 0.5):
+            picks.nth(person.rng.randrange(picks.count())).click()
+            board_clicks += 1
+            payment = page.get_by_test_id("payment").locator("button[data-command]")
+            assert payment.count() == 1, "one payment choice per build"
+            person.click_control(payment.first)
+            payments += 1
+        else:
+            # taking piles and building before ending the turn (the rest: at random)
+            ends = hot.and_(page.locator("[data-command*='\"sc.end_turn\"']"))
+            choices = hot if hot.count() == ends.count() or person.rng.random() < 0.2 else None
+            if choices is None:
+                choices = hot.and_(page.locator(":not([data-command*='\"sc.end_turn\"'])"))
+            try:
+                person.click_control(choices.nth(person.rng.randrange(choices.count())))
+            except PlaywrightTimeoutError:  # the board was drawn again meanwhile: look again
+                continue
+            board_clicks += 1
+    return board_clicks, payments
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        pytest.param(12, id="first-moves"),
+        pytest.param(None, id="to-the-end", marks=pytest.mark.slow),
+    ],
+)
+def test_spacecraft_against_a_bot_by_clicking_on_the_board(
+    stack: WebStack, browser: Browser, moves: int | None
+) -> None:
+    ann, _table = sit_with_bots(stack, browser, "spacecraft", 2, {"variant": "basic"})
+    clicks, payments = play_on_the_board_only(ann, moves)
+    assert clicks >= (moves or 10)
+    if moves is None:
+        assert payments, "no part built"
+        ann.page.get_by_test_id("standings").wait_for()
+        check_table(ann, "spacecraft", "at the end")
     assert not ann.errors, ann.errors
     ann.context.close()

@@ -661,7 +661,8 @@ function rocketGrid(cat, rocket, { pad = 0, extra = null, selected = null, onCel
     },
     cells,
   );
-  return h("div", { class: "rocket-wrap" }, grid);
+  // focusable: a wide rocket scrolls sideways, with the keyboard too
+  return h("div", { class: "rocket-wrap", tabindex: "0", role: "region", "aria-label": "Rocket" }, grid);
 }
 
 function seatsPanel(ctx, who) {
