@@ -36,6 +36,7 @@ from gateway.asyncapi import asyncapi_document
 from gateway.blocks import BLOCK_ROUTES
 from gateway.bodies import strict_body
 from gateway.core import RESOURCE_DEPENDENCIES, Gateway, provide_gateway, provide_player
+from gateway.erasure import ERASE_ROUTES
 from gateway.errors import EXCEPTION_HANDLERS
 from gateway.fastpath import CommandPath, command_table
 from gateway.friends import FRIEND_ROUTES
@@ -45,8 +46,8 @@ from gateway.methods import check_request
 from gateway.notify_routes import LINK_ROUTES, NOTIFY_ROUTES, holding_live
 from gateway.openapi import Schemas, openapi_document
 from gateway.presence import get_presence
-from gateway.reports import REPORT_ROUTES
 from gateway.queue import QUEUE_ROUTES, install
+from gateway.reports import REPORT_ROUTES
 from gateway.routes import (
     add_bot,
     create_player,
@@ -167,6 +168,7 @@ def create_app(
             *FRIEND_ROUTES,
             *BLOCK_ROUTES,
             *REPORT_ROUTES,
+            *ERASE_ROUTES,
         ],
         dependencies={"player": Provide(provide_player)},
         security=bearer_only,

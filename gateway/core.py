@@ -37,6 +37,7 @@ from gateway.tables import Replayer, Tables
 from gateway.views import Views
 from gateway.wire import GatewayClient
 from notify.activity import Activity
+from orrery_contracts.social import erased_key
 
 log = structlog.get_logger("orrery.gateway")
 _json = msgspec.json.Encoder()
@@ -119,7 +120,12 @@ class Gateway:
         """The session's player (and its expiry), after taking a token from its bucket."""
         self.require_connected()
         player_id, expires = self.sessions.player(token)
-        await self.limiter.take(player_id, self.settings.rate_per_s, self.settings.burst)
+        erased, _ = await asyncio.gather(  # a session outlives no erased account
+            self.client.redis.exists(erased_key(player_id)),
+            self.limiter.take(player_id, self.settings.rate_per_s, self.settings.burst),
+        )
+        if erased:
+            raise ApiError(401, "unauthorized", "this account no longer exists")
         await self.activity.touch(player_id)  # present: no notification meanwhile
         return player_id, expires
 

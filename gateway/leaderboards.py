@@ -9,6 +9,7 @@ from gateway.table_bots import bot_name
 from gateway.tables import MAX_LIST, Tables, rating_decoder
 from orrery_contracts import keys
 from orrery_contracts.lobby import bot_level_of
+from orrery_contracts.social import ERASED_NAME
 
 
 class Leaderboards:
@@ -34,7 +35,8 @@ class Leaderboards:
             entries.append(
                 LeaderboardEntry(
                     player_id=player,
-                    name=bot_name(level) if level else names.get(player, ""),
+                    # no account behind a rated player id: an erased one
+                    name=bot_name(level) if level else names.get(player, ERASED_NAME),
                     rating=round(rating.mu, 1),
                     games=rating.games,
                     bot=level is not None,

@@ -12,6 +12,7 @@ import msgspec
 
 from gateway import crypto
 from gateway.bodies import integral
+from gateway.erased import shown_records
 from gateway.errors import ApiError
 from gateway.models import TableDetail, TableList, TableMade
 from gateway.tables import (
@@ -133,7 +134,7 @@ class Lobby:
 
     async def detail(self, table_id: str) -> TableDetail:
         """The table as the lobby shows it, with its public status (whose turn, …)."""
-        record = await self.tables.record(table_id)
+        (record,) = await shown_records(self.redis, [await self.tables.record(table_id)])
         raw = await self.client.view_raw(table_id, None)
         status = _public_status.decode(raw) if raw is not None else _PublicStatus()
         taken = {p.seat for p in record.players}
@@ -184,6 +185,7 @@ class Lobby:
             num=limit,
         )
         records = await self.tables.records([m.decode().split(":", 1)[1] for m in members])
+        records = await shown_records(self.redis, records)
         more = len(members) == limit
         return TableList(
             tables=[summary(r) for r in records],
@@ -221,7 +223,8 @@ class Lobby:
         more = more or len(listed) > limit
         listed = listed[:limit]
         last = listed[-1] if listed else None
+        shown = await shown_records(self.redis, [record for _, record in listed])
         return TableList(
-            tables=[summary(record) for _, record in listed],
+            tables=[summary(record) for record in shown],
             next=f"{last[0]:015d}:{last[1].table_id}" if more and last else None,
         )

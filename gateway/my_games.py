@@ -8,6 +8,7 @@ import re
 
 import msgspec
 
+from gateway.erased import shown_games, shown_records
 from gateway.errors import ApiError
 from gateway.models import Me, MyTable, PastGame, PastGames, PastSeat
 from gateway.tables import MAX_LIST, Tables, rating_decoder, seat_of, summary
@@ -48,6 +49,7 @@ class MyGames:
             raise ApiError(401, "unauthorized", "this account no longer exists")
         members = await self.redis.zrevrange(player_tables_key(player_id), 0, MY_TABLES - 1)
         records = await self.tables.records([m.decode().split(":", 1)[1] for m in members])
+        records = await shown_records(self.redis, records)
         tables = []
         for record in records:
             seat = seat_of(record, player_id)
@@ -86,7 +88,7 @@ class MyGames:
                 games.append(past)
         games.sort(key=lambda g: (g.finished_at, g.table_id), reverse=True)
         more = more or len(games) > limit
-        games = games[:limit]
+        games = await shown_games(self.redis, games[:limit])
         last = games[-1] if games else None
         return PastGames(
             games=games,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
+from gateway.erasure import EraseIn
 from gateway.friends import Friends, Friendship, InviteIn, PlayerCard
 from gateway.presence import PresenceList
 from gateway.reports import ReportIn, ReportOut
@@ -18,6 +19,7 @@ SOCIAL_MODELS: tuple[type[msgspec.Struct], ...] = (
     InviteIn,
     ReportIn,
     ReportOut,
+    EraseIn,
 )
 
 SOCIAL_TAGS = [

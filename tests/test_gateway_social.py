@@ -19,6 +19,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from orrery.moderation import ModerationError, reports, resolve
 from orrery_contracts import keys
 from orrery_contracts.social import REPORT_MESSAGES
 from tests.support.gateway import LiveGateway, Player, error_of, live_gateway, next_frame, sign_up
@@ -300,35 +301,167 @@ async def test_reports_carry_the_chat_and_an_operator_resolves_them(
     second = (await eve.post(f"/v1/tables/{table}/chat/{worse['id']}/report")).json()["report_id"]
     third = (await ann.post(f"/v1/tables/{table}/chat/{worse['id']}/report")).json()["report_id"]
 
-    shown = reports_cli(live, "show", first, "--json")
-    assert shown.returncode == 0, shown.stderr
-    report = json.loads(shown.stdout)
-    assert report["state"] == "open" and report["reason"] == "rude"
-    assert report["reporter"] == ann.player_id and report["author"] == ben.player_id
-    # the chat's newest 20 messages then, with their authors
-    messages = report["messages"]
-    assert len(messages) == REPORT_MESSAGES
-    assert [m["text"] for m in messages[-2:]] == ["a rude line", "a ruder line"]
-    assert messages[0]["text"] == f"line {4}" and messages[0]["player_id"] == ann.player_id
-    assert messages[-1]["player_id"] == ben.player_id
-
-    deleted = reports_cli(live, "resolve", second, "--delete", "--note", "slur")
-    assert deleted.returncode == 0, deleted.stderr
-    history = (await ann.get(f"/v1/tables/{table}/chat")).json()["messages"]
-    assert next(m for m in history if m["id"] == worse["id"])["deleted"] is True
-    muted = reports_cli(live, "resolve", first, "--mute", "2")
-    assert muted.returncode == 0, muted.stderr
-    refused = await ben.post(f"/v1/tables/{table}/chat", {"text": "let me speak"})
-    assert refused.status_code == 403 and error_of(refused) == "muted"
-    assert refused.json()["detail"]["until"] > 0
-    dismissed = reports_cli(live, "resolve", third, "--dismiss")
-    assert dismissed.returncode == 0, dismissed.stderr
-    twice = reports_cli(live, "resolve", third, "--dismiss")
-    assert twice.returncode == 2 and "resolved already" in twice.stderr
+    redis = aioredis.Redis.from_url(live.redis_url)
+    try:
+        report = (await reports(redis))[first]
+        assert report.state == "open" and report.filed.reason == "rude"
+        assert report.filed.reporter == ann.player_id and report.filed.author == ben.player_id
+        # the chat's newest 20 messages then, with their authors
+        messages = report.filed.messages
+        assert len(messages) == REPORT_MESSAGES
+        assert [m.text for m in messages[-2:]] == ["a rude line", "a ruder line"]
+        assert messages[0].text == "line 4" and messages[0].player_id == ann.player_id
+        assert messages[-1].player_id == ben.player_id
+        # the operator's command line: delete (as `orrery chat delete` does), then in
+        # this process what it calls: mute, dismiss, and no second resolution
+        deleted = reports_cli(live, "resolve", second, "--delete", "--note", "slur")
+        assert deleted.returncode == 0, deleted.stderr
+        history = (await ann.get(f"/v1/tables/{table}/chat")).json()["messages"]
+        assert next(m for m in history if m["id"] == worse["id"])["deleted"] is True
+        await resolve(redis, first, "mute", days=2, by="operator")
+        refused = await ben.post(f"/v1/tables/{table}/chat", {"text": "let me speak"})
+        assert refused.status_code == 403 and error_of(refused) == "muted"
+        assert refused.json()["detail"]["until"] > 0
+        await resolve(redis, third, "dismiss")
+        with pytest.raises(ModerationError, match="resolved already"):
+            await resolve(redis, third, "dismiss")
+    finally:
+        await redis.aclose()
     listed = reports_cli(live, "list", "--all", "--json")
-    states = {r["report_id"]: r["state"] for r in json.loads(listed.stdout)["reports"]}
-    assert {first: "mute", second: "delete", third: "dismiss"}.items() <= states.items()
-    recorded = json.loads(reports_cli(live, "show", second, "--json").stdout)
-    assert recorded["resolutions"][0]["note"] == "slur"
-    assert [r for r in json.loads(reports_cli(live, "list", "--json").stdout)["reports"]
-            if r["table_id"] == table] == []  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    found = {r["report_id"]: r for r in json.loads(listed.stdout)["reports"]}
+    assert {r: found[r]["state"] for r in (first, second, third)} == {
+        first: "mute",
+        second: "delete",
+        third: "dismiss",
+    }
+    assert found[second]["resolutions"][0]["note"] == "slur"
+    assert found[first]["resolutions"][0] | {"at": 0} == {
+        "type": "report.resolved",
+        "report_id": first,
+        "action": "mute",
+        "days": 2,
+        "note": "",
+        "by": "operator",
+        "at": 0,
+    }
+    shown = reports_cli(live, "show", first)
+    assert shown.returncode == 0 and "a rude line" in shown.stdout and "mute" in shown.stdout
+
+
+# ---------------------------------------------------------------- erasing an account
+
+
+async def every_value(live: LiveGateway) -> str:
+    """Everything the server holds, every key and value, as one text."""
+    redis = aioredis.Redis.from_url(live.redis_url)
+    found = []
+    try:
+        async for key in redis.scan_iter(count=1000):
+            raw_kind = await redis.type(key)
+            kind = raw_kind.decode() if isinstance(raw_kind, bytes) else raw_kind
+            if kind == "string":
+                value: Any = await redis.get(key)
+            elif kind == "hash":
+                value = await redis.hgetall(key)
+            elif kind == "set":
+                value = await redis.smembers(key)
+            elif kind == "zset":
+                value = await redis.zrange(key, 0, -1)
+            elif kind == "list":
+                value = await redis.lrange(key, 0, -1)
+            elif kind == "stream":
+                value = await redis.xrange(key)
+            else:
+                value = ""
+            found.append(f"{key!r} {value!r}")
+    finally:
+        await redis.aclose()
+    return "\n".join(found)
+
+
+async def test_erasing_an_account_leaves_nothing_personal(
+    live: LiveGateway, http: httpx.AsyncClient
+) -> None:
+    ann, ben = await two(http)
+    cal = await sign_up(http, unique_name("Cal"))
+    await befriend(ann, ben)
+    assert (await cal.post(f"/v1/players/{ann.player_id}/block")).status_code == 200
+    email = f"{ann.player_id}@example.org"
+    endpoint = f"https://fcm.googleapis.com/fcm/send/{ann.player_id}-endpoint"
+    assert (await ann.http.put("/v1/players/me/email", json={"email": email},
+                               headers=ann.headers)).status_code == 202  # fmt: skip
+    subscription = {"endpoint": endpoint, "keys": {"p256dh": "BKey", "auth": "auth"}}
+    assert (await ann.post("/v1/players/me/push", subscription)).status_code == 201
+    played = (await ann.create_table("tiny", 2))["table_id"]
+    await ann.join(played)
+    await ben.join(played)
+    await ann.start(played)
+    await say(ann, played, "good game")
+    waiting = (await ann.create_table("tiny", 2))["table_id"]
+    await ann.join(waiting)
+
+    async def what_others_read() -> str:
+        answers = [
+            await ben.get(f"/v1/players/{ann.player_id}"),
+            await ben.get("/v1/players/me/friends"),
+            await ben.get(f"/v1/tables/{played}"),
+            await ben.get(f"/v1/tables/{played}/chat"),
+            await ben.get(f"/v1/tables/{played}/view"),
+            await ben.get("/v1/tables", state="open"),
+            await ben.get("/v1/players/me/games"),
+            await ben.get("/v1/players/presence", players=ann.player_id),
+            await cal.get("/v1/players/me/blocks"),
+        ]
+        return "\n".join(a.text for a in answers)
+
+    # the address and the endpoint never reach another player
+    before = await what_others_read()
+    assert ann.name in before and email not in before and endpoint not in before
+    assert email in await every_value(live) and endpoint in await every_value(live)
+
+    async with ann.notices():
+        wrong = await ann.http.request(
+            "DELETE", "/v1/players/me", json={"password": "not mine"}, headers=ann.headers
+        )
+        assert wrong.status_code == 401 and error_of(wrong) == "bad_credentials"
+        erased = await ann.http.request(
+            "DELETE", "/v1/players/me", json={"password": "a good password"}, headers=ann.headers
+        )
+        assert erased.status_code == 204, erased.text
+
+    # every session of the account ends
+    gone = await ann.get("/v1/players/me")
+    assert gone.status_code == 401
+    assert (await ann.get("/v1/tables")).status_code == 401
+    signed_in = await http.post(
+        "/v1/sessions", json={"name": ann.name, "password": "a good password"}
+    )
+    assert signed_in.status_code == 401
+    # nothing of theirs is left to reach them, or to find them by
+    everything = await every_value(live)
+    assert email not in everything and endpoint not in everything
+    assert f"orrery:gw:friends:{ann.player_id}" not in everything
+    assert (await ben.get(f"/v1/players/{ann.player_id}")).status_code == 404
+    assert (await ben.get("/v1/players/me/friends")).json()["friends"] == []
+    assert (await cal.get("/v1/players/me/blocks")).json() == {"blocks": []}
+    # they conceded the game in play and left the table not started
+    detail = (await ben.get(f"/v1/tables/{played}")).json()
+    assert detail["state"] == "finished"
+    seat = next(p for p in detail["players"] if p["player_id"] == ann.player_id)
+    assert seat["name"] == "deleted player"
+    assert (await ben.get(f"/v1/tables/{waiting}")).json()["players"] == []
+    # finished games' listings show the seat anonymised, the chat too
+    mine = (await ben.get("/v1/players/me/games")).json()["games"]
+    listed = next(g for g in mine if g["table_id"] == played)
+    assert {s["name"] for s in listed["seats"]} == {"deleted player", ben.name}
+    finished = (await ben.get("/v1/tables", state="finished", limit=100)).json()["tables"]
+    shown = next(t for t in finished if t["table_id"] == played)
+    assert ann.name not in json.dumps(shown)
+    chat = (await ben.get(f"/v1/tables/{played}/chat")).json()["messages"]
+    assert [(m["name"], m["text"]) for m in chat] == [("deleted player", "good game")]
+    after = await what_others_read()
+    assert email not in after and endpoint not in after
+    # the name is free again
+    again = await sign_up(http, ann.name)
+    assert again.player_id != ann.player_id
