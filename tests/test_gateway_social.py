@@ -37,6 +37,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     with live_gateway(
         Path(tmp_path_factory.mktemp("gw-social")), bots=False, ORRERY_PRESENCE_TTL_S="1"
     ) as gateway:
+        gateway.service.start("matchmaker", ORRERY_SECRET_KEY=gateway.key)
         yield gateway
 
 
@@ -200,6 +201,28 @@ async def test_a_block_refuses_requests_and_invitations_both_ways(
     assert unblocked.status_code == 204
     assert (await ann.get("/v1/players/me/blocks")).json() == {"blocks": []}
     assert (await ben.post(f"/v1/players/{ann.player_id}/friend")).json()["state"] == "requested"
+
+
+async def test_a_party_invitation_is_a_notice_and_never_crosses_a_block(
+    http: httpx.AsyncClient,
+) -> None:
+    ann, ben = await two(http)
+    cal = await sign_up(http, unique_name("Cal"))
+    assert (await cal.post(f"/v1/players/{ann.player_id}/block")).status_code == 200
+    ticket = {"game": "tiny", "seats": 2, "pace": "turn_based"}
+    refused = await ann.post("/v1/queue", {**ticket, "party": [cal.player_id]})
+    assert refused.status_code == 403 and error_of(refused) == "blocked"
+    async with ben.notices() as socket:
+        queued = await ann.post("/v1/queue", {**ticket, "party": [ben.player_id]})
+        assert queued.status_code == 201, queued.text
+        notice = await frame_of(socket, "party_invite")
+        assert notice == {
+            "type": "party_invite",
+            "player_id": ann.player_id,
+            "name": ann.name,
+            "ticket_id": queued.json()["ticket_id"],
+            "game": "tiny",
+        }
 
 
 # ---------------------------------------------------------------- chat: blocks, reports
