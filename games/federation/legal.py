@@ -149,28 +149,47 @@ def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | Non
 # ---------------------------------------------------------------- the listing
 
 
-def _candidates(s: FederationState, seat: int) -> list[cmd.Place]:
-    """Every placement worth asking ``place_problem`` about: each free ambassador on each
-    free space, voting (with or without the die) or funding, with no token or with each
-    held token on its side; and the outer space."""
+def _placements(s: FederationState, seat: int) -> list[CommandBody]:
+    """Every placement ``place_problem`` accepts, in listing order: each free ambassador
+    on each free space, voting (with or without the die) or funding, with no token or
+    with each held token on its side; and the outer space.
+
+    Built so that every check of ``place_problem`` but the last holds by construction;
+    the last, whether the seat can pay (``can_settle`` of ``placement_items``), depends
+    on the space, the side and the token, and on the ambassador only on the funding side
+    (its reward), never on the die: it is asked once per such combination."""
     p = s.players[seat]
+    held = holding(p)
     tokens = sorted(set(p.tokens))
     voting = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] > 0)]
     funding = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] == 0)]
-    die = [False, True] if p.die >= 0 and not p.die_on_board else [False]
-    out: list[cmd.Place] = []
+    dice = (False, True) if p.die >= 0 and not p.die_on_board else (False,)
+    free = [space for space in range(cat.N_SPACES) if s.space_seat[space] == -1]
+    affordable: dict[tuple[int, bool, int, int], bool] = {}
+
+    def pays(c: cmd.Place, key: tuple[int, bool, int, int]) -> bool:
+        known = affordable.get(key)
+        if known is None:
+            known = affordable[key] = can_settle(held, placement_items(seat, c))
+        return known
+
+    out: list[CommandBody] = []
     for amb in range(4):
         if p.used[amb]:
             continue
-        for space in range(cat.N_SPACES):
-            if s.space_seat[space] != -1:
-                continue
+        for space in free:
             for token in voting:
-                for with_die in die:
-                    out.append(cmd.Place(ambassador=amb, space=space, die=with_die, token=token))
+                for with_die in dice:
+                    c = cmd.Place(ambassador=amb, space=space, die=with_die, token=token)
+                    if pays(c, (space, False, token, -1)):
+                        out.append(c)
             for token in funding:
-                out.append(cmd.Place(ambassador=amb, space=space, funding=True, token=token))
-        out.append(cmd.Place(ambassador=amb, space=cat.OUTER))
+                c = cmd.Place(ambassador=amb, space=space, funding=True, token=token)
+                if pays(c, (space, True, token, amb)):
+                    out.append(c)
+        c = cmd.Place(ambassador=amb, space=cat.OUTER)
+        if pays(c, (cat.OUTER, False, -1, -1)):
+            out.append(c)
     return out
 
 
@@ -179,7 +198,7 @@ def legal_commands(s: FederationState, seat: int) -> list[CommandBody]:
         return []
     step = s.queue[0]
     if isinstance(step, st.Turn):
-        return [c for c in _candidates(s, seat) if place_problem(s, seat, c) is None]
+        return _placements(s, seat)
     if not isinstance(step, st.Choice):
         # only a state cut inside a command has an automatic step in front: the rules do
         # not answer for it (services/replay.py's unfinished_command counts on an error)
