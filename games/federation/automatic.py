@@ -15,8 +15,9 @@ from typing import Any
 
 from games.federation import effects, laws, rounds, scoring
 from games.federation.choices import CHOICE_TYPES, answer, options
-from games.federation.counts import crystals, influence
+from games.federation.counts import crystals
 from games.federation.effects import take_medal
+from games.federation.state import Player
 from games.federation.working_copy import (
     CRYSTALS,
     CRYSTALS_ANY,
@@ -44,16 +45,10 @@ def after_step(ctx: Ctx) -> None:
     s = ctx.state
     if touched & INFLUENCE_ANY:
         ctx.touched = touched & CRYSTALS_ANY
-        supply = s.medal_supply
         for seat, p in enumerate(s.players):
             planets = touched >> (SEAT_SHIFT * seat) & PLANET_BITS
-            if not planets:
-                continue
-            for planet, name in enumerate(cat.PLANETS):
-                if planets >> planet & 1:
-                    left = supply[name]
-                    if left and name not in p.medals and influence(p, planet) >= left[0]:
-                        take_medal(ctx, seat, name)
+            if planets:
+                _planet_medals(ctx, seat, p, planets)
         touched = ctx.touched  # a medal's events count for the check below
     if touched & CRYSTALS_ANY:
         ctx.touched = touched & INFLUENCE_ANY
@@ -64,6 +59,34 @@ def after_step(ctx: Ctx) -> None:
                 and not any(type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue)
             ):
                 ctx.push(st.DiscardCrystals(seat=seat))
+
+
+def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
+    """The planet medals ``seat`` has come to, of the ``planets`` (bits) looked at, in
+    planet order (``counts.influence``, written out: this runs for every seat and
+    planet at the first look of every command)."""
+    supply = ctx.state.medal_supply
+    medals = p.medals
+    bonus = p.inf_bonus
+    for planet, name in enumerate(cat.PLANETS):
+        if not planets >> planet & 1:
+            continue
+        left = supply[name]
+        if not left or name in medals:
+            continue
+        if planet == cat.ORANGE:
+            value = p.orange
+        elif planet == cat.BLUE:
+            value = p.blue
+        elif planet == cat.YELLOW:
+            value = sum(p.stalls)
+        elif planet == cat.PURPLE:
+            value = len(p.erudite)
+        else:  # a megastructure counts twice
+            built = p.built
+            value = len(built) + len([b for b in built if b >= cat.N_PRODUCTION])
+        if value + bonus[planet] >= left[0]:
+            take_medal(ctx, seat, name)
 
 
 def run_automatic(ctx: Ctx, step: st.AnyStep) -> None:
