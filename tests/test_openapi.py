@@ -55,7 +55,9 @@ BUDGETS_S = [
 # (no_such_seat: the schema's maximum is the largest table's), both ``at`` and ``step``
 # (bad_seq), a chat line with an invisible or unassigned character (bad_text: the
 # schema's pattern states the control characters and the length), my own player id as
-# a friend, a block or an invitation's (bad_friend, bad_block: my id is no schema's).
+# a friend, a block or an invitation's (bad_friend, bad_block: my id is no schema's), an
+# address of no mail domain (bad_email), a push endpoint on no known push service
+# (bad_endpoint), a time zone name no zone has (bad_time_zone).
 # What a schema can say, it says: integers (``2.0`` is one, and is taken as one), bounds,
 # patterns, lengths.
 RULES_DECIDE = [
@@ -72,6 +74,9 @@ RULES_DECIDE = [
     "befriendPlayer",
     "blockPlayerById",
     "inviteFriend",
+    "setEmail",
+    "addPushSubscription",
+    "setNotifications",
 ]
 ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
 CONFIG = """
