@@ -110,9 +110,14 @@ def test_private_table_needs_its_invite_and_the_lobby_lists_public_ones(
     )
     invite = ann.page.get_by_test_id("invite-link").input_value()
     assert f"/table/{secret}?invite=" in invite
-    # The creator adds a bot before taking a seat; then sits down.
+    # The creator adds a bot of a level she chooses before taking a seat; then sits down.
+    assert ann.page.get_by_test_id("bot-level").input_value() == "greedy"
+    ann.page.get_by_test_id("bot-level").select_option("ismcts")
     ann.page.get_by_test_id("add-bot").click()
-    ann.page.locator("[data-testid=seats] li:first-child .name").filter(has_text="Bot").wait_for()
+    first = ann.page.locator("[data-testid=seats] li:first-child")
+    first.locator(".name").filter(has_text="Bot (ismcts)").wait_for()
+    expect(ann.page.get_by_test_id("bot-0")).to_have_text(" (bot: ismcts)")
+    assert ann.page.get_by_test_id("bot-level").input_value() == "ismcts"  # kept
 
     # Bob's lobby lists the public table with its seats and options, never the private one.
     bob.open("/")

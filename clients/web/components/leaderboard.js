@@ -33,15 +33,22 @@ export async function renderLeaderboard(boardBox, lobby) {
             "tbody",
             {},
             board.entries.map((entry, i) =>
-              h("tr", {}, h("td", {}, i + 1), h("td", {}, entry.name), h("td", {}, entry.rating), h("td", {}, entry.games)),
+              h(
+                "tr",
+                entry.bot ? { class: "bot", "data-bot": entry.player_id } : {},
+                h("td", {}, i + 1),
+                h("td", {}, entry.name, entry.bot ? h("span", { class: "badge" }, " bot") : null),
+                h("td", {}, entry.rating),
+                h("td", {}, entry.games),
+              ),
             ),
           ),
         )
       : h(
           "p",
           { class: "hint", "data-testid": "leaderboard-empty" },
-          "Nobody is rated yet. Only games between two or more signed-in players are rated " +
-            "(games against bots alone are not): finish one to be listed.",
+          "Nobody is rated yet. A finished game rates its signed-in players and its bots " +
+            "(each level rated like a player) when it has two of them: finish one to be listed.",
         );
   } catch (error) {
     body = h("p", { class: "message" }, error.message);

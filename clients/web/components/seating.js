@@ -1,9 +1,51 @@
 // Before the start: the seats still open, the invite link of a private table, and the
-// buttons to take a seat, add a bot, start and give up a seat; the two-step "leave"
-// (give up a seat, or concede while playing). Actions come from the page:
-// actions.join / bot / start / leave() and actions.confirm(true|false).
+// buttons to take a seat, add a bot (of the level chosen beside it), start and give up a
+// seat; the two-step "leave" (give up a seat, or concede while playing). Actions come from
+// the page: actions.join / start / leave(), actions.bot(level) and actions.confirm(true|false).
 
 import { h, plural } from "../lib/dom.js";
+
+// The bots' levels (the gateway's), weakest first; the select keeps its choice between
+// renders of the panel.
+const BOT_LEVELS = [
+  ["random", "Random (easy)"],
+  ["greedy", "Greedy (medium)"],
+  ["ismcts", "ISMCTS (hard)"],
+];
+let botLevel = "greedy";
+
+function addBot(busy, actions) {
+  const select = h(
+    "select",
+    {
+      id: "bot-level",
+      "data-testid": "bot-level",
+      disabled: busy,
+      onchange: (event) => {
+        botLevel = event.target.value;
+      },
+    },
+    ...BOT_LEVELS.map(([value, text]) => h("option", { value, selected: value === botLevel }, text)),
+  );
+  return h(
+    "span",
+    { class: "add-bot" },
+    h("label", { for: "bot-level" }, "Bot level "),
+    select,
+    " ",
+    h(
+      "button",
+      {
+        type: "button",
+        "data-testid": "add-bot",
+        "data-key": "add-bot",
+        disabled: busy,
+        onclick: () => actions.bot(botLevel),
+      },
+      "Add a bot",
+    ),
+  );
+}
 
 export function lobbyPanel(view, { tableId, busy, createdHere, confirming, actions }) {
   const open = view.seats.filter((s) => !s.name).length;
@@ -60,13 +102,7 @@ export function lobbyPanel(view, { tableId, busy, createdHere, confirming, actio
             "Take a seat",
           )
         : null,
-      open && (mine || createdHere)
-        ? h(
-            "button",
-            { type: "button", "data-testid": "add-bot", "data-key": "add-bot", disabled: busy, onclick: actions.bot },
-            "Add a bot",
-          )
-        : null,
+      open && (mine || createdHere) ? addBot(busy, actions) : null,
       canStart
         ? h(
             "button",

@@ -1,4 +1,4 @@
-// The seat strip: every seat (name, bot, you, left, to move) with its live points and
+// The seat strip: every seat (name, bot and its level, you, left, taken over by a bot, to move) with its live points and
 // rank from the view's standings (the rules' own score: no client computes one), and
 // the built-in opponents that hold no seat (Fractured Sky's AIs in 1-2 player games).
 
@@ -20,6 +20,14 @@ export function sharedRank(lines, line) {
   const ahead = lines.filter((other) => other.points > line.points).length;
   const tied = lines.filter((other) => other.points === line.points).length > 1;
   return `${tied ? "=" : "#"}${ahead + 1}`;
+}
+
+// A bot's seat, with its level when the view gives one (a seat a bot took over is marked
+// after "left" instead).
+function botMark(seat, bots) {
+  if (seat.bot_from_seq) return null;
+  if (seat.bot_level) return h("span", { class: "meta", "data-testid": `bot-${seat.seat}` }, ` (bot: ${seat.bot_level})`);
+  return bots.has(seat.seat) ? h("span", { class: "meta" }, " (bot)") : null;
 }
 
 export function seatStrip(view, bots) {
@@ -50,9 +58,12 @@ export function seatStrip(view, bots) {
         },
         swatch(seat.seat),
         h("span", { class: "name" }, seat.name || "open seat"),
-        bots.has(seat.seat) ? h("span", { class: "meta" }, " (bot)") : null,
+        botMark(seat, bots),
         seat.seat === view.viewer ? h("span", { class: "meta" }, " (you)") : null,
         seat.left ? h("span", { class: "meta" }, " (left)") : null,
+        seat.bot_from_seq
+          ? h("span", { class: "meta", "data-testid": `taken-over-${seat.seat}` }, ` (a ${seat.bot_level} bot plays it)`)
+          : null,
         view.to_move.includes(seat.seat) ? h("span", { class: "badge turn-badge" }, "to move") : null,
         place(seat.seat),
       ),

@@ -104,7 +104,8 @@ export const api = {
     request("POST", "/v1/tables", { game, seats, options, private: isPrivate }),
   join: (tableId, invite) =>
     request("POST", `/v1/tables/${encodeURIComponent(tableId)}/join`, invite ? { invite } : {}),
-  bot: (tableId) => request("POST", `/v1/tables/${encodeURIComponent(tableId)}/bots`, {}),
+  bot: (tableId, level) =>
+    request("POST", `/v1/tables/${encodeURIComponent(tableId)}/bots`, level ? { level } : {}),
   start: (tableId) => request("POST", `/v1/tables/${encodeURIComponent(tableId)}/start`),
   leave: (tableId) => request("POST", `/v1/tables/${encodeURIComponent(tableId)}/leave`),
   command: (tableId, commandId, body) =>

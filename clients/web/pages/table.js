@@ -170,7 +170,7 @@ export function mountTable(root, { tableId, params }) {
 
   const actions = {
     join: () => lifecycle("join", () => api.join(tableId, invite)),
-    bot: () => lifecycle("bot", () => api.bot(tableId)),
+    bot: (level) => lifecycle("bot", () => api.bot(tableId, level)),
     start: () => lifecycle("start", () => api.start(tableId)),
     leave: () => lifecycle("leave", () => api.leave(tableId)),
     confirm: (yes) => {
