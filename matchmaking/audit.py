@@ -4,7 +4,8 @@ recomputed, and every decision is re-derived from the log and its recorded clock
 * each pass of the matcher (the ``match.made`` entries of one ``cycle``, all at one
   clock) must be exactly what the matcher makes of the tickets the log shows waiting
   just before it, at that clock: the same tickets together, the same seat counts and
-  bots, the same seats (a shuffle seeded by the log), table id and spread;
+  bots, the same seats (a shuffle seeded by the log), table id and spread, and the
+  same bots' level from the bots' ratings the entry records;
 * each ``queue.expired`` must be due at its clock (the player offline for the window
   the entry records, or the party not accepted in time);
 * no ticket is matched twice, and every match made is started or failed (or still
@@ -109,7 +110,7 @@ def _check_pass(
         logged = entry.event
         assert isinstance(logged, MatchMade)
         report.matches += 1
-        expected = made(state, group, logged.cycle, entry.seq, entry.prev)
+        expected = made(state, group, logged.cycle, entry.seq, entry.prev, logged.bot_ratings)
         if expected != logged:
             report.problems.append(
                 f"seq {entry.seq}: match {logged.match_id} differs from the matcher's "

@@ -67,7 +67,13 @@ from matchmaking.settings import MatchmakerSettings
 from orrery_contracts import keys
 from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 from orrery_contracts.identity import seat_secret, sign_identity
-from orrery_contracts.lobby import BOT_PLAYER_ID, BOTS_ADDED_STREAM, BOTS_SET
+from orrery_contracts.lobby import (
+    BOT_LEVELS,
+    BOT_PLAYER_ID,
+    BOTS_ADDED_STREAM,
+    BOTS_SET,
+    bot_player_id,
+)
 from orrery_contracts.matchmaking import (
     ANSWER_TTL_MS,
     ENDED_TICKET_TTL_S,
@@ -316,6 +322,17 @@ class Matchmaker:
             found.append(Rating(mu=round(rating.mu, 3), sigma=round(rating.sigma, 3)))
         return found
 
+    async def _bot_ratings(self, game: str) -> dict[str, float]:
+        """The rated bot levels' ratings on the game's leaderboard (``bot:<level>``)."""
+        raws = await self.redis.hmget(
+            keys.ratings_key(game), [bot_player_id(level) for level in BOT_LEVELS]
+        )
+        return {
+            level: round(_rating.decode(raw).mu, 3)
+            for level, raw in zip(BOT_LEVELS, raws, strict=True)
+            if raw
+        }
+
     async def _cycle(self, writer: Writer, now: int) -> None:
         state = writer.state
         watched = sorted(
@@ -335,8 +352,11 @@ class Matchmaker:
         WAITING.labels(state.game).set(len(state.waiting_ids))
         if groups:
             cycle = state.cycle + 1
+            bots = await self._bot_ratings(state.game) if any(g.bots for g in groups) else {}
             for group in groups:
-                writer.add_with(lambda seq, prev, g=group: made(state, g, cycle, seq, prev), now)
+                writer.add_with(
+                    lambda seq, prev, g=group: made(state, g, cycle, seq, prev, bots), now
+                )
 
     # ------------------------------------------------------------ making tables
 
@@ -404,18 +424,20 @@ class Matchmaker:
                 ),
             )
         self._fault("join")
+        # a bot of the match's level (a match from before levels: the level-less bot)
+        level = match.bot_level
+        bot = BOT_PLAYER_ID if isinstance(level, msgspec.UnsetType) else bot_player_id(level)
+        names = {s.seat: s.name for s in match.players}
         for seat_number in match.bots:
             member = f"{table_id}|{seat_number}"
             await self.redis.sadd(BOTS_SET, member)  # announced before the join
             command_id = f"{prefix}.join.{seat_number}"
             await self._send(
                 table_id,
-                JoinRequest(name=f"Bot {seat_number + 1}", seat=seat_number),
+                JoinRequest(name=names[seat_number], seat=seat_number),
                 command_id=command_id,
-                token=seat_secret(self.secret_key, table_id, seat_number, BOT_PLAYER_ID),
-                identity=sign_identity(
-                    self.secret_key.encode(), table_id, command_id, BOT_PLAYER_ID
-                ),
+                token=seat_secret(self.secret_key, table_id, seat_number, bot),
+                identity=sign_identity(self.secret_key.encode(), table_id, command_id, bot),
             )
             await self.redis.xadd(BOTS_ADDED_STREAM, {"member": member}, maxlen=1000)
         self._fault("bots")

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from matchmaking.matcher import Group, Waiting, match
+from orrery_contracts.lobby import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from orrery_contracts.matchmaking import (
     ANY_AFTER_S,
     ENDED_TICKET_TTL_S,
@@ -414,8 +415,28 @@ def table_id_for(game: str, prev: str) -> str:
     return "m" + hashlib.sha256(f"{game}|{prev}".encode()).hexdigest()[:20]
 
 
-def made(state: QueueState, group: Group, cycle: int, seq: int, prev: str) -> MatchMade:
-    """The ``match.made`` event of a group, as the entry ``seq`` after ``prev``."""
+def bot_level_for(ratings: list[float], bot_ratings: dict[str, float]) -> str:
+    """The bots' level for a table of players rated ``ratings``: the rated level
+    (``bot_ratings``: level -> rating) nearest their mean, the first of BOT_LEVELS on a
+    tie; the default level when none is rated or no player is."""
+    rated = [level for level in BOT_LEVELS if level in bot_ratings]
+    if not rated or not ratings:
+        return DEFAULT_BOT_LEVEL
+    mean = sum(ratings) / len(ratings)
+    return min(rated, key=lambda level: abs(bot_ratings[level] - mean))
+
+
+def made(
+    state: QueueState,
+    group: Group,
+    cycle: int,
+    seq: int,
+    prev: str,
+    bot_ratings: dict[str, float] | msgspec.UnsetType = msgspec.UNSET,
+) -> MatchMade:
+    """The ``match.made`` event of a group, as the entry ``seq`` after ``prev``, its bots
+    of the level nearest the players' ratings (``bot_ratings``: the rated levels'; UNSET
+    re-derives a match logged before bots had levels)."""
     seats = seat_order(prev, group.seats)
     players: list[MatchSeat] = []
     options: dict[str, Any] = {}
@@ -435,10 +456,17 @@ def made(state: QueueState, group: Group, cycle: int, seq: int, prev: str) -> Ma
                 )
             )
     bots = sorted(seats[len(players) :])
-    players.extend(MatchSeat(seat=s, name=f"Bot {s + 1}") for s in bots)
+    ratings = [s.mu for s in players if s.mu is not None]
+    level: str | msgspec.UnsetType = msgspec.UNSET
+    if bots and not isinstance(bot_ratings, msgspec.UnsetType):
+        level = bot_level_for(ratings, bot_ratings)
+    else:
+        bot_ratings = msgspec.UNSET
+    players.extend(
+        MatchSeat(seat=s, name=f"Bot ({level})" if level else f"Bot {s + 1}") for s in bots
+    )
     players.sort(key=lambda s: s.seat)
     first = state.tickets[group.tickets[0].ticket_id].ticket
-    ratings = [s.mu for s in players if s.mu is not None]
     return MatchMade(
         match_id=f"{state.game}.{seq}",
         cycle=cycle,
@@ -452,6 +480,8 @@ def made(state: QueueState, group: Group, cycle: int, seq: int, prev: str) -> Ma
         bots=bots,
         ratings=ratings,
         spread=round(max(ratings) - min(ratings), 3) if ratings else 0.0,
+        bot_ratings=bot_ratings,
+        bot_level=level,
     )
 
 

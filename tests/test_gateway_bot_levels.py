@@ -64,7 +64,7 @@ async def _log_types(live: LiveGateway, table_id: str) -> list[str]:
     try:
         partitions = int(await redis.hget(keys.CONFIG_KEY, "partitions") or 1)
         stream = keys.log_stream(keys.partition_of(table_id, partitions), table_id)
-        entries = await redis.xrange(stream)
+        entries: list[Any] = await redis.xrange(stream)
     finally:
         await redis.aclose()
     bodies = [msgspec.msgpack.decode(decode_entry(fields[b"e"]).body) for _, fields in entries]

@@ -226,6 +226,11 @@ class MatchMade(QueueEventBody, frozen=True, kw_only=True, tag="match.made"):
     bots: list[int]
     ratings: list[float]
     spread: float
+    # the bots' ratings on the game's leaderboard at the pass (level -> mu, the rated
+    # levels only) and the level chosen from them: the one nearest the players' mean,
+    # greedy when none is rated. Absent in a match made before bots had levels.
+    bot_ratings: dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    bot_level: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class MatchStarted(QueueEventBody, frozen=True, kw_only=True, tag="match.started"):
