@@ -228,12 +228,26 @@ def test_each_table_is_legible_on_a_desktop_and_a_phone_and_accessible(
     stack: WebStack, browser: Browser, game: str
 ) -> None:
     seats, options = GAMES[game]
-    ann, _table = sit_with_bots(stack, browser, game, seats, options)
+    ann, table = sit_with_bots(stack, browser, game, seats, options)
     equal_scores_share_a_rank(ann)
     check_table(ann, game, "at the start")
     play_until_finished([ann], moves=6)
     cards_on_the_board(ann, game)
     check_table(ann, game, "after six moves")
+    if game == "fractured_sky":  # the other pages, once
+        for path, ready in [
+            ("/", "lobby"),
+            ("/games", "my-games-page"),
+            (f"/table/{table}/replay", "replay-slider"),
+        ]:
+            ann.open(path)
+            ann.page.get_by_test_id(ready).first.wait_for()
+            # the pages' boxes are named once their data came
+            titles = {"/": ["#mine-title", "#board-title"], "/games": ["#games-title"]}
+            for title in titles.get(path, []):
+                ann.page.locator(title).wait_for()
+            violations = axe_violations(ann)
+            assert not violations, f"{path}: " + "\n".join(violations)
     assert not ann.errors, ann.errors
     ann.context.close()
 

@@ -378,7 +378,7 @@ function stallsDrawing(ctx) {
           { class: "fed-stall", "data-stall": i },
           s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
           s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[2] }),
-          fittedText(x + 4, y + 15, `${i + 1}: ${short(stall.text)}`, w - 8, 7, { class: "micro-strong" }),
+          fittedText(x + 4, y + 15, `${i + 1}: ${short(stall.text)}`, w - 8, 7.5, { class: "micro-strong" }),
           s("rect", { class: "step", x: x + 3, y: y + 21, width: w - 6, height: 18, rx: 4 }),
           text(x + 6, y + 33, `×${stall.upper_factor}`, { class: "micro" }),
           pawns(upper, x + 26, y + 30),
@@ -444,7 +444,7 @@ function structuresDrawing(ctx) {
     const face = [
       s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
       s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[4] }),
-      fittedText(x + 5, y + 16, line1, w - 14, 7, { class: "micro-strong" }),
+      fittedText(x + 5, y + 16, line1, w - 14, 7.5, { class: "micro-strong" }),
       fittedText(x + 4, y + 30, line2, w - 8, 6.2, { class: "micro" }),
       pawns(seats, x + 9, y + h2 - 12),
     ];

@@ -325,7 +325,7 @@ function trayDrawing(ctx) {
       s("rect", { class: "card" + (known ? " known" : ""), x, y: TRAY_Y, width: CARD_W, height: CARD_H, rx: 6 }),
       text(x + CARD_W / 2, TRAY_Y + 16, `★ ${card.position + 1}`, { class: "tiny", "text-anchor": "middle" }),
       known
-        ? fittedText(x + CARD_W / 2, TRAY_Y + 36, regionName(cat, card.region).split(" ")[0], CARD_W - 6, 6.6, { class: "micro-strong", "text-anchor": "middle" })
+        ? fittedText(x + CARD_W / 2, TRAY_Y + 36, regionName(cat, card.region).split(" ")[0], CARD_W - 6, 7.5, { class: "micro-strong", "text-anchor": "middle" })
         : text(x + CARD_W / 2, TRAY_Y + 36, "?", { class: "small", "text-anchor": "middle" }),
       marks(card.scouts.map((m) => m.seat), x, TRAY_Y + CARD_H - 9),
     ];
@@ -349,7 +349,7 @@ function trayDrawing(ctx) {
     const face = [
       s("rect", { class: "card objective" + (objective.revealed ? " revealed" : known ? " known" : ""), x, y, width: OBJ_W, height: CARD_H, rx: 6 }),
       text(x + OBJ_W / 2, y + 16, `Objective ${objective.position + 1}`, { class: "tiny", "text-anchor": "middle" }),
-      fittedText(x + OBJ_W / 2, y + 33, icon, OBJ_W - 8, 6.6, { class: "micro-strong", "text-anchor": "middle" }),
+      fittedText(x + OBJ_W / 2, y + 33, icon, OBJ_W - 8, 7.5, { class: "micro-strong", "text-anchor": "middle" }),
       known ? text(x + OBJ_W / 2, y + 47, objective.revealed ? "revealed" : "seen", { class: "tiny", "text-anchor": "middle" }) : null,
       marks(objective.peeked_by, x, y + CARD_H - 7),
     ];
