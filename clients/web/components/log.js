@@ -23,6 +23,7 @@ export class MoveLog {
       h("p", { class: "meta" }, h("a", { href: `#/table/${tableId}/replay` }, "Step through the whole game")),
     );
     this.previous = null;
+    this.undoBy = null;
     // Where the reader left the list: following the newest entry, or scrolled up to a
     // place. (The page re-attaches the list on each render, which resets its scroll.)
     this.following = true;
@@ -39,12 +40,20 @@ export class MoveLog {
     this.list.scrollTop = this.following ? this.list.scrollHeight : this.saved;
   }
 
+  // My undo was accepted: the next view is told as it.
+  tookBack(name) {
+    this.undoBy = name;
+  }
+
   // A new view arrived: tell what changed since the last one (nothing for the first).
   update(view, ctx, mod) {
     const previous = this.previous;
     this.previous = view;
     if (!previous || previous.seq >= view.seq) return;
-    const lines = describeTable(previous, view, ctx, mod);
+    // an undo is told as one, not as the changes it undid
+    const undone = this.undoBy;
+    this.undoBy = null;
+    const lines = undone ? [`${undone} took back the last move.`] : describeTable(previous, view, ctx, mod);
     if (!lines.length) return;
     const list = this.list;
     list.append(h("li", { "data-seq": view.seq }, lines.join(" ")));

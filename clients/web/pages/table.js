@@ -17,6 +17,7 @@ import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
+import { forgetTurn, noticeTurn, turnTitle } from "../lib/turn.js";
 import { NARROW_QUERY, makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { gameParts } from "../components/game.js";
@@ -133,7 +134,10 @@ export function mountTable(root, { tableId, params }) {
     say("");
     page.dataset.outcome = "pending";
     render();
+    // the view after my undo may come before its outcome: the log knows it first
+    if (body.type === "table.undo" && st.view) log.tookBack(context().name(st.view.viewer));
     const outcome = await live.send(body);
+    if (outcome.outcome !== "accepted" && body.type === "table.undo") log.tookBack(null);
     if (outcome.outcome === "accepted") {
       page.dataset.outcome = "accepted";
       if (st.view && st.view.seq >= outcome.last_seq) settle();
@@ -268,7 +272,8 @@ export function mountTable(root, { tableId, params }) {
     const ctx = context();
     if (ctx.myTurn) page.dataset.myTurn = "1";
     else delete page.dataset.myTurn;
-    document.title = `${ctx.myTurn ? "Your turn · " : ""}${st.title} · Orrery`;
+    document.title = turnTitle(ctx.myTurn, st.title);
+    noticeTurn(ctx.myTurn);
     announcer.say(turnText(view, ctx));
 
     const parts = view.view ? gameParts(st.mod, ctx) : {};
@@ -364,6 +369,7 @@ export function mountTable(root, { tableId, params }) {
 
   return () => {
     narrow.removeEventListener("change", redraw);
+    forgetTurn();
     live.close();
     clearTimeout(st.busyTimer);
   };
