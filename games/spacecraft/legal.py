@@ -38,7 +38,7 @@ from games.spacecraft.action_step import (
 from games.spacecraft.build_step import building_problem, fit_problem
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
-from games.spacecraft.workshop import cheapest_payment, pay_problem, slot_problem
+from games.spacecraft.workshop import cheapest_payment, pay_problem
 from orrery_contracts.base import CommandBody
 from orrery_contracts.spacecraft import COMMAND_TYPES
 from orrery_contracts.spacecraft import catalogue as cat
@@ -133,27 +133,36 @@ def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:
 def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     """One build per compartment, paid the cheapest way: listed exactly when paying every
     junk tile would be accepted (both payments are valid or neither is, the rest of the
-    check is the same)."""
+    check is the same). What a compartment's check needs beyond its supply depends on
+    its part's shape (the fit) and on its column's token and the part's weight (the
+    payment): each is asked once per listing."""
     out: list[CommandBody] = []
     beside = state.beside[seat]
     if not any(beside) or building_problem(state, seat) is not None:
         return out
-    cheapest: dict[tuple[int, int], list[str] | None] = {}
+    supply = state.supply
+    tokens = state.tokens
     fits: dict[str, bool] = {}
+    paid: dict[tuple[int, int], list[str] | None] = {}
     for i, slot in enumerate(cat.SLOTS):
-        if slot_problem(state, i) is not None:
+        if supply[i] <= 0:  # slot_problem: sold out
             continue
         shape = rocket.shape(slot.kind)
-        if shape not in fits:  # the fit depends on the shape only
-            fits[shape] = fit_problem(state, seat, slot.kind) is None
-        if not fits[shape]:
+        fit = fits.get(shape)
+        if fit is None:  # the fit depends on the shape only
+            fit = fits[shape] = fit_problem(state, seat, slot.kind) is None
+        if not fit:
             continue
-        key = (state.tokens[slot.column], cat.PART_WEIGHT[shape])
-        if key not in cheapest:
+        key = (tokens[slot.column], cat.PART_WEIGHT[shape])
+        if key not in paid:
             pay = cheapest_payment(beside, *key)
-            cheapest[key] = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
-        names = cheapest[key]
-        if names is not None and pay_problem(state, seat, i, names) is None:
+            names = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
+            # pay_problem reads the compartment's column token and part weight only
+            if names is not None and pay_problem(state, seat, i, names) is not None:
+                names = None
+            paid[key] = names
+        names = paid[key]
+        if names is not None:
             out.append(Build(slot=i, pay=names))
     return out
 

@@ -85,27 +85,43 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
 
 @lru_cache(maxsize=1024)
 def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
+    # paying everything (payment_problem of it, written out: it holds every tile, so it
+    # fails only without the token or when too light)
+    weight = sum(n * w for n, w in zip(beside, cat.JUNK_WEIGHT, strict=True))
+    if not beside[token] or weight < need:
+        return None
     have = list(beside)
     everything = _everything(have)
-    if payment_problem(have, token, need, everything) is not None:
-        return None
     rest = need - cat.JUNK_WEIGHT[token]
     if rest <= 0:
         return (token,)
     avail = list(beside)
     avail[token] -= 1
-    types = [t for t in range(cat.N_JUNK) if avail[t] > 0]
     best: tuple[int, int, tuple[int, ...]] | None = None
-    for size in range(1, rest + 1):
-        for combo in combinations_with_replacement(types, size):
-            weight = sum(cat.JUNK_WEIGHT[t] for t in combo)
-            if weight < rest or any(combo.count(t) > avail[t] for t in set(combo)):
-                continue
-            key = (weight, size, combo)
-            if best is None or key < best:
-                best = key
+    for key, counts in _combos(rest):  # least (weight, size, combo) first
+        if all(avail[t] >= n for t, n in counts):
+            best = key
+            break
     pay = sorted([token, *best[2]]) if best is not None else everything
     return tuple(pay if payment_problem(have, token, need, pay) is None else everything)
+
+
+@lru_cache(maxsize=16)
+def _combos(
+    rest: int,
+) -> tuple[tuple[tuple[int, int, tuple[int, ...]], tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of 1 to ``rest`` junk tiles weighing at least ``rest``, as its key
+    (weight, size, the sorted tile types) and its count per type, least key first: the
+    cheapest payment's search takes the first the seat holds."""
+    found = []
+    for size in range(1, rest + 1):
+        for combo in combinations_with_replacement(range(cat.N_JUNK), size):
+            weight = sum(cat.JUNK_WEIGHT[t] for t in combo)
+            if weight >= rest:
+                counts = tuple((t, combo.count(t)) for t in sorted(set(combo)))
+                found.append(((weight, size, combo), counts))
+    found.sort()
+    return tuple(found)
 
 
 def _everything(beside: list[int]) -> list[int]:
