@@ -24,7 +24,7 @@ import zstandard
 
 from archive.model import ArchivedSeat, FinalState, TableSummary
 from orrery_contracts.envelope import GENESIS_HASH, EventEnvelope, RawEnvelope, encode_entry, seal
-from orrery_contracts.lobby import BOT_PLAYER_ID
+from orrery_contracts.lobby import BOT_PLAYER_ID, is_bot_player
 from orrery_contracts.table import (
     SeatJoined,
     SeatLeft,
@@ -124,12 +124,12 @@ def summarize(entries: Sequence[RawEnvelope], archived_at: int = 0) -> TableSumm
         if isinstance(event, TableCreated):
             created = event
         elif isinstance(event, SeatJoined):
-            bot = event.player_id == BOT_PLAYER_ID
+            bot = is_bot_player(event.player_id)
+            # a bot of a level keeps its id (``bot:<level>``: it is rated); the level-less one not
+            player_id = None if event.player_id == BOT_PLAYER_ID else event.player_id or None
             seats[event.seat] = ArchivedSeat(
-                seat=event.seat, name=event.name, player_id=event.player_id or None, bot=bot
+                seat=event.seat, name=event.name, player_id=player_id, bot=bot
             )
-            if bot:
-                seats[event.seat] = msgspec.structs.replace(seats[event.seat], player_id=None)
         elif isinstance(event, SeatLeft):
             if event.conceded and event.seat in seats:
                 seats[event.seat] = msgspec.structs.replace(seats[event.seat], left=True)
