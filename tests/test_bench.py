@@ -92,7 +92,7 @@ def test_bench_rules_json_for_one_game() -> None:
     assert f["games"] == 1 and f["commands"] == round(f["commands_per_game"])
     assert f["commands_per_s"] > 0 and f["view_us"] > 0 and f["baseline_us"] > 0
     assert f["ratio"] == f["commands_per_s"] / f["baseline_per_s"]
-    assert f["platform_commands_per_s"] > 0 and f["clone_us"] > 0
+    assert f["platform_commands_per_s"] > 0 and f["clone_us"] > 0 and f["one_view_us"] > 0
     assert f["view_ratio"] == f["view_us"] / f["baseline_us"]
 
 
