@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from orrery.runtime import stop_processes
@@ -492,7 +499,7 @@ def new_person(
     browser: Browser,
     prefix: str,
     *,
-    viewport: dict[str, int] | None = None,
+    viewport: ViewportSize | None = None,
     mobile: bool = False,
 ) -> Person:
     context = browser.new_context(

@@ -149,7 +149,7 @@ def live_gateway(data_dir: Path, *, bots: bool = True, **gateway_env: str) -> It
                 "ORRERY_GATEWAY_ANON_RATE": "1000",
                 "ORRERY_GATEWAY_ANON_BURST": "1000",
             }
-            live.start_gateway(**{**roomy, **gateway_env})
+            live.start_gateway(None, ready=True, **{**roomy, **gateway_env})
             if bots:
                 live.start_bots()
             yield live
