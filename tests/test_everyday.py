@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,10 @@ def _tables(url: str) -> set[str]:
         client.close()
 
 
-def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """``orrery serve`` in a data folder: the folder and the URL it printed; stopped with
+    SIGTERM (exit 0), after which its record is gone."""
     serve = subprocess.Popen(
         [sys.executable, "-m", "orrery.cli", "serve", "--data-dir", str(tmp_path)],
         stdout=subprocess.PIPE,
@@ -60,48 +64,71 @@ def test_commands_in_a_folder_use_its_running_server(tmp_path: Path) -> None:
         url = serve.stdout.readline().strip()
         record = json.loads((tmp_path / "data" / RECORD).read_text())
         assert record["url"] == url and record["owner_pid"] == serve.pid
-        # demo in the same folder, twice with one seed: both play, on the running server
-        for _ in range(2):
-            demo = orrery(
-                "demo", "--game", "tiny", "--players", "2", "--seed", "11", "--json",
-                "--data-dir", str(tmp_path),
-            )  # fmt: skip
-            assert demo.returncode == 0, demo.stderr[-2000:]
-        assert len(_tables(with_folder_password(url, tmp_path / "data"))) == 2
-        # status, repair and trim without a URL: the folder's running server too
-        status = orrery("status", "--json", "--data-dir", str(tmp_path))
-        assert status.returncode == 0, status.stderr[-2000:]
-        doc = json.loads(status.stdout)
-        assert doc["url"] == url and sum(r["tables_finished"] for r in doc["rows"]) == 2
-        for command in ("repair", "trim"):
-            assert orrery(command, "--data-dir", str(tmp_path)).returncode == 0
-        # the URL serve printed names the user without its password: every command
-        # given it in the same folder fills the password in
-        folder = ("--redis-url", url, "--data-dir", str(tmp_path))
-        for command in (
-            ("status", "--json"),
-            ("repair",),
-            ("trim",),
-            ("archive", "status"),
-            ("archive", "run", "--older-than", "0"),
-            ("ratings", "rebuild", "tiny"),
-        ):
-            done = orrery(*command, *folder)
-            assert done.returncode == 0, (command, done.stderr[-2000:])
-        archived = orrery("archive", "status", "--json", *folder)
-        assert json.loads(archived.stdout)["tables"] == 2, archived.stdout
-        # an archive that cannot be reached: one line naming it, exit 2
-        down = "postgresql://postgres@127.0.0.1:1/x"
-        for command in (("archive", "run"), ("archive", "status")):
-            done = orrery(*command, "--archive-url", down, *folder, timeout=60)
-            assert done.returncode == 2, (command, done.stderr[-2000:])
-            assert "Traceback" not in done.stderr and "127.0.0.1:1" in done.stdout + done.stderr
+        yield tmp_path, url
         # the record names the running server only while it runs
         assert (tmp_path / "data" / RECORD).exists()
     finally:
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(timeout=30) == 0
     assert not (tmp_path / "data" / RECORD).exists()
+
+
+def demo_twice(folder: Path) -> None:
+    """Two demos in the folder with one seed: both play, on the running server."""
+    for _ in range(2):
+        demo = orrery(
+            "demo", "--game", "tiny", "--players", "2", "--seed", "11", "--json",
+            "--data-dir", str(folder),
+        )  # fmt: skip
+        assert demo.returncode == 0, demo.stderr[-2000:]
+
+
+def test_commands_in_a_folder_use_its_running_server(served: tuple[Path, str]) -> None:
+    folder, url = served
+    demo_twice(folder)
+    assert len(_tables(with_folder_password(url, folder / "data"))) == 2
+    # status without a URL: the folder's running server
+    status = orrery("status", "--json", "--data-dir", str(folder))
+    assert status.returncode == 0, status.stderr[-2000:]
+    doc = json.loads(status.stdout)
+    assert doc["url"] == url and sum(r["tables_finished"] for r in doc["rows"]) == 2
+    # the URL serve printed names the user without its password: a command given it in
+    # the same folder fills the password in
+    archived = orrery(
+        "archive", "run", "--older-than", "0", "--redis-url", url, "--data-dir", str(folder)
+    )
+    assert archived.returncode == 0, archived.stderr[-2000:]
+    archived = orrery("archive", "status", "--json", "--redis-url", url, "--data-dir", str(folder))
+    assert json.loads(archived.stdout)["tables"] == 2, archived.stdout
+
+
+@pytest.mark.slow
+def test_every_folder_command_uses_its_running_server(served: tuple[Path, str]) -> None:
+    folder, url = served
+    demo_twice(folder)
+    # repair and trim without a URL: the folder's running server too
+    for command in ("repair", "trim"):
+        assert orrery(command, "--data-dir", str(folder)).returncode == 0
+    # every command given the printed URL in the same folder fills the password in
+    given = ("--redis-url", url, "--data-dir", str(folder))
+    for command in (
+        ("status", "--json"),
+        ("repair",),
+        ("trim",),
+        ("archive", "status"),
+        ("archive", "run", "--older-than", "0"),
+        ("ratings", "rebuild", "tiny"),
+    ):
+        done = orrery(*command, *given)
+        assert done.returncode == 0, (command, done.stderr[-2000:])
+    archived = orrery("archive", "status", "--json", *given)
+    assert json.loads(archived.stdout)["tables"] == 2, archived.stdout
+    # an archive that cannot be reached: one line naming it, exit 2
+    down = "postgresql://postgres@127.0.0.1:1/x"
+    for command in (("archive", "run"), ("archive", "status")):
+        done = orrery(*command, "--archive-url", down, *given, timeout=60)
+        assert done.returncode == 2, (command, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr and "127.0.0.1:1" in done.stdout + done.stderr
 
 
 def test_a_stale_record_is_replaced(tmp_path: Path) -> None:
