@@ -204,7 +204,7 @@ def _seat_view(
     if not state.revealed:  # a region without the seat's airship shows it no chip
         ships = state.airships[seat] if 0 <= seat < state.participants else ()
         regions = [
-            _region(state, region, seat) if ships and ships[region] >= 0 else public
+            _own_chip(public, seat, ships[region]) if ships and ships[region] >= 0 else public
             for region, public in zip(state.regions, shared.regions, strict=True)
         ]
     return msgspec.structs.replace(
@@ -215,6 +215,16 @@ def _seat_view(
         objectives=_objectives(state, seat),
         **_own_fields(state, seat),
     )
+
+
+def _own_chip(public: vw.RegionView, seat: int, chip: int) -> vw.RegionView:
+    """The spectator's region as ``seat`` sees it before the reveal: its own airship
+    there shows its chip (what :func:`_region` gives the seat; nothing else differs)."""
+    ships = list(public.airships)
+    for i, ship in enumerate(ships):
+        if ship.seat == seat:
+            ships[i] = msgspec.structs.replace(ship, chip=chip)
+    return msgspec.structs.replace(public, airships=ships)
 
 
 def _ais(state: FracturedSkyState) -> list[vw.AiView]:
