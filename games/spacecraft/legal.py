@@ -202,8 +202,8 @@ def legal_commands(state: SpacecraftState, seat: int) -> list[CommandBody]:
             return []
         goals = [ChooseGoal(goal=g) for g in state.goal_options[seat]]
         return [c for c in goals if accepts(state, c, seat)]
-    if not _open(state, seat, Leave):  # not this seat's turn, or the game is over
-        return []
+    if seat != state.current or not _open(state, seat, Leave):
+        return []  # not this seat's turn (gate's answer, without making it), or game over
     if state.step == "action":
         return _action(state, seat)
     out: list[CommandBody] = _builds(state, seat)
