@@ -30,6 +30,7 @@ from games.clone import clone as clone_state
 from games.protocol import Standing, Status
 from games.undo import UndoRules
 from orrery_contracts.base import CommandBody, EventBody, ViewBody
+from orrery_contracts.views import ScorePart
 
 S = TypeVar("S")
 V = TypeVar("V", bound=ViewBody)
@@ -68,6 +69,9 @@ class GameDefinition(Generic[S, V]):
     # and how good a position looks to a seat from its view
     determinize: Callable[[Any, int, Random, Sequence[CommandBody]], S] | None = None
     evaluate: Callable[[Any, int], float] | None = None
+    # optional: a finished game's score in parts, per participant (the seats, then the
+    # standing's others), each participant's parts summing to its points
+    score_parts: Callable[[S], Sequence[Sequence[ScorePart]]] | None = None
     # for a search (see the module docstring): the copy a simulation starts from
     clone: Callable[[S], S] = cast(Callable[[Any], Any], clone_state)
 

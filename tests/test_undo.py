@@ -59,6 +59,9 @@ GAMES = [
 ]
 _json = msgspec.json.Encoder()
 UNDO = {"type": "table.undo", "to_seq": None}  # as a view's legal lists it
+# what a view says of the latest command, not of the game: after an undo they tell the
+# undo, at ``to_seq`` the command before it
+AFTER_THE_FACT = ("seq", "actor", "undone_by")
 
 
 def views_by_boundary(entries: list[RawEnvelope], seats: int) -> dict[int, list[Any]]:
@@ -77,7 +80,8 @@ def views_by_boundary(entries: list[RawEnvelope], seats: int) -> dict[int, list[
             if seat is not None and state.phase == "playing":
                 offered = UNDO in view["legal"]
                 assert offered == accepts_undo(state, seat), (entry.seq, seat)
-            del view["seq"]
+            for key in AFTER_THE_FACT:
+                del view[key]
             seen.append(view)
         out[entry.seq] = seen
     return out
@@ -212,7 +216,8 @@ class Table:
 
     def view(self, seat: int | None) -> Any:
         view = msgspec.json.decode(_json.encode(table_view(self.state, seat)))
-        del view["seq"]
+        for key in AFTER_THE_FACT:
+            del view[key]
         return view
 
     def to_move(self) -> list[int]:

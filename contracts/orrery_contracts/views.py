@@ -31,6 +31,15 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     bot_from_seq: int | None = None
 
 
+class ScorePart(msgspec.Struct, frozen=True, kw_only=True):
+    """One part of a participant's final score as the game counts it: ``key`` for a
+    program ("objectives"), ``label`` for a person ("Objectives"), and its points."""
+
+    key: str
+    label: str
+    points: int
+
+
 class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
     """One participant's place, from the rules' own score (live while playing, final
     when finished): a seat, or a built-in opponent without a seat (``seat`` None,
@@ -47,6 +56,9 @@ class StandingLine(msgspec.Struct, frozen=True, kw_only=True):
     left: bool = False
     # the seq from which a bot played the seat its player abandoned (it ranks as conceded)
     bot_from_seq: int | None = None
+    # once the game is over: its final score in parts, summing to ``points`` (public then;
+    # empty while playing, and for a game that does not tell its parts)
+    parts: list[ScorePart] = []
 
 
 class ClockView(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,6 +94,11 @@ class TableView(msgspec.Struct, Generic[V, C], frozen=True, kw_only=True):
     # every participant's standing, best first (empty before the start): what every
     # client shows as the live scores and the final standings
     standings: list[StandingLine] = []
+    # the seat whose command made the latest change (None: the table's own events, or an
+    # undo), and the seat whose table.undo it was when the latest command is an undo:
+    # what a client says in its move log and marks on the board as that seat's move
+    actor: int | None = None
+    undone_by: int | None = None
 
 
 class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,5 +1,6 @@
 """Scoring: the final standing's pieces (medals, crystals, projects...), project
-majority prizes, the final scoring step and ``score`` (the protocol's standing)."""
+majority prizes, the final scoring step, ``score`` (the protocol's standing) and
+``score_parts`` (a finished game's points: those earned in play, then each final piece)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from games.federation.working_copy import Ctx
 from games.protocol import Standing
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
+from orrery_contracts.views import ScorePart
 
 
 def score(s: FederationState) -> Standing:
@@ -76,3 +78,25 @@ def final_scoring(ctx: Ctx) -> None:
     for seat, row in enumerate(final_breakdown(s)):
         ctx.gain(seat, pp=sum(row.values()), reason="final scoring")
     ctx.emit(ev.Finished(points=[p.pp for p in s.players]))
+
+
+FINAL_PARTS = {
+    "medals": "Medals",
+    "crystals": "Crystals",
+    "diamonds": "Diamonds",
+    "ships": "Spaceships",
+    "tokens": "Alteration tokens",
+    "projects": "Project prizes",
+}
+
+
+def score_parts(s: FederationState) -> list[list[ScorePart]]:
+    """A finished game's points per seat: the final scoring's pieces (counted again from
+    the final state, which the final scoring does not change but for the points) and the
+    prestige points earned in play before it."""
+    out = []
+    for p, row in zip(s.players, final_breakdown(s), strict=True):
+        final = [ScorePart(key=key, label=FINAL_PARTS[key], points=row[key]) for key in FINAL_PARTS]
+        earned = p.pp - sum(part.points for part in final)
+        out.append([ScorePart(key="play", label="During play", points=earned), *final])
+    return out

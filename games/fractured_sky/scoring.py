@@ -10,6 +10,7 @@ from __future__ import annotations
 from games.fractured_sky.state import FracturedSkyState
 from games.protocol import OtherStanding, Standing
 from orrery_contracts.fractured_sky import catalogue as cat
+from orrery_contracts.views import ScorePart
 
 
 def score(state: FracturedSkyState) -> Standing:
@@ -35,3 +36,19 @@ def standings(stardust: list[int], order: list[int]) -> list[int]:
 def ai_title(index: int) -> str:
     """How standings and seat bars name the ``index``-th automated opponent ("Black AI")."""
     return f"{cat.AI_NAMES[index].capitalize()} AI"
+
+
+def score_parts(state: FracturedSkyState) -> list[list[ScorePart]]:
+    """A finished game's stardust per participant (seats, then the automated opponents):
+    one per objective won, the rest from the regions (and an opponent's market card)."""
+    out = []
+    for p in range(state.participants):
+        won = sum(1 for outcome in state.objective_results if outcome.winner == p)
+        rest = "Regions" if p < state.seats else "Regions and market card"
+        out.append(
+            [
+                ScorePart(key="regions", label=rest, points=state.stardust[p] - won),
+                ScorePart(key="objectives", label="Objectives", points=won),
+            ]
+        )
+    return out

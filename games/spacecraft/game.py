@@ -40,6 +40,7 @@ GAME: GameDefinition[SpacecraftState, SpacecraftView] = GameDefinition(
     views=views.views,
     legal_commands=legal.legal_commands,
     score=scoring.score,
+    score_parts=scoring.score_parts,
     status=status.status,
     determinize=determinize.determinize,
     evaluate=evaluate.evaluate,

@@ -1,7 +1,8 @@
 """Scoring: trigger bonus, blueprint, personal goal, design cards; ranks with tie-break.
 
 ``score`` is the standing (the final one once the game is over, else as it would be if
-the game ended now); ``breakdown`` its pieces, which ``sc.game_ended`` records."""
+the game ended now); ``breakdown`` its pieces, which ``sc.game_ended`` records, and
+``score_parts`` the same pieces in words for the final standings."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from games.protocol import Standing
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.spacecraft import catalogue as cat
+from orrery_contracts.views import ScorePart
 
 
 class Breakdown(msgspec.Struct, kw_only=True):
@@ -73,3 +75,21 @@ def score(state: SpacecraftState) -> Standing:
         return Standing(points=tuple(state.points), ranks=tuple(state.ranks))
     b = breakdown(state)
     return Standing(points=tuple(b.points), ranks=tuple(b.ranks))
+
+
+# the pieces of the points, in the words of the final standings (junk only breaks ties)
+PARTS = (
+    ("trigger", "Countdown bonus"),
+    ("blueprint", "Blueprint"),
+    ("goals", "Personal goal"),
+    ("designs", "Design cards"),
+)
+
+
+def score_parts(state: SpacecraftState) -> list[list[ScorePart]]:
+    """Each seat's points in their pieces (what ``sc.game_ended`` recorded)."""
+    b = breakdown(state)
+    return [
+        [ScorePart(key=key, label=label, points=getattr(b, key)[s]) for key, label in PARTS]
+        for s in range(state.players)
+    ]

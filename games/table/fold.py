@@ -53,6 +53,7 @@ def advance(
     if opens_command:
         settle_turns(state)
         state.actor = actor
+        state.undone_by = None
         open_undo_point(state, event)
     state = evolve_table(state, event)
     if state.undo.open:

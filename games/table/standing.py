@@ -1,16 +1,18 @@
 """The table's standing: the final one (:func:`final_standing`, seats that conceded
 after every other place) and the lines every view shows (:func:`standing_lines`, the
-built-in opponents ranked among the seats).
+built-in opponents ranked among the seats; once the game is over, each participant's
+score in parts when the game tells them: its ``score_parts``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.protocol import Game, Standing
 from games.table.state import TableState, bot_of, game_of
 from orrery_contracts.table import FinalStanding
-from orrery_contracts.views import StandingLine
+from orrery_contracts.views import ScorePart, StandingLine
 
 
 def final_standing(game: Game[Any], game_state: Any, left: list[bool]) -> FinalStanding:
@@ -47,6 +49,7 @@ def standing_lines(state: TableState) -> list[StandingLine]:
         points, ranks = list(state.standing.points), list(state.standing.ranks)
     else:
         points, ranks = list(score.points), list(score.ranks)
+    parts = _final_parts(state)
     lines = [
         StandingLine(
             seat=s,
@@ -56,6 +59,7 @@ def standing_lines(state: TableState) -> list[StandingLine]:
             rank=ranks[s],
             left=state.left[s],
             bot_from_seq=bot_of(state, s)[1],
+            parts=list(parts[s]) if s < len(parts) else [],
         )
         for s in range(state.seats)
     ]
@@ -74,6 +78,16 @@ def standing_lines(state: TableState) -> list[StandingLine]:
                 points=other.points,
                 rank=other.rank - conceded_above,
                 ai=True,
+                parts=list(parts[other.participant]) if other.participant < len(parts) else [],
             )
         )
     return sorted(lines, key=lambda line: (line.rank, line.participant))
+
+
+def _final_parts(state: TableState) -> Sequence[Sequence[ScorePart]]:
+    """The finished game's score in parts per participant (public once it is over), when
+    the game tells them; nothing while it is played."""
+    if state.phase != "finished":
+        return ()
+    parts_of = getattr(game_of(state), "score_parts", None)
+    return parts_of(state.game_state) if parts_of is not None else ()

@@ -62,6 +62,7 @@ class TableState(msgspec.Struct, kw_only=True):
     # table changes only with these, and shows this seq (projections/lobby.py)
     lifecycle_seq: int = 0
     actor: int | None = None  # the seat that sent the last folded command
+    undone_by: int | None = None  # the seat, when the last folded command is its undo
     settled_seq: int = 0
     # what an undo can restore: the game state before each command of the running turns
     undo: UndoChain = msgspec.field(default_factory=UndoChain)

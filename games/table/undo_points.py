@@ -23,6 +23,7 @@ def apply_undone(state: TableState, event: TableUndone) -> None:
     kept, undone = undo.restore(state.undo, event.to_seq)
     state.game_state = msgspec.msgpack.decode(kept, type=game_of(state).state_type)
     state.actor = None
+    state.undone_by = event.seat
     if state.clock is not None and state.remaining_ms:
         withdrawn = undone * ms(state.clock.per_move_s)
         state.remaining_ms[event.seat] = max(0, state.remaining_ms[event.seat] - withdrawn)

@@ -121,6 +121,8 @@ def _view(
         seed=state.seed,
         clock=facts.clock,
         standings=facts.standings,
+        actor=state.actor,
+        undone_by=state.undone_by,
     )
 
 
