@@ -137,3 +137,12 @@ def test_the_terminal_and_the_web_say_an_effect_in_the_same_words() -> None:
     federation = msgspec.json.decode(export.documents()["federation.json"])
     for tile, shown in zip(fed.START_TILES, federation["start_tiles"], strict=True):
         assert render_federation.effect(tile) == shown["text"]
+
+
+def test_the_automated_opponents_option_says_which_tables_have_them() -> None:
+    """The lobby names the opponents' difficulty only where there are opponents."""
+    from orrery_contracts.fractured_sky import catalogue as fs
+
+    (option,) = next(g for g in export.GAMES if g["name"] == "fractured_sky")["options"]
+    with_opponents = [n for n in range(1, 6) if fs.ai_count(n)]
+    assert with_opponents == list(range(1, option["seats_up_to"] + 1))

@@ -13,7 +13,8 @@ Besides the raw data, every card, tile and effect gets a short English ``text`` 
 here, so the client shows what a thing means without knowing the rules. The seats and
 options of each game are stated here (the client side may not import ``games``), each
 option and each of its values with the words a person reads (``label``,
-``value_labels``); the test checks them against the game registry.
+``value_labels``), and an option that only tables of a few players use says up to how
+many (``seats_up_to``); the test checks them against the game registry.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ GAMES: list[dict[str, Any]] = [
                 "values": list(fs.DIFFICULTIES),
                 "value_labels": {d: d.capitalize() for d in fs.DIFFICULTIES},
                 "default": "easy",
+                # only tables of this many players or fewer have them
+                "seats_up_to": max(n for n in range(1, 6) if fs.ai_count(n)),
             }
         ],
     },

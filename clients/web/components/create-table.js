@@ -58,6 +58,17 @@ export function renderCreateTable(createBox, { games }) {
     );
   }
   select.addEventListener("change", syncGame);
+  // an option only some player counts use (the opponents of 1-2 players) shows for those
+  function syncSeats() {
+    const game = games.find((g) => g.name === select.value) || games[0];
+    if (!game) return;
+    for (const option of game.options) {
+      const field = optionsBox.querySelector(`[data-option="${option.key}"]`);
+      if (field) field.closest(".field").hidden = Boolean(option.seats_up_to && Number(seats.value) > option.seats_up_to);
+    }
+  }
+  seats.addEventListener("input", syncSeats);
+  select.addEventListener("change", syncSeats);
 
   const form = h(
     "form",
@@ -67,7 +78,7 @@ export function renderCreateTable(createBox, { games }) {
         message.textContent = "";
         const options = {};
         for (const field of optionsBox.querySelectorAll("select[data-option]")) {
-          options[field.dataset.option] = field.value;
+          if (!field.closest(".field").hidden) options[field.dataset.option] = field.value;
         }
         const button = form.querySelector("button");
         button.disabled = true;
@@ -111,4 +122,5 @@ export function renderCreateTable(createBox, { games }) {
   );
   replaceChildren(createBox, h("h2", { id: "create-title" }, "New table"), form);
   syncGame();
+  syncSeats();
 }

@@ -100,10 +100,15 @@ export function seatsText(table) {
   return open > 0 ? `${seated} · ${plural(open, "seat")} open` : seated;
 }
 
-// "Laws score: only the most influence scores", in the catalogue's words.
-function optionsText(games, game, options) {
+// "Laws score: only the most influence scores", in the catalogue's words; an option the
+// table's player count does not use (opponents' difficulty at a 3-player table) unsaid.
+function optionsText(games, game, options, seats) {
   const known = (games.find((g) => g.name === game) || { options: [] }).options;
-  const entries = Object.entries(options || {});
+  const applies = ([key]) => {
+    const option = known.find((o) => o.key === key);
+    return !(option && option.seats_up_to && seats > option.seats_up_to);
+  };
+  const entries = Object.entries(options || {}).filter(applies);
   if (!entries.length) return "default options";
   return entries
     .map(([key, value]) => {
@@ -128,7 +133,7 @@ function tableRow(table, titleOf, games) {
     h("strong", {}, titleOf(table.game)),
     h("span", { class: "meta" }, ` · ${table.players.length}/${table.seats} seats taken · `),
     h("span", {}, seatsText(table)),
-    h("span", { class: "meta" }, ` · ${optionsText(games, table.game, table.options)}`),
+    h("span", { class: "meta" }, ` · ${optionsText(games, table.game, table.options, table.seats)}`),
     " ",
     h(
       "a",
