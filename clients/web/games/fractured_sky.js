@@ -37,10 +37,13 @@ function costText(cost) {
   return listing(Object.entries(cost).map(([r, n]) => `${n} ${r}`)) || "nothing";
 }
 
-function platformText(cat, index) {
-  const platform = cat.platforms[index];
-  const names = platform.regions.map((r) => regionName(cat, r));
-  return `platform ${index + 1} (bridges ${listing(names)})`;
+// A platform by the regions it bridges that are in play at this player count (a region
+// removed from the board is never named).
+function platformText(ctx, index) {
+  const { cat, game } = ctx;
+  const active = new Set(game ? game.regions_active : cat.platforms[index].regions);
+  const names = cat.platforms[index].regions.filter((r) => active.has(r)).map((r) => regionName(cat, r));
+  return names.length ? `platform ${index + 1} (bridges ${listing(names)})` : `platform ${index + 1}`;
 }
 
 function objectiveText(cat, card) {
@@ -66,9 +69,9 @@ export function label(body, ctx) {
     case "fs.choose_slot":
       return `Take turn slot ${body.slot} for the next round${goldSlot(ctx, body.slot) ? " (+1 gold)" : ""}`;
     case "fs.build_fortress":
-      return `Build a fortress on ${platformText(cat, body.platform)} for ${costText(costs.fortress)}`;
+      return `Build a fortress on ${platformText(ctx, body.platform)} for ${costText(costs.fortress)}`;
     case "fs.build_market":
-      return `Build a market on ${platformText(cat, body.platform)} for ${costText(costs.market)}`;
+      return `Build a market on ${platformText(ctx, body.platform)} for ${costText(costs.market)}`;
     case "fs.place_skimmer":
       return `Place a skimmer on ${regionName(cat, body.region)} for ${costText(costs.skimmer)}`;
     case "fs.scout":
@@ -220,7 +223,7 @@ function board(ctx) {
     const market = markets.find((b) => b.platform === platform.index);
     return [
       thing(
-        `${capitalise(platformText(cat, platform.index))}: ${built.length ? built.join("; ") : "nothing built"}`,
+        `${capitalise(platformText(ctx, platform.index))}: ${built.length ? built.join("; ") : "nothing built"}`,
         { class: "platform", "data-platform": platform.index },
         s("polygon", { points: `${cx},${cy - 16} ${cx + 16},${cy} ${cx},${cy + 16} ${cx - 16},${cy}` }),
         text(cx, cy + 4, String(platform.index + 1), { class: "tiny", "text-anchor": "middle" }),
