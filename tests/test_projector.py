@@ -43,7 +43,10 @@ async def _started(handler: CommandHandler, table: str) -> int:
 
 
 async def _seated(handler: CommandHandler, table: str) -> tuple[int, list[str]]:
-    outcomes = [await handler.handle(envelope(table, CreateTable(game="tiny", seats=2)))]
+    # on_abandon "bot": play goes on after a seat leaves (without the server key the
+    # worker itself moves for it)
+    create = CreateTable(game="tiny", seats=2, on_abandon="bot")
+    outcomes = [await handler.handle(envelope(table, create))]
     tokens = [new_seat_token() for _ in range(2)]
     for s, token in enumerate(tokens):
         outcomes.append(
