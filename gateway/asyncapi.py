@@ -85,6 +85,25 @@ FRAMES: dict[str, dict[str, Any]] = {
     },
     # a message as GET …/chat lists it, typed "chat"
     "ChatFrame": {"allOf": [_frame("chat", {}, []), _ref("ChatMessage")]},
+    "PresenceFrame": _frame(
+        "presence",
+        {
+            "player_id": {"type": "string"},
+            "presence": {"enum": ["online", "away", "offline"]},
+        },
+        ["player_id", "presence"],
+        description="A friend's presence: each friend's when the socket opens, then each "
+        "change (online: a page of theirs in use; away: open but hidden or idle; offline: "
+        "no live socket).",
+    ),
+    "PresenceStateFrame": _frame(
+        "presence",
+        {"state": {"enum": ["online", "away"]}},
+        ["state"],
+        additionalProperties=False,
+        description="My page is hidden or idle (away), or in use again (online); a socket "
+        "counts as online until it says otherwise.",
+    ),
     "ErrorFrame": _frame(
         "error",
         {
@@ -105,7 +124,13 @@ MESSAGES = {
     "error": ("ErrorFrame", "a refused frame, or the socket's refusal before it closes"),
     "command": ("CommandFrame", "a command for my seat"),
     "say": ("SayFrame", "a chat line to say (only a refusal is answered: an error frame)"),
-    "notice": ("Notice", "a notice: one of my seats is to move, or a ticket of mine is matched"),
+    "notice": (
+        "Notice",
+        "a notice: one of my seats is to move, a ticket of mine is matched, a friend "
+        "request or its acceptance, an invitation to a table or a party",
+    ),
+    "presence": ("PresenceFrame", "a friend's presence, when the socket opens and as it changes"),
+    "presenceState": ("PresenceStateFrame", "my page is hidden or idle (away), or in use"),
 }
 
 CLOSE_CODES = (
@@ -215,7 +240,7 @@ def asyncapi_document(openapi: dict[str, Any], schemas: Schemas) -> dict[str, An
                 "title": "a table's live views",
                 "parameters": {"table_id": {"description": "the table"}},
                 "messages": channel_messages(
-                    "auth", "view", "outcome", "chat", "error", "command", "say"
+                    "auth", "view", "outcome", "chat", "error", "command", "say", "presenceState"
                 ),
                 "bindings": _query(
                     {"type": "integer", "description": "send views newer than this seq"}
@@ -224,7 +249,9 @@ def asyncapi_document(openapi: dict[str, Any], schemas: Schemas) -> dict[str, An
             "playerLive": {
                 "address": "/v1/players/me/live",
                 "title": "my notices",
-                "messages": channel_messages("auth", "notice", "error"),
+                "messages": channel_messages(
+                    "auth", "notice", "presence", "error", "presenceState"
+                ),
                 "bindings": _query(
                     {"type": "string", "description": "notices after this stream id"}
                 ),
@@ -254,7 +281,20 @@ def asyncapi_document(openapi: dict[str, Any], schemas: Schemas) -> dict[str, An
                 "receive", "playerLive", "the session, in the first frame", "auth"
             ),
             "sendNotices": operation(
-                "send", "playerLive", "my notices (your turn, matched); refusals", "notice", "error"
+                "send",
+                "playerLive",
+                "my notices (your turn, matched, friends, invitations); refusals",
+                "notice",
+                "error",
+            ),
+            "sendPresence": operation(
+                "send", "playerLive", "my friends' presence as it changes", "presence"
+            ),
+            "receiveTablePresence": operation(
+                "receive", "tableLive", "my page hidden or idle, or in use", "presenceState"
+            ),
+            "receivePlayerPresence": operation(
+                "receive", "playerLive", "my page hidden or idle, or in use", "presenceState"
             ),
         },
         "components": {"schemas": asyncapi_schema(components), "messages": messages},

@@ -4,7 +4,7 @@ A report carries the chat as it stood: its newest
 :data:`orrery_contracts.social.REPORT_MESSAGES` messages (or, for an older message,
 the ones ending with it), each with its author's player id, so the operator judges what
 the players saw even after the chat moves on or the table is archived. Each player
-reports a message once (409 ``already_reported``); nobody reports their own (422
+reports a message once (409 ``already_reported``); nobody reports their own (403
 ``bad_report``). Reports are events appended to one stream
 (``orrery_contracts.social.REPORTS_STREAM``), never changed; ``orrery reports``
 lists, shows and resolves them (orrery/cli/reports.py).
@@ -73,7 +73,7 @@ async def file_report(
         raise ApiError(404, "no_such_message", "no such message in this table's chat")
     author = authors.get(message_id)
     if author == player:
-        raise ApiError(422, "bad_report", "you cannot report your own message")
+        raise ApiError(403, "bad_report", "you cannot report your own message")
     end = len(messages) if place >= len(messages) - REPORT_MESSAGES else place + 1
     kept = messages[max(0, end - REPORT_MESSAGES) : end]
     if not await redis.set(
@@ -100,6 +100,7 @@ async def file_report(
     "/tables/{table_id:str}/chat/{message_id:str}/report",
     status_code=201,
     responses={
+        403: ResponseSpec(ErrorBody, description="my own message", generate_examples=False),
         404: ResponseSpec(
             ErrorBody, description="no such table or message", generate_examples=False
         ),

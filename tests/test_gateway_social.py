@@ -318,7 +318,7 @@ async def test_reports_carry_the_chat_and_an_operator_resolves_them(
     again = await ann.post(f"/v1/tables/{table}/chat/{bad['id']}/report")
     assert again.status_code == 409 and error_of(again) == "already_reported"
     own = await ben.post(f"/v1/tables/{table}/chat/{bad['id']}/report")
-    assert own.status_code == 422 and error_of(own) == "bad_report"
+    assert own.status_code == 403 and error_of(own) == "bad_report"
     missing = await ann.post(f"/v1/tables/{table}/chat/1-0/report")
     assert missing.status_code == 404 and error_of(missing) == "no_such_message"
     second = (await eve.post(f"/v1/tables/{table}/chat/{worse['id']}/report")).json()["report_id"]

@@ -175,6 +175,7 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
         "queue",
         "friends",
         "reports",
+        "notifications",
         "health",
     }
     for op_id, op in operations.items():
@@ -249,19 +250,21 @@ async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) 
     assert all(s["host"] == "{host}" and s["variables"]["host"] for s in servers.values())
     # what a client sends (auth first, commands, chat lines) and what it gets (chat too)
     assert set(table_live["messages"]) == {
-        "auth", "view", "outcome", "chat", "error", "command", "say"
+        "auth", "view", "outcome", "chat", "error", "command", "say", "presenceState"
     }  # fmt: skip
-    assert set(document["channels"]["playerLive"]["messages"]) == {"auth", "notice", "error"}
+    assert set(document["channels"]["playerLive"]["messages"]) == {
+        "auth", "notice", "presence", "error", "presenceState"
+    }  # fmt: skip
     sides: dict[tuple[str, str], set[str]] = {}
     for operation in document["operations"].values():
         channel = operation["channel"]["$ref"].rsplit("/", 1)[1]
         names = {m["$ref"].rsplit("/", 1)[1] for m in operation["messages"]}
         sides.setdefault((channel, operation["action"]), set()).update(names)
     assert sides == {
-        ("tableLive", "receive"): {"auth", "command", "say"},
+        ("tableLive", "receive"): {"auth", "command", "say", "presenceState"},
         ("tableLive", "send"): {"view", "outcome", "chat", "error"},
-        ("playerLive", "receive"): {"auth"},
-        ("playerLive", "send"): {"notice", "error"},
+        ("playerLive", "receive"): {"auth", "presenceState"},
+        ("playerLive", "send"): {"notice", "presence", "error"},
     }
     assert schemas["AuthFrame"]["required"] == ["type", "token"]
     assert schemas["SayFrame"]["properties"]["text"]["maxLength"] == 500
