@@ -4,7 +4,7 @@
 
 import { SESSION_KEY, clearSession, session } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
-import { startNotifications } from "./lib/notify.js";
+import { setPageTitle, startNotifications } from "./lib/notify.js";
 import { mountAuth } from "./pages/auth.js";
 import { mountGames } from "./pages/games.js";
 import { mountLobby } from "./pages/lobby.js";
@@ -66,7 +66,7 @@ function route() {
     unmount = mountAuth(main, { done: afterSignIn });
     return;
   }
-  document.title = "Orrery";
+  setPageTitle("Orrery");
   if (path === "/signin") unmount = mountAuth(main, { done: afterSignIn });
   else if (table && table[2]) unmount = mountReplay(main, { tableId: table[1], params });
   else if (table) unmount = mountTable(main, { tableId: table[1], params });

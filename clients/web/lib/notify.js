@@ -4,16 +4,19 @@
 // the first time I sit at a table, a bar offering to tell me by push when it is my turn
 // (permission is asked on its button, then the browser subscribes with the notifiers'
 // key and POST /v1/players/me/push keeps the subscription).
+//
+// This module is the one writer of document.title: a page says its own title through
+// setPageTitle, and the count of waiting tables goes in front of it here (lib/turn.js
+// only answers "is it my turn at this table", and the table page asks for a fresh count
+// when that answer changes: refreshTurns).
 
 import { session } from "./api.js";
 import { h } from "./dom.js";
 
 const POLL_MS = 15000;
 const ASKED_KEY = "orrery.push-asked";
-const PREFIX = /^\(\d+\) Your turn — /;
 let waiting = 0;
 let pageTitle = document.title;
-let applying = false;
 
 async function authed(method, path, body) {
   const current = session();
@@ -48,12 +51,10 @@ function icon(count) {
 }
 
 function apply() {
-  applying = true;
   document.title = waiting ? `(${waiting}) Your turn — Orrery` : pageTitle;
   const link = document.querySelector('link[rel="icon"]');
   if (link) link.href = icon(waiting);
   document.documentElement.dataset.turnsWaiting = String(waiting);
-  applying = false;
 }
 
 async function refresh() {
@@ -121,18 +122,21 @@ function onPage() {
   refresh();
 }
 
+// A page's own title (shown as it is while no table waits for me).
+export function setPageTitle(title) {
+  if (title === pageTitle) return;
+  pageTitle = title;
+  apply();
+}
+
+// The table page saw my turn begin or end: count the waiting tables again now.
+export function refreshTurns() {
+  refresh();
+  setTimeout(refresh, 1500); // the turns' record may follow the view by a moment
+}
+
 export function startNotifications() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
-  const title = document.querySelector("title");
-  if (title) {
-    // a page sets its own title: keep it, and keep the count in front of it
-    new MutationObserver(() => {
-      const shown = document.title;
-      if (applying || (waiting && shown === `(${waiting}) Your turn — Orrery`)) return;
-      pageTitle = shown.replace(PREFIX, "");
-      if (waiting) apply();
-    }).observe(title, { childList: true, characterData: true, subtree: true });
-  }
   window.addEventListener("hashchange", onPage);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) refresh();

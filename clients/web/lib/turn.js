@@ -1,6 +1,7 @@
-// "Is it my turn?" in one place, and what the page does when the answer becomes yes: the
-// tab's title says so and a short tone sounds (once per turn, never when the page is
-// first drawn). Other parts of the client (notifications, a badge) may read myTurn too.
+// "Is it my turn at this table?" in one place, and the tone when the answer becomes yes
+// (once per turn, never when the page is first drawn). The tab's title is not written
+// here: lib/notify.js owns it (its count of the tables waiting for me), and the table
+// page asks it to count again when this answer changes.
 
 let wasMine = null;
 
@@ -10,14 +11,12 @@ export function myTurn(view) {
   return view.to_move.includes(me) && (view.legal || []).some((body) => !body.type.startsWith("table."));
 }
 
-export function turnTitle(mine, title) {
-  return `${mine ? "Your turn · " : ""}${title} · Orrery`;
-}
-
-// Called on every render of the table page with the current answer.
+// Called on every render of the table page with the current answer; true when it changed.
 export function noticeTurn(mine) {
   if (mine && wasMine === false) chime();
+  const changed = wasMine !== null && mine !== wasMine;
   wasMine = mine;
+  return changed;
 }
 
 export function forgetTurn() {

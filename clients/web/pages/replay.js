@@ -2,12 +2,13 @@
 // my seat's view if I held one, else the spectator's). Step n is the table after its
 // n-th command (a join, the start, a move): the gateway never shows the table between
 // the events of one command, since nobody saw it there. The slider's value is the step;
-// the page shows the seq the gateway answered (data-seq) and a short text of who did
-// what at that step (the difference from the step before).
+// the page keeps the seq the gateway answered in data-seq (for links; the words say
+// "step", never a seq) and a short text of who did what at that step and the few before.
 
 import { api } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
+import { setPageTitle } from "../lib/notify.js";
 import { makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { gameParts } from "../components/game.js";
@@ -145,7 +146,7 @@ export function mountReplay(root, { tableId, params }) {
       st.mod = gameModule(table.game);
       [st.cat, st.title] = await Promise.all([catalogue(table.game), gameTitle(table.game)]);
       titleEl.textContent = `Replay · ${st.title} · table ${tableId}`;
-      document.title = `Replay · ${st.title} · Orrery`;
+      setPageTitle(`Replay · ${st.title} · Orrery`);
       const at = Number(params.get("at"));
       const step = Number(params.get("step"));
       if (params.get("step") && Number.isInteger(step) && step > 0) {

@@ -17,7 +17,8 @@ import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
-import { forgetTurn, noticeTurn, turnTitle } from "../lib/turn.js";
+import { refreshTurns, setPageTitle } from "../lib/notify.js";
+import { forgetTurn, noticeTurn } from "../lib/turn.js";
 import { NARROW_QUERY, makeContext } from "../games/common.js";
 import { gameModule } from "../games/index.js";
 import { gameParts } from "../components/game.js";
@@ -272,8 +273,8 @@ export function mountTable(root, { tableId, params }) {
     const ctx = context();
     if (ctx.myTurn) page.dataset.myTurn = "1";
     else delete page.dataset.myTurn;
-    document.title = turnTitle(ctx.myTurn, st.title);
-    noticeTurn(ctx.myTurn);
+    setPageTitle(`${st.title} · Orrery`);
+    if (noticeTurn(ctx.myTurn)) refreshTurns();
     announcer.say(turnText(view, ctx));
 
     const parts = view.view ? gameParts(st.mod, ctx) : {};
