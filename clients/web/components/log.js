@@ -1,7 +1,8 @@
 // The move log beside the board: who did what, in words, newest at the bottom, live.
 // Told from the difference between consecutive views this viewer received (the same
 // narration as the replay page, games/describe.js), so it never says more than the
-// viewer may know. One <li> per update received (a move, with what it set off).
+// viewer may know; an undo, whoever took a move back, is told as one (the view's
+// undone_by). One <li> per update received (a move, with what it set off).
 //
 // The element is made once and updated in place; restore() after each render puts it back
 // at the newest entry, or where the reader scrolled to.
@@ -23,7 +24,6 @@ export class MoveLog {
       h("p", { class: "meta" }, h("a", { href: `#/table/${tableId}/replay` }, "Step through the whole game")),
     );
     this.previous = null;
-    this.undoBy = null;
     // Where the reader left the list: following the newest entry, or scrolled up to a
     // place. (The page re-attaches the list on each render, which resets its scroll.)
     this.following = true;
@@ -40,20 +40,12 @@ export class MoveLog {
     this.list.scrollTop = this.following ? this.list.scrollHeight : this.saved;
   }
 
-  // My undo was accepted: the next view is told as it.
-  tookBack(name) {
-    this.undoBy = name;
-  }
-
   // A new view arrived: tell what changed since the last one (nothing for the first).
   update(view, ctx, mod) {
     const previous = this.previous;
     this.previous = view;
     if (!previous || previous.seq >= view.seq) return;
-    // an undo is told as one, not as the changes it undid
-    const undone = this.undoBy;
-    this.undoBy = null;
-    const lines = undone ? [`${undone} took back the last move.`] : describeTable(previous, view, ctx, mod);
+    const lines = describeTable(previous, view, ctx, mod);
     if (!lines.length) return;
     const list = this.list;
     list.append(h("li", { "data-seq": view.seq }, lines.join(" ")));

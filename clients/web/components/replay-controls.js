@@ -1,9 +1,9 @@
 // The replay's controls: first / previous / a slider with one step per command / next /
-// last, and the step and seq shown. The slider asks for a step after a short pause (a
+// last, and the step shown ("step 7 / 40"). The slider asks for a step after a short pause (a
 // drag does not fetch every step it passes); the arrow keys move it one step.
 //
 // go(step) is called with the step wanted ("first" and "last" resolved by the caller
-// through steps()); show(step, steps, seq) updates what the controls say.
+// through steps()); show(step, steps) updates what the controls say.
 
 import { h } from "../lib/dom.js";
 
@@ -46,8 +46,8 @@ export class ReplayControls {
     this.slider.max = String(Math.max(1, steps));
   }
 
-  show(step, steps, seq) {
+  show(step, steps) {
     this.slider.value = String(step);
-    this.seqOut.textContent = `step ${step} / ${steps} · seq ${seq}`;
+    this.seqOut.textContent = `step ${step} / ${steps}`;
   }
 }

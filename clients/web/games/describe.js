@@ -1,8 +1,15 @@
-// "Who did what" between two views of a table (replays): the table's own changes
-// (seats taken and left, start, end), then the game module's account of the game view.
+// "Who did what" between two views of a table (the move log, replays): an undo as one
+// (the view's undone_by), else the table's own changes (seats taken and left, start,
+// end), then the game module's account of the game view; a step none of these tells is
+// still told, by who made it (the view's actor).
 
 export function describeTable(prev, next, ctx, mod) {
   if (!prev) return ["The table was created."];
+  // an undo is told as one, not as the changes it took back
+  if (next.undone_by !== null && next.undone_by !== undefined) {
+    const mine = next.undone_by === next.viewer;
+    return [mine ? "You took back your last move." : `${ctx.name(next.undone_by)} took back their last move.`];
+  }
   const lines = [];
   next.seats.forEach((seat, i) => {
     const before = prev.seats[i] || {};
@@ -24,6 +31,11 @@ export function describeTable(prev, next, ctx, mod) {
   const movers = next.to_move.filter((s) => s >= 0);
   if (!lines.length && prev.to_move.join() !== next.to_move.join() && movers.length) {
     lines.push(`Now to move: ${movers.map((s) => ctx.name(s)).join(", ")}.`);
+  }
+  // a step nothing visible tells (a choice kept secret): still who made it
+  if (!lines.length && next.seq > prev.seq) {
+    const actor = next.actor;
+    lines.push(actor !== null && actor !== undefined ? `${ctx.name(actor)} made a move.` : "The table moved on.");
   }
   return lines;
 }

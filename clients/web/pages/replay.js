@@ -109,7 +109,7 @@ export function mountReplay(root, { tableId, params }) {
       const asked = answer.replay.at;
       st.note =
         where.at !== undefined && asked !== answer.seq && asked > 0
-          ? `Seq ${asked} is inside one move: showing the table after it (seq ${answer.seq}).`
+          ? `The link points into the middle of a move: showing the table after that move (step ${answer.replay.step}).`
           : "";
       draw();
     } catch (error) {
@@ -122,7 +122,7 @@ export function mountReplay(root, { tableId, params }) {
     const view = st.view;
     if (!view) return;
     const { views, first, step } = st;
-    controls.show(step, st.steps, view.seq);
+    controls.show(step, st.steps);
     const ctx = contextFor(view);
     replaceChildren(log, replayStory({ views, first, step, contextFor, mod: st.mod }));
     board.dataset.seq = String(view.seq);

@@ -135,10 +135,7 @@ export function mountTable(root, { tableId, params }) {
     say("");
     page.dataset.outcome = "pending";
     render();
-    // the view after my undo may come before its outcome: the log knows it first
-    if (body.type === "table.undo" && st.view) log.tookBack(context().name(st.view.viewer));
     const outcome = await live.send(body);
-    if (outcome.outcome !== "accepted" && body.type === "table.undo") log.tookBack(null);
     if (outcome.outcome === "accepted") {
       page.dataset.outcome = "accepted";
       if (st.view && st.view.seq >= outcome.last_seq) settle();
