@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from playwright.sync_api import (
@@ -245,9 +245,17 @@ def connected(endpoint: str) -> Iterator[Browser]:
 # ---------------------------------------------------------------- a person in a browser
 
 
+class Site(Protocol):
+    """Where the web client is served: a module's :class:`WebStack`, or the run's shared
+    gateway (``tests.support.gateway.LiveGateway``) for a test that needs no bots."""
+
+    @property
+    def url(self) -> str: ...
+
+
 @dataclass
 class Person:
-    stack: WebStack
+    stack: Site
     context: BrowserContext
     page: Page
     name: str
@@ -495,7 +503,7 @@ def stalled(people: list[Person]) -> str:
 
 
 def new_person(
-    stack: WebStack,
+    stack: Site,
     browser: Browser,
     prefix: str,
     *,

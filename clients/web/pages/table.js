@@ -17,6 +17,7 @@ import { api, created } from "../lib/api.js";
 import { catalogue, gameTitle } from "../lib/catalogue.js";
 import { h, replaceChildren } from "../lib/dom.js";
 import { LiveTable } from "../lib/live.js";
+import { LastMoves } from "../lib/lastmove.js";
 import { refreshTurns, setPageTitle } from "../lib/notify.js";
 import { forgetTurn, noticeTurn } from "../lib/turn.js";
 import { NARROW_QUERY, makeContext } from "../games/common.js";
@@ -62,6 +63,7 @@ export function mountTable(root, { tableId, params }) {
   // Made once, moved into each render: their content and scroll position persist.
   const announcer = new Announcer();
   const log = new MoveLog(tableId);
+  const lastMoves = new LastMoves();
   const extra = h("div", { class: "side-extra", "data-slot": "side-extra" });
   const chat = new TableChat(tableId);
   extra.append(chat.node);
@@ -304,6 +306,7 @@ export function mountTable(root, { tableId, params }) {
     // On a phone the board keeps a legible size and pans inside its frame.
     frame.boardWrap.hidden = !parts.board;
     replaceChildren(frame.boardWrap, parts.board);
+    lastMoves.mark(parts.board, view);
     replaceChildren(frame.under, parts.under);
     replaceChildren(
       frame.sideDynamic,
