@@ -5,6 +5,7 @@
 import { SESSION_KEY, clearSession, session } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
 import { setPageTitle, startNotifications } from "./lib/notify.js";
+import { startSocial } from "./components/social.js";
 import { mountAuth } from "./pages/auth.js";
 import { mountGames } from "./pages/games.js";
 import { mountLobby } from "./pages/lobby.js";
@@ -100,6 +101,7 @@ window.addEventListener("orrery:signed-out", () => {
   if (parseHash().path !== "/signin") route();
 });
 route();
+startSocial(); // my presence, friends' notices and presence dots (components/social.js)
 startNotifications(); // the title's count, the icon's badge, push (lib/notify.js)
 
 document.getElementById("skip").addEventListener("click", (event) => {

@@ -10,10 +10,13 @@
 //   so a view update never takes the focus or the half-typed text away;
 // - muting is this browser's own: a muted author's messages are hidden here only (kept in
 //   localStorage per table), and can be unmuted;
-// - an operator's deletion replaces the message with a "message deleted" marker.
+// - an operator's deletion replaces the message with a "message deleted" marker;
+// - "Report" on another's message files a report for the operators (POST
+//   …/chat/{id}/report: it carries the chat's last 20 messages); the button then says
+//   "Reported". Messages of a player I blocked, or who blocked me, never arrive here.
 //
 // Test hooks: data-testid="chat" (the panel), "chat-log" (the list, items carry data-id,
-// data-seat or data-spectator), "chat-input", "chat-send", "chat-error".
+// data-seat or data-spectator), "chat-input", "chat-send", "chat-error", "report-<id>".
 
 import { request } from "./lib/api.js";
 import { h, replaceChildren } from "./lib/dom.js";
@@ -51,6 +54,7 @@ export class TableChat {
     this.tableId = tableId;
     this.messages = new Map(); // id -> message, shown in id order
     this.muted = loadMuted(tableId);
+    this.reported = new Set(); // message ids I reported from this page
     this.viewer = null; // my seat (null: watching)
     this.live = null;
     this.log = h("ol", {
@@ -146,6 +150,21 @@ export class TableChat {
     this.draw();
   }
 
+  async report(message) {
+    try {
+      await request(
+        "POST",
+        `/v1/tables/${encodeURIComponent(this.tableId)}/chat/${encodeURIComponent(message.id)}/report`,
+        {},
+      );
+      this.reported.add(message.id);
+    } catch (error) {
+      if (error.code === "already_reported") this.reported.add(message.id);
+      else this.refused(error.message);
+    }
+    this.draw();
+  }
+
   draw() {
     const ordered = [...this.messages.values()].sort(compareIds);
     const atBottom = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 40;
@@ -184,6 +203,21 @@ export class TableChat {
             muted ? "Unmute" : "Mute",
           )
         : null;
+    const reported = this.reported.has(message.id);
+    const report = !mine
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "link chat-report",
+            disabled: reported,
+            "data-testid": `report-${message.id}`,
+            "aria-label": `Report this message from ${message.name || "this player"}`,
+            onclick: () => this.report(message),
+          },
+          reported ? "Reported" : "Report",
+        )
+      : null;
     const at = new Date(message.at || 0).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     return h(
       "li",
@@ -194,6 +228,7 @@ export class TableChat {
       ": ",
       muted ? h("em", { class: "meta" }, "(muted)") : h("span", { class: "chat-text", text: message.text }),
       mute,
+      report,
     );
   }
 }

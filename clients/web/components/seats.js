@@ -4,6 +4,7 @@
 
 import { h } from "../lib/dom.js";
 import { swatch } from "../games/common.js";
+import { playerMenu, presenceDot } from "./social.js";
 
 // The view's standings per participant number (seats, then built-in opponents).
 export function standingOf(view) {
@@ -30,7 +31,9 @@ function botMark(seat, bots) {
   return bots.has(seat.seat) ? h("span", { class: "meta" }, " (bot)") : null;
 }
 
-export function seatStrip(view, bots) {
+// players: the table's seats as its summary lists them (their player ids: presence, menu)
+export function seatStrip(view, bots, players = []) {
+  const account = new Map(players.filter((p) => p.player_id && !p.bot).map((p) => [p.seat, p]));
   const standing = standingOf(view);
   const place = (participant) => {
     const line = standing.get(participant);
@@ -57,7 +60,9 @@ export function seatStrip(view, bots) {
           "data-seat": seat.seat,
         },
         swatch(seat.seat),
+        account.has(seat.seat) ? presenceDot(account.get(seat.seat).player_id) : null,
         h("span", { class: "name" }, seat.name || "open seat"),
+        account.has(seat.seat) ? playerMenu(account.get(seat.seat).player_id, seat.name) : null,
         botMark(seat, bots),
         seat.seat === view.viewer ? h("span", { class: "meta" }, " (you)") : null,
         seat.left ? h("span", { class: "meta" }, " (left)") : null,

@@ -5,6 +5,7 @@
 import { api } from "../lib/api.js";
 import { h, plural, replaceChildren } from "../lib/dom.js";
 import { valueLabel } from "./create-table.js";
+import { presenceDot } from "./social.js";
 
 const STATES = [
   ["open", "Open tables"],
@@ -133,6 +134,7 @@ function tableRow(table, titleOf, games) {
     h("strong", {}, titleOf(table.game)),
     h("span", { class: "meta" }, ` · ${table.players.length}/${table.seats} seats taken · `),
     h("span", {}, seatsText(table)),
+    table.players.filter((p) => p.player_id && !p.bot).map((p) => presenceDot(p.player_id)),
     h("span", { class: "meta" }, ` · ${optionsText(games, table.game, table.options, table.seats)}`),
     " ",
     h(

@@ -9,6 +9,7 @@ import { renderCreateTable } from "../components/create-table.js";
 import { renderLeaderboard } from "../components/leaderboard.js";
 import { renderMyTables } from "../components/my-tables.js";
 import { renderQuickPlay } from "../components/quick-play.js";
+import { renderFriends } from "../components/social.js";
 import { renderTableList } from "../components/table-list.js";
 
 const REFRESH_MS = 5000;
@@ -29,12 +30,13 @@ export function mountLobby(root) {
   const listBox = h("section", { class: "card tables", "aria-labelledby": "list-title" });
   const mineBox = h("section", { class: "card mine", "aria-labelledby": "mine-title" });
   const boardBox = h("section", { class: "card board", "aria-labelledby": "board-title" });
+  const friendsBox = h("section", { class: "card friends-card", "aria-labelledby": "friends-title" });
   replaceChildren(
     root,
     h(
       "div",
       { class: "lobby", "data-testid": "lobby" },
-      h("div", { class: "lobby-side" }, quickBox, createBox, boardBox),
+      h("div", { class: "lobby-side" }, quickBox, friendsBox, createBox, boardBox),
       h("div", { class: "lobby-main" }, listBox, mineBox),
     ),
   );
@@ -45,6 +47,7 @@ export function mountLobby(root) {
       renderTableList(listBox, lobby),
       renderMyTables(mineBox, lobby),
       renderLeaderboard(boardBox, lobby),
+      renderFriends(friendsBox),
     ]);
     if (!stopped) timer = setTimeout(refresh, REFRESH_MS);
   }

@@ -27,6 +27,7 @@ import { MoveLog } from "../components/log.js";
 import { otherMoves } from "../components/moves.js";
 import { leaveButton, lobbyPanel } from "../components/seating.js";
 import { seatStrip } from "../components/seats.js";
+import { renderFriends } from "../components/social.js";
 import { standingsPanel } from "../components/standings.js";
 import { Announcer, statusHeader, turnText } from "../components/status.js";
 
@@ -66,7 +67,8 @@ export function mountTable(root, { tableId, params }) {
   const lastMoves = new LastMoves();
   const extra = h("div", { class: "side-extra", "data-slot": "side-extra" });
   const chat = new TableChat(tableId);
-  extra.append(chat.node);
+  const friendsBox = h("section", { class: "panel", "data-testid": "table-friends", "aria-labelledby": "friends-title" });
+  extra.append(chat.node, friendsBox);
   replaceChildren(root, page);
 
   const live = new LiveTable(tableId, {
@@ -113,6 +115,8 @@ export function mountTable(root, { tableId, params }) {
     // Bot marks live in the table's summary (GET /v1/tables/{id}: the lobby's record).
     try {
       st.summary = await api.table(tableId);
+      if (st.summary.state === "open") renderFriends(friendsBox, { tableId }); // invite them
+      else friendsBox.replaceChildren();
       render();
     } catch {
       /* not essential */
@@ -288,7 +292,7 @@ export function mountTable(root, { tableId, params }) {
     frame.message.className = "message " + (st.tone || "");
     frame.message.setAttribute("role", st.tone === "error" ? "alert" : "status");
     frame.message.textContent = st.fatal || st.message;
-    replaceChildren(frame.seats, seatStrip(view, bots));
+    replaceChildren(frame.seats, seatStrip(view, bots, (st.summary && st.summary.players) || []));
     replaceChildren(
       frame.phase,
       view.phase === "lobby"
