@@ -321,28 +321,82 @@ def _open(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> bool:
     return gate(state, seat, kind) is None
 
 
+# The commands the play phase lists are few values, frozen: each is made once and the
+# listing hands out the same objects (an ``extend`` of a slice, not a command made per
+# entry; random play and a search list them at every step).
+_PLACE_AIRSHIP = tuple(
+    tuple(cmd.PlaceAirship(region=r, chip=c) for c in _CHIP_VALUES) for r in range(cat.REGION_COUNT)
+)
+_BUILD_FORTRESS = tuple(cmd.BuildFortress(platform=p) for p in range(cat.PLATFORM_COUNT))
+_BUILD_MARKET = tuple(cmd.BuildMarket(platform=p) for p in range(cat.PLATFORM_COUNT))
+_PLACE_SKIMMER = tuple(cmd.PlaceSkimmer(region=r) for r in range(cat.REGION_COUNT))
+_PEEKS: dict[tuple[int, int, int, int], cmd.Peek] = {}
+
+
+def _peek(objective: int, gold: int, iron: int, wood: int) -> cmd.Peek:
+    key = (objective, gold, iron, wood)
+    found = _PEEKS.get(key)
+    if found is None:
+        found = _PEEKS[key] = cmd.Peek(objective=objective, gold=gold, iron=iron, wood=wood)
+    return found
+
+
 def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
+    """The play phase's actions. Each candidate is kept when its predicates accept it;
+    a cheap look first skips what they would refuse anyway (a region not in play or
+    holding the seat's airship, every card when scouting is unaffordable), so refusals
+    are not made only to be thrown away."""
     out: list[CommandBody] = []
     if not _open(state, seat, cmd.PlaceAirship):  # the same gate for every action
         return out
-    regions = [r for r in range(cat.REGION_COUNT) if not airship_region_problem(state, seat, r)]
-    chips = [c for c in _CHIP_VALUES if not chip_problem(state, seat, c)]
-    out.extend(cmd.PlaceAirship(region=r, chip=c) for r in regions for c in chips)
+    active = set(state.regions)
+    ships = state.airships[seat]
+    regions = [
+        r
+        for r in range(cat.REGION_COUNT)
+        if r in active and ships[r] < 0 and not airship_region_problem(state, seat, r)
+    ]
+    # chip_problem, asked of the seat's unused chips once
+    unused = set(unused_chips(state, seat))
+    chips = [i for i, c in enumerate(_CHIP_VALUES) if c in unused]
+    if len(chips) == len(_CHIP_VALUES):
+        for r in regions:
+            out.extend(_PLACE_AIRSHIP[r])
+    else:
+        for r in regions:
+            row = _PLACE_AIRSHIP[r]
+            out.extend([row[i] for i in chips])
     platforms = [p for p in range(cat.PLATFORM_COUNT) if not platform_problem(p)]
     if not building_problem(state, seat, fortress=True):
-        out.extend(cmd.BuildFortress(platform=p) for p in platforms)
+        out.extend([_BUILD_FORTRESS[p] for p in platforms])
     if not building_problem(state, seat, fortress=False):
-        out.extend(cmd.BuildMarket(platform=p) for p in platforms)
+        out.extend([_BUILD_MARKET[p] for p in platforms])
     if not skimmer_problem(state, seat):
-        regions = [r for r in range(cat.REGION_COUNT) if not region_problem(state, r)]
-        out.extend(cmd.PlaceSkimmer(region=r) for r in regions)
-    cards = range(len(state.secret_cards))
-    out.extend(cmd.Scout(card=c) for c in cards if not scout_problem(state, seat, c))
-    pays = [pay for pay in _PAIRS if not peek_pay_problem(state, seat, *pay)]
-    for objective in range(len(state.objectives)):
-        if not objective_problem(state, seat, objective):
-            out.extend(cmd.Peek(objective=objective, gold=g, iron=i, wood=w) for g, i, w in pays)
+        regions = [
+            r for r in range(cat.REGION_COUNT) if r in active and not region_problem(state, r)
+        ]
+        out.extend([_PLACE_SKIMMER[r] for r in regions])
+    held = state.resources[seat]
+    if can_afford(held, cat.SCOUT_COST):
+        cards = range(len(state.secret_cards))
+        out.extend(cmd.Scout(card=c) for c in cards if not scout_problem(state, seat, c))
+    pays = _peek_pays(tuple(held))
+    if pays:
+        for objective in range(len(state.objectives)):
+            if not objective_problem(state, seat, objective):
+                out.extend([_peek(objective, g, i, w) for g, i, w in pays])
     return out
+
+
+@lru_cache(maxsize=256)
+def _peek_pays(held: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
+    """The payments of a peek a seat holding ``held`` may offer (``peek_pay_problem``'s
+    predicates, which read nothing else: asked once per holding)."""
+    return tuple(
+        (g, i, w)
+        for g, i, w in _PAIRS
+        if not amounts_problem(g, i, w, cat.PEEK_COST_TOTAL) and not held_problem(held, g, i, w)
+    )
 
 
 def _starts(state: FracturedSkyState, seat: int) -> list[CommandBody]:
