@@ -2,11 +2,11 @@
 
 Per game, random games are played (``games.playthrough.play_random`` with the game's
 ``play``, 4 seats where the game allows, else its maximum) until the time budget is
-spent. Each game is then replayed twice from its recorded commands to time only the
-rules: through ``decide`` then ``evolve`` (the platform's path, which leaves the state
-``decide`` reads unchanged), and through ``play`` (decide + evolve into a state the
-caller owns, as a searching bot simulates). At sampled steps of the second replay, the
-views are timed
+spent. Each game is then replayed from its recorded commands to time only the rules,
+each command two ways, the one or the other first in turn: through ``play`` (decide +
+evolve into a state the caller owns, as a searching bot simulates) and through
+``decide`` then ``evolve`` (the platform's path, which leaves the state ``decide``
+reads unchanged). At sampled steps of the replay, the views are timed
 per seat: every seat's view rendered at once (the game's ``views``, as the views
 projection renders them after a command) and each seat's ``legal_commands``; one seat's
 ``view`` alone (what a bot judging a position asks) is timed beside it. So are the
@@ -104,28 +104,27 @@ def measure_game(
         play_s += time.perf_counter() - started
         games += 1
 
-        # The same game again, timing the rules only: once through ``play`` (and the
-        # views at sampled steps), once more through decide then evolve (apart, so
-        # neither runs on caches the other has just warmed with the same command).
+        # The same game again, timing the rules only: each command through ``play`` into
+        # ``state`` and through decide then evolve into ``shadow``, the one or the other
+        # first in turn (the second runs on caches the first has just warmed), with the
+        # views at sampled steps.
         seed_bytes = game_seed.to_bytes(16, "big", signed=True)
         setup = list(game.setup(options, seats, derive_rng(seed_bytes, 0)))
+        state = fold(game, options, seats, setup)
         shadow = fold(game, options, seats, setup)
         seq = len(setup)
-        for seat, command in played.commands:
-            rng = derive_rng(seed_bytes, seq + 1)
-            t0 = time.perf_counter()
-            events = game.decide(shadow, command, seat, rng)
-            for event in events:
-                shadow = game.evolve(shadow, event)
-            platform_s += time.perf_counter() - t0
-            seq += len(events)
-        state = fold(game, options, seats, setup)
-        seq = len(setup)
         for step, (seat, command) in enumerate(played.commands):
-            rng = derive_rng(seed_bytes, seq + 1)
-            t0 = time.perf_counter()
-            events = play(state, command, seat, rng)
-            decide_s += time.perf_counter() - t0
+            for path in (0, 1) if step % 2 else (1, 0):
+                rng = derive_rng(seed_bytes, seq + 1)
+                if path:
+                    t0 = time.perf_counter()
+                    events = play(state, command, seat, rng)
+                    decide_s += time.perf_counter() - t0
+                else:
+                    t0 = time.perf_counter()
+                    for event in game.decide(shadow, command, seat, rng):
+                        shadow = game.evolve(shadow, event)
+                    platform_s += time.perf_counter() - t0
             seq += len(events)
             commands += 1
             if step % VIEW_SAMPLE_EVERY:
