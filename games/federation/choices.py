@@ -295,19 +295,32 @@ def _spy(ctx: Ctx, step: st.ChooseSpyTarget, c: cmd.Spy) -> None:
 
 # ------------------------------------------------------------------ missions
 def mission_ok(s: FederationState, seat: int, m: int, need_check: bool = True) -> bool:
+    return m in open_missions(s, seat, need_check)
+
+
+def open_missions(s: FederationState, seat: int, need_check: bool = True) -> list[int]:
+    """The missions ``seat`` may complete now, in order: not done yet, a ship in the
+    hangar and fewer than the most missions, the mission checked (unless a free mission),
+    the authority level it asks, and for the spy its cost payable."""
     p = s.players[seat]
-    if p.missions[m] or p.hangar <= 0 or sum(p.missions) >= cat.MAX_MISSIONS:
-        return False
-    if need_check and not p.checks[m]:
-        return False
-    if level(p) < cat.MISSION_LEVEL[m]:
-        return False
-    return not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
+    if p.hangar <= 0 or sum(p.missions) >= cat.MAX_MISSIONS:
+        return []
+    lvl = level(p)
+    done = p.missions
+    checks = p.checks
+    needed = cat.MISSION_LEVEL
+    return [
+        m
+        for m in range(12)
+        if not done[m]
+        and (checks[m] or not need_check)
+        and lvl >= needed[m]
+        and not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
+    ]
 
 
 def _free_mission_opts(s: FederationState, step: st.ChooseFreeMission) -> list[CommandBody]:
-    seat = step.seat
-    return [cmd.Mission(mission=m) for m in range(12) if mission_ok(s, seat, m, need_check=False)]
+    return [cmd.Mission(mission=m) for m in open_missions(s, step.seat, need_check=False)]
 
 
 def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
@@ -320,7 +333,7 @@ def _post_opts(s: FederationState, step: st.AfterPlacement) -> list[CommandBody]
     p = s.players[step.seat]
     out: list[CommandBody] = []
     if not step.mission_done:
-        out.extend(cmd.Mission(mission=m) for m in range(12) if mission_ok(s, step.seat, m))
+        out.extend([cmd.Mission(mission=m) for m in open_missions(s, step.seat)])
     for t in p.erudite:
         if cat.ERUDITE[t][0] == "loop" and t not in p.erudite_used:
             out.append(cmd.UseTile(tile=t))
