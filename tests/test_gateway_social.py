@@ -25,6 +25,8 @@ from orrery_contracts.social import REPORT_MESSAGES
 from tests.support.gateway import LiveGateway, Player, error_of, live_gateway, next_frame, sign_up
 from tests.support.gateway import unique as unique_name
 from tests.support.service import PARTITIONS, REPO
+from tests.test_gateway_acl import PASSWORD as ACL_PASSWORD
+from tests.test_gateway_acl import acl_rules
 
 pytestmark = pytest.mark.gateway
 
@@ -488,3 +490,44 @@ async def test_erasing_an_account_leaves_nothing_personal(
     # the name is free again
     again = await sign_up(http, ann.name)
     assert again.player_id != ann.player_id
+
+
+async def test_the_gateway_needs_nothing_beyond_its_acl_for_them(live: LiveGateway) -> None:
+    """All of the above through a gateway connected as the Redis user orrery-gateway."""
+    admin = aioredis.Redis.from_url(live.redis_url)
+    try:
+        await admin.execute_command(
+            "ACL", "SETUSER", "orrery-gateway", *acl_rules("orrery-gateway")
+        )
+    finally:
+        await admin.aclose()
+    user = live.redis_url.replace("redis://", f"redis://orrery-gateway:{ACL_PASSWORD}@")
+    url = await asyncio.to_thread(
+        live.start_gateway, user, ORRERY_GATEWAY_RATE="1000", ORRERY_GATEWAY_BURST="1000"
+    )
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        ann, ben = await two(http)
+        cal = await sign_up(http, unique_name("Cal"))
+        async with ben.notices() as socket:
+            await befriend(ann, ben)
+            await frame_of(socket, "presence", player_id=ann.player_id)
+        assert (await ann.get("/v1/players/me/friends")).status_code == 200
+        assert (await ann.get("/v1/players/presence", players=ben.player_id)).status_code == 200
+        assert (await ann.get(f"/v1/players/{ben.player_id}")).status_code == 200
+        table = (await ann.create_table("tiny", 2, private=True))["table_id"]
+        await ann.join(table)
+        invited = await ann.post(f"/v1/tables/{table}/invite", {"player_id": ben.player_id})
+        assert invited.status_code == 204, invited.text
+        await ben.join(table)
+        assert (await cal.post(f"/v1/players/{ann.player_id}/block")).status_code == 200
+        said = await say(ben, table, "hello")
+        assert await chat_texts(cal, table) == ["hello"]
+        reported = await cal.post(f"/v1/tables/{table}/chat/{said['id']}/report")
+        assert reported.status_code == 201, reported.text
+        erased = await ann.http.request(
+            "DELETE", "/v1/players/me", json={"password": "a good password"}, headers=ann.headers
+        )
+        assert erased.status_code == 204, erased.text
+        seated = (await ben.get(f"/v1/tables/{table}")).json()["players"]
+        assert [p["player_id"] for p in seated] == [ben.player_id]  # Ann's seat opened
+    assert "NOPERM" not in live.logs()
