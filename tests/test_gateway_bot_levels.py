@@ -194,8 +194,9 @@ async def _bots_play(live: LiveGateway, game: str, level: str) -> None:
         await ann.bot(table, level=level)
         await ann.start(table)
         final = await play_to_end(ann, table, via="ws")
-        assert final["phase"] == "finished"
+        assert final["phase"] == "finished" and final["moves"] > 0
         assert final["seats"][1]["bot_level"] == level
+        assert (await _table(ann, table))["state"] == "finished"  # played out, not abandoned
 
 
 @pytest.mark.parametrize("level", BOT_LEVELS)
