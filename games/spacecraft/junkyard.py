@@ -59,14 +59,30 @@ def visit_targets(state: SpacecraftState) -> list[int]:
 
 def is_visit_target(state: SpacecraftState, cell: int) -> bool:
     """Whether ``cell`` is in ``visit_targets(state)``; a pile on the edge, the usual
-    visit, answers it without the walk."""
-    if not state.piles[cell] or cell in state.pawns:
+    visit, answers it without the walk, and the walk stops once it reaches ``cell``."""
+    piles = state.piles
+    if not piles[cell] or cell in state.pawns:
         return False
     size = state.size
     x, y = cell % size, cell // size
     if x == 0 or y == 0 or x == size - 1 or y == size - 1:
         return True
-    return cell in visit_targets(state)
+    edge, neighbours = _grid(size)
+    seen = bytearray(len(neighbours))
+    for start in edge:
+        seen[start] = 1
+    frontier = list(edge)
+    while frontier:
+        here = frontier.pop()
+        if piles[here]:  # a pile stops the walk (the cell itself: reached)
+            if here == cell:
+                return True
+            continue
+        for n in neighbours[here]:
+            if not seen[n]:
+                seen[n] = 1
+                frontier.append(n)
+    return False
 
 
 def has_visit_target(state: SpacecraftState) -> bool:

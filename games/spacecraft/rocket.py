@@ -162,23 +162,30 @@ def auto_layout(kinds: Iterable[str]) -> list[Placement] | None:
 
 
 def attach(layout: list[Placement], new_kind: str) -> list[Placement] | None:
-    """The layout with ``new_kind`` added in a free legal cell (no other part moves)."""
+    """The layout with ``new_kind`` added in a free legal cell (no other part moves): the
+    first free one of the candidate cells, taken around each part in (x, y) order."""
     cells = {(p.x, p.y): shape(p.kind) for p in layout}
     s = shape(new_kind)
-    candidates: list[tuple[int, int]] = []
+    up = s in ("nose", "body")
+    down = s in ("engine", "body")
+    sideways = s in ("fin", "connector")
+    bridge = s == "body"
     for (x, y), here in sorted(cells.items()):
         if here == "body":
-            if s in ("nose", "body"):
-                candidates.append((x, y + 1))
-            if s in ("engine", "body"):
-                candidates.append((x, y - 1))
-            if s in ("fin", "connector"):
-                candidates += [(x + 1, y), (x - 1, y)]
-        elif here == "connector" and s == "body":
-            candidates += [(x + 1, y), (x - 1, y)]
-    for cell in candidates:
-        if cell not in cells:
-            return [*layout, Placement(kind=new_kind, x=cell[0], y=cell[1])]
+            candidates: tuple[tuple[int, int], ...] = ()
+            if up:
+                candidates += ((x, y + 1),)
+            if down:
+                candidates += ((x, y - 1),)
+            if sideways:
+                candidates += ((x + 1, y), (x - 1, y))
+        elif here == "connector" and bridge:
+            candidates = ((x + 1, y), (x - 1, y))
+        else:
+            continue
+        for cell in candidates:
+            if cell not in cells:
+                return [*layout, Placement(kind=new_kind, x=cell[0], y=cell[1])]
     return None
 
 
