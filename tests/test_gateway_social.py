@@ -487,6 +487,7 @@ async def test_erasing_an_account_leaves_nothing_personal(
     assert [(m["name"], m["text"]) for m in chat] == [("deleted player", "good game")]
     after = await what_others_read()
     assert email not in after and endpoint not in after
+    assert email not in live.logs() and endpoint not in live.logs()  # nor in a log line
     # the name is free again
     again = await sign_up(http, ann.name)
     assert again.player_id != ann.player_id

@@ -67,7 +67,7 @@ def reports_list(
     data_dir: DataDir = Path(DATA_DIR),
     as_json: AsJson = False,
 ) -> None:
-    """The open reports (``--all``: every report), oldest first."""
+    """The open reports (with --all: every report), oldest first."""
     from orrery.moderation import reports
 
     found = _run(redis_url, data_dir, lambda redis, _url: reports(redis))
@@ -133,8 +133,8 @@ def reports_resolve(
     archive_url_option: ArchiveUrl = None,
     data_dir: DataDir = Path(DATA_DIR),
 ) -> None:
-    """Resolve a report with one of --delete, --mute DAYS or --dismiss (recorded, with
-    the operator's login name)."""
+    """Resolve a report: --delete, --mute DAYS or --dismiss (recorded with the
+    operator's login name)."""
     from orrery.archiving import archive_url
     from orrery.cli.chat import delete_message
     from orrery.moderation import ModerationError, resolve
