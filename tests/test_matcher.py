@@ -291,3 +291,18 @@ def test_small_pools_are_decided_as_the_straightforward_matcher_did(pool: list[W
         assert decided(match(pool, NOW, seat_range)) == decided(
             reference_match(pool, NOW, seat_range)
         )
+
+
+def test_a_block_keeps_two_tickets_apart_whichever_side_made_it() -> None:
+    """Two tickets that fill a table together: a block by anyone on either (a party
+    member's too) against anyone on the other keeps them apart."""
+    solo = ticket(0, 1500, seats=(3, 3))
+    party = ticket(1, 1500, seats=(3, 3), players=("p1", "p2"))
+    (group,) = match([solo, party], NOW, (2, 5))
+    assert set(group.ids()) == {"t000", "t001"}
+    blocked_by_party_member = ticket(
+        1, 1500, seats=(3, 3), players=("p1", "p2"), blocks=frozenset({"p0"})
+    )
+    blocking_party_member = ticket(0, 1500, seats=(3, 3), blocks=frozenset({"p2"}))
+    assert match([solo, blocked_by_party_member], NOW, (2, 5)) == []
+    assert match([blocking_party_member, party], NOW, (2, 5)) == []
