@@ -324,6 +324,14 @@ def demo(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
     data_dir: DataDir = Path(DATA_DIR),
     workers: Annotated[int, typer.Option(help="decider worker processes")] = 1,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="LEVEL",
+            help="the bots' level: random, greedy (one move ahead) or ismcts (a search)",
+        ),
+    ] = "random",
 ) -> None:
     """Bots play complete games of every game (or --game) through the real service."""
     from orrery.demo import PlayedTable, play_table
@@ -336,19 +344,12 @@ def demo(
     names = _game_names(game)
     plan = [(name, _players_for(name, players)) for name in names for _ in range(games)]
     game_options = parse_options(options or [])
+    level = check_bot_level(bots)
     rng = random.Random(seed)
 
     async def run(url: str) -> list[PlayedTable]:
         from orrery_client.sdk import OrreryClient
 
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            metavar="LEVEL",
-            help="the bots' level: random, greedy (one move ahead) or ismcts (a search)",
-        ),
-    ] = "random",
         roles = role_urls(url, _data(data_dir))
         async with service(url, workers, 1, role_urls=roles), OrreryClient(url) as client:
             tables = [PlayedTable(game=name, table_id="", seats=[]) for name, _ in plan]
@@ -367,7 +368,6 @@ def demo(
             if as_json:
                 return list(await asyncio.gather(*tasks))
             return await _with_live_board(client, tables, tasks)
-    level = check_bot_level(bots)
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
         started = time.monotonic()
