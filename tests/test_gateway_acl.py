@@ -111,7 +111,8 @@ async def test_the_gateway_needs_nothing_beyond_its_acl(live: tuple[LiveGateway,
         assert [(e["player_id"], e["name"]) for e in shown] == [
             (e["player_id"], e["name"]) for e in board.json()["entries"]
         ]
-        assert {e["player_id"] for e in shown} == {ann.player_id, ben.player_id}
+        # the bot, of the default level, is rated beside them
+        assert {e["player_id"] for e in shown} == {ann.player_id, ben.player_id, "bot:greedy"}
         notices = redis.Redis.from_url(gateway.redis_url)
         notices.xadd(keys.player_notice_stream(ann.player_id), {"__data__": json.dumps({"n": 1})})
         notices.close()

@@ -480,6 +480,7 @@ def leaderboard(
     from gateway.accounts import Accounts
     from orrery.runtime import server_for
     from orrery.server.cluster import open_redis
+    from orrery_contracts.lobby import bot_level_of
     from projections.scoreboard import leaderboard as top_players
 
     configure_logging("warning")
@@ -492,11 +493,16 @@ def leaderboard(
             names = await Accounts(redis).names_of([line.player for line in lines])
         finally:
             await redis.aclose()
-        return [
-            {"rank": i + 1, "player_id": line.player, "name": names.get(line.player, ""),
-             "rating": line.rating, "games": line.games}
-            for i, line in enumerate(lines)
-        ]  # fmt: skip
+        entries = []
+        for i, line in enumerate(lines):
+            # a bot of a level is rated like a player (``bot:<level>``): "Bot (<level>)"
+            level = bot_level_of(line.player)
+            name = f"Bot ({level})" if level else names.get(line.player, "")
+            entries.append(
+                {"rank": i + 1, "player_id": line.player, "name": name,
+                 "rating": line.rating, "games": line.games, "bot": level is not None}
+            )  # fmt: skip
+        return entries
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir)) as url:
         entries = asyncio.run(run(url))
