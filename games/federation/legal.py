@@ -149,6 +149,22 @@ def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | Non
 # ---------------------------------------------------------------- the listing
 
 
+# Placements are few values and frozen: each is made once (per ambassador and space, by
+# token, die and side) and every listing hands out the same objects.
+_PLACES: list[list[dict[int, cmd.Place]]] = [[{} for _ in range(cat.OUTER + 1)] for _ in range(4)]
+
+
+def _place(amb: int, space: int, token: int, die: bool, funding: bool) -> cmd.Place:
+    made = _PLACES[amb][space]
+    key = token * 4 + die * 2 + funding
+    found = made.get(key)
+    if found is None:
+        found = made[key] = cmd.Place(
+            ambassador=amb, space=space, funding=funding, die=die, token=token
+        )
+    return found
+
+
 def _placements(s: FederationState, seat: int) -> list[CommandBody]:
     """Every placement ``place_problem`` accepts, in listing order: each free ambassador
     on each free space, voting (with or without the die) or funding, with no token or
@@ -159,37 +175,39 @@ def _placements(s: FederationState, seat: int) -> list[CommandBody]:
     on the space, the side and the token, and on the ambassador only on the funding side
     (its reward), never on the die: it is asked once per such combination."""
     p = s.players[seat]
+    ambassadors = [amb for amb in range(4) if not p.used[amb]]
+    if not ambassadors:
+        return []
     held = holding(p)
     tokens = sorted(set(p.tokens))
     voting = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] > 0)]
     funding = [-1, *(t for t in tokens if cat.ALTERATIONS[t][1] == 0)]
     dice = (False, True) if p.die >= 0 and not p.die_on_board else (False,)
     free = [space for space in range(cat.N_SPACES) if s.space_seat[space] == -1]
-    affordable: dict[tuple[int, bool, int, int], bool] = {}
 
-    def pays(c: cmd.Place, key: tuple[int, bool, int, int]) -> bool:
-        known = affordable.get(key)
-        if known is None:
-            known = affordable[key] = can_settle(held, placement_items(seat, c))
-        return known
+    def pays(c: cmd.Place) -> bool:
+        return can_settle(held, placement_items(seat, c))
 
+    first = ambassadors[0]  # a voting placement's cost is the same with any ambassador
+    votes = {
+        space: [t for t in voting if pays(_place(first, space, t, False, False))] for space in free
+    }
+    outer = pays(_place(first, cat.OUTER, -1, False, False))
     out: list[CommandBody] = []
-    for amb in range(4):
-        if p.used[amb]:
-            continue
+    for amb in ambassadors:
+        made = _PLACES[amb]
         for space in free:
-            for token in voting:
-                for with_die in dice:
-                    c = cmd.Place(ambassador=amb, space=space, die=with_die, token=token)
-                    if pays(c, (space, False, token, -1)):
-                        out.append(c)
+            here = made[space]
+            for token in votes[space]:
+                for with_die in dice:  # _place, its lookup written out (the hot loop)
+                    c = here.get(token * 4 + with_die * 2)
+                    out.append(c if c is not None else _place(amb, space, token, with_die, False))
             for token in funding:
-                c = cmd.Place(ambassador=amb, space=space, funding=True, token=token)
-                if pays(c, (space, True, token, amb)):
+                c = _place(amb, space, token, False, True)
+                if pays(c):
                     out.append(c)
-        c = cmd.Place(ambassador=amb, space=cat.OUTER)
-        if pays(c, (cat.OUTER, False, -1, -1)):
-            out.append(c)
+        if outer:
+            out.append(_place(amb, cat.OUTER, -1, False, False))
     return out
 
 
