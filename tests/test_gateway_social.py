@@ -493,6 +493,7 @@ async def test_erasing_an_account_leaves_nothing_personal(
     assert again.player_id != ann.player_id
 
 
+@pytest.mark.slow  # a gateway of its own; the tests above take the same paths
 async def test_the_gateway_needs_nothing_beyond_its_acl_for_them(live: LiveGateway) -> None:
     """All of the above through a gateway connected as the Redis user orrery-gateway."""
     admin = aioredis.Redis.from_url(live.redis_url)
