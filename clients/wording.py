@@ -78,3 +78,66 @@ def cost_text(cost: Sequence[int]) -> str:
     if diamond:
         parts.append(plural(diamond, "diamond"))
     return " + ".join(parts) if parts else "free"
+
+
+# ---------------------------------------------------------------- phases
+
+# What a game's phase means to a player: the table view's ``game_phase`` and the game
+# view's own phase, step (SPACEcraft: ``play.action`` is a phase and its step) or pending
+# choice (Federation). The catalogue export gives the web client the same words.
+PHASE_WORDS: dict[str, dict[str, str]] = {
+    "fractured_sky": {
+        "setup": "Setting up",
+        "start": "Everybody chooses 4 starting resources",
+        "play": "Actions: airships, buildings, skimmers, scouting, peeking",
+        "scout": "Scouting: take a resource from the scouted card",
+        "slot": "Choosing a turn slot for the next round",
+        "rewards": "Round end: resource choices",
+        "finished": "Game over",
+    },
+    "spacecraft": {
+        "setup": "Setting up",
+        "goals": "Everybody keeps one of two personal goals",
+        "play": "Turns",
+        "final": "Final round: one last leave each",
+        "over": "Game over",
+        "finished": "Game over",
+        "action": "take a pile or leave",
+        "build": "build step",
+        "design": "design step",
+    },
+    "federation": {
+        "setup": "setting up",
+        "start_pick": "pick a start tile",
+        "turn": "place an ambassador",
+        "post": "do a mission, use a tile or end the turn",
+        "pay": "choose how to pay",
+        "discard": "discard crystals down to 10",
+        "crystal": "choose a crystal",
+        "fork": "choose at the orange fork",
+        "dead": "choose a dead asteroid's reward",
+        "blue_take": "take an alteration token",
+        "yellow": "choose a stall",
+        "purple": "choose an erudite tile",
+        "green": "choose a structure to build",
+        "project": "advance a project",
+        "check": "put a check on a mission",
+        "spy": "choose what the spy copies",
+        "medal": "choose a medal",
+        "influence": "add influence on a planet",
+        "deep": "take a deep-space tile",
+        "retrigger": "fire a production structure",
+        "free_mission": "perform a free mission",
+        "income_choice": "take or skip income",
+        "upkeep": "pay for the authority level",
+        "law": "break the law vote's tie",
+        "finished": "game over",
+    },
+}
+
+
+def phase_text(game: str, phase: str) -> str:
+    """``phase_text("spacecraft", "play.build")`` -> "Turns · build step"; a phase these
+    words do not know yet is still said in words ("mission checks")."""
+    words = PHASE_WORDS.get(game, {})
+    return " · ".join(words.get(part, part.replace("_", " ")) for part in phase.split(".") if part)

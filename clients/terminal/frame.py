@@ -18,6 +18,7 @@ from rich.text import Text
 from clients.terminal.menu import Entry
 from clients.terminal.printable import printable
 from clients.terminal.renderers import Renderer, View, compact_table, seat_name
+from clients.wording import phase_text
 from orrery_contracts.chat import ChatMessage
 
 
@@ -55,7 +56,7 @@ def header(tv: View, renderer: Renderer, last_round: int = 0) -> Text:
         open_seats = sum(1 for s in tv["seats"] if s["name"] is None)
         text.append(f" · lobby, {open_seats} open seat(s)" if open_seats else " · lobby, full")
     elif phase == "playing":
-        text.append(f" · {tv.get('game_phase', '')}")
+        text.append(f" · {phase_text(str(tv.get('game', '')), str(tv.get('game_phase', '')))}")
         text.append(" · ")
         text.append_text(turn_line(tv))
     return text

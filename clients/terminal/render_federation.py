@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.renderers import Command, Players, View, compact_table, plural, seat_name
-from clients.wording import CRYSTALS, cost_text, effect_text
+from clients.wording import CRYSTALS, cost_text, effect_text, phase_text
 from orrery_contracts.federation import catalogue as cat
 
 TITLE = "Federation"
@@ -101,7 +101,7 @@ def board(tv: View) -> list[RenderableType]:
 def _status(tv: View, g: dict[str, Any]) -> Text:
     text = Text()
     text.append(f"Round {g['round']} of {cat.ROUNDS}", style="bold")
-    pending = g["pending"].replace("_", " ")
+    pending = phase_text("federation", g["pending"])
     if g["pending_seat"] >= 0:
         text.append(f" · {seat_name(tv, g['pending_seat'])}: {pending}")
     text.append(f" · start player {seat_name(tv, g['start_player'])}")

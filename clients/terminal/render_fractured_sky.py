@@ -105,7 +105,7 @@ def board(tv: View) -> list[RenderableType]:
 def _status(tv: View, g: dict[str, Any]) -> Text:
     text = Text()
     text.append(f"Round {g['round']} of {cat.ROUNDS}", style="bold")
-    text.append(f" · phase {g['phase']}")
+    # (the phase, in words, is in the screen's header)
     if g["turn"] >= 0:
         text.append(f" · turn: {who(tv, g['turn'])}")
     text.append(" · public stardust card: ")

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.terminal.renderers import Command, Players, View, compact_table, plural, seat_name
+from clients.wording import phase_text
 from orrery_contracts.spacecraft import catalogue as cat
 
 TITLE = "SPACEcraft"
@@ -114,7 +115,11 @@ def board(tv: View) -> list[RenderableType]:
 def _status(tv: View, g: dict[str, Any]) -> Text:
     text = Text()
     text.append(f"{g['variant']} game", style="bold")
-    text.append(f" · {g['phase']} · step {g['step']} · turn of {seat_name(tv, g['current'])}")
+    text.append(f" · {phase_text('spacecraft', g['phase'])}")
+    if g["phase"] in ("play", "final"):
+        text.append(
+            f" · {phase_text('spacecraft', g['step'])} · turn of {seat_name(tv, g['current'])}"
+        )
     if g["phase"] == "play" and g["step"] != "action":
         text.append(f" · built {g['builds_this_turn']}/2 this turn")
     text.append(f"\n{blueprint_text(g['blueprint'])} (✓ on a rocket that meets it)")

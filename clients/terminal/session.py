@@ -2,11 +2,12 @@
 
 Two sources feed one queue: the table's view updates (``OrreryClient.watch``) and the
 person's lines. The screen is redrawn whenever a newer view arrives, also while the
-person is typing, so a prompt never offers moves of a table that has moved on. After a
-move is accepted the session waits for the view that includes it (the outcome's
-``last_seq``) before offering the next one: in phases where every seat moves at once
-an update from another seat can arrive first, and its view still lists the old
-choices. After a rejection it reads the current view at once and shows that.
+person is typing (in place on a terminal; without one, only its changed lines), so a
+prompt never offers moves of a table that has moved on. After a move is accepted the
+session waits for the view that includes it (the outcome's ``last_seq``) before
+offering the next one: in phases where every seat moves at once an update from another
+seat can arrive first, and its view still lists the old choices. After a rejection it
+reads the current view at once and shows that.
 
 Keys: a number (or several, ``3 2``) walks the menu; ``b`` goes back, ``u`` takes back
 your last move of this turn (``table.undo``: the answer says why not, when not), ``c
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import json
 from collections import deque
 from dataclasses import dataclass
@@ -71,6 +73,27 @@ def lifecycle_path(command: Command, tv: View) -> list[str] | None:
     return None
 
 
+def redraw_in_place(lines: list[str]) -> str:
+    """The screen written from the top over the one shown: each line cleared to its end,
+    and what the old screen had below cleared too."""
+    return "\x1b[H" + "".join(line + "\x1b[K\n" for line in lines) + "\x1b[J"
+
+
+def changed_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that ``before`` did not show at their place (all of them
+    the first time), the first line (where the table stands) always."""
+    if not before:
+        return after
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    changed = [
+        index
+        for tag, _, _, start, end in matcher.get_opcodes()
+        if tag in ("replace", "insert")
+        for index in range(start, end)
+    ]
+    return [after[index] for index in sorted({0, *changed}) if index < len(after)]
+
+
 class Session:
     def __init__(
         self,
@@ -92,6 +115,7 @@ class Session:
         self.moves = 0  # accepted in this session
         self.chat: deque[ChatMessage] = deque(maxlen=CHAT_LINES)
         self._events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self.shown: list[str] = []  # the screen's lines as last drawn
 
     # ------------------------------------------------------------ the loop
 
@@ -260,8 +284,10 @@ class Session:
     # ------------------------------------------------------------ drawing
 
     def draw(self, *, update: bool = False) -> None:
-        """Redraw the screen. Without a terminal (input piped in, output to a file) an
-        update that asks nothing of this seat is one line, not a whole board."""
+        """Redraw the screen. On a terminal the new screen is written over the old one in
+        place (nothing scrolls away); without one (input piped in, output to a file) only
+        the lines that changed are printed, and an update that asks nothing of this seat
+        is one line, not a whole board."""
         console = self.console
         view = self.view
         brief = update and not console.is_terminal and view is not None
@@ -269,22 +295,29 @@ class Session:
             console.print(Text(f"seq {view['seq']}: {frame.turn_line(view).plain}", style="dim"))
             console.file.flush()
             return
-        if console.is_terminal:
-            console.clear()
-        if view is None:
-            console.print(Text("no view of this table yet: waiting for the service…"))
-        else:
-            renderer = renderer_for(view["game"])
-            console.print(
-                frame.screen(
-                    view,
-                    renderer,
-                    menu=self._menu(),
-                    messages=list(self.messages),
-                    last_round=self.last_round,
-                    chat=[frame.chat_line(m, view) for m in self.chat],
+        with console.capture() as captured:
+            if view is None:
+                console.print(Text("no view of this table yet: waiting for the service…"))
+            else:
+                renderer = renderer_for(view["game"])
+                console.print(
+                    frame.screen(
+                        view,
+                        renderer,
+                        menu=self._menu(),
+                        messages=list(self.messages),
+                        last_round=self.last_round,
+                        chat=[frame.chat_line(m, view) for m in self.chat],
+                    )
                 )
-            )
+        lines = captured.get().rstrip("\n").split("\n")
+        if console.is_terminal:
+            if not self.shown:
+                console.clear()
+            console.file.write(redraw_in_place(lines))
+        else:
+            console.file.write("".join(line + "\n" for line in changed_lines(self.shown, lines)))
+        self.shown = lines
         prompt = self.prompt()
         if prompt:
             console.print(Text(prompt, style="bold"), end="")

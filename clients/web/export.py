@@ -10,7 +10,8 @@ The output is committed (the browser fetches it as a static file; no build step)
 catalogue. Deterministic: keys in a fixed order, lists in catalogue order, no timestamps.
 
 Besides the raw data, every card, tile and effect gets a short English ``text`` made
-here, so the client shows what a thing means without knowing the rules. The seats and
+here, so the client shows what a thing means without knowing the rules, and every
+phase its words (``phases``, from ``clients.wording``: the terminal's words too). The seats and
 options of each game are stated here (the client side may not import ``games``), each
 option and each of its values with the words a person reads (``label``,
 ``value_labels``), and an option that only tables of a few players use says up to how
@@ -24,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clients.wording import CRYSTALS, cost_text, effect_text, plural
+from clients.wording import CRYSTALS, PHASE_WORDS, cost_text, effect_text, plural
 from orrery_contracts.federation import catalogue as fed
 from orrery_contracts.fractured_sky import catalogue as fs
 from orrery_contracts.spacecraft import catalogue as sc
@@ -423,7 +424,8 @@ def documents() -> dict[str, str]:
     out = {"index.json": _dump({"games": GAMES})}
     for game in GAMES:
         name = game["name"]
-        out[f"{name}.json"] = _dump({**game, **BUILDERS[name]()})
+        phases = {"phases": PHASE_WORDS[name]}  # the terminal client's words too
+        out[f"{name}.json"] = _dump({**game, **BUILDERS[name](), **phases})
     return out
 
 

@@ -69,6 +69,13 @@ export function makeContext({ view, cat, ui, busy, send, rerender }) {
   return ctx;
 }
 
+// A phase, step or pending choice in a player's words (the catalogue's phases, the same
+// words the terminal client says); one the catalogue lacks, with spaces for underscores.
+export function phaseWords(cat, key) {
+  const words = (cat && cat.phases) || {};
+  return words[key] || String(key || "").replace(/_/g, " ");
+}
+
 export function seatName(view, seat) {
   if (seat === null || seat === undefined || seat < 0) return "nobody";
   const info = view.seats && view.seats[seat];

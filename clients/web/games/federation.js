@@ -8,7 +8,7 @@
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
 import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
-import { facts, section, swatch } from "./common.js";
+import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
   return body.type.startsWith("fed.");
@@ -179,32 +179,6 @@ function projectName(cat, project) {
 
 // ------------------------------------------------------------------ drawing
 
-const PENDING = {
-  start_pick: "pick a start tile",
-  turn: "place an ambassador",
-  post: "do a mission, use a tile or end the turn",
-  pay: "choose how to pay",
-  discard: "discard crystals down to 10",
-  crystal: "choose a crystal",
-  fork: "choose at the orange fork",
-  dead: "choose a dead asteroid's reward",
-  blue_take: "take an alteration token",
-  yellow: "choose a stall",
-  purple: "choose an erudite tile",
-  green: "choose a structure to build",
-  project: "advance a project",
-  check: "put a check on a mission",
-  spy: "choose what the spy copies",
-  medal: "choose a medal",
-  influence: "add influence on a planet",
-  deep: "take a deep-space tile",
-  retrigger: "fire a production structure",
-  free_mission: "perform a free mission",
-  income_choice: "take or skip income",
-  upkeep: "pay for the authority level",
-  law: "break the law vote's tie",
-  finished: "game over",
-};
 
 export function render(ctx) {
   const { game, cat } = ctx;
@@ -226,8 +200,8 @@ export function render(ctx) {
           [
             "Now",
             game.pending_seat >= 0
-              ? h("span", {}, who(game.pending_seat), `: ${PENDING[game.pending] || game.pending}`)
-              : PENDING[game.pending] || game.pending || "—",
+              ? h("span", {}, who(game.pending_seat), `: ${phaseWords(ctx.cat, game.pending)}`)
+              : phaseWords(ctx.cat, game.pending) || "—",
           ],
           ["Start player", h("span", {}, who(game.start_player))],
           ["President next", game.president_next >= 0 ? h("span", {}, who(game.president_next)) : "nobody"],
@@ -272,7 +246,7 @@ function spaceXY(col, row) {
 function board(ctx) {
   const { game, cat } = ctx;
   narrowSenate = ctx.narrow;
-  const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${PENDING[game.pending] || game.pending}` : "";
+  const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${phaseWords(ctx.cat, game.pending)}` : "";
   const n = game.players.length;
   const boxW = ctx.narrow ? 320 : 980 / n;
   const top = BAND + BAND_H + 6;
@@ -715,7 +689,7 @@ function movesPanel(ctx) {
   return section(
     "Your moves",
     { class: "panel moves game-moves", "data-testid": "game-moves" },
-    h("p", { class: "hint" }, `You must ${PENDING[game.pending] || game.pending}.`),
+    h("p", { class: "hint" }, `You must ${phaseWords(ctx.cat, game.pending)}.`),
     ctx.of("fed.place").length ? h("p", { class: "hint" }, "Choose the ambassador and how, then a space in the senate.") : null,
     others.length ? h("div", { class: "move-list" }, others.map((body) => ctx.button(body, label(body, ctx)))) : null,
   );
@@ -901,8 +875,8 @@ export function describe(prev, next, ctx) {
   if (JSON.stringify(next.laws) !== JSON.stringify(prev.laws)) {
     lines.push(`Laws now: ${listing(next.laws.filter((l) => l >= 0).map((l) => planet(cat, l))) || "none"}.`);
   }
-  if (next.pending_seat >= 0 && PENDING[next.pending] && (next.pending !== prev.pending || next.pending_seat !== prev.pending_seat)) {
-    lines.push(`Now ${name(next.pending_seat)} must ${PENDING[next.pending] || next.pending}.`);
+  if (next.pending_seat >= 0 && (ctx.cat.phases || {})[next.pending] && (next.pending !== prev.pending || next.pending_seat !== prev.pending_seat)) {
+    lines.push(`Now ${name(next.pending_seat)} must ${phaseWords(ctx.cat, next.pending)}.`);
   }
   return lines;
 }

@@ -6,7 +6,7 @@
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
 import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
-import { facts, section, swatch } from "./common.js";
+import { facts, phaseWords, section, swatch } from "./common.js";
 
 const RES = ["gold", "iron", "wood"];
 const ICON = { gold: "●", iron: "■", wood: "▲" };
@@ -99,14 +99,6 @@ export function label(body, ctx) {
 
 // ------------------------------------------------------------------ drawing
 
-const PHASES = {
-  start: "Everybody chooses 4 starting resources",
-  play: "Actions: airships, buildings, skimmers, scouting, peeking",
-  scout: "Scouting: take a resource from the scouted card",
-  slot: "Choosing a turn slot for the next round",
-  rewards: "Round end: resource choices",
-  finished: "Game over",
-};
 
 export function render(ctx) {
   const game = ctx.game;
@@ -127,7 +119,7 @@ export function render(ctx) {
         { class: "game-top panel" },
         facts([
           ["Round", `${game.round} of ${cat.rounds}`],
-          ["Phase", PHASES[game.phase] || game.phase],
+          ["Phase", phaseWords(cat, game.phase)],
           ["Turn", turnText],
           ["Public stardust card", regionName(cat, game.public_card)],
           ["Stardust supply", String(game.stardust_supply)],
@@ -241,7 +233,7 @@ function board(ctx) {
         : null,
     ];
   });
-  const name = `Fractured Sky board, round ${game.round} of ${cat.rounds}: ${PHASES[game.phase] || game.phase}`;
+  const name = `Fractured Sky board, round ${game.round} of ${cat.rounds}: ${phaseWords(cat, game.phase)}`;
   // The map spans the regions in play (3 players leave out the two ends).
   const centres = game.regions.map((region) => regionCentre(cat.regions[region.index]));
   const left = Math.min(...centres.map(([x]) => x)) - RW / 2 - 10;

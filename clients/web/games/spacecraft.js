@@ -7,7 +7,7 @@
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
 import { NARROW_WIDTH, fittedText, flowBoard, hot, panel, s, text, thing, wrapWords } from "../lib/svg.js";
-import { facts, section, swatch } from "./common.js";
+import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
   return body.type.startsWith("sc.");
@@ -84,13 +84,6 @@ export function label(body, ctx) {
 
 // ------------------------------------------------------------------ drawing
 
-const PHASES = {
-  goals: "Everybody keeps one of two personal goals",
-  play: "Turns",
-  final: "Final round: one last leave each",
-  finished: "Game over",
-};
-const STEPS = { action: "take a pile or leave", build: "build step", design: "design step" };
 
 export function render(ctx) {
   const { game, cat } = ctx;
@@ -111,9 +104,9 @@ export function render(ctx) {
         { class: "game-top panel" },
         facts([
           ["Variant", game.variant],
-          ["Phase", PHASES[game.phase] || game.phase],
+          ["Phase", phaseWords(ctx.cat, game.phase)],
           game.phase === "play" || game.phase === "final"
-            ? ["Turn", h("span", {}, who(game.current), ` · ${STEPS[game.step] || game.step}`)]
+            ? ["Turn", h("span", {}, who(game.current), ` · ${phaseWords(ctx.cat, game.step)}`)]
             : null,
           ["Blueprint", blueprint ? `card ${blueprint.id}: ${blueprint.text}` : String(game.blueprint)],
           [
@@ -154,8 +147,8 @@ function partShape(cat, kind, x, y, size) {
 
 function board(ctx) {
   const { game } = ctx;
-  const step = game.phase === "play" || game.phase === "final" ? ` · ${ctx.name(game.current)}: ${STEPS[game.step] || game.step}` : "";
-  const name = `SPACEcraft board: ${PHASES[game.phase] || game.phase}${step}`;
+  const step = game.phase === "play" || game.phase === "final" ? ` · ${ctx.name(game.current)}: ${phaseWords(ctx.cat, game.step)}` : "";
+  const name = `SPACEcraft board: ${phaseWords(ctx.cat, game.phase)}${step}`;
   const columnsPerPanel = ctx.narrow ? 3 : ctx.cat.columns;
   const workshop = [];
   for (let first = 0; first < ctx.cat.columns; first += columnsPerPanel) {
