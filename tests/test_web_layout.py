@@ -4,9 +4,11 @@ game's table while playing and at the end, the replay and my games), and every g
 board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, none is cut
 by the box it is written in or by the board's edge, none is smaller than 11 CSS px on the
 phone once the board is fitted to the screen, and the board is never wider than the
-screen (no inner sideways scroll). Also: every card a player may choose is an element of
-the board with its content written on it, equal scores share a rank, and the move log
-names an undo.
+screen (no inner sideways scroll), Fractured Sky's with four and five players too. Also:
+every card a player may choose is an element of the board with its content written on
+it, and equal scores share a rank. The default run checks one table (a solo Fractured
+Sky game, on the run's shared gateway: no bot runner) at both sizes with axe-core; the
+other games, the other pages and the games played by clicks are `slow`.
 
 axe-core comes from tests/axe/ (its package-lock.json; ``python3 dev.py test`` installs
 it). It is evaluated in the page through the DevTools protocol, so the page's strict
@@ -23,7 +25,14 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.support.browser import Person, WebStack, new_person, play_until_finished, web_stack
+from tests.support.browser import (
+    Person,
+    Site,
+    WebStack,
+    new_person,
+    play_until_finished,
+    web_stack,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -91,6 +100,7 @@ BOARD_PROBLEMS = """() => {
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
+    """A stack with a bot runner, for the (slow) tables with bot seats."""
     with web_stack(Path(tmp_path_factory.mktemp("web-layout"))) as started:
         yield started
 
@@ -142,7 +152,7 @@ def check_board(person: Person, where: str) -> None:
 
 
 def sit_with_bots(
-    stack: WebStack, browser: Browser, game: str, seats: int, options: dict[str, str]
+    stack: Site, browser: Browser, game: str, seats: int, options: dict[str, str]
 ) -> tuple[Person, str]:
     ann = new_person(stack, browser, "Ann")
     ann.sign_up()
@@ -215,39 +225,59 @@ def check_table(person: Person, game: str, when: str) -> None:
     assert not violations, f"{game} {when}: " + "\n".join(violations)
 
 
+def other_pages_are_accessible(person: Person, table: str) -> None:
+    for path, ready in [
+        ("/", "lobby"),
+        ("/games", "my-games-page"),
+        (f"/table/{table}/replay", "replay-slider"),
+    ]:
+        person.open(path)
+        person.page.get_by_test_id(ready).first.wait_for()
+        # the pages' boxes are named once their data came
+        titles = {"/": ["#mine-title", "#board-title"], "/games": ["#games-title"]}
+        for title in titles.get(path, []):
+            person.page.locator(title).wait_for()
+        violations = axe_violations(person)
+        assert not violations, f"{path}: " + "\n".join(violations)
+
+
+def test_a_table_is_legible_on_a_desktop_and_a_phone_and_accessible(
+    live: Site, browser: Browser
+) -> None:
+    """The default run's check: a solo Fractured Sky table (no bot runner needed) at its
+    start, at both sizes, with axe-core; every game's table in play, its other pages and
+    more seats are checked under `slow` below."""
+    ann, _table = sit_with_bots(live, browser, "fractured_sky", 1, {})
+    equal_scores_share_a_rank(ann)
+    check_table(ann, "fractured_sky", "at the start")
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
-    "game",
+    ("game", "seats"),
     [
-        "fractured_sky",
-        # about 10 s each: `pytest -m slow` (the default run keeps one game's checks)
-        pytest.param("spacecraft", marks=pytest.mark.slow),
-        pytest.param("federation", marks=pytest.mark.slow),
+        ("fractured_sky", 1),
+        ("spacecraft", 2),
+        ("federation", 3),
+        # four and five players: the wider turn track and all ten regions on a phone
+        ("fractured_sky", 4),
+        ("fractured_sky", 5),
     ],
 )
-def test_each_table_is_legible_on_a_desktop_and_a_phone_and_accessible(
-    stack: WebStack, browser: Browser, game: str
+def test_each_table_in_play_is_legible_and_accessible(
+    stack: WebStack, browser: Browser, game: str, seats: int
 ) -> None:
-    seats, options = GAMES[game]
+    options = GAMES[game][1]
     ann, table = sit_with_bots(stack, browser, game, seats, options)
     equal_scores_share_a_rank(ann)
     check_table(ann, game, "at the start")
     play_until_finished([ann], moves=6)
     cards_on_the_board(ann, game)
     check_table(ann, game, "after six moves")
-    if game == "fractured_sky":  # the other pages, once
-        for path, ready in [
-            ("/", "lobby"),
-            ("/games", "my-games-page"),
-            (f"/table/{table}/replay", "replay-slider"),
-        ]:
-            ann.open(path)
-            ann.page.get_by_test_id(ready).first.wait_for()
-            # the pages' boxes are named once their data came
-            titles = {"/": ["#mine-title", "#board-title"], "/games": ["#games-title"]}
-            for title in titles.get(path, []):
-                ann.page.locator(title).wait_for()
-            violations = axe_violations(ann)
-            assert not violations, f"{path}: " + "\n".join(violations)
+    if (game, seats) == ("fractured_sky", 1):  # the other pages, once
+        other_pages_are_accessible(ann, table)
     assert not ann.errors, ann.errors
     ann.context.close()
 
@@ -292,12 +322,10 @@ def play_on_the_board_only(person: Person, moves: int | None) -> tuple[int, int]
     return board_clicks, payments
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "moves",
-    [
-        pytest.param(12, id="first-moves"),
-        pytest.param(None, id="to-the-end", marks=pytest.mark.slow),
-    ],
+    [pytest.param(12, id="first-moves"), pytest.param(None, id="to-the-end")],
 )
 def test_spacecraft_against_a_bot_by_clicking_on_the_board(
     stack: WebStack, browser: Browser, moves: int | None

@@ -443,13 +443,17 @@ function regionDrawing(ctx, region, active) {
   );
 }
 
+// The turn track: this round's slots and the next round's. On a phone the row names go
+// above their slots, so five slots (4-5 participants) stay within the phone's width.
 function trackDrawing(ctx) {
   const { game } = ctx;
   const slots = ctx.of("fs.choose_slot");
-  const labelW = ctx.narrow ? 84 : 95;
-  const slotW = ctx.narrow ? 56 : 72;
+  const above = ctx.narrow;
+  const labelW = above ? 0 : 95;
+  const slotW = above ? 58 : 72;
   const step = slotW + 6;
-  const y = 0;
+  const rowH = above ? 52 : 38; // a row of slots, with its name above it on a phone
+  const y = above ? 20 : 0;
   const box = (x, seat, extra = null, at = y) => [
     s("rect", { class: seat >= 0 ? `p${seat % 6} slot` : "slot free", x, y: at, width: slotW, height: 30, rx: 6 }),
     fittedText(x + slotW / 2, at + 20, extra || (seat >= 0 ? participant(ctx, seat) : "free"), slotW - 6, 6.2, { class: "tiny slot-text", "text-anchor": "middle" }),
@@ -457,7 +461,7 @@ function trackDrawing(ctx) {
   const now = game.order.map((seat, i) =>
     thing(`This round, slot ${i + 1}: ${participant(ctx, seat)}`, { class: "track-slot" }, box(labelW + i * step, seat)),
   );
-  const y2 = y + 38;
+  const y2 = y + rowH;
   const next = game.next_slots.map((seat, i) => {
     const slot = i + 1;
     const x = labelW + i * step;
@@ -471,11 +475,12 @@ function trackDrawing(ctx) {
     return thing(`Next round, slot ${slot}${gold}: ${seat >= 0 ? participant(ctx, seat) : "free"}`, { class: "track-slot" },
       box(x, seat, seat >= 0 ? null : `${slot}${gold ? " ●" : ""}`, y2));
   });
-  const w = labelW + Math.max(game.order.length, game.next_slots.length) * step - 6;
+  const w = Math.max(labelW + Math.max(game.order.length, game.next_slots.length) * step - 6, above ? 90 : 0);
+  const nameY = (row) => (above ? row - 8 : row + 20);
   return panel(w, y2 + 30, [
-    text(0, y + 20, "This round", { class: "small" }),
+    text(0, nameY(y), "This round", { class: "small" }),
     now,
-    text(0, y2 + 20, "Next round", { class: "small" }),
+    text(0, nameY(y2), "Next round", { class: "small" }),
     next,
   ]);
 }
