@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from orrery_contracts import keys
 from tests.support.browser import (
@@ -37,8 +37,8 @@ from tests.support.service import PARTITIONS
 pytestmark = pytest.mark.browser
 
 CATALOGUE = Path(__file__).resolve().parents[1] / "clients" / "web" / "catalogue"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.support.browser import (
     PASSWORD,
@@ -22,7 +22,7 @@ from tests.support.browser import (
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # Every control's accessible name (a button's text or aria-label, a field's label).
 UNNAMED = """() => [...document.querySelectorAll('button, a[href], input, select, textarea')]

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 from playwright.sync_api import (
@@ -44,7 +44,7 @@ from playwright.sync_api import (
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from orrery.runtime import stop_processes
-from tests.support.gateway import spawn_gateway, wait_ready
+from tests.support.gateway import LiveGateway, spawn_gateway, wait_ready
 from tests.support.service import REPO, LiveService, live_service
 
 ORRERY = (sys.executable, "-m", "orrery.cli")
@@ -245,12 +245,9 @@ def connected(endpoint: str) -> Iterator[Browser]:
 # ---------------------------------------------------------------- a person in a browser
 
 
-class Site(Protocol):
-    """Where the web client is served: a module's :class:`WebStack`, or the run's shared
-    gateway (``tests.support.gateway.LiveGateway``) for a test that needs no bots."""
-
-    @property
-    def url(self) -> str: ...
+# Where the web client is served: a module's WebStack, or the run's shared gateway (the
+# ``live`` fixture) for a test that needs no bot runner.
+Site = WebStack | LiveGateway
 
 
 @dataclass
