@@ -9,13 +9,26 @@ type, never a traceback (which could carry the frame's bytes).
 A SIGTERM or SIGINT stops the gateway gracefully and the process exits 0, as a worker or
 a projector does (:class:`Server`): uvicorn itself raises the signal again once it has
 shut down, so the process died of it (exit 143 after a SIGTERM, which Kubernetes and
-systemd report as a failure)."""
+systemd report as a failure).
+
+Many connections: the process raises its open-file limit to the hard limit
+(:func:`raise_open_files`); with ``reuse_port`` the socket is bound with
+``SO_REUSEPORT``, so several gateway processes listen on one port and the kernel spreads
+new connections among them (``orrery serve --gateways N``); the app runs behind
+:class:`gateway.admission.Admission` (503 / close 1013 beyond capacity). A WebSocket
+whose client stops reading is closed (:class:`IdleClosing`): a keepalive ping goes out
+every third of ``idle_s`` and a pong must come within two thirds of it, and a socket
+whose unsent frames stay above the write buffer's mark for ``idle_s`` is aborted, its
+buffer dropped (a plain close would wait for a reader that never comes). Per-message
+compression is off unless asked for: its zlib state costs ~40 KiB per socket, more
+than the rest of an idle socket together."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import resource
 import signal
 import socket
 import threading
@@ -24,6 +37,9 @@ from typing import Any
 
 import structlog
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from gateway.admission import Admission
 
 log = structlog.get_logger("orrery.gateway")
 
@@ -62,15 +78,72 @@ class Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def bind(host: str, port: int) -> socket.socket:
+class IdleClosing(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, aborting a socket whose client does not read: its
+    write buffer above the high-water mark for :attr:`idle_s`, or a keepalive ping left
+    unanswered (uvicorn's own close would wait for the buffer to drain, forever)."""
+
+    idle_s = 60.0
+    stall: asyncio.TimerHandle | None = None
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.stall is None:
+            self.stall = self.loop.call_later(self.idle_s, self._abort, "write_stalled")
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._unstall()
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()
+        self._abort("ping_unanswered")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._unstall()
+        super().connection_lost(exc)
+
+    def _unstall(self) -> None:
+        if self.stall is not None:
+            self.stall.cancel()
+            self.stall = None
+
+    def _abort(self, why: str) -> None:
+        self.stall = None
+        if self.transport is not None:
+            log.info("socket_idle_closed", why=why)
+            self.transport.abort()
+
+
+def idle_protocol(idle_s: float) -> type[IdleClosing]:
+    return type("IdleClosingProtocol", (IdleClosing,), {"idle_s": idle_s})
+
+
+def raise_open_files() -> int:
+    """Raise this process's open-file limit to its hard limit (children inherit it);
+    the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:  # other gateway processes bind the same port (the kernel balances)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     # Accepted connections inherit it: without it a response written in two parts (head,
     # body) waits for the client's delayed ACK (~40 ms) on every keep-alive request.
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind((host, port))
-    sock.listen(2048)
+    sock.listen(4096)
     sock.set_inheritable(True)
     return sock
 
@@ -86,20 +159,28 @@ async def serve(
     *,
     max_message_bytes: int,
     on_ready: Callable[[str], None],
+    reuse_port: bool = False,
+    max_sockets: int = 10_000,
+    max_requests: int = 1_000,
+    idle_s: float = 60.0,
+    compression: bool = False,
 ) -> None:
     """Serve until SIGINT/SIGTERM; ``on_ready(url)`` once up."""
-    sock = bind(host, port)
+    raise_open_files()
+    sock = bind(host, port, reuse_port=reuse_port)
     url = base_url(host, sock.getsockname()[1])
     config = uvicorn.Config(
-        app,
+        Admission(app, max_sockets=max_sockets, max_requests=max_requests),
         lifespan="on",
         log_level="warning",
         access_log=False,
         server_header=False,
         proxy_headers=False,
+        ws=idle_protocol(idle_s),
         ws_max_size=max_message_bytes,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        ws_ping_interval=idle_s / 3,
+        ws_ping_timeout=idle_s * 2 / 3,
+        ws_per_message_deflate=compression,
         timeout_graceful_shutdown=5,
     )
     logging.getLogger("uvicorn.error").addFilter(OneLine())

@@ -65,6 +65,14 @@ class Settings:
     # A player's presence flag lasts this long unless a live socket renews it.
     presence_ttl_s: float = 30.0
     web_dir: Path | None = field(default_factory=_default_web_dir)
+    # Capacity of one gateway process (gateway/admission.py): beyond it, new sockets
+    # are closed with 1013 and requests answered 503 + Retry-After.
+    max_sockets: int = 10_000
+    max_requests: int = 1_000
+    # A WebSocket whose client reads nothing for this long is closed (gateway/server.py).
+    idle_s: float = 60.0
+    # permessage-deflate on WebSockets: less bandwidth, ~40 KiB more per socket.
+    ws_compression: bool = False
 
     @classmethod
     def from_env(cls, redis_url: str, secret_key: str) -> Settings:
@@ -82,6 +90,10 @@ class Settings:
             session_ttl_s=int(_float("ORRERY_SESSION_TTL_S", 24 * 3600)),
             presence_ttl_s=max(0.5, _float("ORRERY_PRESENCE_TTL_S", 30.0)),
             web_dir=Path(web) if web else _default_web_dir(),
+            max_sockets=max(1, int(_float("ORRERY_GATEWAY_MAX_SOCKETS", 10_000))),
+            max_requests=max(1, int(_float("ORRERY_GATEWAY_MAX_REQUESTS", 1_000))),
+            idle_s=max(0.3, _float("ORRERY_GATEWAY_IDLE_S", 60.0)),
+            ws_compression=os.environ.get("ORRERY_GATEWAY_WS_COMPRESSION", "") in ("1", "on"),
         )
 
 
@@ -142,6 +154,36 @@ SETTINGS = (
         "gateway",
         "how long a player stays online (or away) after their last live socket closes; "
         "each socket renews its player's presence every third of it",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_MAX_SOCKETS",
+        "10000",
+        "gateway",
+        "WebSockets one gateway process holds; beyond it a new one is closed with 1013 "
+        "(try again later) and `/readyz` answers 503 (docs/scaling.md)",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_MAX_REQUESTS",
+        "1000",
+        "gateway",
+        "HTTP requests one gateway process serves at once; beyond it 503 with Retry-After",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_IDLE_S",
+        "60",
+        "gateway",
+        "a WebSocket whose client reads nothing for this long is closed (keepalive pings "
+        "every third of it)",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_WS_COMPRESSION",
+        "off",
+        "gateway",
+        "`on`: permessage-deflate on WebSockets (less bandwidth, ~40 KiB more memory per socket)",
         GATEWAY,
     ),
     Setting(

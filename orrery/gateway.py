@@ -311,12 +311,28 @@ def make_app(redis_url: str, data_dir: Path | None, cors: list[str] | None = Non
     return app
 
 
-def serve_gateway(app: Any, host: str, port: int, on_ready: Callable[[str], None]) -> None:
-    """Serve ``app`` until SIGINT/SIGTERM; ``on_ready`` gets the base URL once it listens."""
+def serve_gateway(
+    app: Any, host: str, port: int, on_ready: Callable[[str], None], *, reuse_port: bool = False
+) -> None:
+    """Serve ``app`` until SIGINT/SIGTERM; ``on_ready`` gets the base URL once it listens.
+    ``reuse_port``: other gateway processes may listen on the same port."""
     from gateway.server import serve
 
-    max_bytes = app.state.gateway.settings.max_body_bytes
-    asyncio.run(serve(app, host, port, max_message_bytes=max_bytes, on_ready=on_ready))
+    settings = app.state.gateway.settings
+    asyncio.run(
+        serve(
+            app,
+            host,
+            port,
+            max_message_bytes=settings.max_body_bytes,
+            on_ready=on_ready,
+            reuse_port=reuse_port,
+            max_sockets=settings.max_sockets,
+            max_requests=settings.max_requests,
+            idle_s=settings.idle_s,
+            compression=settings.ws_compression,
+        )
+    )
 
 
 def run_bots(url: str, key: str) -> None:

@@ -204,30 +204,96 @@ def share_secret_key(data_dir: Path) -> None:
     os.environ[SECRET_KEY_ENV] = load_secret_key(data_dir)
 
 
+def default_gateways() -> int:
+    """One gateway process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # (not Linux)
+        return max(1, os.cpu_count() or 1)
+
+
+async def _start_gateway(
+    url: str, host: str, port: int, reuse_port: bool
+) -> tuple[str, subprocess.Popen[bytes]]:
+    args = ("--host", host, "--port", str(port), *(("--reuse-port",) if reuse_port else ()))
+    gateway = spawn("gateway", url, 0, args=args, stdout=subprocess.PIPE)
+    assert gateway.stdout is not None
+    line = await asyncio.to_thread(gateway.stdout.readline)
+    if not line:
+        stop_processes([gateway])
+        # its own one line (a port taken since serve checked it, …) is printed above
+        raise UserError("the gateway did not start (its message is above)")
+    return line.decode().strip(), gateway
+
+
+class GatewayPool:
+    """``count`` gateway processes listening on one port (``SO_REUSEPORT`` when more
+    than one: the kernel spreads new connections among them). Each has its own table
+    watchers; a gateway that dies is started again by :meth:`keep_up`."""
+
+    def __init__(self, url: str, host: str, count: int) -> None:
+        self.url = url
+        self.host = host
+        self.count = max(1, count)
+        self.port = 0
+        self.base = ""
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    async def start(self, port: int) -> str:
+        reuse = self.count > 1
+        self.base, first = await _start_gateway(self.url, self.host, port, reuse)
+        self.port = int(self.base.rsplit(":", 1)[1])
+        self.processes = [first]
+        try:
+            for _ in range(self.count - 1):
+                _, other = await _start_gateway(self.url, self.host, self.port, reuse)
+                self.processes.append(other)
+        except BaseException:
+            stop_processes(self.processes)
+            raise
+        return self.base
+
+    async def keep_up(self) -> None:
+        """Start again each gateway that died (killed, out of memory), on the same
+        port: until cancelled."""
+        while True:
+            await asyncio.sleep(1.0)
+            for i, process in enumerate(self.processes):
+                if process.poll() is None:
+                    continue
+                log.warning("gateway_restarted", pid=process.pid, code=process.returncode)
+                with contextlib.suppress(UserError):  # (tried again in a second)
+                    _, self.processes[i] = await _start_gateway(
+                        self.url, self.host, self.port, self.count > 1
+                    )
+
+
 async def gateway_processes(
     url: str,
     port: int = 0,
     host: str = "127.0.0.1",
     role_urls: Mapping[str, str] | None = None,
+    gateways: int = 1,
 ) -> tuple[str, list[subprocess.Popen[bytes]]]:
-    """Start ``orrery gateway`` and ``orrery bots``; the gateway's base URL once it listens.
-    ``role_urls``: a role's own URL (its Redis user), else ``url``."""
+    """Start ``gateways`` ``orrery gateway`` processes on one port and ``orrery bots``;
+    the gateways' base URL once they listen. ``role_urls``: a role's own URL (its Redis
+    user), else ``url``."""
+    pool, bots = await gateway_pool(url, port, host, role_urls, gateways)
+    return pool.base, [*pool.processes, bots]
+
+
+async def gateway_pool(
+    url: str,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    role_urls: Mapping[str, str] | None = None,
+    gateways: int = 1,
+) -> tuple[GatewayPool, subprocess.Popen[bytes]]:
+    """The gateways (:class:`GatewayPool`, started) and the bot runner."""
     urls = role_urls or {}
-    gateway = spawn(
-        "gateway",
-        urls.get("gateway", url),
-        0,
-        args=("--host", host, "--port", str(port)),
-        stdout=subprocess.PIPE,
-    )
-    bots = spawn("bots", urls.get("bots", url), 0)
-    assert gateway.stdout is not None
-    line = await asyncio.to_thread(gateway.stdout.readline)
-    if not line:
-        stop_processes([gateway, bots])
-        # its own one line (a port taken since serve checked it, …) is printed above
-        raise UserError("the gateway did not start (its message is above)")
-    return line.decode().strip(), [gateway, bots]
+    pool = GatewayPool(urls.get("gateway", url), host, gateways)
+    await pool.start(port)
+    return pool, spawn("bots", urls.get("bots", url), 0)
 
 
 def notifier_processes(

@@ -172,18 +172,28 @@ def serve(
         int, typer.Option(help="matchmaker processes (queued tickets to started tables)")
     ] = 1,
     notifiers: Annotated[
-        int, typer.Option(help="notifier processes (Web Push and e-mail: \"your turn\")")
+        int, typer.Option(help='notifier processes (Web Push and e-mail: "your turn")')
     ] = 1,
+    gateways: Annotated[
+        int | None,
+        typer.Option(
+            "--gateways",
+            min=1,
+            help="gateway processes sharing the HTTP port (default: one per core)",
+        ),
+    ] = None,
 ) -> None:
-    """Run deciders, claimers, projectors, archivers, matchmakers, the gateway, the bot
+    """Run deciders, claimers, projectors, archivers, matchmakers, the gateways, the bot
     runner and notifiers until SIGINT/SIGTERM; first line: the Redis URL, second: the
     gateway's URL."""
     from archive import ARCHIVE_URL_ENV
+    from gateway.server import raise_open_files
     from orrery.archiving import archive_url as chosen_archive
     from orrery.arguments import check_port
     from orrery.notifying import share_vapid_key
     from orrery.runtime import (
-        gateway_processes,
+        default_gateways,
+        gateway_pool,
         notifier_processes,
         server_for,
         service,
@@ -194,6 +204,7 @@ def serve(
     if not no_gateway:  # before anything starts: one line naming the port and the fix
         check_port(http_port, "--http-port")
     configure_logging()
+    raise_open_files()  # the gateways (and the embedded server) inherit it
     _process_env(wait_aof, metrics_port, wait_replicas)
     share_secret_key(_data(data_dir))  # workers, gateway and bots: one server key
     share_vapid_key(_data(data_dir))  # notifiers: one Web Push key
@@ -214,13 +225,23 @@ def serve(
             url, workers, projectors, partitions, timekeepers, archivers, roles, matchmakers
         ) as processes:
             base = None
+            pool = None
             if not no_gateway:
-                base, started = await gateway_processes(url, http_port, role_urls=roles)
-                processes.extend(started)
+                count = gateways or default_gateways()
+                pool, bots = await gateway_pool(url, http_port, role_urls=roles, gateways=count)
+                base = pool.base
                 print(base, flush=True)
             # after the gateway: the links they send start with its URL
             processes.extend(notifier_processes(url, notifiers, base, roles))
-            await stop.wait()
+            if pool is None:
+                await stop.wait()
+                return
+            keeping = asyncio.create_task(pool.keep_up())
+            try:
+                await stop.wait()
+            finally:
+                keeping.cancel()
+                processes.extend([*pool.processes, bots])  # stopped with the service
 
     with server_for(redis_url_from_env(redis_url), _data(data_dir), port, appendfsync) as url:
         asyncio.run(run(url))

@@ -53,6 +53,12 @@ def gateway_command(
         typer.Option("--cors-origin", help="a browser origin allowed to call the API (repeat)"),
     ] = None,
     data_dir: DataDir = Path(DATA_DIR),
+    reuse_port: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-port", help="share the port with other gateway processes (SO_REUSEPORT)"
+        ),
+    ] = False,
 ) -> None:
     """Run the HTTP + WebSocket gateway; the first stdout line is its base URL."""
     from orrery.gateway import make_app, serve_gateway
@@ -65,7 +71,7 @@ def gateway_command(
         print(base, flush=True)
 
     try:
-        serve_gateway(app, host, port, ready)
+        serve_gateway(app, host, port, ready, reuse_port=reuse_port)
     except OSError as error:
         if error.errno not in (errno.EADDRINUSE, errno.EACCES):
             raise
