@@ -76,6 +76,7 @@ from gateway.settings import Settings
 from gateway.sockets import player_live, table_live
 from gateway.static import WebFileSystem
 from gateway.tables import Replayer
+from gateway.tournaments import TOURNAMENT_ROUTES
 
 _json = msgspec.json.Encoder()
 
@@ -163,6 +164,7 @@ def create_app(
             read_chat,
             leaderboard,
             *QUEUE_ROUTES,
+            *TOURNAMENT_ROUTES,  # tournaments: gateway/tournaments.py
             *NOTIFY_ROUTES,  # notifications: gateway/notify_routes.py
             get_presence,  # presence, friends, blocks: gateway/presence.py, friends.py, blocks.py
             *FRIEND_ROUTES,

@@ -126,7 +126,8 @@ MESSAGES = {
     "say": ("SayFrame", "a chat line to say (only a refusal is answered: an error frame)"),
     "notice": (
         "Notice",
-        "a notice: one of my seats is to move, a ticket of mine is matched, a friend "
+        "a notice: one of my seats is to move, a ticket of mine is matched, a tournament "
+        "round of mine is paired, a friend "
         "request or its acceptance, an invitation to a table or a party",
     ),
     "presence": ("PresenceFrame", "a friend's presence, when the socket opens and as it changes"),

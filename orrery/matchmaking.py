@@ -10,6 +10,7 @@ reply streams (``orrery:reply:mm:*``), signing joins with the server key
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from typing import Any
@@ -27,6 +28,7 @@ def seat_ranges() -> dict[str, tuple[int, int]]:
 
 async def run_matchmaker(url: str) -> None:
     """Run one matchmaker until SIGINT/SIGTERM."""
+    from competitions.organiser import Organiser
     from gateway.settings import SECRET_KEY_ENV
     from gateway.wire import GatewayClient
     from matchmaking.matchmaker import Matchmaker
@@ -49,11 +51,55 @@ async def run_matchmaker(url: str) -> None:
         matchmaker = Matchmaker(redis, seat_ranges(), wire, key)
         metrics.name_process("matchmaker", matchmaker.name)
         log.info("matchmaker_started", games=sorted(matchmaker.games))
+        organiser = Organiser(redis, tournament_seats(), wire, key, matchmaker.name)
+        organising = asyncio.create_task(run_organiser(organiser, stop))
         await matchmaker.run(stop)
+        await organising
         log.info("matchmaker_stopped", tables=matchmaker.made_tables)
     finally:
         await wire.close()
         await redis.aclose()
+
+
+def tournament_seats() -> dict[str, tuple[int, int]]:
+    """Each game's seat range; a tournament table has two seats at least."""
+    return {name: (max(low, 2), high) for name, (low, high) in seat_ranges().items() if high >= 2}
+
+
+async def run_organiser(organiser: Any, stop: asyncio.Event) -> None:
+    """The tournament organiser's loop, beside the matchmaker's in the same process
+    (competitions/organiser.py says why)."""
+    from redis.exceptions import RedisError
+
+    backoff = 0.0
+    while not stop.is_set():
+        try:
+            await organiser.step()
+            backoff = 0.0
+            pause = 0.05 if organiser.owned else organiser.settings.lease_ms / 4000
+        except (RedisError, OSError) as error:
+            backoff = min(max(backoff * 2, 0.5), 10.0)
+            log.warning("organiser_retry", error=str(error)[:200], in_s=backoff)
+            organiser.owned = False
+            pause = backoff
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=pause)
+    with contextlib.suppress(RedisError, OSError):
+        await organiser.release()
+
+
+async def audit_tournament(url: str, tournament_id: str) -> Any:
+    from competitions.audit import audit
+    from competitions.log import read_log
+    from competitions.settings import OrganiserSettings
+    from orrery.server.cluster import open_redis
+
+    redis = open_redis(url)
+    try:
+        entries = await read_log(redis, tournament_id)
+    finally:
+        await redis.aclose()
+    return audit(tournament_id, entries, OrganiserSettings.from_env().dutch_max)
 
 
 async def audit_queue(url: str, game: str, offline_s: float | None = None) -> Any:

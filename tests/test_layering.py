@@ -37,6 +37,7 @@ FOLDERS = {
     "matchmaking": REPO / "matchmaking",
     "notify": REPO / "notify",
     "bots": REPO / "bots",
+    "competitions": REPO / "competitions",
 }
 # what each package may import, of the project's packages and of the third-party ones
 OURS = {
@@ -53,6 +54,8 @@ OURS = {
     "notify": {"orrery_contracts"},
     # the bots plan with the rules; they never reach the service's processes
     "bots": {"orrery_contracts", "games"},
+    # tournaments and seasons: the wire contract, and the archive for past seasons
+    "competitions": {"orrery_contracts", "archive"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
@@ -75,6 +78,8 @@ THIRD_PARTY = {
     },
     # the matchmaker: networkx's matching, and what its role process uses
     "matchmaking": {"msgspec", "networkx", "redis", "structlog", "prometheus_client"},
+    # tournaments: the Dutch pairing engine, and what the organiser's process uses
+    "competitions": {"msgspec", "py4swiss", "redis", "structlog", "prometheus_client"},
     # the notifier: Web Push (VAPID, RFC 8291 encryption, HTTP) and SMTP
     "notify": {
         "msgspec",

@@ -314,3 +314,49 @@ def email_key(player_id: str) -> str:
 def push_key(player_id: str) -> str:
     """Personal data: the player's Web Push subscriptions (endpoint hash → subscription)."""
     return f"orrery:{{pd}}:push:{player_id}"
+
+
+# ---------------------------------------------------------------- tournaments
+# Tournament keys share the matchmaking hash tag {mm}: the organiser runs in the
+# matchmaker's process as its Redis user, and one script appends a tournament's decisions
+# with its command cursor and what players read.
+
+
+def tournament_command_stream() -> str:
+    """Tournament commands from the front doors (tn.create, tn.register, …; JSON)."""
+    return "orrery:{mm}:tn:cmd"
+
+
+def tournament_log(tournament_id: str) -> str:
+    """A tournament's hash-chained log (entry id ``<seq>-0``; never trimmed)."""
+    return f"orrery:{{mm}}:tn:log:{tournament_id}"
+
+
+def tournament_meta() -> str:
+    """The organiser's hash: per tournament ``seq:<id>`` and ``head:<id>``, and the
+    command stream's ``cursor``."""
+    return "orrery:{mm}:tn:meta"
+
+
+def tournament_lease() -> str:
+    """The lease of the organiser that decides every tournament (its name, an expiry)."""
+    return "orrery:{mm}:tn:lease"
+
+
+def tournament_key(tournament_id: str) -> str:
+    """What players read of one tournament (a TournamentView, JSON)."""
+    return f"orrery:{{mm}}:tn:view:{tournament_id}"
+
+
+def tournaments_index() -> str:
+    """Every tournament id, scored by its creation time (unix ms)."""
+    return "orrery:{mm}:tn:index"
+
+
+def tournament_answer_key(command_id: str) -> str:
+    return f"orrery:{{mm}}:tn:answer:{command_id}"
+
+
+def season_key(game: str) -> str:
+    """A game's arena season: its number, start, end, and each player's league (JSON)."""
+    return f"orrery:{{mm}}:season:{game}"

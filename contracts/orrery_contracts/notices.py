@@ -63,4 +63,22 @@ class PartyInvite(msgspec.Struct, frozen=True, kw_only=True, tag="party_invite")
     game: str
 
 
-Notice = YourTurn | Matched | FriendRequest | FriendAccepted | TableInvite | PartyInvite
+class TournamentPaired(msgspec.Struct, frozen=True, kw_only=True, tag="tournament"):
+    """Round ``round`` of tournament ``tournament_id`` is paired: the player holds
+    ``seat`` at the started table ``table_id`` (written by the tournament organiser)."""
+
+    tournament_id: str
+    round: int
+    table_id: str
+    seat: int
+
+
+Notice = (
+    YourTurn
+    | Matched
+    | FriendRequest
+    | FriendAccepted
+    | TableInvite
+    | PartyInvite
+    | TournamentPaired
+)
