@@ -155,7 +155,7 @@ class Lobby:
         return TableDetail(
             **msgspec.structs.asdict(summary(record)),
             private=record.private,
-            bots=[p.seat for p in record.players if p.bot],
+            bots=[p.seat for p in record.players if p.bot or p.taken_over],
             open_seats=[s for s in range(record.seats) if s not in taken],
             phase=status.phase or _PHASES[record.state],
             game_phase=status.game_phase,

@@ -112,7 +112,7 @@ class TableDetail(TableSummary, frozen=True, kw_only=True):
     (the spectator's view: whose turn, the game's phase and round), nothing hidden."""
 
     private: bool
-    bots: list[int]  # seats played by server-side bots
+    bots: list[int]  # seats played by server-side bots (joined as bots, or taken over)
     open_seats: list[int]  # seats nobody holds (before the start)
     phase: str  # lobby, playing, finished or closed (as the views show it)
     game_phase: str  # the game's own phase ("" before the start)
