@@ -4,6 +4,7 @@
     python3 dev.py demo [demo options]   # bots play complete games through the service
     python3 dev.py test [--all]          # ruff, mypy, tests (--all: cluster, bench and slow too)
     python3 dev.py orrery ARGS...        # any orrery command, inside the project's .venv
+    python3 dev.py screenshots [FOLDER]  # the README's screenshots again (docs/img unless told)
 
 The exit code is the command's; Ctrl-C goes to the command (``orrery play`` says how to
 come back, naming ``python3 dev.py orrery`` as the way in: ``$ORRERY_PROG``).
@@ -224,13 +225,16 @@ def test(options: list[str]) -> int:
 
 
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in {"demo", "test", "orrery"}:
+    if len(sys.argv) < 2 or sys.argv[1] not in {"demo", "test", "orrery", "screenshots"}:
         print(__doc__)
         return 2
     ensure_venv()
     what, rest = sys.argv[1], sys.argv[2:]
     if what == "test":
         return test(rest)
+    if what == "screenshots":  # the web client in Chromium at 1280×900 and 390×844
+        ensure_chromium()
+        return run(str(BIN / "python"), "-m", "tests.support.screenshots", *rest)
     env = {**os.environ, "ORRERY_PROG": invoked_as()}
     if what == "demo":
         return run(str(BIN / "orrery"), "demo", *rest, env=env)
