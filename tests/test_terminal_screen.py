@@ -7,6 +7,7 @@ only the lines that changed are printed.
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
@@ -130,3 +131,14 @@ def test_changed_lines_keep_the_first_and_the_new() -> None:
     assert changed_lines([], ["a", "b"]) == ["a", "b"]
     assert changed_lines(["h1", "x", "y", "z"], ["h2", "x", "Y", "z", "w"]) == ["h2", "Y", "w"]
     assert changed_lines(["h", "x"], ["h", "x"]) == ["h"]
+
+
+def test_the_final_standing_shares_places_and_shows_the_parts() -> None:
+    end = next(v for v in reversed(views_of("spacecraft", 3, {})) if v["phase"] == "finished")
+    text = draw(end)
+    for label in ("Countdown bonus", "Blueprint", "Personal goal", "Design cards"):
+        assert label in text
+    tied = copy.deepcopy(end)
+    for line in tied["standings"][:2]:
+        line["rank"] = 1
+    assert len(re.findall(r"=1\b", draw(tied))) == 2

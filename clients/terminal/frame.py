@@ -124,11 +124,17 @@ def seats_table(tv: View, renderer: Renderer) -> Table:
 
 
 def standing_table(tv: View, renderer: Renderer) -> RenderableType | None:
-    """The final standing: every participant, built-in opponents included."""
+    """The final standing: every participant, built-in opponents included, a shared place
+    as "=1", and the points in their parts (the standings' ``parts``) after the total."""
     if not tv.get("standing"):
         return None
-    table = compact_table("final standing", "rank", "player", "points")
-    for line in tv.get("standings") or []:
+    lines = list(tv.get("standings") or [])
+    parts: dict[str, str] = {}  # key -> the words, seats' first
+    for line in sorted(lines, key=lambda line: bool(line.get("ai"))):
+        for part in line.get("parts") or []:
+            parts.setdefault(part["key"], part["label"])
+    table = compact_table("final standing", "rank", "player", "points", *parts.values())
+    for line in lines:
         seat = line.get("seat")
         if seat is None:
             name = str(line["name"])
@@ -137,7 +143,11 @@ def standing_table(tv: View, renderer: Renderer) -> RenderableType | None:
             name = seat_name(tv, seat) + (" (conceded)" if left else "")
         mine = seat is not None and seat == tv.get("viewer")
         style = "bold green" if line["rank"] == 1 else ("bold" if mine else None)
-        table.add_row(str(line["rank"]), name, str(line["points"]), style=style)
+        shared = sum(1 for other in lines if other["rank"] == line["rank"]) > 1
+        place = f"={line['rank']}" if shared else str(line["rank"])  # a shared place: "=1"
+        scored = {part["key"]: str(part["points"]) for part in line.get("parts") or []}
+        cells = [scored.get(key, "") for key in parts]
+        table.add_row(place, name, str(line["points"]), *cells, style=style)
     return table
 
 
