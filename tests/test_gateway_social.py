@@ -483,6 +483,14 @@ async def test_erasing_an_account_leaves_nothing_personal(
     finished = (await ben.get("/v1/tables", state="finished", limit=100)).json()["tables"]
     shown = next(t for t in finished if t["table_id"] == played)
     assert ann.name not in json.dumps(shown)
+    async with asyncio.timeout(WAIT):  # the finish rates both seats, the erased one too
+        while True:
+            board = (await ben.get("/v1/leaderboard/tiny", limit=100)).json()["entries"]
+            rated = [e["name"] for e in board if e["player_id"] == ann.player_id]
+            if rated:
+                break
+            await asyncio.sleep(0.1)
+    assert rated == ["deleted player"]
     chat = (await ben.get(f"/v1/tables/{played}/chat")).json()["messages"]
     assert [(m["name"], m["text"]) for m in chat] == [("deleted player", "good game")]
     after = await what_others_read()
