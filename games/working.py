@@ -9,13 +9,15 @@ returns; the copy is thrown away.
 
 A game whose rules must look again only after certain kinds of event (Federation's
 "at once" checks) passes ``watch``: event type → bits; ``touched`` gathers the bits of
-the events emitted, and the game clears what it has looked at.
+the events emitted, and the game clears what it has looked at. With ``seat_shift`` the
+bits are per seat: a watched event (which then names a ``seat``) sets its bits shifted
+left by ``seat_shift * seat``, so the game looks again only at the seats concerned.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from orrery_contracts.base import EventBody
 
@@ -27,9 +29,9 @@ class Working(Generic[S]):
     """``state``: the private copy (never the state ``decide`` was given); ``events``:
     what was emitted, in order (a list passed in holds events the copy already
     reflects); ``fold``: the game's ``evolve``; ``touched``: the ``watch`` bits of the
-    events emitted since the game last cleared them."""
+    events emitted since the game last cleared them (per seat with ``seat_shift``)."""
 
-    __slots__ = ("events", "fold", "state", "touched", "watch")
+    __slots__ = ("events", "fold", "seat_shift", "state", "touched", "watch")
 
     def __init__(
         self,
@@ -37,16 +39,22 @@ class Working(Generic[S]):
         fold: Callable[[S, EventBody], S],
         events: list[EventBody] | None = None,
         watch: Mapping[type[EventBody], int] | None = None,
+        seat_shift: int = 0,
     ) -> None:
         self.state = state
         self.fold = fold
         self.events: list[EventBody] = [] if events is None else events
         self.watch = _NOTHING if watch is None else watch
+        self.seat_shift = seat_shift
         self.touched = 0
 
     def emit(self, event: EventBody) -> None:
         """Record ``event``, fold it into the working state, note its ``watch`` bits."""
         self.events.append(event)
         self.fold(self.state, event)
-        if type(event) in self.watch:  # most events are not watched: one lookup on a miss
-            self.touched |= self.watch[type(event)]
+        bits = self.watch.get(type(event))  # most events are not watched: one lookup
+        if bits is not None:
+            if self.seat_shift:
+                named: Any = event  # a watched event names its seat
+                bits <<= self.seat_shift * named.seat
+            self.touched |= bits

@@ -15,7 +15,7 @@ die × token, and the outer space).
 from __future__ import annotations
 
 from games.federation.choices import options
-from games.federation.payments import can_settle, holding
+from games.federation.payments import Holding, can_settle, holding
 from games.federation.placement import placement_items
 from games.federation.state import FederationState
 from games.rejection import (
@@ -141,9 +141,16 @@ def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | Non
             )
     if outer and c.funding:
         return Rejected("funding_not_allowed", "the outer space counts for neither side")
-    if not can_settle(holding(p), placement_items(seat, c)):
+    if not payable(holding(p), seat, c):
         return Rejected(CANNOT_AFFORD, "you cannot pay for that action")
     return None
+
+
+def payable(held: Holding, seat: int, c: cmd.Place) -> bool:
+    """Whether a seat holding ``held`` can go through the gains and costs of placement
+    ``c`` (``payments.can_settle`` of ``placement.placement_items``): the last check of
+    ``place_problem``, and the one a turn's listing asks of each combination."""
+    return can_settle(held, placement_items(seat, c))
 
 
 # ---------------------------------------------------------------- the listing
@@ -185,14 +192,12 @@ def _placements(s: FederationState, seat: int) -> list[CommandBody]:
     dice = (False, True) if p.die >= 0 and not p.die_on_board else (False,)
     free = [space for space in range(cat.N_SPACES) if s.space_seat[space] == -1]
 
-    def pays(c: cmd.Place) -> bool:
-        return can_settle(held, placement_items(seat, c))
-
     first = ambassadors[0]  # a voting placement's cost is the same with any ambassador
     votes = {
-        space: [t for t in voting if pays(_place(first, space, t, False, False))] for space in free
+        space: [t for t in voting if payable(held, seat, _place(first, space, t, False, False))]
+        for space in free
     }
-    outer = pays(_place(first, cat.OUTER, -1, False, False))
+    outer = payable(held, seat, _place(first, cat.OUTER, -1, False, False))
     out: list[CommandBody] = []
     for amb in ambassadors:
         made = _PLACES[amb]
@@ -204,7 +209,7 @@ def _placements(s: FederationState, seat: int) -> list[CommandBody]:
                     out.append(c if c is not None else _place(amb, space, token, with_die, False))
             for token in funding:
                 c = _place(amb, space, token, False, True)
-                if pays(c):
+                if payable(held, seat, c):
                     out.append(c)
         if outer:
             out.append(_place(amb, cat.OUTER, -1, False, False))

@@ -6,7 +6,6 @@ and Federation's helpers to queue steps and gain resources through events.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
 
 from games.federation.counts import reserve
 from games.federation.effect_steps import effect_steps
@@ -21,22 +20,22 @@ from orrery_contracts.federation import steps as st
 # What the "at once" checks of ``automatic.after_step`` look at again after an event,
 # for the seat the event names (seat ``i``'s bits are shifted left by ``8 * i``): bit
 # ``planet`` (0-4) when the seat's influence on that planet may have changed (planet
-# medals), ``CRYSTALS`` when its crystals did (the limit of 10). By exact event type;
-# ``ON_PLANET``: the event's own ``planet``.
+# medals), ``CRYSTALS`` when its crystals did (the limit of 10). By exact event type
+# (``games.working``'s ``watch`` with a ``seat_shift``); an influence token may go to any
+# planet: every planet of its seat is looked at again.
 CRYSTALS = 1 << 5
 PLANET_BITS = 0x1F
 SEAT_SHIFT = 8
 EVERY_SEAT = 0x3F3F3F3F  # every check of 4 seats: the first look of a decide
 INFLUENCE_ANY = 0x1F1F1F1F
 CRYSTALS_ANY = 0x20202020
-ON_PLANET = -1
 _WATCH: dict[type[EventBody], int] = {
     ev.OrangeMoved: 1 << cat.ORANGE,
     ev.BlueMoved: 1 << cat.BLUE,
     ev.StallTaken: 1 << cat.YELLOW,
     ev.EruditeTaken: 1 << cat.PURPLE,
     ev.Built: 1 << cat.GREEN,
-    ev.InfluenceAdded: ON_PLANET,
+    ev.InfluenceAdded: PLANET_BITS,
     ev.Gained: CRYSTALS,
 }
 
@@ -54,20 +53,9 @@ class Ctx(Working[FederationState]):
         self.fold = evolve
         self.events = []
         self.watch = _WATCH
+        self.seat_shift = SEAT_SHIFT
         self.touched = EVERY_SEAT  # the first look is made regardless
         self.rng = rng
-
-    def emit(self, event: EventBody) -> None:
-        """Record ``event``, fold it into the working state, note which of its seat's
-        checks it concerns (``Working.emit``, with the seat's own bits)."""
-        self.events.append(event)
-        evolve(self.state, event)
-        bits = _WATCH.get(type(event))
-        if bits is not None:  # every watched event names a seat
-            x: Any = event
-            if bits == ON_PLANET:
-                bits = 1 << x.planet
-            self.touched |= bits << (SEAT_SHIFT * x.seat)
 
     def push(self, *steps: st.AnyStep) -> None:
         """Put steps at the front of the queue, to run in the given order."""
