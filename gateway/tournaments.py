@@ -245,3 +245,19 @@ TOURNAMENT_ROUTES = [
     register_tournament,
     start_tournament,
 ]
+
+# the OpenAPI document's models and tag (gateway/openapi.py)
+TOURNAMENT_MODELS: tuple[type[msgspec.Struct], ...] = (
+    TournamentIn,
+    TournamentCreated,
+    RegisterIn,
+    TournamentList,
+    TournamentView,
+)
+TOURNAMENT_TAGS = [
+    {
+        "name": "tournaments",
+        "description": "Swiss, round robin and elimination tournaments: create, register, "
+        "start, standings",
+    }
+]

@@ -82,6 +82,10 @@ async def run_organiser(organiser: Any, stop: asyncio.Event) -> None:
             log.warning("organiser_retry", error=str(error)[:200], in_s=backoff)
             organiser.owned = False
             pause = backoff
+        except Exception:  # a bug must not stop the tournaments: read everything again
+            log.exception("organiser_failed")
+            organiser.owned = False
+            pause = 1.0
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=pause)
     with contextlib.suppress(RedisError, OSError):

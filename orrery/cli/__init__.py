@@ -64,6 +64,7 @@ EXTENSIONS = (
     "orrery.cli.matchmaking",
     "orrery.cli.reports",
     "orrery.cli.notifier",
+    "orrery.cli.tournament",
 )
 
 RedisUrl = Annotated[

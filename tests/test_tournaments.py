@@ -1,0 +1,303 @@
+"""Tournaments through the real service: a gateway, a matchmaker (whose organiser pairs
+and seats every round), workers and projectors; every seat played by a bot here in the
+test that sends a legal move of its own view, through HTTP, to the end. The standings
+and tie-breaks are computed again from the tables' results; every round is re-derived by
+``orrery tournament audit``; a SIGKILL in the middle of seating a round loses and
+duplicates nothing. The long fields (16 players at two seats over four rounds, 12 at
+four seats over three), the kill and a small four-seat field are marked slow; the default
+run plays a small two-seat field (the four-seat pods and the audit's forgeries are
+covered without a service in tests/test_tournament_pairing.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+
+from competitions.events import RoundPaired, TableStarted, entry_decoder
+from orrery_contracts import keys
+from tests.support.gateway import LiveGateway, Player, live_gateway, sign_up
+from tests.support.service import REPO
+
+pytestmark = pytest.mark.gateway
+
+FAST = {
+    "ORRERY_MATCHMAKER_LEASE_MS": "1500",
+    "ORRERY_MATCHMAKER_CYCLE_S": "0.2",
+    "ORRERY_TOURNAMENT_LEASE_MS": "1500",
+    "ORRERY_TOURNAMENT_CYCLE_S": "0.1",
+}
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
+    with live_gateway(tmp_path_factory.mktemp("tournaments"), bots=False) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def live(stack: LiveGateway) -> LiveGateway:
+    """The gateway the ``http`` fixture talks to: this module's."""
+    return stack
+
+
+def matchmaker(stack: LiveGateway, **env: str) -> subprocess.Popen[bytes]:
+    return stack.service.start("matchmaker", ORRERY_SECRET_KEY=stack.key, **FAST, **env)
+
+
+@pytest.fixture(scope="module")
+def organiser(stack: LiveGateway) -> subprocess.Popen[bytes]:
+    return matchmaker(stack)
+
+
+async def players(http: httpx.AsyncClient, count: int) -> list[Player]:
+    run = uuid.uuid4().hex[:6]
+    return [await sign_up(http, f"t{run}{i}") for i in range(count)]
+
+
+async def create(organiser: Player, **body: Any) -> str:
+    made = await organiser.post("/v1/tournaments", {"game": "tiny", **body})
+    assert made.status_code == 201, made.text
+    return str(made.json()["tournament_id"])
+
+
+async def enter(field: list[Player], tournament_id: str) -> None:
+    for p in field:
+        answer = await p.post(f"/v1/tournaments/{tournament_id}/register")
+        assert answer.status_code == 200, answer.text
+
+
+async def tournament(player: Player, tournament_id: str) -> dict[str, Any]:
+    answer = await player.get(f"/v1/tournaments/{tournament_id}")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+async def play_to_the_end(
+    field: list[Player], tournament_id: str, timeout: float
+) -> dict[str, Any]:
+    """Each player's bot: at each of its tables that waits for it, a legal move of the
+    game from its own view (stand half the time, so games end)."""
+    by_id = {p.player_id: p for p in field}
+    rng = random.Random(tournament_id)
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = await tournament(field[0], tournament_id)
+        if shown["state"] in ("finished", "cancelled"):
+            return shown
+        assert time.monotonic() < deadline, f"not finished: {shown['state']}"
+        rounds = shown["round_list"]
+        for table in rounds[-1]["tables"] if rounds else []:
+            if table["state"] != "playing":
+                continue
+            for player_id in table["players"]:
+                player = by_id[player_id]
+                view = await player.get(f"/v1/tables/{table['table_id']}/view")
+                if view.status_code != 200:
+                    continue  # not started yet
+                moves = [m for m in view.json()["legal"] if m["type"].startswith("tiny.")]
+                if moves:
+                    stand = [m for m in moves if m["type"] == "tiny.stand"]
+                    move = stand[0] if stand and rng.random() < 0.5 else rng.choice(moves)
+                    await player.command(table["table_id"], move)
+        await asyncio.sleep(0.05)
+
+
+def independent_standings(shown: dict[str, Any]) -> dict[str, tuple[float, list[float]]]:
+    """Points and tie-breaks from the tables' ranks and the byes alone."""
+    seats = shown["seats"]
+    points: dict[str, float] = {p["player_id"]: 0.0 for p in shown["players"]}
+    games: list[tuple[str, list[str], float]] = []
+    for paired in shown["round_list"]:
+        for p in paired["byes"]:
+            points[p] += 1.0 if seats == 2 else (seats - 1) / 2
+        for table in paired["tables"]:
+            for i, p in enumerate(table["players"]):
+                mine = sum(
+                    1.0 if table["ranks"][i] < r else 0.5 if table["ranks"][i] == r else 0.0
+                    for j, r in enumerate(table["ranks"])
+                    if j != i
+                )
+                points[p] += mine
+                games.append((p, [q for q in table["players"] if q != p], mine))
+    breaks: dict[str, list[float]] = {p: [0.0, 0.0] for p in points}
+    for p, others, mine in games:
+        for q in others:
+            breaks[p][0] += points[q]
+            breaks[p][1] += points[q] * mine
+    return {p: (points[p], breaks[p] if seats == 2 else breaks[p][:1]) for p in points}
+
+
+def audit(stack: LiveGateway, tournament_id: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "orrery.cli", "tournament", "audit", tournament_id, "--json"],
+        env=stack.env(ORRERY_REDIS_URL=stack.service.url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+
+
+def log_events(stack: LiveGateway, tournament_id: str) -> list[Any]:
+    rows: Any = stack.service.sync_redis().xrange(keys.tournament_log(tournament_id))
+    return [entry_decoder.decode(fields[b"e"]).event for _, fields in rows]
+
+
+async def check_finished(
+    stack: LiveGateway, field: list[Player], tournament_id: str, shown: dict[str, Any], rounds: int
+) -> None:
+    assert shown["state"] == "finished"
+    assert len(shown["round_list"]) == rounds
+    expected = independent_standings(shown)
+    rows = shown["standings"]
+    assert sorted(r["player_id"] for r in rows) == sorted(p.player_id for p in field)
+    for row in rows:
+        points, breaks = expected[row["player_id"]]
+        assert row["points"] == pytest.approx(points)
+        assert row["tiebreaks"] == pytest.approx(breaks, abs=1e-3)
+    keyed = [(r["points"], *r["tiebreaks"]) for r in rows]
+    assert keyed == sorted(keyed, reverse=True)
+    assert shown["seed"], "the seed is revealed at the end"
+    # each player was told of each table by a ``tournament`` notice
+    redis: Any = stack.service.sync_redis()
+    for player in field:
+        notices = [
+            msgspec.json.decode(fields[b"__data__"])
+            for _, fields in redis.xrange(keys.player_notice_stream(player.player_id))
+        ]
+        told = [n for n in notices if n["type"] == "tournament"]
+        sat = [
+            t["table_id"]
+            for r in shown["round_list"]
+            for t in r["tables"]
+            if player.player_id in t["players"]
+        ]
+        assert sorted(n["table_id"] for n in told) == sorted(sat)
+    checked = audit(stack, tournament_id)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert msgspec.json.decode(checked.stdout)["rounds"] == rounds
+
+
+def repeat_pairs(shown: dict[str, Any]) -> int:
+    met: set[frozenset[str]] = set()
+    repeats = 0
+    for paired in shown["round_list"]:
+        for table in paired["tables"]:
+            for pair in itertools.combinations(table["players"], 2):
+                repeats += frozenset(pair) in met
+                met.add(frozenset(pair))
+    return repeats
+
+
+@pytest.mark.slow
+async def test_a_kill_while_seating_a_round_loses_and_duplicates_nothing(
+    stack: LiveGateway, http: httpx.AsyncClient
+) -> None:
+    doomed = matchmaker(stack, ORRERY_FAULT_KILL_ORGANISER_AFTER="join")
+    field = await players(http, 4)
+    tournament_id = await create(field[0], format="swiss", seats=2, rounds=1)
+    await enter(field, tournament_id)
+    started = await field[0].post(f"/v1/tournaments/{tournament_id}/start")
+    assert started.status_code == 200, started.text
+    assert doomed.wait(60) == -9  # killed after seating its first table, before starting it
+    heir = matchmaker(stack)
+    try:
+        shown = await play_to_the_end(field, tournament_id, timeout=120)
+        await check_finished(stack, field, tournament_id, shown, rounds=1)
+        events = log_events(stack, tournament_id)
+        assert sum(isinstance(e, RoundPaired) for e in events) == 1
+        started_tables = [e.table_id for e in events if isinstance(e, TableStarted)]
+        assert sorted(started_tables) == sorted(set(started_tables))
+        assert len(started_tables) == 2
+    finally:
+        heir.terminate()
+        heir.wait(10)
+
+
+async def test_a_small_two_seat_swiss_is_played_to_the_end(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    field = await players(http, 4)
+    tournament_id = await create(field[0], format="swiss", seats=2, rounds=2, name="Twin")
+    await enter(field, tournament_id)
+    outsider = (await players(http, 1))[0]
+    refused = await outsider.post(f"/v1/tournaments/{tournament_id}/start")
+    assert refused.status_code == 403 and refused.json()["error"] == "not_organiser"
+    assert (await field[0].post(f"/v1/tournaments/{tournament_id}/start")).status_code == 200
+    late = await outsider.post(f"/v1/tournaments/{tournament_id}/register")
+    assert late.status_code == 409 and late.json()["error"] == "registration_closed"
+    shown = await play_to_the_end(field, tournament_id, timeout=180)
+    await check_finished(stack, field, tournament_id, shown, rounds=2)
+    assert repeat_pairs(shown) == 0
+    listed = await field[1].get("/v1/tournaments")
+    assert tournament_id in [t["tournament_id"] for t in listed.json()["tournaments"]]
+
+
+@pytest.mark.slow
+async def test_a_small_four_seat_swiss_is_played_to_the_end(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    field = await players(http, 8)
+    tournament_id = await create(field[0], format="swiss", seats=4, rounds=2)
+    await enter(field, tournament_id)
+    assert (await field[0].post(f"/v1/tournaments/{tournament_id}/start")).status_code == 200
+    shown = await play_to_the_end(field, tournament_id, timeout=180)
+    await check_finished(stack, field, tournament_id, shown, rounds=2)
+    assert all(len(t["players"]) == 4 for r in shown["round_list"] for t in r["tables"])
+
+
+async def test_bad_tournaments_are_refused(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    (ann,) = await players(http, 1)
+    for body, code in [
+        ({"game": "nope", "format": "swiss", "seats": 2}, "unknown_game"),
+        ({"game": "tiny", "format": "swiss", "seats": 6}, "bad_request"),
+        ({"game": "tiny", "format": "ladder", "seats": 2}, "bad_request"),
+    ]:
+        answer = await ann.post("/v1/tournaments", body)
+        assert answer.status_code in (400, 422), answer.text
+        if code != "bad_request":
+            assert answer.json()["error"] == code
+    missing = await ann.get("/v1/tournaments/tn-nope")
+    assert missing.status_code == 404 and missing.json()["error"] == "no_such_tournament"
+
+
+@pytest.mark.slow
+async def test_a_sixteen_player_two_seat_swiss_of_four_rounds(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    field = await players(http, 16)
+    tournament_id = await create(field[0], format="swiss", seats=2, rounds=4)
+    await enter(field, tournament_id)
+    assert (await field[0].post(f"/v1/tournaments/{tournament_id}/start")).status_code == 200
+    shown = await play_to_the_end(field, tournament_id, timeout=600)
+    await check_finished(stack, field, tournament_id, shown, rounds=4)
+    assert repeat_pairs(shown) == 0
+
+
+@pytest.mark.slow
+async def test_a_twelve_player_four_seat_swiss_of_three_rounds(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    field = await players(http, 12)
+    tournament_id = await create(field[0], format="swiss", seats=4, rounds=3)
+    await enter(field, tournament_id)
+    assert (await field[0].post(f"/v1/tournaments/{tournament_id}/start")).status_code == 200
+    shown = await play_to_the_end(field, tournament_id, timeout=600)
+    await check_finished(stack, field, tournament_id, shown, rounds=3)
+    # a pod of four from three pods of the last round holds two who met: one repeat a
+    # table in round 2 is the least possible
+    assert repeat_pairs(shown) <= 9
