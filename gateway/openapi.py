@@ -64,6 +64,7 @@ from gateway.notify_routes import NOTIFY_MODELS, NOTIFY_TAGS
 from gateway.queue import BlockIn, Blocks, QueueIn, QueueTicket, QueueTickets
 from gateway.replays import REPLAY_AS
 from gateway.social import SOCIAL_MODELS, SOCIAL_TAGS
+from gateway.tournaments import TOURNAMENT_MODELS, TOURNAMENT_TAGS
 from orrery_contracts.base import ViewBody
 from orrery_contracts.chat import ChatMessage
 from orrery_contracts.envelope import Accepted, Duplicate, Rejection
@@ -108,6 +109,7 @@ MODELS: tuple[type[msgspec.Struct], ...] = (
     Blocks,
     *SOCIAL_MODELS,
     *NOTIFY_MODELS,
+    *TOURNAMENT_MODELS,
 )
 
 # Answers whose every member the server sends, defaults included (no ``omit_defaults``,
@@ -136,6 +138,7 @@ TAGS = [
     {"name": "queue", "description": "quick play: queue a ticket, be seated at a started table"},
     *NOTIFY_TAGS,
     *SOCIAL_TAGS,
+    *TOURNAMENT_TAGS,
     {"name": "health", "description": "liveness and readiness"},
 ]
 
@@ -410,7 +413,7 @@ def _one_of(value: Any) -> Any:
 # ---------------------------------------------------------------- the OpenAPI document
 
 # Operations whose body may be left out (the handler's ``data: … | None = None``).
-_OPTIONAL_BODIES = {"joinTable", "addBot", "reportChat"}
+_OPTIONAL_BODIES = {"joinTable", "addBot", "reportChat", "registerTournament"}
 _PLAY_BODIES = {
     "getView": "TableView",
     "getReplay": "ReplayView",
