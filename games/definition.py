@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -34,6 +34,9 @@ from orrery_contracts.views import ScorePart
 
 S = TypeVar("S")
 V = TypeVar("V", bound=ViewBody)
+
+
+_CLONE: Callable[[Any], Any] = clone_state  # for any state type (a Struct)
 
 
 # Not frozen: ``games.protocol.Game`` declares plain (settable) attributes.
@@ -73,7 +76,7 @@ class GameDefinition(Generic[S, V]):
     # standing's others), each participant's parts summing to its points
     score_parts: Callable[[S], Sequence[Sequence[ScorePart]]] | None = None
     # for a search (see the module docstring): the copy a simulation starts from
-    clone: Callable[[S], S] = cast(Callable[[Any], Any], clone_state)
+    clone: Callable[[S], S] = _CLONE
 
 
 def decide_then_fold(
