@@ -9,6 +9,7 @@ do): only that each level plays its seats to the end as a client of the service.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,12 @@ import msgspec
 import pytest
 import redis.asyncio as aioredis
 
+from orrery_client.bot import play_seat
+from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
 from orrery_contracts.envelope import decode_entry
 from orrery_contracts.lobby import BOT_LEVELS, BOTS_SET
+from orrery_contracts.table import ClockOption, CreateTable
 from tests.support.gateway import (
     LiveGateway,
     Player,
@@ -40,6 +44,7 @@ WAIT_S = 180.0
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
     with live_gateway(Path(tmp_path_factory.mktemp("gw-bot-levels"))) as gateway:
+        gateway.service.start("timekeeper", ORRERY_TIMEKEEPER_POLL_MS="50")  # clocks run out
         yield gateway
 
 
@@ -64,7 +69,7 @@ async def _log_types(live: LiveGateway, table_id: str) -> list[str]:
     try:
         partitions = int(await redis.hget(keys.CONFIG_KEY, "partitions") or 1)
         stream = keys.log_stream(keys.partition_of(table_id, partitions), table_id)
-        entries: list[Any] = await redis.xrange(stream)
+        entries: Any = await redis.xrange(stream)
     finally:
         await redis.aclose()
     bodies = [msgspec.msgpack.decode(decode_entry(fields[b"e"]).body) for _, fields in entries]
@@ -137,13 +142,15 @@ async def test_an_abandoned_seat_is_taken_over_and_the_leaver_loses(live: LiveGa
         assert final["phase"] == "finished"
         lines = {line["seat"]: line for line in final["standings"] if line["seat"] is not None}
         assert lines[1]["bot_from_seq"] == taken_at and lines[1]["left"]
-        assert lines[1]["rank"] == 3  # conceded: after every seat that played on
+        # conceded: after every seat that played on (they may share a place)
+        assert lines[1]["rank"] > max(lines[0]["rank"], lines[2]["rank"])
         types = await _log_types(live, table)
         assert types.count("table.seat_taken_over") == 1
         assert types[types.index("table.seat_left") + 1] == "table.seat_taken_over"
         record = await _table(ann, table)
         bob_seat = next(p for p in record["players"] if p["seat"] == 1)
         assert bob_seat["taken_over"] and bob_seat["player_id"] == bob.player_id
+        assert 1 in record["bots"] and bob_seat["bot_level"] == "random"
         # rated: Bob lost to both; the greedy bot is rated in its own name
         async with asyncio.timeout(30):
             while (await _rating(ann, "tiny", bob.player_id)) is None:
@@ -162,6 +169,31 @@ async def test_an_abandoned_seat_is_taken_over_and_the_leaver_loses(live: LiveGa
                     await asyncio.sleep(0.1)
         finally:
             await redis.aclose()
+
+
+async def test_a_clock_run_out_to_concede_hands_the_seat_to_a_bot(live: LiveGateway) -> None:
+    """A Redis-level table with a clock that concedes: seat 0 never moves, its clock runs
+    out, a bot of the table's level takes it over and the others play to the end with
+    it (the worker derives the bot's secret hash from the server key; the runner plays)."""
+    clock = ClockOption(bank_s=0.0, per_move_s=3.0, on_expiry="concede")
+    async with OrreryClient(live.redis_url) as client:
+        table = unique("clk")
+        await client.accept(
+            table, CreateTable(game="tiny", seats=3, clock=clock, bot_level="random")
+        )
+        seats = [await client.join(table, f"P{s}") for s in range(3)]
+        await client.start(seats[0])
+        players = [play_seat(client, seat, random.Random(s)) for s, seat in enumerate(seats[1:])]
+        async with asyncio.timeout(WAIT_S):
+            finals = await asyncio.gather(*players)
+    assert all(view["phase"] == "finished" for view in finals)
+    types = await _log_types(live, table)
+    assert types[types.index("table.clock_expired") + 1 :][:2] == [
+        "table.seat_left",
+        "table.seat_taken_over",
+    ]
+    first = next(s for s in finals[0]["seats"] if s["bot_from_seq"] is not None)
+    assert first["bot_level"] == "random" and first["left"]
 
 
 async def test_two_seats_end_when_one_leaves(live: LiveGateway) -> None:
