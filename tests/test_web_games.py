@@ -598,7 +598,7 @@ def test_two_people_play_while_a_third_watches_on_a_phone(
     if after["view"] is not None:
         ann_replay.get_by_test_id("private").wait_for()
 
-    # Both were rated (verified players; games against bots alone are not): the lobby's
+    # Both were rated (verified players, bots of a level too): the lobby's
     # leaderboard of the game lists them.
     ann.open("/")
     ann.page.get_by_test_id("leaderboard-game").select_option(game)
