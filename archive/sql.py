@@ -160,3 +160,12 @@ def statements(script: str, blob: str) -> list[str]:
     lines = [line for line in script.splitlines() if not line.lstrip().startswith("--")]
     text = "\n".join(lines).replace("{blob}", blob)
     return [s.strip() for s in text.split(";") if s.strip()]
+
+
+# the arena's past seasons (archive/seasons.py)
+INSERT_SEASON = (
+    "INSERT INTO archived_seasons (game, number, started_at, ended_at, final_table) "
+    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game, number) DO NOTHING"
+)
+SEASON = "SELECT final_table FROM archived_seasons WHERE game = %s AND number = %s"
+SEASONS = "SELECT number FROM archived_seasons WHERE game = %s ORDER BY number"

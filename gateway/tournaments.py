@@ -1,4 +1,4 @@
-"""Tournaments over HTTP (``/v1/tournaments…``) and the seasons' leagues
+"""Tournaments over HTTP (``/v1/tournaments…``) and the arena's seasons
 (``/v1/seasons/{game}``).
 
 The gateway never decides a tournament: it checks what it can (the game, the seats, the
@@ -34,10 +34,12 @@ from orrery_contracts.tournaments import (
     CreateTournament,
     Format,
     RegisterPlayer,
+    SeasonView,
     StartTournament,
     TournamentCommand,
     TournamentSpec,
     TournamentView,
+    season_view_decoder,
     tournament_answer_decoder,
     tournament_view_decoder,
 )
@@ -238,12 +240,29 @@ async def start_tournament(tournament_id: str, player: str, gateway: Gateway) ->
     return await _read(gateway, tournament_id)
 
 
+@get(
+    "/seasons/{game:str}",
+    responses={404: ResponseSpec(ErrorBody, description="no season", generate_examples=False)},
+    operation_id="getSeason",
+    tags=["tournaments"],
+)
+async def get_season(game: str, gateway: Gateway) -> SeasonView:
+    """The game's arena season: each rated player's league, when it ends, and the past
+    seasons (their final tables are kept in the archive: ``orrery season show``)."""
+    game = gateway.tables.check_game(game)
+    raw = await gateway.client.redis.get(keys.season_key(game))
+    if raw is None:
+        raise ApiError(404, "no_season", "this game has no season yet")
+    return season_view_decoder.decode(raw)
+
+
 TOURNAMENT_ROUTES = [
     create_tournament,
     list_tournaments,
     get_tournament,
     register_tournament,
     start_tournament,
+    get_season,
 ]
 
 # the OpenAPI document's models and tag (gateway/openapi.py)
@@ -253,11 +272,12 @@ TOURNAMENT_MODELS: tuple[type[msgspec.Struct], ...] = (
     RegisterIn,
     TournamentList,
     TournamentView,
+    SeasonView,
 )
 TOURNAMENT_TAGS = [
     {
         "name": "tournaments",
         "description": "Swiss, round robin and elimination tournaments: create, register, "
-        "start, standings",
+        "start, standings; the arena's seasons",
     }
 ]

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import archive.settings
+import competitions.settings
 import gateway.settings
 import matchmaking.settings
 import notify.settings
@@ -342,6 +343,7 @@ SETTINGS: tuple[Setting, ...] = (
     *gateway.settings.SETTINGS,
     *archive.settings.SETTINGS,
     *matchmaking.settings.SETTINGS,
+    *competitions.settings.SETTINGS,
     *notify.settings.SETTINGS,
     *COMMAND_SETTINGS,
     *DEPLOY_SETTINGS,
@@ -363,7 +365,8 @@ def render() -> str:
         "its variable. This page is generated from each process kind's settings module",
         "(`services/settings.py` for the workers, `projections/settings.py`,",
         "`streams/settings.py`, `orrery/settings.py`, `gateway/settings.py`,",
-        "`archive/settings.py`, `matchmaking/settings.py`, `notify/settings.py`) and",
+        "`archive/settings.py`, `matchmaking/settings.py`, `competitions/settings.py`,",
+        "`notify/settings.py`) and",
         "`orrery/settings_doc.py`",
         "(`python -m orrery.settings_doc --write`); a test fails when the two differ or",
         "when the code names a variable no declaration lists.",

@@ -143,7 +143,7 @@ async def test_finished_tables_of_a_game_and_in_finish_order(archive: Archive) -
 async def test_migrations_apply_once(archive: Archive) -> None:
     again = await open_archive(archive.url)
     try:
-        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 3
+        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 4
     finally:
         await again.close()
 
@@ -286,7 +286,7 @@ async def test_an_unrated_table_reads_back_unrated_and_older_rows_rated(
         await tx.execute("DELETE FROM schema_version WHERE version = 3")
     upgraded = await open_archive(archive.url)
     try:
-        assert upgraded.schema_version == 3
+        assert upgraded.schema_version == len(sql.migrations())
         stored = await upgraded.get_table("ranked")
         assert stored is not None and stored.intact and stored.summary.rated is True
     finally:

@@ -301,3 +301,23 @@ async def test_a_twelve_player_four_seat_swiss_of_three_rounds(
     # a pod of four from three pods of the last round holds two who met: one repeat a
     # table in round 2 is the least possible
     assert repeat_pairs(shown) <= 9
+
+
+async def test_a_season_is_read_over_http(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    (ann,) = await players(http, 1)
+    none_yet = await ann.get("/v1/seasons/tiny")
+    assert none_yet.status_code == 404 and none_yet.json()["error"] == "no_season"
+    season = {
+        "game": "tiny",
+        "number": 3,
+        "started_at": 1,
+        "ends_at": 2,
+        "leagues": ["league 1", "elite"],
+        "players": [{"player_id": ann.player_id, "league": 1, "rating": 1900.0}],
+        "past": [{"number": 2, "started_at": 0, "ended_at": 1}],
+    }
+    stack.service.sync_redis().set(keys.season_key("tiny"), msgspec.json.encode(season))
+    shown = await ann.get("/v1/seasons/tiny")
+    assert shown.status_code == 200 and shown.json() == season

@@ -163,3 +163,57 @@ class TournamentView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 tournament_view_decoder = msgspec.json.Decoder(TournamentView)
+
+
+# ---------------------------------------------------------------- seasons
+
+
+class SeasonPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    player_id: str
+    league: int  # 0 the lowest; len(leagues) - 1 the elite
+    rating: float  # at the season's start (or the player's first game in it)
+
+
+class PastSeason(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    started_at: int
+    ended_at: int
+
+
+class SeasonView(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's arena season: each rated player's league for the season (by rating band
+    at its start, moved at most one league from the last season's), and the seasons
+    before it (their final tables are in the archive)."""
+
+    game: str
+    number: int
+    started_at: int  # unix ms
+    ends_at: int
+    leagues: list[str]
+    players: list[SeasonPlayer]
+    past: list[PastSeason] = []
+
+
+class SeasonRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of a season's final table: the league played, the rating at the end,
+    the rank within the league, the league of the next season and the move."""
+
+    player_id: str
+    league: int
+    rating: float
+    rank: int
+    next_league: int
+    move: Literal["promoted", "relegated", "stayed"]
+
+
+class SeasonTable(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    number: int
+    started_at: int
+    ended_at: int
+    leagues: list[str]
+    rows: list[SeasonRow]
+
+
+season_view_decoder = msgspec.json.Decoder(SeasonView)
+season_table_decoder = msgspec.json.Decoder(SeasonTable)

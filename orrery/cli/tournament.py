@@ -1,6 +1,7 @@
-"""Tournaments for operators: ``orrery tournament create|list|show|pair|audit`` and
-``orrery bench tournament``. Commands go to the tournament organiser (which runs inside
-every matchmaker) through its command stream, as the gateway's do, as the operator."""
+"""Tournaments and seasons for operators: ``orrery tournament create|list|show|pair|audit``,
+``orrery season show|rollover`` and ``orrery bench tournament``. Tournament commands go to
+the organiser (which runs inside every matchmaker) through its command stream, as the
+gateway's do, as the operator."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     tournament_app.command("pair")(tournament_pair)
     tournament_app.command("audit")(tournament_audit)
     bench_app.command("tournament")(bench_tournament)
+    season_app = typer.Typer(no_args_is_help=True, help="The arena's seasons (operators).")
+    app.add_typer(season_app, name="season")
+    season_app.command("show")(season_show)
+    season_app.command("rollover")(season_rollover)
 
 
 async def _ask(url: str, command: Any, timeout: float = 15.0) -> None:
@@ -227,3 +232,82 @@ def bench_tournament(
         print(json.dumps(as_dict(figures), indent=2))
     else:
         render(figures)
+
+
+def season_show(
+    game: Annotated[str, typer.Argument(help="the game")],
+    number: Annotated[
+        int | None, typer.Option(help="a past season's final table, from the archive")
+    ] = None,
+    redis_url: RedisUrl = None,
+    archive_url: Annotated[str | None, typer.Option(help="the archive's URL")] = None,
+) -> None:
+    """The game's current season (JSON: each player's league), or a past one's final
+    table; the past seasons' numbers are in ``past``."""
+    import msgspec
+
+    from orrery.archiving import archive_url as archive_url_of
+    from orrery.archiving import opened_archive
+    from orrery.errors import UserError
+    from orrery.runtime import server_for
+    from orrery.seasons import current
+    from orrery.server.cluster import open_redis
+
+    configure_logging("warning")
+
+    async def read(url: str) -> object:
+        if number is not None:
+            from archive.seasons import season_table
+
+            async with opened_archive(archive_url_of(archive_url)) as archive:
+                return await season_table(archive, game, number)
+        redis = open_redis(url)
+        try:
+            return await current(redis, game)
+        finally:
+            await redis.aclose()
+
+    with server_for(redis_url_from_env(redis_url), Path(DATA_DIR) / "data") as url:
+        found = asyncio.run(read(url))
+    if found is None:
+        raise UserError("no such season")
+    print(json.dumps(msgspec.to_builtins(found), indent=2))
+
+
+def season_rollover(
+    game: Annotated[str, typer.Argument(help="the game")],
+    force: Annotated[bool, typer.Option(help="end the current season now")] = False,
+    redis_url: RedisUrl = None,
+    archive_url: Annotated[str | None, typer.Option(help="the archive's URL")] = None,
+) -> None:
+    """Start the game's first season, or end the current one once it is over (or with
+    ``--force``): its final table to the archive, promotion and relegation, the soft
+    reset, and the next season. Run it from a scheduler (daily is enough)."""
+    from competitions.settings import SeasonSettings
+    from orrery.archiving import archive_url as archive_url_of
+    from orrery.archiving import opened_archive
+    from orrery.runtime import server_for
+    from orrery.seasons import roll
+    from orrery.server.cluster import open_redis
+
+    configure_logging("warning")
+
+    async def run(url: str) -> str:
+        redis = open_redis(url)
+        try:
+            async with opened_archive(archive_url_of(archive_url)) as archive:
+                ended, season = await roll(redis, archive, game, force, SeasonSettings.from_env())
+        finally:
+            await redis.aclose()
+        moves = (
+            ", ".join(
+                f"{sum(r.move == m for r in ended.rows)} {m}"
+                for m in ("promoted", "relegated", "stayed")
+            )
+            if ended
+            else "none ended"
+        )
+        return f"{game}: season {season.number}, {len(season.players)} players ({moves})"
+
+    with server_for(redis_url_from_env(redis_url), Path(DATA_DIR) / "data") as url:
+        print(asyncio.run(run(url)))
