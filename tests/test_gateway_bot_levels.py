@@ -22,9 +22,10 @@ import redis.asyncio as aioredis
 from orrery_client.bot import play_seat
 from orrery_client.sdk import OrreryClient
 from orrery_contracts import keys
-from orrery_contracts.envelope import decode_entry
+from orrery_contracts.envelope import RawEnvelope, decode_entry
 from orrery_contracts.lobby import BOT_LEVELS, BOTS_SET
 from orrery_contracts.table import ClockOption, CreateTable
+from services.audit import audit_entries
 from tests.support.gateway import (
     LiveGateway,
     Player,
@@ -64,7 +65,7 @@ async def _until_finished(player: Player, table_id: str) -> dict[str, Any]:
             await asyncio.sleep(0.2)
 
 
-async def _log_types(live: LiveGateway, table_id: str) -> list[str]:
+async def _log(live: LiveGateway, table_id: str) -> list[RawEnvelope]:
     redis = aioredis.Redis.from_url(live.redis_url)
     try:
         partitions = int(await redis.hget(keys.CONFIG_KEY, "partitions") or 1)
@@ -72,8 +73,12 @@ async def _log_types(live: LiveGateway, table_id: str) -> list[str]:
         entries: Any = await redis.xrange(stream)
     finally:
         await redis.aclose()
-    bodies = [msgspec.msgpack.decode(decode_entry(fields[b"e"]).body) for _, fields in entries]
-    return [str(body["type"]) for body in bodies]
+    return [decode_entry(fields[b"e"]) for _, fields in entries]
+
+
+async def _log_types(live: LiveGateway, table_id: str) -> list[str]:
+    entries = await _log(live, table_id)
+    return [str(msgspec.msgpack.decode(entry.body)["type"]) for entry in entries]
 
 
 async def _rating(player: Player, game: str, player_id: str) -> dict[str, Any] | None:
@@ -147,6 +152,8 @@ async def test_an_abandoned_seat_is_taken_over_and_the_leaver_loses(live: LiveGa
         types = await _log_types(live, table)
         assert types.count("table.seat_taken_over") == 1
         assert types[types.index("table.seat_left") + 1] == "table.seat_taken_over"
+        audit = audit_entries(await _log(live, table))  # re-decided from the log alone
+        assert audit.ok, audit.failure
         record = await _table(ann, table)
         bob_seat = next(p for p in record["players"] if p["seat"] == 1)
         assert bob_seat["taken_over"] and bob_seat["player_id"] == bob.player_id
