@@ -150,7 +150,8 @@ def payable(held: Holding, seat: int, c: cmd.Place) -> bool:
     """Whether a seat holding ``held`` can go through the gains and costs of placement
     ``c`` (``payments.can_settle`` of ``placement.placement_items``): the last check of
     ``place_problem``, and the one a turn's listing asks of each combination."""
-    return can_settle(held, placement_items(seat, c))
+    items = placement_items(seat, c)
+    return not items or can_settle(held, items)  # nothing to pay: settled (uncached)
 
 
 # ---------------------------------------------------------------- the listing
