@@ -243,7 +243,7 @@ async def list_friends(player: str, gateway: Gateway) -> Friends:
 
 @get("/players/{player_id:str}", responses=_errors(404), operation_id="getPlayer", tags=["players"])
 async def get_player(player_id: str, player: str, gateway: Gateway) -> PlayerCard:
-    """A player: name, presence (offline to me if they blocked me), whether we are
+    """A player: name, presence (offline across a block), whether we are
     friends and whether I blocked them."""
     return await card(gateway, player, player_id)
 

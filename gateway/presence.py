@@ -9,7 +9,7 @@ closes renews nothing, and its flag expires. The flags are
 ``orrery_contracts.social.presence_key`` and ``away_key``.
 
 Anyone signed in may read a player's presence (it is shown on seats and in the lobby),
-but a player who blocked the reader always reads as offline to them.
+but across a block (either way) a player always reads as offline.
 
 The player's notice socket also pushes their friends' presence: a ``presence`` frame
 for each friend when it opens, then one whenever a friend's presence changes
@@ -125,7 +125,7 @@ async def presence_of(redis: Any, players: list[str]) -> dict[str, PresenceState
 async def presence_for(
     gateway: Gateway, viewer: str, players: list[str]
 ) -> dict[str, PresenceState]:
-    """Presence as ``viewer`` may see it: a player who blocked them reads as offline."""
+    """Presence as ``viewer`` may see it: offline across a block, either way."""
     redis = gateway.client.redis
     found = await presence_of(redis, players)
     hidden = await hidden_from(redis, viewer)
