@@ -182,7 +182,7 @@ async def test_a_clock_run_out_to_concede_hands_the_seat_to_a_bot(live: LiveGate
     """A Redis-level table with a clock that concedes: seat 0 never moves, its clock runs
     out, a bot of the table's level takes it over and the others play to the end with
     it (the worker derives the bot's secret hash from the server key; the runner plays)."""
-    clock = ClockOption(bank_s=0.0, per_move_s=3.0, on_expiry="concede")
+    clock = ClockOption(bank_s=0.0, per_move_s=1.0, on_expiry="concede")
     async with OrreryClient(live.redis_url) as client:
         table = unique("clk")
         await client.accept(
