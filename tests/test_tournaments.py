@@ -321,3 +321,27 @@ async def test_a_season_is_read_over_http(
     stack.service.sync_redis().set(keys.season_key("tiny"), msgspec.json.encode(season))
     shown = await ann.get("/v1/seasons/tiny")
     assert shown.status_code == 200 and shown.json() == season
+
+
+async def test_the_sdk_organises_a_tournament(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes]
+) -> None:
+    from orrery_client.sdk import OrreryClient, TournamentRefused
+
+    async with OrreryClient(stack.service.url) as client:
+        tournament_id = await client.create_tournament(
+            "operator", {"game": "tiny", "format": "round_robin", "seats": 2, "capacity": 2}
+        )
+        await client.register_tournament(tournament_id, "sdk-ann", "Ann")
+        await client.register_tournament(tournament_id, "sdk-ben", "Ben")
+        with pytest.raises(TournamentRefused) as full:
+            await client.register_tournament(tournament_id, "sdk-cat", "Cat")
+        assert full.value.code == "tournament_full"
+        await client.start_tournament(tournament_id, "operator")
+        shown = await client.tournament(tournament_id)
+        assert shown is not None and shown.state == "running"
+        assert [t.players for t in shown.round_list[0].tables] in (
+            [["sdk-ann", "sdk-ben"]],
+            [["sdk-ben", "sdk-ann"]],
+        )
+        assert tournament_id in [t.tournament_id for t in await client.tournaments()]

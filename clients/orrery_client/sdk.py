@@ -57,6 +57,15 @@ from orrery_contracts.matchmaking import (
 )
 from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable, UndoTable
 from orrery_contracts.text import as_text
+from orrery_contracts.tournaments import (
+    CreateTournament,
+    RegisterPlayer,
+    StartTournament,
+    TournamentSpec,
+    TournamentView,
+    tournament_answer_decoder,
+    tournament_view_decoder,
+)
 from orrery_contracts.views import TableView
 
 _json = msgspec.json.Encoder()
@@ -72,6 +81,14 @@ class CommandRejected(Exception):
 
 class QueueRefused(Exception):
     """The matchmaker refused a ticket command (``code``: too_many_tickets, …)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+class TournamentRefused(Exception):
+    """The tournament organiser refused a command (``code``: tournament_full, …)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
@@ -679,6 +696,84 @@ class OrreryClient:
                 return
             if loop.time() > deadline:
                 raise TimeoutError("no answer from a matchmaker (is one running?)")
+            await asyncio.sleep(0.02)
+
+    # ------------------------------------------------------------ tournaments
+
+    async def create_tournament(
+        self, organiser: str, spec: dict[str, Any], *, timeout: float = 10.0
+    ) -> str:
+        """Create a tournament organised by ``organiser`` (a player id this app vouches
+        for, or "operator"); ``spec`` as ``POST /v1/tournaments``'s body. Its id."""
+        tournament_id = "tn" + secrets.token_hex(8)
+        command = CreateTournament(
+            command_id=uuid.uuid4().hex,
+            tournament_id=tournament_id,
+            organiser=organiser,
+            spec=msgspec.convert(spec, TournamentSpec),
+        )
+        await self._tournament_command(command, timeout)
+        return tournament_id
+
+    async def register_tournament(
+        self,
+        tournament_id: str,
+        player_id: str,
+        name: str,
+        *,
+        withdraw: bool = False,
+        timeout: float = 10.0,
+    ) -> None:
+        """Enter ``player_id`` (``withdraw``: take them out; after the start they
+        forfeit what is left)."""
+        command = RegisterPlayer(
+            command_id=uuid.uuid4().hex,
+            tournament_id=tournament_id,
+            player_id=player_id,
+            name=name,
+            withdraw=withdraw,
+        )
+        await self._tournament_command(command, timeout)
+
+    async def start_tournament(self, tournament_id: str, by: str, timeout: float = 10.0) -> None:
+        """Start it now (``by``: its organiser, or "operator")."""
+        command = StartTournament(command_id=uuid.uuid4().hex, tournament_id=tournament_id, by=by)
+        await self._tournament_command(command, timeout)
+
+    async def tournament(self, tournament_id: str) -> TournamentView | None:
+        """A tournament as players read it (None: no such tournament)."""
+        raw = await self._retrying(lambda: self.redis.get(keys.tournament_key(tournament_id)))
+        return tournament_view_decoder.decode(raw) if raw else None
+
+    async def tournaments(self, limit: int = 100) -> list[TournamentView]:
+        """The newest tournaments, newest first."""
+        index = keys.tournaments_index()
+        ids = await self._retrying(lambda: self.redis.zrevrange(index, 0, limit - 1))
+        if not ids:
+            return []
+        raws = await self._retrying(
+            lambda: self.redis.mget([keys.tournament_key(as_text(i)) for i in ids])
+        )
+        return [tournament_view_decoder.decode(raw) for raw in raws if raw]
+
+    async def _tournament_command(self, command: Any, timeout: float) -> None:
+        stream = keys.tournament_command_stream()
+        data = {"__data__": _json.encode(command)}
+        await self._retrying(lambda: self.redis.xadd(stream, data))
+        key = keys.tournament_answer_key(command.command_id)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            raw = await self._retrying(lambda: self.redis.get(key))
+            if raw is not None:
+                answer = tournament_answer_decoder.decode(raw)
+                if not answer.ok:
+                    raise TournamentRefused(answer.code, answer.message)
+                return
+            if loop.time() > deadline:
+                raise TimeoutError(
+                    "no answer from the tournament organiser (is a matchmaker running?)"
+                )
             await asyncio.sleep(0.02)
 
     async def wait_view(
