@@ -11,6 +11,7 @@ import { mountGames } from "./pages/games.js";
 import { mountLobby } from "./pages/lobby.js";
 import { mountReplay } from "./pages/replay.js";
 import { mountTable } from "./pages/table.js";
+import { mountTournament, mountTournaments } from "./pages/tournaments.js";
 
 const main = document.getElementById("main");
 const account = document.getElementById("account");
@@ -72,6 +73,9 @@ function route() {
   else if (table && table[2]) unmount = mountReplay(main, { tableId: table[1], params });
   else if (table) unmount = mountTable(main, { tableId: table[1], params });
   else if (path === "/games") unmount = mountGames(main);
+  else if (path === "/tournaments") unmount = mountTournaments(main);
+  else if (path.match(/^\/tournament\/[A-Za-z0-9_-]{1,64}$/))
+    unmount = mountTournament(main, { tournamentId: path.split("/")[2] });
   else unmount = mountLobby(main, { params });
   main.focus({ preventScroll: true });
 }
