@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, expect
 from orrery_contracts.fractured_sky import catalogue as fs
 from tests.support.browser import Person, new_person
 from tests.support.gateway import LiveGateway
+from tests.test_web_layout import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -147,12 +148,12 @@ def test_final_places_shared_and_the_score_in_parts(live: LiveGateway, browser: 
               line(1, 5, 1, [part('regions', 'Regions', 5), part('objectives', 'Objectives', 0)]),
               line(2, 4, 3, [part('regions', 'Regions and market card', 4),
                              part('objectives', 'Objectives', 0)], true)]};
-          const panel = standingsPanel(view, (s) => ['Ann', 'Bob'][s], 't1');
-          document.body.append(panel);
+          const [places, parts] = standingsPanel(view, (s) => ['Ann', 'Bob'][s], 't1');
+          document.body.append(places, parts);
           const cells = (row) => [...row.children].map((c) => c.textContent);
-          return {ranks: [...panel.querySelectorAll('[data-testid=final-rank]')]
+          return {ranks: [...places.querySelectorAll('[data-testid=final-rank]')]
                       .map((e) => e.textContent),
-                  rows: [...panel.querySelectorAll('[data-testid=score-breakdown] tr')]
+                  rows: [...parts.querySelectorAll('[data-testid=score-breakdown] tr')]
                       .map(cells)};
         }"""
     )
@@ -169,7 +170,8 @@ def test_final_places_shared_and_the_score_in_parts(live: LiveGateway, browser: 
 @pytest.mark.slow
 def test_a_finished_game_shows_the_rules_parts(live: LiveGateway, browser: Browser) -> None:
     """A solo Fractured Sky game played to the end through the API: the page's breakdown
-    is the rules' (each column adds up to the participant's points)."""
+    is the rules' (each column adds up to the participant's points), and axe-core finds
+    nothing serious on the finished page."""
     ann = new_person(live, browser, "Ann")
     ann.sign_up()
     table = ann.post(
@@ -192,5 +194,6 @@ def test_a_finished_game_shows_the_rules_parts(live: LiveGateway, browser: Brows
         ).all_inner_texts()
         assert [int(n) for n in column[:-1]] == [p["points"] for p in line["parts"]]
         assert sum(int(n) for n in column[:-1]) == int(column[-1]) == line["points"]
+    assert not axe_violations(ann), axe_violations(ann)
     assert not ann.errors, ann.errors
     ann.context.close()

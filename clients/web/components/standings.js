@@ -1,7 +1,8 @@
 // The final standings: every participant in rank order (built-in opponents included),
-// straight from the view's standings: places the rules left shared read "=1"; then the
-// score in parts (each participant's line's `parts`, the game's own final scoring), a
-// column per participant so it stays narrow on a phone; and a link to step through.
+// straight from the view's standings: places the rules left shared read "=1", and a link
+// to step through; then, in a panel of its own, the score in parts (each participant's
+// line's `parts`, the game's own final scoring), a column per participant so it stays
+// narrow on a phone. standingsPanel returns both panels (null before the end).
 
 import { h } from "../lib/dom.js";
 import { swatch } from "../games/common.js";
@@ -34,33 +35,37 @@ function breakdown(lines, name) {
     return part ? part.points : "–";
   };
   return h(
-    "div",
-    { class: "breakdown-wrap", tabindex: "0", role: "region", "aria-labelledby": "breakdown-title" },
+    "section",
+    { class: "panel", "data-testid": "score-parts", "aria-labelledby": "breakdown-title" },
+    h("h2", { id: "breakdown-title" }, "How the points were scored"),
     h(
-      "table",
-      { class: "breakdown", "data-testid": "score-breakdown" },
-      h("caption", { id: "breakdown-title" }, "How the points were scored"),
+      "div",
+      { class: "breakdown-wrap", tabindex: "0", role: "region", "aria-labelledby": "breakdown-title" },
       h(
-        "thead",
-        {},
-        h("tr", {}, h("th", { scope: "col" }, "Part"), lines.map((line) => h("th", { scope: "col", "data-participant": line.participant }, who(line, name)))),
-      ),
-      h(
-        "tbody",
-        {},
-        keys.map((key) =>
-          h(
-            "tr",
-            { "data-part": key },
-            h("th", { scope: "row" }, labels.get(key)),
-            lines.map((line) => h("td", { "data-participant": line.participant }, pointsOf(line, key))),
-          ),
+        "table",
+        { class: "breakdown", "data-testid": "score-breakdown" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, "Part"), lines.map((line) => h("th", { scope: "col", "data-participant": line.participant }, who(line, name)))),
         ),
         h(
-          "tr",
-          { class: "total" },
-          h("th", { scope: "row" }, "Total"),
-          lines.map((line) => h("td", { "data-participant": line.participant }, line.points)),
+          "tbody",
+          {},
+          keys.map((key) =>
+            h(
+              "tr",
+              { "data-part": key },
+              h("th", { scope: "row" }, labels.get(key)),
+              lines.map((line) => h("td", { "data-participant": line.participant }, pointsOf(line, key))),
+            ),
+          ),
+          h(
+            "tr",
+            { class: "total" },
+            h("th", { scope: "row" }, "Total"),
+            lines.map((line) => h("td", { "data-participant": line.participant }, line.points)),
+          ),
         ),
       ),
     ),
@@ -70,7 +75,7 @@ function breakdown(lines, name) {
 export function standingsPanel(view, name, tableId) {
   const lines = view.standings || [];
   if (!view.standing || !lines.length) return null;
-  return h(
+  const places = h(
     "section",
     { class: "panel standings", "data-testid": "standings", "aria-labelledby": "standings-title" },
     h("h2", { id: "standings-title" }, "Final standings"),
@@ -96,11 +101,11 @@ export function standingsPanel(view, name, tableId) {
         ),
       ),
     ),
-    breakdown(lines, name),
     h(
       "p",
       {},
       h("a", { href: `#/table/${tableId}/replay`, "data-testid": "replay-link" }, "Step through this game"),
     ),
   );
+  return [places, breakdown(lines, name)];
 }
