@@ -30,7 +30,6 @@ from typing import Literal
 import msgspec
 
 PresenceState = Literal["online", "away", "offline"]
-PRESENCE_STATES: tuple[PresenceState, ...] = ("online", "away", "offline")
 ERASED_NAME = "deleted player"
 REPORT_MESSAGES = 20  # the chat messages a report carries (the newest, up to its own)
 MAX_FRIENDS = 500
@@ -118,7 +117,6 @@ class ReportFiled(msgspec.Struct, frozen=True, kw_only=True, tag="report.filed")
 
 
 ResolveAction = Literal["delete", "mute", "dismiss"]
-RESOLVE_ACTIONS: tuple[ResolveAction, ...] = ("delete", "mute", "dismiss")
 
 
 class ReportResolved(msgspec.Struct, frozen=True, kw_only=True, tag="report.resolved"):
