@@ -115,7 +115,7 @@ class _Source:
         self.tables: list[str] = []  # run after every def: they name the functions
         self.names: dict[type[Any], str] = {}
         self.namespace: dict[str, Any] = {
-            "_same": _same,
+            "_other": _other,
             "_replace": msgspec.structs.replace,
             "_list_copy": list.copy,
             "_dict_copy": dict.copy,
@@ -197,10 +197,14 @@ class _Source:
         table = self.temp()
         self.namespace[table] = {u.cls: self.struct(u.cls) for u in mutable}  # type: ignore[attr-defined]
         self.tables.append(f"{table} = {{k: globals()[n] for k, n in {table}.items()}}")
-        return f"{table}.get(type({value}), _same)({value})"
+        return f"{table}.get(type({value}), _other)({value})"
 
 
-def _same(value: Any) -> Any:
+def _other(value: Any) -> Any:
+    """A union's member of no listed mutable type: an immutable one (``None``, a frozen
+    Struct, a scalar) as it is, anything else (a subclass) copied all the same."""
+    if isinstance(value, msgspec.Struct) and not _is_frozen(type(value)):
+        return clone(value)
     return value
 
 

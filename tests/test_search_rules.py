@@ -174,3 +174,15 @@ def test_an_unknown_field_type_copies_through_the_round_trip() -> None:
     loose = Loose(anything={"a": [1]}, values=[2])
     copy = cloner_for(Loose)(loose)
     assert copy == loose and copy.anything is not loose.anything
+
+
+class SubLeaf(Leaf, kw_only=True):
+    extra: list[int] = []
+
+
+def test_a_subclass_in_a_union_is_copied_too() -> None:
+    root = Root(maybe=SubLeaf(values=[1], extra=[2]))
+    copy = clone(root)
+    assert isinstance(copy.maybe, SubLeaf) and copy.maybe == root.maybe
+    copy.maybe.extra.append(3)
+    assert root.maybe == SubLeaf(values=[1], extra=[2])
