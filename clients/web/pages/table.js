@@ -67,7 +67,9 @@ export function mountTable(root, { tableId, params }) {
   const lastMoves = new LastMoves();
   const extra = h("div", { class: "side-extra", "data-slot": "side-extra" });
   const chat = new TableChat(tableId);
-  const friendsBox = h("section", { class: "panel", "data-testid": "table-friends", "aria-labelledby": "friends-title" });
+  // Labelled by its heading only while the friends list is drawn (an empty section with a
+  // label pointing nowhere is an accessibility error).
+  const friendsBox = h("section", { class: "panel", "data-testid": "table-friends", hidden: true });
   extra.append(chat.node, friendsBox);
   replaceChildren(root, page);
 
@@ -115,8 +117,15 @@ export function mountTable(root, { tableId, params }) {
     // Bot marks live in the table's summary (GET /v1/tables/{id}: the lobby's record).
     try {
       st.summary = await api.table(tableId);
-      if (st.summary.state === "open") renderFriends(friendsBox, { tableId }); // invite them
-      else friendsBox.replaceChildren();
+      if (st.summary.state === "open") {
+        friendsBox.hidden = false;
+        friendsBox.setAttribute("aria-labelledby", "friends-title");
+        renderFriends(friendsBox, { tableId }); // invite them
+      } else {
+        friendsBox.hidden = true;
+        friendsBox.removeAttribute("aria-labelledby");
+        friendsBox.replaceChildren();
+      }
       render();
     } catch {
       /* not essential */
