@@ -33,6 +33,7 @@ SMOKE_RUNS = {
     "archive": "tests.test_bench:test_bench_archive_archives_every_game_and_prints_its_figures",
     "matchmaking": "tests.test_bench_smoke:test_bench_matchmaking_runs_with_its_defaults",
     "bots": "tests.test_bench_bots:test_bench_bots_prints_every_matchup_and_level",
+    "tournament": "tests.test_tournament_bench:test_bench_tournament_runs",
 }
 
 
