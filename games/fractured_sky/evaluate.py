@@ -17,7 +17,7 @@ import math
 from orrery_contracts.fractured_sky import views as vw
 
 RESOURCE = 0.15  # a resource held (or to be chosen): about a seventh of a stardust
-BUILDING = 0.4  # a fortress or market: power and income in the rounds left
+BUILDING = 1.2  # a fortress or market: power and income in the rounds left
 SKIMMER = 0.25
 SKIMMER_POWER = 1.0
 UNSEEN_CHIP = 10 / 3  # an airship whose chip the seat does not see
