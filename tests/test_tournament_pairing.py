@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from competitions.audit import audit
 from competitions.events import RoundPaired, TableFinished, TournamentEntry, entry_hash
 from competitions.pods import pod_sizes
-from orrery_contracts.tournaments import Format, RegisterPlayer, TournamentSpec
+from orrery_contracts.tournaments import CheckIn, Format, RegisterPlayer, TournamentSpec
 from tests.support.tournaments import Sim
 
 pytestmark = pytest.mark.unit
@@ -242,3 +242,60 @@ def test_pod_sizes_seat_everyone_they_can(count: int, seats: int, low: int) -> N
     assert sum(sizes) + byes == count
     assert all(low <= s <= seats for s in sizes)
     assert byes < max(low, 1) or not sizes
+
+
+def test_registration_ends_starts_it_with_the_players_who_checked_in() -> None:
+    rng = random.Random(4)
+    sim = Sim(
+        TournamentSpec(
+            game="g", format="swiss", seats=2, rounds=2, check_in=True, registration_ends=2_000_000
+        )
+    )
+    for i in range(5):
+        sim.send(RegisterPlayer(command_id=str(i), tournament_id="t1", player_id=f"p{i}", name=""))
+    for i in range(4):
+        sim.send(CheckIn(command_id=f"c{i}", tournament_id="t1", player_id=f"p{i}"))
+    sim.settle()
+    assert sim.state.state == "registering"
+    sim.now = 2_000_000
+    sim.settle()
+    assert sim.state.state == "running" and sorted(sim.state.order) == ["p0", "p1", "p2", "p3"]
+    assert len(sim.state.paired[0].tables) == 2 and not sim.state.paired[0].byes
+    sim.run(rng)
+    assert audit("t1", sim.entries).ok
+
+
+def test_a_round_deadline_ends_its_tables_as_shared_ranks() -> None:
+    sim = Sim(TournamentSpec(game="g", format="swiss", seats=4, rounds=2, round_deadline_s=60))
+    sim.register(8, random.Random(1))
+    sim.settle()
+    first = sim.state.paired[0]
+    sim.now = first.deadline - 1
+    sim.settle()
+    assert sim.state.round == 1
+    sim.now = first.deadline
+    sim.settle()
+    ended = [sim.state.tables[t.table_id].finished for t in first.tables]
+    assert all(e is not None and e.adjudicated and set(e.ranks) == {1} for e in ended)
+    assert sim.state.round == 2  # and the next round is paired at once
+    assert all(sim.state.entrants[p].points == 1.5 for p in sim.state.order)
+
+
+def test_a_withdrawn_player_is_left_out_of_the_next_dutch_round() -> None:
+    rng = random.Random(8)
+    sim = Sim(TournamentSpec(game="g", format="swiss", seats=2, rounds=3))
+    players = sim.register(6, rng)
+    sim.settle()
+    sim.play_round(rng)
+    sim.send(
+        RegisterPlayer(
+            command_id="w", tournament_id="t1", player_id=players[0], name="", withdraw=True
+        )
+    )
+    sim.settle()
+    second = sim.state.paired[1]
+    seated = [p for t in second.tables for p in t.players]
+    assert players[0] not in seated + second.byes
+    assert sorted(seated + second.byes) == sorted(players[1:])
+    sim.run(rng)
+    assert audit("t1", sim.entries).ok
