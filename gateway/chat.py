@@ -15,10 +15,11 @@ erased account shows as ``deleted player`` in the history. A player an operator 
 (``orrery reports resolve --mute DAYS``) is refused (403 ``muted``) until the mute
 ends.
 
-Live: one watcher per table and gateway process blocks on the chat stream and hands
-every new entry to each subscribed socket's queue (bounded: a socket that does not read
-loses its oldest frames, never blocks the others). A socket gets what is posted after
-it subscribed; a client reads the history after opening its socket and merges by id.
+Live: one watcher per table and gateway process, woken when the chat stream grows
+(gateway/stream_wake.py: one blocking read for many streams), hands every new entry to
+each subscribed socket's queue (bounded: a socket that does not read loses its oldest
+frames, never blocks the others). A socket gets what is posted after it subscribed; a
+client reads the history after opening its socket and merges by id.
 
 A table that left Redis for the archive took its chat along (the archiver deletes the
 chat stream with the table, and a post to an archived table is refused, so no stream
@@ -44,6 +45,7 @@ import structlog
 from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
+from gateway.stream_wake import stream_wake
 from gateway.tables import Tables, seat_of
 from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, OutcomeTimeout
@@ -62,7 +64,6 @@ from orrery_contracts.lobby import LobbyTable
 from orrery_contracts.social import ERASED_NAME, erased_key, mute_key
 
 log = structlog.get_logger("orrery.gateway.chat")
-BLOCK_MS = 1_000
 ENDED = ("finished", "closed")
 QUEUE = 200
 _STATUS = {"rate_limited": 429, "unauthorized": 403, "no_such_table": 404}
@@ -233,6 +234,7 @@ class ChatWatch:
         self.queues: set[asyncio.Queue[Said]] = set()
         self.task: asyncio.Task[None] | None = None
         self.started = asyncio.Event()
+        self.waking: asyncio.Event | None = None
 
     def followed(self) -> bool:
         return bool(self.queues)
@@ -242,22 +244,38 @@ class ChatWatch:
         redis = self.client.redis
         newest = await redis.xrevrange(stream, count=1)
         last: Any = newest[0][0] if newest else "0-0"
-        self.started.set()
-        while self.queues:
-            try:
-                found = await redis.xread({stream: last}, block=BLOCK_MS, count=100)
-            except Exception as error:  # Redis restarting: keep the sockets, retry
-                log.warning("chat_watch_failed", table_id=self.table_id, error=type(error).__name__)
-                await asyncio.sleep(0.5)
-                continue
-            for _, rows in found:
-                for entry_id, fields in rows:
-                    last = entry_id
-                    data = fields.get(b"__data__")
-                    message = read_entry(entry_id.decode(), data) if data else None
-                    entry = entry_of(data) if message is not None else None
-                    if message is not None and entry is not None:
-                        self.offer(Said(message, entry.seat, entry.player))
+        # No blocking read of its own: the process's stream watchers wake it when the
+        # chat grows (gateway/stream_wake.py).
+        async with stream_wake(self.client).follow(stream, last) as follower:
+            self.waking = follower.ready
+            self.started.set()
+            while self.queues:
+                await follower.ready.wait()
+                follower.ready.clear()  # before the read: a message after it wakes us
+                try:
+                    found = await redis.xread({stream: last}, count=100)
+                except Exception as error:  # Redis restarting: keep the sockets, retry
+                    log.warning(
+                        "chat_watch_failed", table_id=self.table_id, error=type(error).__name__
+                    )
+                    await asyncio.sleep(0.5)
+                    follower.ready.set()
+                    continue
+                for _, rows in found:
+                    if len(rows) == 100:
+                        follower.ready.set()  # more to read
+                    for entry_id, fields in rows:
+                        last = entry_id
+                        data = fields.get(b"__data__")
+                        message = read_entry(entry_id.decode(), data) if data else None
+                        entry = entry_of(data) if message is not None else None
+                        if message is not None and entry is not None:
+                            self.offer(Said(message, entry.seat, entry.player))
+
+    def kick(self) -> None:
+        """Its last socket left: let the loop see it now."""
+        if self.waking is not None:
+            self.waking.set()
 
     def offer(self, message: Said) -> None:
         for queue in list(self.queues):
@@ -284,6 +302,8 @@ class ChatHub:
             yield queue
         finally:
             watch.queues.discard(queue)
+            if not watch.queues:
+                watch.kick()
 
     async def close(self) -> None:
         """End every chat watcher (the gateway stops), before the client closes."""

@@ -71,7 +71,7 @@ class Gateway:
     def create(
         cls, settings: Settings, replayer: Replayer | None = None, games: HostedGames = ()
     ) -> Gateway:
-        client = GatewayClient(settings.redis_url)
+        client = GatewayClient(settings.redis_url, connections=settings.redis_connections)
         accounts = Accounts(client.redis)
         tables = Tables(
             client,

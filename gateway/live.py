@@ -1,12 +1,13 @@
 """Pushing views to WebSockets: one watcher per table and gateway process, shared by
 every connection watching that table.
 
-A watcher blocks on the table's updates stream (``XREAD BLOCK``) and, on each update,
-reads the views of the viewers its subscribers need (one ``MGET``), then hands each
-subscriber the newest view for its own viewer. A subscriber keeps only the newest view
-not yet sent: a slow connection skips to the latest view instead of queueing, so seqs
-only ever grow and the newest view is never missed. A connection first subscribes,
-then reads the current view itself, so nothing falls between the two.
+A watcher is woken when the table's updates stream grows (gateway/stream_wake.py: one
+blocking read for many tables), reads the views of the viewers its subscribers need
+(one ``MGET``), then hands each subscriber the newest view for its own viewer. A
+subscriber keeps only the newest view not yet sent: a slow connection skips to the
+latest view instead of queueing, so seqs only ever grow and the newest view is never
+missed. A connection first subscribes, then reads the current view itself, so nothing
+falls between the two.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from typing import Any
 
 import structlog
 
+from gateway.stream_wake import stream_wake
 from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, view_seq
 from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.gateway.live")
-BLOCK_MS = 1_000
 
 
 class Subscriber:
@@ -54,6 +55,7 @@ class TableWatch:
         self.table_id = table_id
         self.subscribers: set[Subscriber] = set()
         self.task: asyncio.Task[None] | None = None
+        self.waking: asyncio.Event | None = None
         # Set once the watcher knows where the updates stream ends: a subscriber reads
         # the current view only after that, so no update falls between the two.
         self.started = asyncio.Event()
@@ -67,18 +69,28 @@ class TableWatch:
         stream = keys.updates_stream(p, self.table_id)
         newest = await client.redis.xrevrange(stream, count=1)
         last: Any = newest[0][0] if newest else "0-0"
-        self.started.set()
-        while self.subscribers:
-            try:
-                updates = await client.redis.xread({stream: last}, block=BLOCK_MS)
-            except Exception as error:  # Redis restarting: keep the connections, retry
-                log.warning("watch_failed", table_id=self.table_id, error=type(error).__name__)
-                await asyncio.sleep(0.5)
-                continue
-            if not updates:
-                continue
-            last = updates[0][1][-1][0]
-            await self.push()
+        # No blocking read of its own: the process's stream watchers wake it when the
+        # updates stream grows (gateway/stream_wake.py).
+        async with stream_wake(client).follow(stream, last) as follower:
+            self.waking = follower.ready
+            follower.ready.clear()  # (the subscribers read the current view themselves)
+            self.started.set()
+            while self.subscribers:
+                await follower.ready.wait()
+                follower.ready.clear()  # before the read: an update after it wakes us
+                if not self.subscribers:
+                    break
+                try:
+                    await self.push()
+                except Exception as error:  # Redis restarting: keep the connections, retry
+                    log.warning("watch_failed", table_id=self.table_id, error=type(error).__name__)
+                    await asyncio.sleep(0.5)
+                    follower.ready.set()
+
+    def kick(self) -> None:
+        """Its last subscriber left: let the loop see it now."""
+        if self.waking is not None:
+            self.waking.set()
 
     async def push(self) -> None:
         subscribers = list(self.subscribers)
@@ -112,6 +124,8 @@ class LiveHub:
             yield subscriber
         finally:
             watch.subscribers.discard(subscriber)
+            if not watch.subscribers:
+                watch.kick()
 
     async def close(self) -> None:
         """End every watcher (the gateway stops): before the client closes, so that no

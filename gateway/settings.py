@@ -73,6 +73,9 @@ class Settings:
     idle_s: float = 60.0
     # permessage-deflate on WebSockets: less bandwidth, ~40 KiB more per socket.
     ws_compression: bool = False
+    # Redis connections of one gateway process (a standalone server's): calls wait for
+    # a free one. Blocking reads take one per group of 256 followed streams.
+    redis_connections: int = 200
 
     @classmethod
     def from_env(cls, redis_url: str, secret_key: str) -> Settings:
@@ -94,6 +97,7 @@ class Settings:
             max_requests=max(1, int(_float("ORRERY_GATEWAY_MAX_REQUESTS", 1_000))),
             idle_s=max(0.3, _float("ORRERY_GATEWAY_IDLE_S", 60.0)),
             ws_compression=os.environ.get("ORRERY_GATEWAY_WS_COMPRESSION", "") in ("1", "on"),
+            redis_connections=max(8, int(_float("ORRERY_GATEWAY_REDIS_CONNECTIONS", 200))),
         )
 
 
@@ -184,6 +188,14 @@ SETTINGS = (
         "off",
         "gateway",
         "`on`: permessage-deflate on WebSockets (less bandwidth, ~40 KiB more memory per socket)",
+        GATEWAY,
+    ),
+    Setting(
+        "ORRERY_GATEWAY_REDIS_CONNECTIONS",
+        "200",
+        "gateway",
+        "Redis connections one gateway process opens at most (standalone server); a call "
+        "waits for a free one",
         GATEWAY,
     ),
     Setting(

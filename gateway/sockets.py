@@ -27,8 +27,9 @@ from gateway.chat import Said, author_of
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.presence import Heartbeat, bad_presence_frame, parse_presence, watch_friends
-from gateway.queue import mark_online
+from gateway.queue import PRESENCE_TTL_MS, mark_online
 from gateway.relations import hidden_from
+from gateway.stream_wake import stream_wake
 from gateway.tables import seat_of
 from gateway.tasks import cancel_until_done
 from orrery_contracts import keys
@@ -351,17 +352,27 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
             await socket.send_text(data if isinstance(data, str) else data.decode())
 
     async def forward(last: str) -> None:
-        while True:
-            if time.time() >= expires:
-                raise ApiError(401, "session_expired", "the session has expired; sign in again")
-            await mark_online(redis, player)  # a realtime ticket waits while I am here
-            entries = await redis.xread({stream: last}, block=1000, count=100)
-            for _, rows in entries:
-                for entry_id, fields in rows:
-                    last = entry_id.decode()
-                    data = fields.get(b"__data__")
-                    if data:
-                        await send(data)
+        # No blocking read of its own: the process's stream watchers wake the socket
+        # when its stream has something new, and keep the player online for a waiting
+        # realtime ticket (gateway/stream_wake.py).
+        await mark_online(redis, player)
+        wake = stream_wake(gateway.client)
+        async with wake.follow(stream, last, player, PRESENCE_TTL_MS) as follower:
+            while True:
+                if time.time() >= expires:
+                    raise ApiError(401, "session_expired", "the session has expired; sign in again")
+                follower.ready.clear()  # before the read: an entry after it wakes us
+                entries = await redis.xread({stream: last}, count=100)
+                for _, rows in entries:
+                    for entry_id, fields in rows:
+                        last = entry_id.decode()
+                        data = fields.get(b"__data__")
+                        if data:
+                            await send(data)
+                if entries and len(entries[0][1]) == 100:
+                    follower.ready.set()  # more to read
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(follower.ready.wait(), max(0.0, expires - time.time()))
 
     async def receive() -> None:
         while True:

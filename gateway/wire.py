@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 import msgspec
+from redis import asyncio as aioredis
 
 from orrery_client.sdk import OrreryClient, settled
 from orrery_contracts import keys
@@ -36,11 +37,24 @@ class OutcomeTimeout(Exception):
     pass
 
 
+POOL_WAIT_S = 20.0
+
+
 class GatewayClient(OrreryClient):
-    def __init__(self, redis_url: str, *, reply_prefix: str = "gw") -> None:
+    def __init__(
+        self, redis_url: str, *, reply_prefix: str = "gw", connections: int | None = None
+    ) -> None:
         """``reply_prefix``: its reply streams are ``orrery:reply:<prefix>:*`` (the
-        gateway's ``gw``, the bot runner's ``bots``: each Redis user reads its own)."""
+        gateway's ``gw``, the bot runner's ``bots``: each Redis user reads its own).
+        ``connections``: on a standalone server, at most this many connections, a call
+        waiting for a free one (at most :data:`POOL_WAIT_S`) rather than failing when
+        all are busy (redis-py's own pool refuses past 100)."""
         super().__init__(redis_url, reply_prefix=reply_prefix)
+        if connections is not None and isinstance(self.redis, aioredis.Redis):
+            pool = aioredis.BlockingConnectionPool.from_url(
+                redis_url, max_connections=connections, timeout=POOL_WAIT_S
+            )
+            self.redis = aioredis.Redis(connection_pool=pool)
 
     async def send(
         self,

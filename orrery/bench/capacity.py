@@ -95,6 +95,14 @@ def plan_tables(clients: int, rng: random.Random) -> list[dict[str, int]]:
     return tables
 
 
+def _merged(counts: list[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for count in counts:
+        for key, n in count.items():
+            out[key] = out.get(key, 0) + n
+    return out
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -255,7 +263,8 @@ async def _step(
     push_p99 = _pct(latencies, 0.99) * 1000
     rss = probe.rss("server")
     memory = int((await redis.info("memory"))["used_memory"])
-    held = bool(latencies) and push_p99 <= PUSH_P99_MS and errors + dropped + setup_errors == 0
+    lost = sum(r["dropped_total"] for r in reports) + setup_errors
+    held = bool(latencies) and push_p99 <= PUSH_P99_MS and errors + dropped + lost == 0
     return {
         "clients": clients,
         "connections": sockets,
@@ -271,6 +280,8 @@ async def _step(
         "errors": errors,
         "rejected": sum(r["rejected"] for r in reports),
         "dropped": dropped,
+        "dropped_total": sum(r["dropped_total"] for r in reports),
+        "close_codes": _merged([r["closes"] for r in reports]),
         "server_rss": rss,  # bytes, every server process
         "redis_used": memory,  # bytes (INFO used_memory)
         # what this step added over the previous one (the first: over the idle start)

@@ -79,6 +79,7 @@ class Load:
         self.clients: list[Client] = []
         self.setup_errors = 0
         self.dropped = 0  # sockets lost since the start
+        self.closes: dict[str, int] = {}  # their close codes
         self.closing = False
         self.connecting = asyncio.Semaphore(CONNECTS_AT_ONCE)
         self.signing = asyncio.Semaphore(SIGN_INS_AT_ONCE)
@@ -145,6 +146,7 @@ class Load:
             "frame_bytes": record.frame_bytes // max(1, record.frame_count),
             "sockets": live,
             "dropped_total": self.dropped,
+            "closes": self.closes,
         }
 
     async def stop(self) -> None:
@@ -240,10 +242,12 @@ class Client:
             if socket is not None:
                 await socket.close()
 
-    def _dropped(self) -> None:
+    def _dropped(self, socket: ClientConnection) -> None:
         """A socket the server closed or lost (never one this process closes)."""
         if not self.load.closing:
             self.load.dropped += 1
+            code = str(socket.close_code)
+            self.load.closes[code] = self.load.closes.get(code, 0) + 1
             if self.load.record.on:
                 self.load.record.dropped += 1
 
@@ -251,7 +255,7 @@ class Client:
         with contextlib.suppress(ConnectionClosed):
             async for _ in socket:
                 pass
-        self._dropped()
+        self._dropped(socket)
 
     async def _read_table(self, socket: ClientConnection) -> None:
         record = self.load.record
@@ -280,7 +284,7 @@ class Client:
                         self.load.error()
         except ConnectionClosed:
             pass
-        self._dropped()
+        self._dropped(socket)
 
     def _my_move(self) -> dict[str, Any] | None:
         view = self.view

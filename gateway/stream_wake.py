@@ -1,0 +1,153 @@
+"""Waking what follows a Redis stream: one blocking read per group of streams, not one
+per follower.
+
+The gateway follows many streams at once: each live table's updates (gateway/live.py)
+and chat (gateway/chat.py), each notice socket's player stream (gateway/sockets.py). A
+blocking ``XREAD`` holds a Redis connection of the gateway (and a client slot and a
+file descriptor of the server) for as long as it blocks: one per stream would cap a
+gateway at its connection pool's size, a few hundred tables or players. Here a follower
+reads its stream without blocking, and waits on an event that a shared watcher sets
+when the stream has something new.
+
+A watcher (:class:`_Group`) blocks on up to :data:`GROUP` streams in one ``XREAD``,
+each from the newest id it has seen of that stream, and wakes the followers of every
+stream the read returned. A stream joins the first group with room (its first id: the
+first follower's ``after``); the group's next read includes it (within
+:data:`BLOCK_MS`, in which time the follower has read what was there on its own). A
+group ends when its last stream is left. Nothing is missed: a follower clears its event
+before it reads, so an entry appended after its read wakes it, and a group never moves
+past an entry without waking that stream's followers. What a follower has not read
+stays in Redis, never in the gateway.
+
+While a player has a notice socket open they are online for a waiting realtime ticket
+(``keys.online_key``, a flag lasting a few seconds): one task renews the flags of
+every such player of the process each second, in one pipeline, and the flag lapses
+within seconds of the last socket closing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import structlog
+
+from orrery_contracts import keys
+
+log = structlog.get_logger("orrery.gateway.wake")
+
+GROUP = 256  # streams per blocking read
+BLOCK_MS = 1_000
+ONLINE_EVERY_S = 1.0
+
+
+class Follower:
+    """One follower's share: ``ready`` is set when its stream may hold something new
+    (and once at the start, so that it reads what is there)."""
+
+    def __init__(self) -> None:
+        self.ready = asyncio.Event()
+        self.ready.set()
+
+
+class _Group:
+    def __init__(self, wake: StreamWake) -> None:
+        self.wake = wake
+        self.last: dict[str, str] = {}  # stream → newest id seen
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        redis = self.wake.redis
+        while self.last:
+            try:
+                found = await redis.xread(dict(self.last), block=BLOCK_MS, count=1)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis restarting: the followers stay, try again
+                log.warning("stream_wake_failed", error=type(error).__name__)
+                await asyncio.sleep(0.5)
+                continue
+            for raw_key, rows in found or ():
+                key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+                if key in self.last and rows:
+                    newest = rows[-1][0]
+                    self.last[key] = newest.decode() if isinstance(newest, bytes) else newest
+                    self.wake.wake(key)
+        self.wake.groups.remove(self)
+
+
+class StreamWake:
+    """The stream watchers of one gateway process."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self.followers: dict[str, set[Follower]] = {}
+        self.groups: list[_Group] = []
+        self.group_of: dict[str, _Group] = {}
+        self.online: dict[str, int] = {}  # player → notice sockets open
+        self.online_ms = 5_000  # how long each renewal of their flag lasts
+        self.renewing: asyncio.Task[None] | None = None
+
+    def wake(self, key: str) -> None:
+        for follower in self.followers.get(key, ()):
+            follower.ready.set()
+
+    @contextlib.asynccontextmanager
+    async def follow(
+        self, key: str, after: Any, player: str | None = None, online_ms: int = 5_000
+    ) -> AsyncIterator[Follower]:
+        """Follow the stream ``key`` from the id ``after``; with ``player``, for a
+        notice socket of that player (online while it follows, each renewal of the flag
+        lasting ``online_ms``)."""
+        follower = Follower()
+        if player is not None:
+            self.online_ms = online_ms
+            self.online[player] = self.online.get(player, 0) + 1
+            if self.renewing is None or self.renewing.done():
+                self.renewing = asyncio.create_task(self._renew())
+        followers = self.followers.setdefault(key, set())
+        followers.add(follower)
+        group = self.group_of.get(key)
+        if group is None:
+            group = next((g for g in self.groups if len(g.last) < GROUP), None)
+            if group is None:
+                group = _Group(self)
+                self.groups.append(group)
+            group.last[key] = after.decode() if isinstance(after, bytes) else str(after)
+            self.group_of[key] = group
+        if group.task is None or group.task.done():
+            group.task = asyncio.create_task(group.run())
+        try:
+            yield follower
+        finally:
+            if player is not None:
+                self.online[player] -= 1
+                if not self.online[player]:
+                    del self.online[player]
+            followers.discard(follower)
+            if not followers:
+                del self.followers[key]
+                group.last.pop(key, None)
+                self.group_of.pop(key, None)
+
+    async def _renew(self) -> None:
+        while self.online:
+            pipe = self.redis.pipeline(transaction=False)
+            for player in self.online:
+                pipe.set(keys.online_key(player), "1", px=self.online_ms)
+            with contextlib.suppress(Exception):  # Redis restarting: the next round renews
+                await pipe.execute()
+            await asyncio.sleep(ONLINE_EVERY_S)
+
+
+_wakes: dict[int, StreamWake] = {}
+
+
+def stream_wake(client: Any) -> StreamWake:
+    """The stream watchers of the gateway's wire ``client`` (one per process)."""
+    wake = _wakes.get(id(client))
+    if wake is None:
+        wake = _wakes[id(client)] = StreamWake(client.redis)
+    return wake
