@@ -188,3 +188,22 @@ def test_the_image_copies_every_folder_the_package_is_built_from() -> None:
     assert folders - {"tests"} <= copied, folders - copied
     ignored = (REPO / ".dockerignore").read_text().split()
     assert "**/node_modules" in ignored and ".venv" in ignored
+
+
+def test_the_gateway_scales_out_behind_its_readiness_probe() -> None:
+    """Several gateway pods behind one Service, each leaving it (readiness 503) once it
+    holds all the sockets it may, and more pods on CPU."""
+    docs = list(yaml.safe_load_all((DEPLOY / "k8s" / "gateway.yaml").read_text()))
+    by_kind = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    deployment = by_kind[("Deployment", "orrery-gateway")]
+    assert deployment["spec"]["replicas"] >= 2
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert int(env["ORRERY_GATEWAY_MAX_SOCKETS"]) > 0
+    autoscaler = by_kind[("HorizontalPodAutoscaler", "orrery-gateway")]
+    target = autoscaler["spec"]["scaleTargetRef"]
+    assert (target["kind"], target["name"]) == ("Deployment", "orrery-gateway")
+    assert autoscaler["spec"]["maxReplicas"] > autoscaler["spec"]["minReplicas"] >= 2
+    assert ("Service", "orrery-gateway") in by_kind
