@@ -171,7 +171,7 @@ async def create_tournament(data: TournamentIn, player: str, gateway: Gateway) -
 
 
 @get("/tournaments", operation_id="listTournaments", tags=["tournaments"])
-async def list_tournaments(gateway: Gateway) -> TournamentList:
+async def list_tournaments(player: str, gateway: Gateway) -> TournamentList:
     """The newest tournaments, newest first."""
     redis = gateway.client.redis
     ids = await redis.zrevrange(keys.tournaments_index(), 0, LISTED - 1)
@@ -187,7 +187,7 @@ async def list_tournaments(gateway: Gateway) -> TournamentList:
     operation_id="getTournament",
     tags=["tournaments"],
 )
-async def get_tournament(tournament_id: str, gateway: Gateway) -> TournamentView:
+async def get_tournament(tournament_id: str, player: str, gateway: Gateway) -> TournamentView:
     """One tournament: its players, rounds with their tables, standings with tie-breaks."""
     return await _read(gateway, tournament_id)
 
@@ -246,7 +246,7 @@ async def start_tournament(tournament_id: str, player: str, gateway: Gateway) ->
     operation_id="getSeason",
     tags=["tournaments"],
 )
-async def get_season(game: str, gateway: Gateway) -> SeasonView:
+async def get_season(game: str, player: str, gateway: Gateway) -> SeasonView:
     """The game's arena season: each rated player's league, when it ends, and the past
     seasons (their final tables are kept in the archive: ``orrery season show``)."""
     game = gateway.tables.check_game(game)

@@ -57,7 +57,9 @@ BUDGETS_S = [
 # schema's pattern states the control characters and the length), my own player id as
 # a friend, a block or an invitation's (bad_friend, bad_block: my id is no schema's), an
 # address of no mail domain (bad_email), a push endpoint on no known push service
-# (bad_endpoint), a time zone name no zone has (bad_time_zone).
+# (bad_endpoint), a time zone name no zone has (bad_time_zone), a tournament of a game
+# this gateway does not host or of more seats than its tables take (unknown_game,
+# bad_seats: the request schema lists no game).
 # What a schema can say, it says: integers (``2.0`` is one, and is taken as one), bounds,
 # patterns, lengths.
 RULES_DECIDE = [
@@ -77,6 +79,7 @@ RULES_DECIDE = [
     "setEmail",
     "addPushSubscription",
     "setNotifications",
+    "createTournament",
 ]
 ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
 CONFIG = """
@@ -99,6 +102,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
         "ORRERY_GATEWAY_ANON_BURST": "100000",
     }
     with live_gateway(Path(tmp_path_factory.mktemp("gw-openapi")), bots=False, **roomy) as gw:
+        # the queue's and the tournaments' answers come from a matchmaker
+        gw.service.start("matchmaker", ORRERY_SECRET_KEY=gw.key)
         yield gw
 
 
@@ -176,6 +181,7 @@ async def test_the_document_types_play_and_errors(http: httpx.AsyncClient) -> No
         "friends",
         "reports",
         "notifications",
+        "tournaments",
         "health",
     }
     for op_id, op in operations.items():
@@ -236,6 +242,7 @@ async def test_asyncapi_document_describes_the_sockets(http: httpx.AsyncClient) 
         {"enum": ["friend_accepted"]},
         {"enum": ["table_invite"]},
         {"enum": ["party_invite"]},
+        {"enum": ["tournament"]},
     ]
     assert schemas["Notice"]["discriminator"] == "type"
     openapi = (await http.get("/v1/openapi.json")).json()

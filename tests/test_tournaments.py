@@ -202,16 +202,19 @@ def repeat_pairs(shown: dict[str, Any]) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("step", ["paired", "create", "join"])
 async def test_a_kill_while_seating_a_round_loses_and_duplicates_nothing(
-    stack: LiveGateway, http: httpx.AsyncClient
+    stack: LiveGateway, http: httpx.AsyncClient, step: str
 ) -> None:
-    doomed = matchmaker(stack, ORRERY_FAULT_KILL_ORGANISER_AFTER="join")
+    """Killed right after the pairing is in the log, after a table's creation, after its
+    players are seated: the next organiser makes each table once, with the same ids."""
+    doomed = matchmaker(stack, ORRERY_FAULT_KILL_ORGANISER_AFTER=step)
     field = await players(http, 4)
     tournament_id = await create(field[0], format="swiss", seats=2, rounds=1)
     await enter(field, tournament_id)
     started = await field[0].post(f"/v1/tournaments/{tournament_id}/start")
     assert started.status_code == 200, started.text
-    assert doomed.wait(60) == -9  # killed after seating its first table, before starting it
+    assert doomed.wait(60) == -9
     heir = matchmaker(stack)
     try:
         shown = await play_to_the_end(field, tournament_id, timeout=120)
