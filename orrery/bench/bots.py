@@ -1,12 +1,17 @@
 """``orrery bench bots``: how well and how fast the bot levels play, head to head.
 
-Per game, three matchups, each ``games`` games played in process through the rules'
-own functions (``bots.arena``), the tested bot's seat rotated over the table:
+Per game, the chosen matchups (by default the first three below), each ``games`` games
+played in process through the rules' own functions (``bots.arena``), the tested bot's
+seat rotated over the table:
 
-* ``greedy`` vs ``random`` at two seats (target: ``greedy`` wins ≥ 80 %),
-* ``greedy`` vs ``random`` at three seats, one ``greedy`` (target: wins ≥ 2 × its fair
-  share, 2/3),
-* ``ismcts`` vs ``greedy`` at two seats (target: ≥ 60 %).
+* ``greedy-random``: ``greedy`` vs ``random`` at two seats (target: ``greedy`` wins ≥ 80 %),
+* ``greedy-random-3``: ``greedy`` vs ``random`` at three seats, one ``greedy`` (target:
+  wins ≥ 2 × its fair share, 2/3); ``-4`` and ``-5`` likewise at four and five seats
+  (1/2, 2/5), played only in the games that seat that many,
+* ``ismcts-greedy``: ``ismcts`` vs ``greedy`` at two seats (target: ≥ 60 %).
+
+Game *i* of a run with seed *s* draws its deal and every bot's rng from one number made
+of both, so runs with different seeds are independent samples and a run is repeatable.
 
 A win is finishing ahead of the other bots' seats (a shared place counts half; a small
 Fractured Sky table's automated opponents are not counted). The win rate comes with its
@@ -31,6 +36,7 @@ Z95 = 1.959964
 
 @dataclass(frozen=True)
 class Matchup:
+    key: str  # how --matchups names it
     name: str
     tested: str
     against: str
@@ -39,16 +45,37 @@ class Matchup:
 
 
 MATCHUPS = (
-    Matchup("greedy vs random, 2 seats", "greedy", "random", 2, 0.80),
-    Matchup("greedy vs random, 3 seats", "greedy", "random", 3, 2 / 3),
-    Matchup("ismcts vs greedy, 2 seats", "ismcts", "greedy", 2, 0.60),
+    Matchup("greedy-random", "greedy vs random, 2 seats", "greedy", "random", 2, 0.80),
+    Matchup("greedy-random-3", "greedy vs random, 3 seats", "greedy", "random", 3, 2 / 3),
+    Matchup("greedy-random-4", "greedy vs random, 4 seats", "greedy", "random", 4, 2 / 4),
+    Matchup("greedy-random-5", "greedy vs random, 5 seats", "greedy", "random", 5, 2 / 5),
+    Matchup("ismcts-greedy", "ismcts vs greedy, 2 seats", "ismcts", "greedy", 2, 0.60),
 )
+DEFAULT_MATCHUPS = ("greedy-random", "greedy-random-3", "ismcts-greedy")
 TARGET_ISMCTS_P99_S = 1.0
+
+
+def matchups(keys: list[str]) -> list[Matchup]:
+    """The matchups named by ``keys`` (``Matchup.key``), in the order given; ValueError
+    names an unknown one."""
+    by_key = {m.key: m for m in MATCHUPS}
+    unknown = [k for k in keys if k not in by_key]
+    if unknown:
+        known = ", ".join(by_key)
+        raise ValueError(f"unknown matchup {unknown[0]!r}: choose among {known}")
+    return [by_key[k] for k in dict.fromkeys(keys)]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The number game ``index`` of a run with ``seed`` follows: its deal, its rules'
+    draws and every seat's bot rng (``bots.arena.play``)."""
+    return seed * 2**32 + 7919 * index + 1
 
 
 @dataclass
 class Result:
     game: str
+    key: str
     matchup: str
     games: int
     wins: float
@@ -103,16 +130,28 @@ def _win(played: Played, tested: int) -> float:
 
 
 def run(
-    games: list[str], count: int, budget_s: float, max_iterations: int, seed: int = 1
+    games: list[str],
+    count: int,
+    budget_s: float,
+    max_iterations: int,
+    seed: int = 0,
+    chosen: list[Matchup] | None = None,
 ) -> dict[str, Any]:
+    """Play ``count`` games of each chosen matchup (default: ``DEFAULT_MATCHUPS``) in each
+    game that seats it; the document ``render`` prints."""
+    chosen = chosen if chosen is not None else matchups(list(DEFAULT_MATCHUPS))
     results: list[Result] = []
+    skipped: list[dict[str, str]] = []
     timings = {level: Timing(level) for level in ("random", "greedy", "ismcts")}
     for name in games:
         game = get_game(name)
         if game is None:
             raise ValueError(f"unknown game {name!r}")
-        for matchup in MATCHUPS:
-            seats = max(game.min_seats, min(game.max_seats, matchup.seats))
+        for matchup in chosen:
+            seats = max(game.min_seats, matchup.seats)
+            if seats > game.max_seats:
+                skipped.append({"game": name, "key": matchup.key})
+                continue
             wins = 0.0
             for index in range(count):
                 tested = index % seats
@@ -120,7 +159,7 @@ def run(
                 played = play(
                     game,
                     levels,
-                    seed + 7919 * index,
+                    game_seed(seed, index),
                     budget_s=budget_s,
                     max_iterations=max_iterations,
                 )
@@ -130,14 +169,26 @@ def run(
                     timings[level].cpu.extend(played.cpu[s])
             low, high = wilson(wins, count)
             results.append(
-                Result(name, matchup.name, count, wins, wins / count, low, high, matchup.target)
+                Result(
+                    name,
+                    matchup.key,
+                    matchup.name,
+                    count,
+                    wins,
+                    wins / count,
+                    low,
+                    high,
+                    matchup.target,
+                )
             )
     return {
+        "seed": seed,
         "games": count,
         "budget_ms": budget_s * 1000,
         "max_iterations": max_iterations,
         "matchups": [asdict(r) for r in results],
-        "timing": [t.figures() for t in timings.values()],
+        "skipped": skipped,
+        "timing": [t.figures() for t in timings.values() if t.wall],  # the levels that played
         "target_ismcts_p99_ms": TARGET_ISMCTS_P99_S * 1000,
     }
 
@@ -189,10 +240,13 @@ def render(doc: dict[str, Any]) -> str:
             ]
         )
     lines += _table(times)
+    lines.append("")
+    for s in doc["skipped"]:
+        lines.append(f"{s['key']}: not played in {s['game']} (too many seats for it)")
     lines += [
-        "",
-        f"ismcts: {doc['budget_ms']:,.0f} ms per move, at most {doc['max_iterations']:,} "
-        "iterations; seats rotated; a win: first among the seats (shared: half).",
+        f"seed {doc['seed']}; ismcts: {doc['budget_ms']:,.0f} ms per move, at most "
+        f"{doc['max_iterations']:,} iterations; seats rotated; a win: first among the seats "
+        "(shared: half).",
         "time per move: choose_move from the seat's wire view, wall clock; CPU: "
         "process time per move (✗: target not met).",
     ]

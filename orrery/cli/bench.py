@@ -141,15 +141,31 @@ def bots(
     max_iterations: Annotated[
         int, typer.Option("--max-iterations", min=1, help="ismcts iterations per move at most")
     ] = 20_000,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="another seed plays other deals and bot rngs")
+    ] = 0,
+    chosen: Annotated[
+        str,
+        typer.Option(
+            "--matchups",
+            help="comma-separated: greedy-random, greedy-random-3 (-4, -5), ismcts-greedy",
+        ),
+    ] = "greedy-random,greedy-random-3,ismcts-greedy",
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON document")] = False,
 ) -> None:
     """Bot levels head to head (win rates, 95 % intervals) and time per move, random as baseline."""
     from games.registry import BUILTIN
-    from orrery.bench.bots import render, run
+    from orrery.bench.bots import matchups, render, run
 
     names = [game] if game else list(BUILTIN)
     for name in names:
         if name not in BUILTIN:
             raise typer.BadParameter(f"--game must be one of {', '.join(BUILTIN)}")
-    doc = run(names, games, budget_ms / 1000, max_iterations)
+    try:
+        picked = matchups([k.strip() for k in chosen.split(",") if k.strip()])
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--matchups") from None
+    if not picked:
+        raise typer.BadParameter("name at least one matchup", param_hint="--matchups")
+    doc = run(names, games, budget_ms / 1000, max_iterations, seed, picked)
     typer.echo(json.dumps(doc, indent=2) if as_json else render(doc))
