@@ -169,3 +169,13 @@ INSERT_SEASON = (
 )
 SEASON = "SELECT final_table FROM archived_seasons WHERE game = %s AND number = %s"
 SEASONS = "SELECT number FROM archived_seasons WHERE game = %s ORDER BY number"
+
+# finished tournaments (archive/tournaments.py)
+INSERT_TOURNAMENT = (
+    "INSERT INTO archived_tournaments "
+    "(tournament_id, game, finished_at, entry_count, head_hash, view, log) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tournament_id) DO NOTHING"
+)
+TOURNAMENT = (
+    "SELECT entry_count, head_hash, view, log FROM archived_tournaments WHERE tournament_id = %s"
+)

@@ -146,7 +146,9 @@ class Organiser:
     async def load(self) -> None:
         self.states = {}
         for tid in await tlog.tournament_ids(self.redis):
-            self.states[tid] = fold(await tlog.read_log(self.redis, tid))
+            entries = await tlog.read_log(self.redis, tid)
+            if entries:  # (an archived tournament's log has left: it is over)
+                self.states[tid] = fold(entries)
         self.cursor = await tlog.cursor_of(self.redis)
         self.owned = True
         log.info("organiser_owns", tournaments=len(self.states))

@@ -92,8 +92,11 @@ async def run_organiser(organiser: Any, stop: asyncio.Event) -> None:
         await organiser.release()
 
 
-async def audit_tournament(url: str, tournament_id: str) -> Any:
+async def audit_tournament(url: str, tournament_id: str, archive: str | None = None) -> Any:
+    """The audit of a tournament's log: from Redis, else (once archived) from the
+    archive at ``archive``."""
     from competitions.audit import audit
+    from competitions.events import entry_decoder
     from competitions.log import read_log
     from competitions.settings import OrganiserSettings
     from orrery.server.cluster import open_redis
@@ -103,7 +106,61 @@ async def audit_tournament(url: str, tournament_id: str) -> Any:
         entries = await read_log(redis, tournament_id)
     finally:
         await redis.aclose()
+    if not entries and archive is not None:
+        from archive.tournaments import get_tournament
+        from orrery.archiving import opened_archive
+
+        async with opened_archive(archive) as store:
+            found = await get_tournament(store, tournament_id)
+        if found is not None:
+            entries = [entry_decoder.decode(raw) for raw in found.entries]
     return audit(tournament_id, entries, OrganiserSettings.from_env().dutch_max)
+
+
+async def archive_tournaments(url: str, archive: str, older_than_s: float) -> list[str]:
+    """Move the logs of tournaments finished (or cancelled) at least ``older_than_s``
+    ago to the archive: written, read back and compared, then deleted from Redis. Each
+    one's view stays readable where it was (``GET /v1/tournaments/{id}``)."""
+    import time
+
+    from archive.tournaments import get_tournament, put_tournament
+    from competitions.events import entry_decoder
+    from competitions.log import tournament_ids
+    from orrery.archiving import opened_archive
+    from orrery.server.cluster import open_redis
+    from orrery_contracts import keys
+    from orrery_contracts.tournaments import tournament_view_decoder
+
+    moved: list[str] = []
+    now = time.time() * 1000
+    redis = open_redis(url)
+    try:
+        async with opened_archive(archive) as store:
+            for tid in await tournament_ids(redis):
+                raw_view = await redis.get(keys.tournament_key(tid))
+                if raw_view is None:
+                    continue
+                shown = tournament_view_decoder.decode(raw_view)
+                if shown.state not in ("finished", "cancelled"):
+                    continue
+                rows = await redis.xrange(keys.tournament_log(tid))
+                if not rows:
+                    continue  # archived already
+                entries = [fields[b"e"] for _, fields in rows]
+                last = entry_decoder.decode(entries[-1])
+                if now - last.at < older_than_s * 1000:
+                    continue
+                await put_tournament(
+                    store, tid, shown.game, last.at, last.hash, raw_view.decode(), entries
+                )
+                stored = await get_tournament(store, tid)
+                if stored is None or stored.entries != entries:
+                    raise RuntimeError(f"tournament {tid}: the archive holds another log")
+                await redis.delete(keys.tournament_log(tid))
+                moved.append(tid)
+    finally:
+        await redis.aclose()
+    return moved
 
 
 async def audit_queue(url: str, game: str, offline_s: float | None = None) -> Any:

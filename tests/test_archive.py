@@ -143,7 +143,7 @@ async def test_finished_tables_of_a_game_and_in_finish_order(archive: Archive) -
 async def test_migrations_apply_once(archive: Archive) -> None:
     again = await open_archive(archive.url)
     try:
-        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 4
+        assert again.schema_version == archive.schema_version == len(sql.migrations()) == 5
     finally:
         await again.close()
 

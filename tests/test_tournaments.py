@@ -139,6 +139,20 @@ def independent_standings(shown: dict[str, Any]) -> dict[str, tuple[float, list[
     return {p: (points[p], breaks[p] if seats == 2 else breaks[p][:1]) for p in points}
 
 
+def orrery(stack: LiveGateway, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "orrery.cli", *args],
+        env=stack.env(
+            ORRERY_REDIS_URL=stack.service.url,
+            ORRERY_ARCHIVE_URL=f"sqlite:///{stack.service.server.data_dir}/tournaments.sqlite",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+
+
 def audit(stack: LiveGateway, tournament_id: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "orrery.cli", "tournament", "audit", tournament_id, "--json"],
@@ -246,6 +260,14 @@ async def test_a_small_two_seat_swiss_is_played_to_the_end(
     assert repeat_pairs(shown) == 0
     listed = await field[1].get("/v1/tournaments")
     assert tournament_id in [t["tournament_id"] for t in listed.json()["tournaments"]]
+    # once finished, its log moves to the archive; its view stays, the audit reads it there
+    moved = orrery(stack, "tournament", "archive", "--older-than-s", "0")
+    assert moved.returncode == 0 and tournament_id in moved.stdout, moved.stderr
+    assert not stack.service.sync_redis().exists(keys.tournament_log(tournament_id))
+    assert (await tournament(field[0], tournament_id))["state"] == "finished"
+    audited = orrery(stack, "tournament", "audit", tournament_id, "--json")
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert msgspec.json.decode(audited.stdout)["rounds"] == 2
 
 
 @pytest.mark.slow

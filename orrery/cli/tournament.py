@@ -34,6 +34,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     tournament_app.command("show")(tournament_show)
     tournament_app.command("pair")(tournament_pair)
     tournament_app.command("audit")(tournament_audit)
+    tournament_app.command("archive")(tournament_archive)
     bench_app.command("tournament")(bench_tournament)
     season_app = typer.Typer(no_args_is_help=True, help="The arena's seasons (operators).")
     app.add_typer(season_app, name="season")
@@ -185,17 +186,21 @@ def tournament_pair(
 def tournament_audit(
     tournament_id: Annotated[str, typer.Argument(help="the tournament")],
     redis_url: RedisUrl = None,
+    archive_url: Annotated[
+        str | None, typer.Option(help="the archive's URL (an archived tournament's log)")
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Recompute the tournament log's hash chain, re-derive every round's pairing from
     the log before it and its recorded seed, and the final standings; exit 1 if any
     differs."""
+    from orrery.archiving import archive_url as archive_url_of
     from orrery.matchmaking import audit_tournament
     from orrery.runtime import server_for
 
     configure_logging("warning")
     with server_for(redis_url_from_env(redis_url), Path(DATA_DIR) / "data") as url:
-        report = asyncio.run(audit_tournament(url, tournament_id))
+        report = asyncio.run(audit_tournament(url, tournament_id, archive_url_of(archive_url)))
     if as_json:
         print(json.dumps({
             "tournament_id": tournament_id, "ok": report.ok and report.entries > 0,
@@ -210,6 +215,25 @@ def tournament_audit(
             print(f"  PROBLEM {problem}")
         print("ok" if report.ok and report.entries else "FAILED")
     raise typer.Exit(0 if report.ok and report.entries else 1)
+
+
+def tournament_archive(
+    older_than_s: Annotated[
+        float, typer.Option(help="only tournaments finished at least this long ago")
+    ] = 86_400.0,
+    redis_url: RedisUrl = None,
+    archive_url: Annotated[str | None, typer.Option(help="the archive's URL")] = None,
+) -> None:
+    """Move finished tournaments' logs to the archive (their tables go there with the
+    archiver); their views stay readable and ``audit`` reads the log from the archive."""
+    from orrery.archiving import archive_url as archive_url_of
+    from orrery.matchmaking import archive_tournaments
+    from orrery.runtime import server_for
+
+    configure_logging("warning")
+    with server_for(redis_url_from_env(redis_url), Path(DATA_DIR) / "data") as url:
+        moved = asyncio.run(archive_tournaments(url, archive_url_of(archive_url), older_than_s))
+    print(f"{len(moved)} tournaments archived" + (": " + ", ".join(moved) if moved else ""))
 
 
 def bench_tournament(
