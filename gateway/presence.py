@@ -27,6 +27,7 @@ import msgspec
 from litestar import get
 from litestar.params import Parameter
 
+from gateway.beats import Flag, beats
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.models import Struct
@@ -94,20 +95,32 @@ class Heartbeat:
         self.changed.set()
         return True
 
-    async def beat(self) -> None:
+    def flags(self) -> list[Flag]:
+        ttl = ttl_ms(self.gateway)
         key = presence_key(self.player) if self.state == "online" else away_key(self.player)
-        await self.redis.set(key, self.state, px=ttl_ms(self.gateway))
         # a realtime ticket waits while its player has a live connection
-        await self.redis.set(keys.online_key(self.player), "1", px=ttl_ms(self.gateway))
+        return [(key, self.state, ttl), (keys.online_key(self.player), "1", ttl)]
+
+    async def beat(self) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for key, value, ttl in self.flags():
+            pipe.set(key, value, px=ttl)
+        await pipe.execute()
 
     async def run(self) -> None:
-        every = beat_s(self.gateway)
-        while True:
-            with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
-                await self.beat()
-            self.changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), every)
+        """Write the flags now and at each change of state; in between, they are
+        renewed with every other socket's of the process, in one pipeline per beat
+        (gateway/beats.py)."""
+        renewals = beats(self.gateway.client, self.redis, beat_s(self.gateway))
+        renewals.join(self.flags)
+        try:
+            while True:
+                with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
+                    await self.beat()
+                self.changed.clear()
+                await self.changed.wait()
+        finally:
+            renewals.leave(self.flags)
 
 
 async def presence_of(redis: Any, players: list[str]) -> dict[str, PresenceState]:

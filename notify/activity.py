@@ -4,14 +4,16 @@ Nothing is sent to a player who is present: one who holds a live socket (a table
 their own notices'), or made a request in the last ``ORRERY_NOTIFY_ACTIVE_S``. The
 gateway keeps two keys per player: ``seen`` (when it last saw them, unix ms, written at
 most once per :data:`TOUCH_EVERY_S` per process, so a busy player costs one SET every few
-seconds, not one per request) and ``live`` (renewed every :data:`LIVE_EVERY_S` by each
-open socket, expiring :data:`LIVE_TTL_S` after the last one closed). The threshold is the
-notifier's alone: the keys say when, the notifier decides how recent is present.
+seconds, not one per request) and ``live`` (renewed every :data:`LIVE_EVERY_S` while a
+socket is open, a process's players all in one pipeline, expiring :data:`LIVE_TTL_S`
+after the last one closed). The threshold is the notifier's alone: the keys say when,
+the notifier decides how recent is present.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -30,6 +32,8 @@ class Activity:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self.touched: dict[str, float] = {}
+        self.live: dict[str, int] = {}  # player → sockets open in this process
+        self.renewing: asyncio.Task[None] | None = None
 
     async def touch(self, player_id: str) -> None:
         """The player made a request now (written if not written in the last
@@ -44,13 +48,34 @@ class Activity:
 
     async def hold_live(self, player_id: str) -> None:
         """While a socket of the player is open (run as one of its tasks; cancelled when
-        it closes): the player is live, and seen now."""
-        while True:
-            pipe = self.redis.pipeline(transaction=False)
+        it closes): the player is live, and seen now. The keys of every player live in
+        this process are renewed in one pipeline every :data:`LIVE_EVERY_S`, not one
+        round trip per socket."""
+        self.live[player_id] = self.live.get(player_id, 0) + 1
+        try:
+            await self._renew([player_id])
+            if self.renewing is None or self.renewing.done():
+                self.renewing = asyncio.create_task(self._renew_all())
+            await asyncio.Event().wait()  # until the socket closes
+        finally:
+            self.live[player_id] -= 1
+            if not self.live[player_id]:
+                del self.live[player_id]
+
+    async def _renew(self, players: list[str]) -> None:
+        now = int(time.time() * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in players:
             pipe.set(keys.live_key(player_id), "1", ex=LIVE_TTL_S)
-            pipe.set(keys.seen_key(player_id), int(time.time() * 1000), ex=SEEN_TTL_S)
-            await pipe.execute()
+            pipe.set(keys.seen_key(player_id), now, ex=SEEN_TTL_S)
+        await pipe.execute()
+
+    async def _renew_all(self) -> None:
+        while self.live:
             await asyncio.sleep(LIVE_EVERY_S)
+            if self.live:
+                with contextlib.suppress(Exception):  # Redis restarting: the next round
+                    await self._renew(list(self.live))
 
 
 async def present_until(redis: Any, player_id: str, active_s: float, now_ms: int) -> int | None:

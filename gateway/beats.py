@@ -1,0 +1,65 @@
+"""Renewing the expiring flags of many sockets in one pipeline per period.
+
+A socket keeps flags about its player alive in Redis (online or away, for a waiting
+realtime ticket): each set with a time to live and renewed before it lapses. One
+renewal per socket per period is one round trip per socket: ten thousand idle sockets
+would cost a core. Here each gateway process renews the flags of all its sockets in one
+pipeline per period (:class:`Beats`); a socket writes on its own only when its state
+changes, so a change shows at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+Flag = tuple[str, str, int]  # key, value, time to live in ms
+
+
+class Beats:
+    """The sockets of one process whose flags are renewed every ``every_s``; each
+    member's ``flags()`` says what to write (a key named twice is written once)."""
+
+    def __init__(self, redis: Any, every_s: float) -> None:
+        self.redis = redis
+        self.every_s = every_s
+        self.members: set[Callable[[], list[Flag]]] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def join(self, flags: Callable[[], list[Flag]]) -> None:
+        self.members.add(flags)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+
+    def leave(self, flags: Callable[[], list[Flag]]) -> None:
+        self.members.discard(flags)
+
+    async def _run(self) -> None:
+        while self.members:
+            await asyncio.sleep(self.every_s)
+            written: dict[str, tuple[str, int]] = {}
+            for flags in list(self.members):
+                for key, value, ttl_ms in flags():
+                    written[key] = (value, ttl_ms)
+            if not written:
+                continue
+            pipe = self.redis.pipeline(transaction=False)
+            for key, (value, ttl_ms) in written.items():
+                pipe.set(key, value, px=ttl_ms)
+            with contextlib.suppress(Exception):  # Redis restarting: the next round renews
+                await pipe.execute()
+
+
+_beats: dict[tuple[int, float], Beats] = {}
+
+
+def beats(owner: Any, redis: Any, every_s: float) -> Beats:
+    """The renewals every ``every_s`` of ``owner`` (a gateway's wire client: one per
+    process)."""
+    key = (id(owner), every_s)
+    found = _beats.get(key)
+    if found is None:
+        found = _beats[key] = Beats(redis, every_s)
+    return found
