@@ -364,7 +364,12 @@ async def test_the_sdk_organises_a_tournament(
         assert full.value.code == "tournament_full"
         await client.start_tournament(tournament_id, "operator")
         shown = await client.tournament(tournament_id)
-        assert shown is not None and shown.state == "running"
+        deadline = time.monotonic() + 30
+        while shown is None or not shown.round_list:  # paired at the organiser's next cycle
+            assert time.monotonic() < deadline, "the first round was not paired"
+            await asyncio.sleep(0.05)
+            shown = await client.tournament(tournament_id)
+        assert shown.state == "running"
         assert [t.players for t in shown.round_list[0].tables] in (
             [["sdk-ann", "sdk-ben"]],
             [["sdk-ben", "sdk-ann"]],
