@@ -172,7 +172,8 @@ class Organiser:
             answer = TournamentAnswer(
                 command_id=command.command_id, ok=False, code=refused.code, message=refused.message
             )
-        await self.commit(state, events, cursor=entry_id, tid=tid, answer=answer)
+        if await self.commit(state, events, cursor=entry_id, tid=tid, answer=answer) and events:
+            self.last_cycle = 0.0  # what the command made due (a start's round) comes at once
 
     async def decide(
         self, state: TournamentState, command: TournamentCommand
