@@ -51,28 +51,29 @@ def adjusted_chips(
 def presences(state: FracturedSkyState, chips: list[list[int]], region: int) -> list[Presence]:
     """Every participant with an airship or skimmer in ``region``."""
     platforms = region_platforms(state)[region]
+    skimmers = state.skimmers
+    fortresses = state.fortresses
     found: list[Presence] = []
     for seat in range(state.participants):
         chip = chips[seat][region]
-        skim = state.skimmers[seat][region]
-        if chip < 0 and skim == 0:
+        skim = skimmers[seat][region]
+        if chip < 0:
+            if skim:
+                found.append(Presence(seat=seat, ship_power=-1, total=skim))
             continue
-        ship = -1
-        if chip >= 0:
-            forts = state.fortresses[seat]
-            ship = chip + sum(forts[p] for p in platforms)
-        found.append(Presence(seat=seat, ship_power=ship, total=max(ship, 0) + skim))
+        forts = fortresses[seat]
+        ship = chip  # never below 0: the chip and the fortresses lifting it
+        for p in platforms:  # one to three platforms: no generator
+            ship += forts[p]
+        found.append(Presence(seat=seat, ship_power=ship, total=ship + skim))
     return found
 
 
 def ranking(found: list[Presence], order: list[int]) -> list[Presence]:
     """Eligible presences (power >= 1), best first; ties to the earlier turn order."""
-    position = {seat: i for i, seat in enumerate(order)}
     eligible = [p for p in found if p.total >= 1]
+    if len(eligible) < 2:  # nothing to order (most regions hold zero or one)
+        return eligible
+    position = {seat: i for i, seat in enumerate(order)}
     eligible.sort(key=lambda p: (-p.total, position.get(p.seat, len(order) + p.seat)))
     return eligible
-
-
-def market_count(state: FracturedSkyState, seat: int, region: int) -> int:
-    markets = state.markets[seat]
-    return sum(markets[p] for p in region_platforms(state)[region])

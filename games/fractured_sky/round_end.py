@@ -9,10 +9,10 @@ from __future__ import annotations
 from random import Random
 
 from games.fractured_sky.objectives import measure, winner
-from games.fractured_sky.power import adjusted_chips, market_count, presences, ranking
+from games.fractured_sky.power import adjusted_chips, presences, ranking
 from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai
-from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order
+from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order, region_platforms
 from games.working import Working
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
@@ -52,10 +52,14 @@ def resolve_region(
             choices.append(
                 ev.Choice(seat=seat, region=region, options=[first, second], reason="rank_one")
             )
+    platforms = region_platforms(sim)[region]
     for place in found:
         if place.ship_power < 1:
             continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
-        count = market_count(sim, place.seat, region)
+        markets = sim.markets[place.seat]
+        count = 0
+        for p in platforms:
+            count += markets[p]
         if not count:
             continue
         if place.seat >= sim.seats:  # an AI's market pays onto its market card
