@@ -50,7 +50,7 @@ async def test_two_players_and_a_bot_play_a_whole_game(live: LiveGateway, game: 
         assert [(p["name"], p["bot"]) for p in mine["players"]] == [
             (ada.name, False),
             (bob.name, False),
-            ("Bot 3", True),
+            ("Bot (greedy)", True),
         ]
         assert [p["player_id"] for p in mine["players"]] == [ada.player_id, bob.player_id, None]
         started = await ada.start(table)
@@ -61,7 +61,7 @@ async def test_two_players_and_a_bot_play_a_whole_game(live: LiveGateway, game: 
         for final in finals:
             assert final["phase"] == "finished" and final["standing"] is not None
         assert finals[0]["moves"] > 0 and finals[1]["moves"] > 0
-        # rated by player id, the bot not at all; names from the accounts
+        # rated by player id (the bot by its level); names from the accounts
         entries = await _leaderboard(http, ada.headers, game, 2)
         rated = {e["player_id"]: e for e in entries}
         assert {ada.player_id, bob.player_id} <= set(rated)

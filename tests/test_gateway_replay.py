@@ -197,6 +197,8 @@ async def test_table_summary_follows_the_table(live: LiveGateway, client: Gatewa
                     "player_id": ada.player_id,
                     "bot": False,
                     "left": False,
+                    "bot_level": None,
+                    "taken_over": False,
                 },
                 {
                     "seat": 2,
@@ -204,6 +206,8 @@ async def test_table_summary_follows_the_table(live: LiveGateway, client: Gatewa
                     "player_id": bob.player_id,
                     "bot": False,
                     "left": False,
+                    "bot_level": None,
+                    "taken_over": False,
                 },
             ],
             "state": "open",

@@ -213,7 +213,8 @@ def test_phone_sized_pages_fit_and_every_control_is_named(
     assert not unnamed_controls(dan)
     # an empty leaderboard says which games are rated
     empty = dan.page.get_by_test_id("leaderboard-empty")
-    assert "two or more signed-in players" in empty.inner_text()
+    said = empty.inner_text()
+    assert "signed-in players" in said and "bots" in said and "two of them" in said
     for game, seats in (("fractured_sky", 1), ("spacecraft", 2), ("federation", 2)):
         dan.create_table(game, seats)  # the creator sits down at once
         for _ in range(seats - 1):
