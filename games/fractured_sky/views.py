@@ -191,8 +191,8 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
 
 def views(state: FracturedSkyState, viewers: Sequence[int | None]) -> list[vw.FracturedSkyView]:
     """:func:`view` of each viewer, the public parts built once: a seat's view is the
-    spectator's with what depends on the viewer rebuilt for it (the regions where it has
-    an airship, the secret cards, the objectives, its own fields)."""
+    spectator's with what depends on the viewer replaced for it (the regions where it has
+    an airship, the secret cards it scouted, the objectives it peeked, its own fields)."""
     shared = view(state, None)
     return [shared if seat is None else _seat_view(state, seat, shared) for seat in viewers]
 
@@ -211,10 +211,45 @@ def _seat_view(
         shared,
         seat=seat,
         regions=regions,
-        secret_cards=_secret_cards(state, seat),
-        objectives=_objectives(state, seat),
+        secret_cards=_own_secret_cards(state, seat, shared.secret_cards),
+        objectives=_own_objectives(state, seat, shared.objectives),
         **_own_fields(state, seat),
     )
+
+
+def _own_secret_cards(
+    state: FracturedSkyState, seat: int, public: list[vw.SecretCardView]
+) -> list[vw.SecretCardView]:
+    """The spectator's secret cards as ``seat`` sees them (what :func:`_secret_cards`
+    gives the seat): a hidden card it scouted shows its region."""
+    if state.revealed:
+        return public
+    cards = public
+    for record in state.scouts:
+        card = record.card
+        if record.seat == seat and not state.secret_open[card] and cards[card].region is None:
+            if cards is public:
+                cards = list(public)
+            cards[card] = msgspec.structs.replace(cards[card], region=state.secret_cards[card])
+    return cards
+
+
+def _own_objectives(
+    state: FracturedSkyState, seat: int, public: list[vw.ObjectiveView]
+) -> list[vw.ObjectiveView]:
+    """The spectator's objectives as ``seat`` sees them (what :func:`_objectives` gives
+    the seat): an unrevealed objective it peeked shows its card."""
+    if not 0 <= seat < len(state.peeks):
+        return public
+    objectives = public
+    for position in state.peeks[seat]:
+        if position >= state.objectives_revealed and objectives[position].card is None:
+            if objectives is public:
+                objectives = list(public)
+            objectives[position] = msgspec.structs.replace(
+                objectives[position], card=state.objectives[position]
+            )
+    return objectives
 
 
 def _own_chip(public: vw.RegionView, seat: int, chip: int) -> vw.RegionView:
