@@ -345,17 +345,16 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     """The play phase's actions. Each candidate is kept when its predicates accept it;
     a cheap look first skips what they would refuse anyway (a region not in play or
     holding the seat's airship, every card when scouting is unaffordable), so refusals
-    are not made only to be thrown away."""
+    are not made only to be thrown away; where the look is the predicate's whole test
+    (a region in play and free of the seat's airship, a platform of the board, a card
+    not yet scouted by the seat, an objective face down and not yet peeked by it), the
+    predicate is not asked again."""
     out: list[CommandBody] = []
     if not _open(state, seat, cmd.PlaceAirship):  # the same gate for every action
         return out
     active = set(state.regions)
     ships = state.airships[seat]
-    regions = [
-        r
-        for r in range(cat.REGION_COUNT)
-        if r in active and ships[r] < 0 and not airship_region_problem(state, seat, r)
-    ]
+    regions = [r for r in range(cat.REGION_COUNT) if r in active and ships[r] < 0]
     # chip_problem, asked of the seat's unused chips once
     unused = set(unused_chips(state, seat))
     chips = [i for i, c in enumerate(_CHIP_VALUES) if c in unused]
@@ -366,24 +365,22 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
         for r in regions:
             row = _PLACE_AIRSHIP[r]
             out.extend([row[i] for i in chips])
-    platforms = [p for p in range(cat.PLATFORM_COUNT) if not platform_problem(p)]
     if not building_problem(state, seat, fortress=True):
-        out.extend([_BUILD_FORTRESS[p] for p in platforms])
+        out.extend(_BUILD_FORTRESS)
     if not building_problem(state, seat, fortress=False):
-        out.extend([_BUILD_MARKET[p] for p in platforms])
+        out.extend(_BUILD_MARKET)
     if not skimmer_problem(state, seat):
-        regions = [
-            r for r in range(cat.REGION_COUNT) if r in active and not region_problem(state, r)
-        ]
-        out.extend([_PLACE_SKIMMER[r] for r in regions])
+        out.extend([_PLACE_SKIMMER[r] for r in range(cat.REGION_COUNT) if r in active])
     held = state.resources[seat]
     if can_afford(held, cat.SCOUT_COST):
+        scouted = scouted_by(state, seat)
         cards = range(len(state.secret_cards))
-        out.extend(cmd.Scout(card=c) for c in cards if not scout_problem(state, seat, c))
+        out.extend(cmd.Scout(card=c) for c in cards if c not in scouted)
     pays = _peek_pays(tuple(held))
     if pays:
-        for objective in range(len(state.objectives)):
-            if not objective_problem(state, seat, objective):
+        peeked = state.peeks[seat]
+        for objective in range(state.objectives_revealed, len(state.objectives)):
+            if objective not in peeked:
                 out.extend([_peek(objective, g, i, w) for g, i, w in pays])
     return out
 
