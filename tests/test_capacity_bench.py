@@ -131,6 +131,6 @@ def test_the_capacity_bench_prints_its_targets_beside_its_figures() -> None:
     text = render(result)
     assert "orrery 5000 clients = 10000 connections, target ≥ 10000 connections (met)" in text
     assert "orrery ÷ raw: 0.5 (target ≥ 0.5 (met))" in text
-    assert "40.0 KiB at most (target ≤ 32 (not met))" in text
+    assert "40.0 KiB (the last step's) (target ≤ 32 (not met))" in text
     assert "(target ≤ 64 (met))" in text
     assert sum("(not held)" in line for line in text.splitlines()) == 1
