@@ -234,9 +234,16 @@ def meets_design(layout: list[Placement], card: cat.DesignCard) -> bool:
 
 
 def meets_blueprint(layout: Iterable[Placement], blueprint: int) -> bool:
+    return _meets_blueprint(tuple([p.kind for p in layout]), blueprint)
+
+
+@lru_cache(maxsize=1024)
+def _meets_blueprint(kinds: tuple[str, ...], blueprint: int) -> bool:
+    """Cached like :func:`_shape_counts`: every seat's view asks it of every rocket after
+    each command, and a rocket changes only when a part is built or moved."""
     if blueprint not in cat.BLUEPRINT_BY_ID:
         return False
-    counts = shape_counts(p.kind for p in layout)
+    counts = _shape_counts(kinds)
     return all(counts[s] >= n for s, n in cat.BLUEPRINT_BY_ID[blueprint].needs.items())
 
 
