@@ -469,11 +469,11 @@ def view_only(document: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("game", "options"),
     [
-        ("fractured_sky", {"difficulty": "hard"}),
-        # 40 s each on 2 cores: `pytest -m slow`. The default run keeps Fractured Sky's
-        # (the most hidden values) and every game's whole game against bots above; each
+        # 30-40 s each on 2 cores: `pytest -m slow`. The default run keeps a whole game
+        # against bots above and the table's story (tests/test_web_table_story.py); each
         # game's seat views hide what they must in tests/<game>/ (test_hidden.py,
         # test_properties.py), every channel of the gateway in test_gateway_hidden.py.
+        pytest.param("fractured_sky", {"difficulty": "hard"}, marks=pytest.mark.slow),
         pytest.param("spacecraft", {}, marks=pytest.mark.slow),
         pytest.param("federation", {}, marks=pytest.mark.slow),
     ],

@@ -13,7 +13,8 @@ from playwright.sync_api import Browser, expect
 
 from tests.support.browser import WebStack, connected, new_person, web_stack
 
-pytestmark = pytest.mark.browser
+# A web stack of its own: with the slow tests (the default run's browser checks share one).
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
