@@ -175,7 +175,11 @@ class Raw:
                 if self.redis_url:
                     from redis import asyncio as aioredis
 
-                    self.redis = aioredis.Redis.from_url(self.redis_url)
+                    # (a bounded pool a call waits on, as the gateway's)
+                    pool = aioredis.BlockingConnectionPool.from_url(
+                        self.redis_url, max_connections=64, timeout=20
+                    )
+                    self.redis = aioredis.Redis(connection_pool=pool)
                     listening = asyncio.create_task(self.listen())
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
