@@ -12,11 +12,14 @@ when the stream has something new.
 A watcher (:class:`_Group`) blocks on up to :data:`GROUP` streams in one ``XREAD``,
 each from the newest id it has seen of that stream, and wakes the followers of every
 stream the read returned. A stream joins the first group with room (its first id: the
-first follower's ``after``); the group's next read includes it (within
-:data:`BLOCK_MS`, in which time the follower has read what was there on its own). A
-group ends when its last stream is left. Nothing is missed: a follower clears its event
-before it reads, so an entry appended after its read wakes it, and a group never moves
-past an entry without waking that stream's followers. What a follower has not read
+first follower's ``after``); the group's next read includes it. So that the next read
+comes at once, not after the read in flight has blocked its :data:`BLOCK_MS` (a new
+table's first moves would wait that long, and a spectator see only their last), each
+group also reads a small stream of its own, ``orrery:gw:wake:<id>``, and a join appends
+one entry to it. A group ends when its last stream is left, and deletes its own.
+Nothing is missed: a follower clears its event before it reads, so an entry appended
+after its read wakes it, and a group never moves past an entry without waking that
+stream's followers. What a follower has not read
 stays in Redis, never in the gateway.
 
 While a player has a notice socket open they are online for a waiting realtime ticket
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -40,6 +44,7 @@ log = structlog.get_logger("orrery.gateway.wake")
 
 GROUP = 256  # streams per blocking read
 BLOCK_MS = 1_000
+JOIN_TTL_MS = 86_400_000  # a group's own stream, left by a gateway killed mid-read
 ONLINE_EVERY_S = 1.0
 
 
@@ -57,25 +62,55 @@ class _Group:
         self.wake = wake
         self.last: dict[str, str] = {}  # stream → newest id seen
         self.task: asyncio.Task[None] | None = None
+        # its own stream: a join appends to it, so that the read in flight returns
+        self.joins = f"orrery:gw:wake:{uuid.uuid4().hex}"
+        self.joins_last = "0-0"
+        self.reading = False  # a read is in flight (a join must end it)
+
+    async def joined(self) -> None:
+        """A stream joined: end the read in flight, so the next one includes it."""
+        if not self.reading:
+            return
+        redis = self.wake.redis
+        with contextlib.suppress(Exception):  # Redis restarting: the next read includes it
+            pipe = redis.pipeline(transaction=False)
+            pipe.xadd(self.joins, {"j": "1"}, maxlen=1, approximate=False)
+            pipe.pexpire(self.joins, JOIN_TTL_MS)
+            await pipe.execute()
 
     async def run(self) -> None:
         redis = self.wake.redis
-        while self.last:
-            try:
-                found = await redis.xread(dict(self.last), block=BLOCK_MS, count=1)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # Redis restarting: the followers stay, try again
-                log.warning("stream_wake_failed", error=type(error).__name__)
-                await asyncio.sleep(0.5)
-                continue
-            for raw_key, rows in found or ():
-                key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-                if key in self.last and rows:
+        try:
+            while self.last:
+                try:
+                    self.reading = True
+                    found = await redis.xread(
+                        {**self.last, self.joins: self.joins_last}, block=BLOCK_MS, count=1
+                    )
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # Redis restarting: the followers stay, try again
+                    log.warning("stream_wake_failed", error=type(error).__name__)
+                    await asyncio.sleep(0.5)
+                    continue
+                finally:
+                    self.reading = False
+                for raw_key, rows in found or ():
+                    key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+                    if not rows:
+                        continue
                     newest = rows[-1][0]
-                    self.last[key] = newest.decode() if isinstance(newest, bytes) else newest
-                    self.wake.wake(key)
-        self.wake.groups.remove(self)
+                    newest = newest.decode() if isinstance(newest, bytes) else newest
+                    if key == self.joins:
+                        self.joins_last = newest
+                    elif key in self.last:
+                        self.last[key] = newest
+                        self.wake.wake(key)
+        finally:
+            if self in self.wake.groups:
+                self.wake.groups.remove(self)
+            with contextlib.suppress(Exception):
+                await redis.delete(self.joins)
 
 
 class StreamWake:
@@ -117,6 +152,7 @@ class StreamWake:
                 self.groups.append(group)
             group.last[key] = after.decode() if isinstance(after, bytes) else str(after)
             self.group_of[key] = group
+            await group.joined()
         if group.task is None or group.task.done():
             group.task = asyncio.create_task(group.run())
         try:
