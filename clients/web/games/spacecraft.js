@@ -548,32 +548,28 @@ function workshopPanel(ctx) {
   );
 }
 
+// The design cards as text (their deck too); fulfilling and reserving are clicks on the
+// cards drawn on the board (designCard), never buttons here.
 function designPanel(ctx) {
   const { game, cat } = ctx;
-  const fulfils = ctx.of("sc.fulfil");
-  const reserves = ctx.of("sc.reserve");
-  const card = (id, row) => {
+  const card = (id) => {
     if (id < 0) return h("div", { class: "design empty" }, "empty");
     const info = cat.design_cards.find((c) => c.id === id);
-    const fulfil = fulfils.find((b) => b.card === id);
-    const reserve = reserves.find((b) => b.card === id);
     return h(
       "div",
       { class: "design", "data-card": id },
       h("strong", {}, `Card ${id}`),
       info ? h("span", { class: "meta" }, ` · deck ${info.deck} · ${info.points} points`) : null,
       h("div", {}, info ? capitalise(info.text) : ""),
-      row === "lower" && fulfil ? ctx.button(fulfil, label(fulfil, ctx), "Fulfil") : null,
-      row === "lower" && reserve ? ctx.button(reserve, label(reserve, ctx), "Reserve") : null,
     );
   };
   return section(
     "Design cards",
     { class: "panel designs" },
     h("h4", {}, "Upper row"),
-    h("div", { class: "design-row" }, game.upper.map((id) => card(id, "upper"))),
+    h("div", { class: "design-row" }, game.upper.map((id) => card(id))),
     h("h4", {}, "Lower row (fulfil or reserve from here)"),
-    h("div", { class: "design-row" }, game.lower.map((id) => card(id, "lower"))),
+    h("div", { class: "design-row" }, game.lower.map((id) => card(id))),
   );
 }
 
