@@ -136,6 +136,10 @@ async def test_schemathesis_finds_the_document_and_the_server_agree(
             *(["--max-time", str(budget_s)] if budget_s else []),
             "--workers",
             "1",
+            # longer than the gateway's own wait for an answer (10 s), so a slow organiser
+            # or worker is its documented 504, not a request cut short
+            "--request-timeout",
+            "30",
             "--seed",
             str(SEED),
             "--generation-deterministic",
