@@ -34,6 +34,7 @@ SMOKE_RUNS = {
     "matchmaking": "tests.test_bench_smoke:test_bench_matchmaking_runs_with_its_defaults",
     "bots": "tests.test_bench_bots:test_bench_bots_prints_every_matchup_and_level",
     "tournament": "tests.test_tournament_bench:test_bench_tournament_runs",
+    "capacity": "tests.test_capacity_bench:test_bench_capacity_runs_a_small_ramp_with_its_baseline",
 }
 
 
