@@ -96,6 +96,7 @@ def test_the_title_counts_my_turns_and_the_service_worker_shows_a_push(
         },
     )
     shown: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 30  # its own wait, whatever the registration took
     while not shown and time.monotonic() < deadline:
         shown = page.evaluate(
             """navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) =>
