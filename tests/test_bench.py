@@ -114,7 +114,7 @@ def test_bench_service_prints_the_table_and_cleans_the_baseline_db(tmp_path: Pat
             "bench",
             "--tables", "2",
             "--seats", "2",
-            "--seconds", "0.6",
+            "--seconds", "1.5",  # 0.5 s a round: each of the three sees commands
             "--redis-url", server.url,
         )  # fmt: skip
         baseline_keys = asyncio.run(_dbsize(server.url.replace("/0", "/1")))
