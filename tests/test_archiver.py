@@ -216,9 +216,10 @@ def test_archived_tables_replay_at_every_seq_like_the_live_views(stack: Stack) -
         stop_processes([archiver])
     for entries in logs:
         table_id = entries[0].table_id
-        # only the tombstone is left, and it is small
+        # only the tombstone is left, and it is small: about 200 bytes (the same tombstone
+        # has measured 176 and 208, one allocator size class apart)
         assert keys_of(r, table_id) == [keys.tombstone_key(partition(table_id), table_id)]
-        assert r.memory_usage(keys.tombstone_key(partition(table_id), table_id)) <= 200
+        assert r.memory_usage(keys.tombstone_key(partition(table_id), table_id)) <= 240
         assert not r.get(lobby_table_key(table_id))
         stored = stored_log(stack.url, stack.archive_url, table_id)
         assert stored.head == (entries[-1].seq, entries[-1].hash)
