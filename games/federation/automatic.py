@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.federation import effects, laws, rounds, scoring
-from games.federation.choices import CHOICE_TYPES, answer, options
+from games.federation.choices import CHOICE_TYPES, END_TURN, answer, only_end_turn, options
 from games.federation.counts import crystals
 from games.federation.effects import take_medal
 from games.federation.state import Player
@@ -63,30 +63,38 @@ def after_step(ctx: Ctx) -> None:
 
 def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
     """The planet medals ``seat`` has come to, of the ``planets`` (bits) looked at, in
-    planet order (``counts.influence``, written out: this runs for every seat and
-    planet at the first look of every command)."""
+    planet order (``counts.influence``, written out per planet: this runs for every seat
+    and planet at the first look of every command). A medal taken pops its planet's
+    supply, which only another seat's later look reads again."""
     supply = ctx.state.medal_supply
-    medals = p.medals
     bonus = p.inf_bonus
-    for planet, name in enumerate(cat.PLANETS):
-        if not planets >> planet & 1:
-            continue
-        left = supply[name]
-        if not left or name in medals:
-            continue
-        if planet == cat.ORANGE:
-            value = p.orange
-        elif planet == cat.BLUE:
-            value = p.blue
-        elif planet == cat.YELLOW:
-            value = sum(p.stalls)
-        elif planet == cat.PURPLE:
-            value = len(p.erudite)
-        else:  # a megastructure counts twice
-            built = p.built
-            value = len(built) + len([b for b in built if b >= cat.N_PRODUCTION])
-        if value + bonus[planet] >= left[0]:
-            take_medal(ctx, seat, name)
+    if planets & 1:
+        left = supply["orange"]
+        if left and p.orange + bonus[0] >= left[0] and "orange" not in p.medals:
+            take_medal(ctx, seat, "orange")
+    if planets & 2:
+        left = supply["blue"]
+        if left and p.blue + bonus[1] >= left[0] and "blue" not in p.medals:
+            take_medal(ctx, seat, "blue")
+    if planets & 4:
+        left = supply["yellow"]
+        if left and sum(p.stalls) + bonus[2] >= left[0] and "yellow" not in p.medals:
+            take_medal(ctx, seat, "yellow")
+    if planets & 8:
+        left = supply["purple"]
+        if left and len(p.erudite) + bonus[3] >= left[0] and "purple" not in p.medals:
+            take_medal(ctx, seat, "purple")
+    if planets & 16:
+        left = supply["green"]
+        built = p.built
+        # a megastructure counts twice (twice the structures is the most it can be)
+        if (
+            left
+            and 2 * len(built) + bonus[4] >= left[0]
+            and len(built) + len([b for b in built if b >= cat.N_PRODUCTION]) + bonus[4] >= left[0]
+            and "green" not in p.medals
+        ):
+            take_medal(ctx, seat, "green")
 
 
 def run_automatic(ctx: Ctx, step: st.AnyStep) -> None:
@@ -302,7 +310,11 @@ def drain(ctx: Ctx) -> None:
         kind = type(step)  # exact types: cheaper than isinstance on a Struct, in a hot loop
         if kind is st.Turn:
             return
-        if kind in CHOICE_TYPES:
+        if kind is st.AfterPlacement:  # the most frequent choice: is it only "end the turn"?
+            if not only_end_turn(s, step):  # type: ignore[arg-type]
+                return
+            answer(ctx, step, END_TURN)
+        elif kind in CHOICE_TYPES:
             opts = options(s, step)
             if not opts:
                 # every path to a pay step, and every gain before a discard, was checked

@@ -10,6 +10,7 @@ from games.federation.effect_steps import effect_steps, pay_step
 from games.federation.effects import mission_steps, orange_move, room_steps, take_medal
 from games.federation.payments import (
     can_pay_now,
+    can_pay_then,
     can_settle,
     discards_of,
     holding,
@@ -17,7 +18,7 @@ from games.federation.payments import (
     pending_items,
     settle_options,
 )
-from games.federation.state import FederationState
+from games.federation.state import FederationState, Player
 from games.federation.working_copy import Ctx
 from orrery_contracts.base import CommandBody
 from orrery_contracts.federation import catalogue as cat
@@ -150,9 +151,11 @@ def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
 
 def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
     p = s.players[step.seat]
+    h = holding(p)
+    rest = pending_items(s, step.seat)
     out: list[CommandBody] = []
     for i, (cost, _) in enumerate(cat.STALLS):
-        if p.stalls[i] < 2 and can_pay_now(s, step.seat, cost):
+        if p.stalls[i] < 2 and can_pay_then(h, rest, cost):
             out.append(cmd.Stall(stall=i, upper=p.stalls[i] == 1))
     return out
 
@@ -188,15 +191,17 @@ def _purple(ctx: Ctx, step: st.ChooseErudite, c: cmd.Erudite) -> None:
 
 def _green_opts(s: FederationState, step: st.ChooseStructure) -> list[CommandBody]:
     p = s.players[step.seat]
+    h = holding(p)
+    rest = pending_items(s, step.seat)
     out: list[CommandBody] = []
     for i, kind in enumerate(s.production):
-        if i not in p.built and can_pay_now(s, step.seat, cat.PRODUCTION[kind][0]):
+        if i not in p.built and can_pay_then(h, rest, cat.PRODUCTION[kind][0]):
             out.append(cmd.Build(structure=i))
     for j in range(cat.N_MEGA):
         k = cat.N_PRODUCTION + j
         if k in p.built or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
             continue
-        if can_pay_now(s, step.seat, *cat.MEGA_COSTS):
+        if can_pay_then(h, rest, *cat.MEGA_COSTS):
             out.append(cmd.Build(structure=k))
     return out
 
@@ -273,12 +278,19 @@ SPY_TARGETS = (
 )
 
 
+# The senate spaces of each icon (from the board's layout, made once).
+_SPACES_OF_ICON = {
+    icon: tuple(i for i in range(cat.N_SPACES) if cat.SPACE_ICON[i] == icon) for icon in SPY_TARGETS
+}
+
+
 def _spy_opts(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]:
     out: list[CommandBody] = []
+    space_seat = s.space_seat
     for icon in SPY_TARGETS:
         if step.planets_only and icon >= 5:
             break
-        if all(s.space_seat[i] == -2 for i in range(cat.N_SPACES) if cat.SPACE_ICON[i] == icon):
+        if all(space_seat[i] == -2 for i in _SPACES_OF_ICON[icon]):
             continue  # an action whose every space is blocked cannot be copied
         if icon == cat.I_ASSISTANT and not can_pay_now(s, step.seat, cat.ASSISTANT_COST):
             continue
@@ -330,15 +342,29 @@ def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
 
 
 def _post_opts(s: FederationState, step: st.AfterPlacement) -> list[CommandBody]:
-    p = s.players[step.seat]
     out: list[CommandBody] = []
     if not step.mission_done:
         out.extend([cmd.Mission(mission=m) for m in open_missions(s, step.seat)])
-    for t in p.erudite:
-        if cat.ERUDITE[t][0] == "loop" and t not in p.erudite_used:
-            out.append(cmd.UseTile(tile=t))
-    out.append(cmd.EndTurn())
+    out.extend([cmd.UseTile(tile=t) for t in _loop_tiles(s.players[step.seat])])
+    out.append(END_TURN)
     return out
+
+
+def _loop_tiles(p: Player) -> list[int]:
+    """The seat's erudite tiles used once a turn, not used yet this turn."""
+    return [t for t in p.erudite if cat.ERUDITE[t][0] == "loop" and t not in p.erudite_used]
+
+
+#: Always an option of an after-placement choice (the last); frozen, so shared.
+END_TURN = cmd.EndTurn()
+
+
+def only_end_turn(s: FederationState, step: st.AfterPlacement) -> bool:
+    """Whether ``END_TURN`` is the after-placement choice's one option (so the queue
+    answers it at once), without listing the options."""
+    if _loop_tiles(s.players[step.seat]):
+        return False
+    return step.mission_done or not open_missions(s, step.seat)
 
 
 def _post(ctx: Ctx, step: st.AfterPlacement, c: cmd.Mission | cmd.UseTile | cmd.EndTurn) -> None:

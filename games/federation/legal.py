@@ -14,7 +14,7 @@ die × token, and the outer space).
 
 from __future__ import annotations
 
-from games.federation.choices import options
+from games.federation.choices import END_TURN, options
 from games.federation.payments import Holding, can_settle, holding
 from games.federation.placement import placement_items
 from games.federation.state import FederationState
@@ -98,6 +98,8 @@ def answer_problem(
     allowed = _ANSWERS.get(type(step))
     if allowed is not None and not isinstance(command, allowed):
         return _wrong_phase(command, f"a {step.kind} choice is pending")
+    if command == END_TURN and type(step) is st.AfterPlacement:
+        return None  # always an option (the last): no need to list the others
     opts = options(state, step)
     if command not in opts:
         if allowed is None and (not opts or type(command) is not type(opts[0])):

@@ -158,6 +158,12 @@ def can_pay_now(s: FederationState, seat: int, *alts: cat.Cost) -> bool:
     return can_settle(holding(s.players[seat]), items)
 
 
+def can_pay_then(h: Holding, rest: tuple[Item, ...], *alts: cat.Cost) -> bool:
+    """``can_pay_now`` for a listing that asks it of many costs: the seat's holding
+    ``h`` and what follows (``pending_items``) taken once by the caller."""
+    return can_settle(h, (Item(alts=alts), *rest))
+
+
 def settle_options(
     s: FederationState, seat: int, alts: tuple[cat.Cost, ...]
 ) -> list[tuple[int, ...]]:
