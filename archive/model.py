@@ -48,7 +48,7 @@ class TableSummary(msgspec.Struct, frozen=True, kw_only=True):
     started_at: int | None
     finished_at: int
     final_state: FinalState
-    # why it ended: completed / abandoned (finished), lobby_ttl (closed)
+    # why it ended: completed / abandoned / deadline (finished), lobby_ttl (closed)
     reason: str
     event_count: int
     head_hash: str

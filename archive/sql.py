@@ -121,9 +121,10 @@ def player_games(game: bool, after: bool) -> str:
 
 
 def in_finish_order(game: bool, after: bool) -> str:
-    """Tables that ended with a standing (``table.finished``: completed or abandoned), in
-    finish order, oldest first (a ratings rebuild walks them)."""
-    where = ["reason IN ('completed', 'abandoned')"]
+    """Tables that ended with a standing (``table.finished``: completed, abandoned or
+    ended at their end time), in finish order, oldest first (a ratings rebuild walks
+    them)."""
+    where = ["reason IN ('completed', 'abandoned', 'deadline')"]
     if game:
         where.append("game = %s")
     if after:

@@ -65,7 +65,9 @@ class TableStarted(msgspec.Struct, frozen=True, kw_only=True, tag="tn.table_star
 
 class TableFinished(msgspec.Struct, frozen=True, kw_only=True, tag="tn.table_finished"):
     """``ranks``: per seat, 1 best (ties share a rank); ``forfeit``: players who lost by
-    forfeit (ranked last); ``adjudicated``: ended at the round's deadline."""
+    forfeit (ranked last); ``adjudicated``: ended by the tournament alone (a table that
+    never started by the round's deadline, or ``orrery tournament pair``), its players
+    sharing the rank."""
 
     round: int
     table_id: str

@@ -11,8 +11,13 @@ waits and takes over when a lease runs out, folding the logs again. Its loop:
 1. decide the commands on ``keys.tournament_command_stream`` one by one: each command's
    events, the command cursor, its answer and the tournament's view in one script;
 2. every ``ORRERY_TOURNAMENT_CYCLE_S``: note the tables that finished (the scoreboard's
-   ``keys.FINISHED_TABLES``), then what falls due (a start, a deadline's adjudication,
-   the next round's pairing, the finish), appended the same way;
+   ``keys.FINISHED_TABLES``); once a round's deadline has passed, end each of its tables
+   still playing through the service (``table.end``, command id ``tn.<table>.end``:
+   the table's log says it ended at its end time, which it was created with, and its
+   standing comes back through the scoreboard like any finish); then what falls due (a
+   start, the next round's pairing, the finish, and after ``ORRERY_TOURNAMENT_END_GRACE_S``
+   the tables whose standing never came, ended in the tournament alone), appended the
+   same way;
 3. make every paired table that is not yet started through the wire contract, with
    command ids fixed by the table (``tn.<table>.create``, ``….join.<seat>``,
    ``….start``), so a retry is a duplicate; then append ``tn.table_started`` and post a
@@ -52,7 +57,7 @@ from orrery_contracts.envelope import Accepted, Duplicate, Outcome, Rejection
 from orrery_contracts.identity import seat_secret, sign_identity
 from orrery_contracts.matchmaking import PACE_CLOCKS
 from orrery_contracts.notices import TournamentPaired
-from orrery_contracts.table import ClockOption, CreateTable, JoinRequest, StartTable
+from orrery_contracts.table import ClockOption, CreateTable, EndRequest, JoinRequest, StartTable
 from orrery_contracts.tournaments import (
     ANSWER_TTL_MS,
     CreateTournament,
@@ -97,7 +102,9 @@ class TableWire(Protocol):
 
 
 class TableRefused(Exception):
-    pass
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
 
 
 def now_ms() -> int:
@@ -116,6 +123,7 @@ class Organiser:
     cursor: str = ""
     owned: bool = False
     last_cycle: float = 0.0
+    ended: set[str] = field(default_factory=set)  # tables this process ended (table.end)
 
     async def step(self) -> None:
         """One loop (the matchmaker calls it between its own)."""
@@ -248,8 +256,11 @@ class Organiser:
             await self.results(state)
             if not self.owned:
                 return
+            await self.end_tables(self.states[tid])
+        state = self.states[tid]
+        grace_ms = int(self.settings.end_grace_s * 1000)
         for _ in range(64):  # a start, adjudications, a pairing, a finish
-            events = due(state, now_ms(), self.settings.dutch_max)
+            events = due(state, now_ms(), self.settings.dutch_max, grace_ms)
             if not events:
                 break
             if not await self.commit(state, events, tid=tid):
@@ -275,6 +286,30 @@ class Organiser:
         if events:
             await self.commit(state, events, tid=state.tournament_id)
 
+    async def end_tables(self, state: TournamentState) -> None:
+        """Past the round's deadline: end each of its tables still playing through the
+        service; the standing the table ends with comes back with the next results."""
+        paired = state.current()
+        if paired is None or now_ms() < paired.deadline:
+            return
+        for table in paired.tables:
+            record = state.tables[table.table_id]
+            if not record.started or record.finished is not None or table.table_id in self.ended:
+                continue
+            try:
+                await self._send(
+                    table.table_id, EndRequest(), command_id=f"tn.{table.table_id}.end"
+                )
+            except TableRefused as refused:
+                if refused.code != "game_over":  # not_expired: the worker's clock is behind
+                    log.info("tournament_table_not_ended", table=table.table_id, error=str(refused))
+                    continue
+            except TimeoutError:
+                log.warning("tournament_table_slow", table=table.table_id)
+                return
+            self.ended.add(table.table_id)
+            log.info("tournament_table_ended", table=table.table_id, round=paired.round)
+
     async def make_tables(self, state: TournamentState) -> None:
         paired = state.current()
         if paired is None or state.state != "running":
@@ -284,7 +319,7 @@ class Organiser:
             if record.started or record.finished is not None:
                 continue
             try:
-                await self.make_table(state, table.table_id, table.players)
+                await self.make_table(state, table.table_id, table.players, paired.deadline)
             except TableRefused as refused:
                 log.error("tournament_table_refused", table=table.table_id, error=str(refused))
                 continue
@@ -297,13 +332,19 @@ class Organiser:
             state = self.states[state.tournament_id]
             await self.notify(state.tournament_id, paired.round, table.table_id, table.players)
 
-    async def make_table(self, state: TournamentState, table_id: str, players: list[str]) -> None:
+    async def make_table(
+        self, state: TournamentState, table_id: str, players: list[str], ends_at: int
+    ) -> None:
         assert state.spec is not None
         spec = state.spec
         prefix = f"tn.{table_id}"
         clock = msgspec.convert(spec.clock or PACE_CLOCKS["turn_based"], ClockOption)
         create = CreateTable(
-            game=spec.game, seats=len(players), options=dict(spec.options), clock=clock
+            game=spec.game,
+            seats=len(players),
+            options=dict(spec.options),
+            clock=clock,
+            ends_at=ends_at,  # the round's deadline: table.end ends it then
         )
         await self._send(table_id, create, command_id=f"{prefix}.create")
         self._fault("create")
@@ -337,7 +378,7 @@ class Organiser:
         if isinstance(outcome, Duplicate):
             outcome = outcome.original
         if isinstance(outcome, Rejection):
-            raise TableRefused(f"{outcome.code}: {outcome.message}")
+            raise TableRefused(outcome.code, outcome.message)
         return outcome
 
     async def notify(self, tid: str, round_number: int, table_id: str, players: list[str]) -> None:

@@ -12,6 +12,7 @@ from orrery_contracts.settings import DEVELOPMENT, MATCHMAKING, Setting, number,
 LEASE_ENV = "ORRERY_TOURNAMENT_LEASE_MS"
 CYCLE_ENV = "ORRERY_TOURNAMENT_CYCLE_S"
 DUTCH_MAX_ENV = "ORRERY_TOURNAMENT_DUTCH_MAX_PLAYERS"
+END_GRACE_ENV = "ORRERY_TOURNAMENT_END_GRACE_S"
 FAULT_ENV = "ORRERY_FAULT_KILL_ORGANISER_AFTER"
 SEASON_DAYS_ENV = "ORRERY_SEASON_DAYS"
 SEASON_LEAGUES_ENV = "ORRERY_SEASON_LEAGUES"
@@ -26,6 +27,7 @@ class OrganiserSettings:
     lease_ms: int = 10_000
     cycle_s: float = 1.0
     dutch_max: int = 128
+    end_grace_s: float = 60.0
     fault: str = ""
 
     @classmethod
@@ -34,6 +36,7 @@ class OrganiserSettings:
             lease_ms=whole(environ, LEASE_ENV, 10_000),
             cycle_s=number(environ, CYCLE_ENV, 1.0),
             dutch_max=whole(environ, DUTCH_MAX_ENV, 128),
+            end_grace_s=number(environ, END_GRACE_ENV, 60.0),
             fault=environ.get(FAULT_ENV, ""),
         )
 
@@ -81,6 +84,15 @@ SETTINGS = (
         "matchmaker, tournament audit",
         "the largest two-seat Swiss field paired by the FIDE Dutch system; larger fields "
         "are paired by score-group pods",
+        MATCHMAKING,
+    ),
+    Setting(
+        END_GRACE_ENV,
+        "60",
+        "matchmaker",
+        "after a round's deadline, how long the organiser waits for the tables it ended "
+        "(`table.end`) to report their standing before it ends them in the tournament "
+        "alone, their players sharing the rank",
         MATCHMAKING,
     ),
     Setting(

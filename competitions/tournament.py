@@ -110,15 +110,18 @@ def start_event(state: TournamentState) -> TournamentEvent:
     return TournamentStarted(rounds=rounds, players=seed_order(state.seed, present))
 
 
-def adjudicate(state: TournamentState) -> list[TournamentEvent]:
-    """The current round's tables not finished are ended now, every player on them
-    sharing the rank (a player who withdrew forfeits, ranked last)."""
+def adjudicate(state: TournamentState, started: bool = True) -> list[TournamentEvent]:
+    """The current round's tables not finished are ended now in the tournament alone,
+    every player on them sharing the rank (a player who withdrew forfeits, ranked last);
+    ``started=False`` leaves out the tables that were started (the organiser ends those
+    through the service, ``table.end``, and takes their standing from the table)."""
     last = state.current()
     if last is None:
         return []
     events: list[TournamentEvent] = []
     for table in last.tables:
-        if state.tables[table.table_id].finished is None:
+        record = state.tables[table.table_id]
+        if record.finished is None and (started or not record.started):
             gone = [p for p in table.players if state.entrants[p].withdrawn]
             ranks = [2 if p in gone else 1 for p in table.players]
             events.append(
@@ -151,8 +154,13 @@ def forfeits(state: TournamentState) -> list[TournamentEvent]:
     return events
 
 
-def due(state: TournamentState, now: int, dutch_max: int = DUTCH_MAX) -> list[TournamentEvent]:
-    """What time and the finished tables make due now (apply each before the next)."""
+def due(
+    state: TournamentState, now: int, dutch_max: int = DUTCH_MAX, grace_ms: int = 0
+) -> list[TournamentEvent]:
+    """What time and the finished tables make due now (apply each before the next). At a
+    round's deadline the tables never started are ended at once; the started ones, which
+    the organiser ends through the service, only ``grace_ms`` later if their standing
+    has still not come."""
     if state.spec is None or state.state in ("finished", "cancelled"):
         return []
     spec = state.spec
@@ -165,7 +173,9 @@ def due(state: TournamentState, now: int, dutch_max: int = DUTCH_MAX) -> list[To
         return events
     last = state.current()
     if last is not None and not state.round_done():
-        return adjudicate(state) if now >= last.deadline else []
+        if now < last.deadline:
+            return []
+        return adjudicate(state, started=now >= last.deadline + grace_ms)
     if finished(state):
         return [TournamentFinished(standings=ranking(state), seed=state.seed)]
     deadline = now + int(spec.round_deadline_s * 1000)

@@ -17,6 +17,7 @@ from orrery_contracts.table import (
     ClockExpired,
     CloseTable,
     CreateTable,
+    EndRequest,
     ExpireClock,
     ExpireSeat,
     JoinRequest,
@@ -42,6 +43,7 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveSeat,
     ExpireSeat,
     CloseTable,
+    EndRequest,
     UndoTable,
 )
 # what a client may send (the schema's union): the join without service-filled fields,
@@ -53,6 +55,7 @@ CLIENT_TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (
     LeaveTable,
     ExpireClock,
     CloseTable,
+    EndRequest,
     UndoTable,
     SayChat,
 )

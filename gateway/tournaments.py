@@ -62,7 +62,7 @@ class TournamentIn(Struct, frozen=True, kw_only=True):
     """A tournament: ``format`` and ``seats`` a table; ``rounds`` (Swiss; absent: enough
     for one winner); ``capacity`` (players at most); ``registration_ends`` (unix ms: it
     starts by itself then); ``round_deadline_s`` (a round's unfinished tables are ended
-    then, their players sharing the rank); ``clock`` (each table's, as a table's)."""
+    then, the players to move losing on time); ``clock`` (each table's, as a table's)."""
 
     game: str
     format: Format

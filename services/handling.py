@@ -29,9 +29,10 @@ Choices that keep a hostile client from harming anyone but itself:
 * a join's seat secret is the envelope's ``token``, chosen by the client (at least 128
   bits, else ``weak_token``); only its SHA-256 is kept, and no outcome carries it;
 * dead letters keep the entry with its ``token`` removed;
-* ``table.expire`` and ``table.close`` are system commands (the timekeeper's): no seat is
-  authenticated or recorded for them; the decider accepts them only when the log's times
-  say so, deciding with the recorded-at time this append will carry.
+* ``table.expire``, ``table.close`` (the timekeeper's) and ``table.end`` (a tournament
+  organiser's) are system commands: no seat is authenticated or recorded for them; the
+  decider accepts them only when the log's times say so, deciding with the recorded-at
+  time this append will carry.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ _tag_json = msgspec.json.Decoder(_Tag)
 _tag_msgpack = msgspec.msgpack.Decoder(_Tag)
 
 
-_SYSTEM_TAGS = frozenset({"table.expire", "table.close"})
+_SYSTEM_TAGS = frozenset({"table.expire", "table.close", "table.end"})
 
 
 def _tag_of(body: Any, as_json: bool) -> str | None:

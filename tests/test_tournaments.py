@@ -5,8 +5,9 @@ and tie-breaks are computed again from the tables' results; every round is re-de
 ``orrery tournament audit``; a SIGKILL in the middle of seating a round loses and
 duplicates nothing. The long fields (16 players at two seats over four rounds, 12 at
 four seats over three), the kill and a small four-seat field are marked slow; the default
-run plays a small two-seat field (the four-seat pods and the audit's forgeries are
-covered without a service in tests/test_tournament_pairing.py)."""
+run plays a small two-seat field, and one whose round deadline ends a table that never
+moves (the four-seat pods and the audit's forgeries are covered without a service in
+tests/test_tournament_pairing.py)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ import pytest
 
 from competitions.events import RoundPaired, TableStarted, entry_decoder
 from orrery_contracts import keys
+from orrery_contracts.envelope import decode_entry
 from tests.support.gateway import LiveGateway, Player, live_gateway, sign_up
-from tests.support.service import REPO
+from tests.support.service import PARTITIONS, REPO
 
 pytestmark = pytest.mark.gateway
 
@@ -85,10 +87,10 @@ async def tournament(player: Player, tournament_id: str) -> dict[str, Any]:
 
 
 async def play_to_the_end(
-    field: list[Player], tournament_id: str, timeout: float
+    field: list[Player], tournament_id: str, timeout: float, idle: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
-    """Each player's bot: at each of its tables that waits for it, a legal move of the
-    game from its own view (stand half the time, so games end)."""
+    """Each player's bot: at each of its tables that waits for it (but the ``idle`` ones),
+    a legal move of the game from its own view (stand half the time, so games end)."""
     by_id = {p.player_id: p for p in field}
     rng = random.Random(tournament_id)
     deadline = time.monotonic() + timeout
@@ -99,7 +101,7 @@ async def play_to_the_end(
         assert time.monotonic() < deadline, f"not finished: {shown['state']}"
         rounds = shown["round_list"]
         for table in rounds[-1]["tables"] if rounds else []:
-            if table["state"] != "playing":
+            if table["state"] != "playing" or table["table_id"] in idle:
                 continue
             for player_id in table["players"]:
                 player = by_id[player_id]
@@ -375,3 +377,43 @@ async def test_the_sdk_organises_a_tournament(
             [["sdk-ben", "sdk-ann"]],
         )
         assert tournament_id in [t.tournament_id for t in await client.tournaments()]
+
+
+def table_events(stack: LiveGateway, table_id: str) -> list[dict[str, Any]]:
+    """The table's log as the worker wrote it: each event's body, decoded loosely."""
+    redis: Any = stack.service.sync_redis()
+    rows = redis.xrange(keys.log_stream(keys.partition_of(table_id, PARTITIONS), table_id))
+    entries = [decode_entry(fields[b"e"]) for _, fields in rows]
+    return [msgspec.msgpack.decode(entry.body) for entry in entries]
+
+
+async def test_a_table_still_playing_at_the_round_deadline_is_ended_by_the_service(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    """Round 1's deadline passes while one table has never moved: the organiser ends it
+    through the service (``table.end``): the seat that was to move loses on time, the
+    table's log says it ended at its deadline, the tournament takes the table's ranks,
+    round 2 is paired and the standings are those computed from the tables alone."""
+    field = await players(http, 4)
+    tournament_id = await create(field[0], format="swiss", seats=2, rounds=2, round_deadline_s=3)
+    await enter(field, tournament_id)
+    assert (await field[0].post(f"/v1/tournaments/{tournament_id}/start")).status_code == 200
+    deadline = time.monotonic() + 30
+    shown = await tournament(field[0], tournament_id)
+    while not shown["round_list"]:
+        assert time.monotonic() < deadline, "round 1 was not paired"
+        await asyncio.sleep(0.05)
+        shown = await tournament(field[0], tournament_id)
+    frozen = shown["round_list"][0]["tables"][0]
+    shown = await play_to_the_end(
+        field, tournament_id, timeout=120, idle=frozenset({frozen["table_id"]})
+    )
+    await check_finished(stack, field, tournament_id, shown, rounds=2)
+    ended = shown["round_list"][0]["tables"][0]
+    assert ended["table_id"] == frozen["table_id"] and ended["ranks"] == [2, 1]
+    events = table_events(stack, frozen["table_id"])
+    assert events[-2:] == [
+        {"type": "table.seat_left", "seat": 0, "conceded": True},
+        {**events[-1], "type": "table.finished", "reason": "deadline"},
+    ]
+    assert events[-1]["standing"]["ranks"] == [2, 1]

@@ -19,6 +19,12 @@ with deterministic command ids and accepted only when the log's times say so:
 ``table.expire`` (a seat's clock ran out: ``table.clock_expired``, then ``on_expiry``)
 and ``table.close`` (a table not started within the lobby TTL: ``table.closed``).
 
+A table may have an end time (``CreateTable.ends_at``, unix ms; a tournament's tables
+end with their round's deadline). ``table.end``, a system command accepted only once the
+log's times have passed it, ends a table still playing then: the seats the game waits
+on have run out of time and concede (ranked after those still playing, as a leave), and
+the table finishes as ``deadline`` with the standing of that moment.
+
 ``CreateTable.on_abandon`` absent: ``bot`` for a table of three seats or more (the others
 play on), ``end`` for two (a game against a bot was not what they sat down to);
 ``bot_level`` absent: ``greedy``. The service records the choice it made in the create, so
@@ -77,6 +83,8 @@ class CreateTable(CommandBody, frozen=True, tag="table.create"):
     # the level of the bot that takes an abandoned seat over (a name of
     # orrery_contracts.lobby.BOT_LEVELS, else ``bad_level``); None: ``greedy``
     bot_level: str | None = None
+    # unix ms after which ``table.end`` ends the table if it is still playing; None: never
+    ends_at: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class JoinRequest(CommandBody, frozen=True, tag="table.join"):
@@ -136,6 +144,12 @@ def expire_command_id(table_id: str, seat: int, turn: int) -> str:
     return f"expire:{table_id}:{seat}:{turn}"
 
 
+class EndRequest(CommandBody, frozen=True, tag="table.end"):
+    """End a table whose end time (``ends_at``) has passed (a system command: no seat;
+    accepted only when the log's times say so, else ``not_expired``): the seats the game
+    waits on concede, then ``table.finished`` with reason ``deadline``."""
+
+
 def close_command_id(table_id: str) -> str:
     return f"close:{table_id}"
 
@@ -176,10 +190,26 @@ class UndoTable(CommandBody, frozen=True, tag="table.undo"):
 NOT_MOVES = frozenset({"table.start", "table.leave", "table.undo"})
 
 
-TableCommand = CreateTable | JoinSeat | StartTable | LeaveSeat | ExpireSeat | CloseTable | UndoTable
+TableCommand = (
+    CreateTable
+    | JoinSeat
+    | StartTable
+    | LeaveSeat
+    | ExpireSeat
+    | CloseTable
+    | EndRequest
+    | UndoTable
+)
 # what a client may send (the schema's command union): the join without service fields
 ClientTableCommand = (
-    CreateTable | JoinRequest | StartTable | LeaveTable | ExpireClock | CloseRequest | UndoTable
+    CreateTable
+    | JoinRequest
+    | StartTable
+    | LeaveTable
+    | ExpireClock
+    | CloseRequest
+    | EndRequest
+    | UndoTable
 )
 
 
@@ -198,6 +228,8 @@ class TableCreated(EventBody, frozen=True, tag="table.created"):
     # worker's random moves for the seat) and the level of the bot that takes it over
     on_abandon: OnAbandon | msgspec.UnsetType = msgspec.UNSET
     bot_level: str | msgspec.UnsetType = msgspec.UNSET
+    # the table's end time (unix ms; absent: none), as ``CreateTable.ends_at``
+    ends_at: int | msgspec.UnsetType = msgspec.UNSET
 
 
 def created_rated(event: TableCreated) -> bool:
@@ -239,7 +271,11 @@ class FinalStanding(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class TableFinished(EventBody, frozen=True, tag="table.finished"):
-    reason: Literal["completed", "abandoned"]
+    """``reason``: ``completed`` (the game's end), ``abandoned`` (every seat left, or one
+    of a table whose ``on_abandon`` is ``end``), ``deadline`` (its end time passed:
+    ``table.end``)."""
+
+    reason: Literal["completed", "abandoned", "deadline"]
     standing: FinalStanding
     seed: str
 

@@ -6,12 +6,13 @@ the command is derived from (seed, first seq of its events).
 
 Deciding never reads a clock: ``decide_table`` gets ``now_ms``, the recorded-at time the
 worker will write on the append (the audit passes the recorded one), so re-deciding a
-``table.expire`` or ``table.close`` gives the same answer on any machine, any day. A
+``table.expire``, ``table.close`` or ``table.end`` gives the same answer on any machine, any day. A
 move decided before an expiry wins the race (the expiry then finds the clock
 restarted: ``not_expired``); a move decided after it finds the turn played.
 
 Seat authentication (the token) is the service's job and happens before this;
-``table.expire`` and ``table.close`` carry no seat: the log's times decide them.
+``table.expire``, ``table.close`` and ``table.end`` carry no seat: the log's times decide
+them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from games.table.fold import CommandFold
 from games.table.lifecycle import (
     close_table,
     create_table,
+    end_table,
     expire_clock,
     join_seat,
     leave_table,
@@ -41,6 +43,7 @@ from orrery_contracts.envelope import SEAT_TOKEN
 from orrery_contracts.table import (
     CloseTable,
     CreateTable,
+    EndRequest,
     ExpireClock,
     JoinSeat,
     LeaveSeat,
@@ -52,7 +55,7 @@ from orrery_contracts.table import (
 )
 
 # Commands decided without a seat: the envelope's seat is ignored, none is recorded.
-SEATLESS_COMMANDS = (CreateTable, JoinSeat, ExpireClock, CloseTable)
+SEATLESS_COMMANDS = (CreateTable, JoinSeat, ExpireClock, CloseTable, EndRequest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +162,8 @@ def _decide(
         expire_clock(fold, command, seed, rng, now_ms)
     elif isinstance(command, CloseTable):
         close_table(fold, command, seed, now_ms)
+    elif isinstance(command, EndRequest):
+        end_table(fold, seed, now_ms)
     elif isinstance(command, JoinSeat):
         join_seat(fold, command)
     elif seat is None or not 0 <= seat < state.seats or state.token_hashes[seat] is None:

@@ -48,6 +48,8 @@ def evolve_table(state: TableState, event: EventBody) -> TableState:
         if event.bot_level is not msgspec.UNSET:
             state.bot_level = event.bot_level
         state.bot_from = [0] * event.seats
+        if event.ends_at is not msgspec.UNSET:
+            state.ends_at = event.ends_at
     elif isinstance(event, SeatJoined):
         state.names[event.seat] = event.name
         state.token_hashes[event.seat] = event.token_hash

@@ -1,5 +1,6 @@
 """The table's rules, one function per command (create, join, start, leave, expire a
-clock, undo, close, a game move), each adding its events to a :class:`CommandFold`.
+clock, undo, close, end at its end time, a game move), each adding its events to a
+:class:`CommandFold`.
 
 Platform rules:
 
@@ -12,6 +13,9 @@ Platform rules:
   no server key, so no bot could authenticate) gets a random legal command decided for
   the seat in the same append whenever the game waits on it (BGA's "zombie");
 * when every seat has left, or only bots still play, the table ends as ``abandoned``;
+* a table with an end time (``ends_at``) still playing then is ended by ``table.end``:
+  the seats the game waits on ran out of time and concede, and the table finishes as
+  ``deadline`` (whatever ``on_abandon`` says: no bot plays past the end time);
 * the game's end appends ``table.finished`` with the final standing and reveals the
   seed, so the log can be audited.
 
@@ -32,7 +36,7 @@ from games.rng import seed_commitment
 from games.table.clocks import ms, seat_deadline
 from games.table.fold import CommandFold
 from games.table.standing import final_standing
-from games.table.state import TableState, game_of, game_options, moved_for
+from games.table.state import TableState, game_of, game_options, moved_for, moving
 from games.table.undo_points import undo_check
 from orrery_contracts.base import CommandBody
 from orrery_contracts.inputs import MAX_NAME, excerpt, normalise_name
@@ -94,6 +98,7 @@ def create_table(fold: CommandFold, command: CreateTable, seed: bytes) -> None:
             # a create recorded before the option has none: its table keeps the old way
             on_abandon=msgspec.UNSET if command.on_abandon is None else command.on_abandon,
             bot_level=msgspec.UNSET if command.on_abandon is None else level,
+            ends_at=msgspec.UNSET if command.ends_at is None else command.ends_at,
         )
     )
 
@@ -239,6 +244,19 @@ def close_table(fold: CommandFold, command: CloseTable, seed: bytes, now_ms: int
     if ttl <= 0 or now_ms < state.created_at + ttl:
         raise Rejected("not_expired", "the table's time in the lobby has not run out")
     fold.add(TableClosed(reason="lobby_ttl", seed=seed.hex()))
+
+
+def end_table(fold: CommandFold, seed: bytes, now_ms: int) -> None:
+    state = fold.before
+    if state.phase == "lobby":
+        raise Rejected("not_started", "the game has not started yet")
+    if not state.ends_at or now_ms < state.ends_at:
+        raise Rejected("not_expired", "the table's end time has not come (or it has none)")
+    for seat in moving(state):  # out of time: they held the table up
+        fold.add(SeatLeft(seat=seat, conceded=True))
+    after = fold.state
+    standing = final_standing(game_of(after), after.game_state, after.left)
+    fold.add(TableFinished(reason="deadline", standing=standing, seed=seed.hex()))
 
 
 def play_move(fold: CommandFold, command: CommandBody, seat: int, seed: bytes, rng: Random) -> None:

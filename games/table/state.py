@@ -54,6 +54,7 @@ class TableState(msgspec.Struct, kw_only=True):
     # per seat: the seq of its table.seat_taken_over (0: none; empty in a snapshot of
     # a table from before takeovers)
     bot_from: list[int] = []
+    ends_at: int = 0  # unix ms after which table.end ends it (0: no end time)
     # Turns and clocks per seat, as of ``settled_seq`` (see settle_turns).
     turn_seq: list[int] = []  # seq at which the seat's turn began; 0: not to move
     remaining_ms: list[int] = []  # its time left when its clock last started or stopped
