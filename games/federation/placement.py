@@ -21,11 +21,13 @@ from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
 
-def placement_steps(seat: int, c: cmd.Place) -> list[st.AnyStep]:
+@lru_cache(maxsize=8192)
+def placement_steps(seat: int, c: cmd.Place) -> tuple[st.AnyStep, ...]:
     """The steps a (valid) placement puts at the front of the queue, in order: the
-    ambassador's and the token's gains and costs first, then the space's action."""
+    ambassador's and the token's gains and costs first, then the space's action (a pure
+    function of the command, cached: steps are frozen, so every placement shares them)."""
     if c.space == cat.OUTER:
-        return [st.GainOceanium(seat=seat, amount=1), st.AfterPlacement(seat=seat)]
+        return (st.GainOceanium(seat=seat, amount=1), st.AfterPlacement(seat=seat))
     icon = cat.SPACE_ICON[c.space]
     steps: list[st.AnyStep] = []
     if c.funding:
@@ -35,7 +37,7 @@ def placement_steps(seat: int, c: cmd.Place) -> list[st.AnyStep]:
         steps += effect_steps(seat, cat.ALTERATIONS[c.token][2], icon=icon)
     steps += room_steps(seat, icon)
     steps.append(st.AfterPlacement(seat=seat))
-    return steps
+    return tuple(steps)
 
 
 @lru_cache(maxsize=8192)
