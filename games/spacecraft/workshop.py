@@ -99,7 +99,10 @@ def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...]
     avail[token] -= 1
     best: tuple[int, int, tuple[int, ...]] | None = None
     for key, counts in _combos(rest):  # least (weight, size, combo) first
-        if all(avail[t] >= n for t, n in counts):
+        for t, n in counts:  # (a loop, not all() of a generator made per combination)
+            if avail[t] < n:
+                break
+        else:
             best = key
             break
     pay = sorted([token, *best[2]]) if best is not None else everything
