@@ -23,10 +23,18 @@ waits and takes over when a lease runs out, folding the logs again. Its loop:
    ``….start``), so a retry is a duplicate; then append ``tn.table_started`` and post a
    ``tournament`` notice to each player.
 
+4. every ``ORRERY_TOURNAMENT_CYCLE_S`` too: roll over each game's arena season whose end
+   has passed (competitions/season_roll.py: its final table to the archive, promotion and
+   relegation, the soft reset, the next season; exactly once per season, by its
+   number). A season is begun by an operator (``orrery season rollover GAME``); from then
+   on each one ends and the next begins by itself.
+
 ``kill -9`` at any point loses and duplicates nothing: a pairing is in the log before a
 table is made, a table is made only from the log, and whoever holds the lease next
-finishes it with the same command ids. ``ORRERY_FAULT_KILL_ORGANISER_AFTER=paired|create|
-join|start`` (tests only) SIGKILLs the process right after that step.
+finishes it with the same command ids; a rollover cut short is finished by the next.
+``ORRERY_FAULT_KILL_ORGANISER_AFTER=paired|create|join|start|season`` (tests only)
+SIGKILLs the process right after that step (``season``: the next season written, its
+soft reset not yet).
 """
 
 from __future__ import annotations
@@ -49,7 +57,8 @@ from competitions.events import (
     TournamentEvent,
     entry_hash,
 )
-from competitions.settings import OrganiserSettings
+from competitions.season_roll import roll
+from competitions.settings import OrganiserSettings, SeasonSettings
 from competitions.state import TournamentState, evolve, fold
 from competitions.tournament import Refused, decide, due, result_event, view
 from orrery_contracts import keys
@@ -69,7 +78,8 @@ from orrery_contracts.tournaments import (
 
 log = structlog.get_logger("orrery.organiser")
 
-FAULT_STEPS = ("paired", "create", "join", "start")
+FAULT_STEPS = ("paired", "create", "join", "start", "season")
+SEASON_RETRY_S = 60.0  # after a failed rollover (the archive unreachable, say)
 START_RATING = 1500.0
 _json = msgspec.json.Encoder()
 
@@ -124,6 +134,10 @@ class Organiser:
     owned: bool = False
     last_cycle: float = 0.0
     ended: set[str] = field(default_factory=set)  # tables this process ended (table.end)
+    season_games: tuple[str, ...] = ()  # the games whose seasons it rolls over
+    archive_url: str = ""  # where the ended seasons' final tables go
+    season_settings: SeasonSettings = field(default_factory=SeasonSettings.from_env)
+    next_seasons: float = 0.0  # monotonic time of the next look at the seasons
 
     async def step(self) -> None:
         """One loop (the matchmaker calls it between its own)."""
@@ -147,6 +161,39 @@ class Organiser:
                 await self.tend(tid)
                 if not self.owned:
                     return
+            await self.seasons()
+
+    async def seasons(self) -> None:
+        """Roll over each game's season whose end has passed (none is begun here)."""
+        if not self.season_games or time.monotonic() < self.next_seasons:
+            return
+        for game in self.season_games:
+            try:
+                ended, season = await roll(
+                    self.redis,
+                    self._put_season,
+                    game,
+                    self.season_settings,
+                    start=False,
+                    now=now_ms(),
+                    swapped=lambda: self._fault("season"),
+                )
+            except Exception as error:  # the tournaments go on; the seasons wait a while
+                log.warning("season_rollover_failed", game=game, error=str(error)[:200])
+                self.next_seasons = time.monotonic() + SEASON_RETRY_S
+                return
+            if ended is not None and season is not None:
+                log.info("season_rolled_over", game=game, ended=ended.number, now=season.number)
+
+    async def _put_season(self, table: Any) -> None:
+        from archive import open_archive
+        from archive.seasons import put_season
+
+        archive = await open_archive(self.archive_url)
+        try:
+            await put_season(archive, table)
+        finally:
+            await archive.close()
 
     async def release(self) -> None:
         await tlog.release(self.redis, self.name)

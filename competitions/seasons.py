@@ -132,8 +132,11 @@ def rollover(
             PastSeason(number=season.number, started_at=season.started_at, ended_at=now),
         ],
     )
-    reset = {
-        p: Rating(r.mu, max(r.sigma, min(r.sigma * settings.widen, settings.sigma_max)), r.games)
-        for p, r in ratings.items()
-    }
+    reset = {p: Rating(r.mu, widened(r.sigma, settings), r.games) for p, r in ratings.items()}
     return table, following_season, reset
+
+
+def widened(sigma: float, settings: SeasonSettings) -> float:
+    """The soft reset of one rating's uncertainty: wider, at most ``sigma_max``, never
+    narrower than it was."""
+    return max(sigma, min(sigma * settings.widen, settings.sigma_max))

@@ -141,7 +141,8 @@ SETTINGS = (
         FAULT_ENV,
         "–",
         "matchmaker",
-        "SIGKILL the organiser right after `paired`, `create`, `join` or `start` (its first table)",
+        "SIGKILL the organiser right after `paired`, `create`, `join` or `start` (its first "
+        "table), or `season` (a season rolled over, its soft reset not yet applied)",
         DEVELOPMENT,
     ),
 )

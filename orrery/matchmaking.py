@@ -32,6 +32,7 @@ async def run_matchmaker(url: str) -> None:
     from gateway.settings import SECRET_KEY_ENV
     from gateway.wire import GatewayClient
     from matchmaking.matchmaker import Matchmaker
+    from orrery.archiving import archive_url
     from orrery.errors import UserError
     from orrery.server.cluster import open_redis
     from services import metrics
@@ -51,7 +52,15 @@ async def run_matchmaker(url: str) -> None:
         matchmaker = Matchmaker(redis, seat_ranges(), wire, key)
         metrics.name_process("matchmaker", matchmaker.name)
         log.info("matchmaker_started", games=sorted(matchmaker.games))
-        organiser = Organiser(redis, tournament_seats(), wire, key, matchmaker.name)
+        organiser = Organiser(
+            redis,
+            tournament_seats(),
+            wire,
+            key,
+            matchmaker.name,
+            season_games=tuple(sorted(seat_ranges())),
+            archive_url=archive_url(),
+        )
         organising = asyncio.create_task(run_organiser(organiser, stop))
         await matchmaker.run(stop)
         await organising

@@ -340,7 +340,7 @@ async def test_a_season_is_read_over_http(
         "game": "tiny",
         "number": 3,
         "started_at": 1,
-        "ends_at": 2,
+        "ends_at": 4_102_444_800_000,  # 2100: the organiser rolls over a season that ended
         "leagues": ["league 1", "elite"],
         "players": [{"player_id": ann.player_id, "league": 1, "rating": 1900.0}],
         "past": [{"number": 2, "started_at": 0, "ended_at": 1}],

@@ -360,3 +360,9 @@ def tournament_answer_key(command_id: str) -> str:
 def season_key(game: str) -> str:
     """A game's arena season: its number, start, end, and each player's league (JSON)."""
     return f"orrery:{{mm}}:season:{game}"
+
+
+def season_reset_key(game: str) -> str:
+    """A game's soft resets (hash: season number -> ``pending`` | ``done``): the reset of
+    the ratings that begins each season, applied once (beside the ratings, in their slot)."""
+    return f"orrery:{{lb}}:season-reset:{game}"
