@@ -21,7 +21,8 @@ waits and takes over when a lease runs out, folding the logs again. Its loop:
 3. make every paired table that is not yet started through the wire contract, with
    command ids fixed by the table (``tn.<table>.create``, ``….join.<seat>``,
    ``….start``), so a retry is a duplicate; then append ``tn.table_started`` and post a
-   ``tournament`` notice to each player.
+   ``tournament`` notice to each player, on their notice stream (the live socket) and
+   to the notifiers (e-mail and Web Push for a player who is away).
 
 4. every ``ORRERY_TOURNAMENT_CYCLE_S`` too: roll over each game's arena season whose end
    has passed (competitions/season_roll.py: its final table to the archive, promotion and
@@ -79,6 +80,7 @@ from orrery_contracts.tournaments import (
 log = structlog.get_logger("orrery.organiser")
 
 FAULT_STEPS = ("paired", "create", "join", "start", "season")
+NOTIFY_MAXLEN = 100_000  # the notifiers' input, as the projector caps it
 SEASON_RETRY_S = 60.0  # after a failed rollover (the archive unreachable, say)
 START_RATING = 1500.0
 _json = msgspec.json.Encoder()
@@ -433,10 +435,19 @@ class Organiser:
             notice = TournamentPaired(
                 tournament_id=tid, round=round_number, table_id=table_id, seat=seat
             )
+            data = _json.encode(notice)
             await self.redis.xadd(
                 keys.player_notice_stream(player),
-                {"__data__": _json.encode(notice)},
+                {"__data__": data},
                 maxlen=1000,
+                approximate=True,
+            )
+            # the notifiers tell a player who is away (by their preferences, quiet hours
+            # and hourly limit): "your tournament table is ready"
+            await self.redis.xadd(
+                keys.NOTIFY_STREAM,
+                {"__data__": data, "player": player},
+                maxlen=NOTIFY_MAXLEN,
                 approximate=True,
             )
 

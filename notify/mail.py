@@ -21,6 +21,18 @@ import aiosmtplib
 
 from notify.models import WaitingTable
 
+
+@dataclass(frozen=True)
+class ReadyTable:
+    """A tournament table the player was seated at (round ``round`` of
+    ``tournament_id``)."""
+
+    table_id: str
+    game: str
+    tournament_id: str
+    round: int
+
+
 SCHEMES = {"smtp": 25, "smtp+starttls": 587, "smtps": 465}
 
 
@@ -118,21 +130,41 @@ def turns(
     public_url: str,
     unsubscribe: str,
     ident: str,
+    ready: list[ReadyTable] | None = None,
 ) -> EmailMessage:
-    """ "Your turn" for one table, or a digest of several."""
+    """ "Your turn" for one table, or a digest of several; with ``ready``, "your
+    tournament table is ready" for each tournament table paired (one table that is both
+    is told once)."""
+    ready = ready or []
+    title = {t.table_id: games.get(t.game, t.game) for t in tables}
+    title |= {r.table_id: games.get(r.game, r.game) for r in ready}
+    seated = {r.table_id for r in ready}
+    count = len(title)
     lines = [
-        f"- {games.get(t.game, t.game)}, table {t.table_id}: {table_link(public_url, t.table_id)}"
-        for t in tables
+        f"- {title[r.table_id]}, tournament {r.tournament_id} round {r.round}, "
+        f"table {r.table_id}: {table_link(public_url, r.table_id)}"
+        for r in ready
     ]
-    if len(tables) == 1:
-        subject = f"Your turn: {games.get(tables[0].game, tables[0].game)}"
-        head = "A table waits for your move:"
+    waiting = [
+        f"- {title[t.table_id]}, table {t.table_id}: {table_link(public_url, t.table_id)}"
+        for t in tables
+        if t.table_id not in seated
+    ]
+    if ready and count == 1:
+        subject = f"Your tournament table is ready: {title[ready[0].table_id]}"
+        head = "Your tournament table is ready:\n\n" + "\n".join(lines)
+    elif ready:
+        subject = f"{count} tables wait for you"
+        head = "Your tournament tables are ready:\n\n" + "\n".join(lines)
+        if waiting:
+            head += "\n\nTables that wait for your move:\n\n" + "\n".join(waiting)
+    elif count == 1:
+        subject = f"Your turn: {title[tables[0].table_id]}"
+        head = "A table waits for your move:\n\n" + "\n".join(waiting)
     else:
-        subject = f"{len(tables)} tables wait for your move"
-        head = f"{len(tables)} tables wait for your move:"
-    text = (
-        f"{head}\n\n" + "\n".join(lines) + "\n\nTo stop these e-mails, open:\n" + f"{unsubscribe}\n"
-    )
+        subject = f"{count} tables wait for your move"
+        head = f"{count} tables wait for your move:\n\n" + "\n".join(waiting)
+    text = f"{head}\n\nTo stop these e-mails, open:\n{unsubscribe}\n"
     message = _message(sender, to, subject, text, ident)
     message["List-Unsubscribe"] = f"<{unsubscribe}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -2,8 +2,11 @@
 away that tables wait for them, by Web Push and e-mail.
 
 Input: one stream, ``orrery:{ntf}:notices``, that the views projector writes beside each
-verified player's own notice stream (a ``your_turn`` and its player), and the gateway
-(``verify_email``: send the player the link that confirms their address). Every notifier
+verified player's own notice stream (a ``your_turn`` and its player), the tournament
+organiser too (a ``tournament`` notice: the player's table of a round just paired, told
+as "your tournament table is ready", under ``tn:<table>`` in the waiting hash, turn 0 in
+its dedupe key), and the gateway (``verify_email``: send the player the link that
+confirms their address). Every notifier
 reads it in the consumer group ``notifiers`` (XREADGROUP), and claims what a crashed one
 read but never settled (XAUTOCLAIM after ``ORRERY_NOTIFY_CLAIM_MS``).
 
@@ -58,12 +61,13 @@ from redis.exceptions import ResponseError
 
 from notify import contacts, links, mail, prefs
 from notify.activity import present_until
+from notify.mail import ReadyTable
 from notify.models import VerifyEmail, WaitingTable
 from notify.push import GONE, PushSender
 from notify.settings import NotifierSettings, push_hosts
 from notify.vapid import public_key
 from orrery_contracts import keys
-from orrery_contracts.notices import YourTurn
+from orrery_contracts.notices import TournamentPaired, YourTurn
 
 log = structlog.get_logger("orrery.notifier")
 
@@ -77,8 +81,17 @@ BATCH = 50
 RETRY_S = 30.0
 GAME_TITLES = {"fractured_sky": "Fractured Sky", "spacecraft": "SPACEcraft"}
 
-_entry = msgspec.json.Decoder(YourTurn | VerifyEmail)
-_notice = msgspec.json.Decoder(YourTurn)
+_entry = msgspec.json.Decoder(YourTurn | VerifyEmail | TournamentPaired)
+_notice = msgspec.json.Decoder(YourTurn | TournamentPaired)
+READY = "tn:"  # a tournament notice's field in the waiting hash: tn:<table>
+
+
+def waiting_field(notice: YourTurn | TournamentPaired) -> tuple[str, int]:
+    """Where a notice waits in the player's hash, and its turn in the dedupe key (a
+    tournament table's "ready" is turn 0: no move has a seq below 1)."""
+    if isinstance(notice, TournamentPaired):
+        return READY + notice.table_id, 0
+    return notice.table_id, notice.seq
 
 
 class _Status(msgspec.Struct):
@@ -193,17 +206,18 @@ class Notifier:
             await self.send_verification(player)
             await self.redis.xack(keys.NOTIFY_STREAM, keys.NOTIFIERS_GROUP, entry_id)
             return
+        field, turn = waiting_field(entry)
         await self.intake_script(
             keys=[
                 keys.notify_waiting_key(player),
                 keys.NOTIFY_DUE,
                 keys.NOTIFY_STREAM,
-                keys.notify_sent_key(player, entry.table_id, entry.seq),
+                keys.notify_sent_key(player, entry.table_id, turn),
             ],
             args=[
-                entry.table_id,
+                field,
                 fields[b"__data__"],
-                entry.seq,
+                turn,
                 now_ms() + int(self.settings.gather_s * 1000),
                 player,
                 keys.NOTIFIERS_GROUP,
@@ -276,13 +290,14 @@ class Notifier:
         if later:
             await self.settle(player, lease, max(later, now + 1000), [])
             return
-        tables, done, busy_until = await self._claim_tables(player, waiting, now)
-        if not tables:
+        tables, ready, done, busy_until = await self._claim_tables(player, waiting, now)
+        if not tables and not ready:
             await self.settle(player, lease, busy_until or now, done)
             return
         self._fault("claim")
-        sent = await self._send(player, tables, address if email else None, subscriptions)
+        sent = await self._send(player, tables, ready, address if email else None, subscriptions)
         sent_keys = [keys.notify_sent_key(player, t.table_id, t.seq) for t in tables]
+        sent_keys += [keys.notify_sent_key(player, r.table_id, 0) for r in ready]
         if not sent:  # nothing went out: the claims go, the tables wait for a retry
             await self.redis.delete(*sent_keys)
             await self.settle(player, lease, now + int(RETRY_S * 1000), done)
@@ -297,8 +312,9 @@ class Notifier:
         self.delivered += 1
         self._fault("send")
         done += [(t.table_id, waiting[t.table_id]) for t in tables]
+        done += [(READY + r.table_id, waiting[READY + r.table_id]) for r in ready]
         await self.settle(player, lease, now + int(s.gather_s * 1000), done)
-        log.info("notify_delivered", player_id=player, tables=len(tables))
+        log.info("notify_delivered", player_id=player, tables=len(tables), ready=len(ready))
 
     async def _over_limit(self, player: str, now: int) -> int | None:
         """When the player may get a message again (None: now)."""
@@ -313,24 +329,26 @@ class Notifier:
 
     async def _claim_tables(
         self, player: str, waiting: dict[str, bytes], now: int
-    ) -> tuple[list[WaitingTable], list[tuple[str, bytes]], int | None]:
-        """The tables to tell the player about now, each claimed; the notices dropped
-        (no longer waiting, already sent); when one another notifier is sending may be
-        retried."""
+    ) -> tuple[list[WaitingTable], list[ReadyTable], list[tuple[str, bytes]], int | None]:
+        """The tables to tell the player about now (their turn; a tournament table
+        ready), each claimed; the notices dropped (no longer waiting, already sent); when
+        one another notifier is sending may be retried."""
         tables: list[WaitingTable] = []
+        ready: list[ReadyTable] = []
         done: list[tuple[str, bytes]] = []
         busy_until: int | None = None
-        for table_id, raw in sorted(waiting.items()):
+        for field, raw in sorted(waiting.items()):
             try:
                 notice = _notice.decode(raw)
             except (msgspec.DecodeError, msgspec.ValidationError):
-                done.append((table_id, raw))
+                done.append((field, raw))
                 continue
             game = await self._still_waiting(notice)
             if game is None:
-                done.append((table_id, raw))
+                done.append((field, raw))
                 continue
-            key = keys.notify_sent_key(player, table_id, notice.seq)
+            table_id = notice.table_id
+            key = keys.notify_sent_key(player, table_id, waiting_field(notice)[1])
             claimed = await self.redis.set(
                 key, f"sending:{now}", nx=True, ex=self.settings.dedupe_s
             )
@@ -338,7 +356,7 @@ class Notifier:
                 state = (await self.redis.get(key) or b"").decode()
                 since = int(state.split(":", 1)[1]) if state.startswith("sending:") else None
                 if since is None:  # sent already
-                    done.append((table_id, raw))
+                    done.append((field, raw))
                     continue
                 if now - since < self.settings.lease_ms:  # another notifier's, in flight
                     until = since + self.settings.lease_ms
@@ -346,19 +364,32 @@ class Notifier:
                     continue
                 # a crashed notifier's claim: this one sends it
                 await self.redis.set(key, f"sending:{now}", xx=True, keepttl=True)
-            tables.append(
-                WaitingTable(table_id=table_id, game=game, seat=notice.seat, seq=notice.seq)
-            )
-        return tables, done, busy_until
+            if isinstance(notice, TournamentPaired):
+                ready.append(
+                    ReadyTable(
+                        table_id=table_id,
+                        game=game,
+                        tournament_id=notice.tournament_id,
+                        round=notice.round,
+                    )
+                )
+            else:
+                tables.append(
+                    WaitingTable(table_id=table_id, game=game, seat=notice.seat, seq=notice.seq)
+                )
+        return tables, ready, done, busy_until
 
-    async def _still_waiting(self, notice: YourTurn) -> str | None:
-        """The table's game if it still waits for the notice's seat, else None."""
+    async def _still_waiting(self, notice: YourTurn | TournamentPaired) -> str | None:
+        """The table's game if it still waits for the notice's seat (a tournament
+        table: if it is still played), else None."""
         p = keys.partition_of(notice.table_id, self.partitions)
         raw = await self.redis.get(keys.view_key(p, notice.table_id, None))
         if raw is None:
             return None
         status = _status.decode(raw)
-        if status.phase != "playing" or notice.seat not in status.to_move:
+        if status.phase != "playing":
+            return None
+        if isinstance(notice, YourTurn) and notice.seat not in status.to_move:
             return None
         return status.game
 
@@ -366,11 +397,13 @@ class Notifier:
         self,
         player: str,
         tables: list[WaitingTable],
+        ready: list[ReadyTable],
         address: str | None,
         subscriptions: list[Any],
     ) -> bool:
         """Send by every channel; whether any message went out."""
-        ident = f"{player}|" + "|".join(f"{t.table_id}:{t.seq}" for t in tables)
+        told = [f"{t.table_id}:{t.seq}" for t in tables] + [f"{READY}{r.table_id}" for r in ready]
+        ident = f"{player}|" + "|".join(told)
         sent = False
         if address is not None and self.smtp is not None:
             unsubscribe = links.sign(
@@ -380,17 +413,18 @@ class Notifier:
                 self.settings.mail_from,
                 address,
                 tables,
-                {t.game: game_title(t.game) for t in tables},
+                {g: game_title(g) for g in {t.game for t in tables} | {r.game for r in ready}},
                 self.settings.public_url,
                 f"{self.settings.public_url}/v1/email/unsubscribe?token={unsubscribe}",
                 ident,
+                ready,
             )
             try:
                 await mail.send(self.smtp, message)
                 sent = True
             except Exception as error:
                 log.warning("notify_mail_failed", player_id=player, error=type(error).__name__)
-        payload = msgspec.json.encode(push_payload(tables))
+        payload = msgspec.json.encode(push_payload(tables, ready))
         topic = hashlib.sha256(ident.encode()).hexdigest()[:32]
         for subscription in subscriptions:
             try:
@@ -431,14 +465,23 @@ class Notifier:
             await self.http.aclose()
 
 
-def push_payload(tables: list[WaitingTable]) -> dict[str, Any]:
+def push_payload(
+    tables: list[WaitingTable], ready: list[ReadyTable] | None = None
+) -> dict[str, Any]:
     """What the service worker (clients/web/sw.js) shows: a click opens ``url``."""
-    first = tables[0]
-    title = "Your turn — Orrery" if len(tables) == 1 else f"({len(tables)}) Your turn — Orrery"
+    ready = ready or []
+    seated = {r.table_id for r in ready}
+    lines = [f"{game_title(r.game)}, tournament table {r.table_id}" for r in ready]
+    lines += [
+        f"{game_title(t.game)}, table {t.table_id}" for t in tables if t.table_id not in seated
+    ]
+    ids = list(dict.fromkeys([*(r.table_id for r in ready), *(t.table_id for t in tables)]))
+    what = "Your tournament table is ready" if ready else "Your turn"
+    title = f"{what} — Orrery" if len(ids) == 1 else f"({len(ids)}) {what} — Orrery"
     return {
-        "type": "your_turn",
+        "type": "tournament" if ready else "your_turn",
         "title": title,
-        "body": "\n".join(f"{game_title(t.game)}, table {t.table_id}" for t in tables),
-        "url": f"/#/table/{first.table_id}" if len(tables) == 1 else "/#/",
-        "tables": [t.table_id for t in tables],
+        "body": "\n".join(lines),
+        "url": f"/#/table/{ids[0]}" if len(ids) == 1 else "/#/",
+        "tables": ids,
     }

@@ -6,9 +6,10 @@ subscription's keys (tests/support/notify.py).
 What they prove: the confirmation mail and its signed link; a turn mail with a working
 one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted by
 the browser's keys, and a subscription dropped once the push service answers 410; no
-mail while the player holds a live socket; no address or endpoint in any log, stream,
-other key or another player's answer; and a notifier killed mid-delivery loses nothing
-and sends nothing twice."""
+mail while the player holds a live socket; "your tournament table is ready" when a
+round is paired; no address or endpoint in any log, stream, other key or another
+player's answer; and a notifier killed mid-delivery loses nothing and sends nothing
+twice."""
 
 from __future__ import annotations
 
@@ -227,6 +228,47 @@ async def test_refusals(stack: Stack, http: Any) -> None:
     kept = await eve.http.put("/v1/players/me/notifications", headers=eve.headers, json=quiet)
     assert kept.status_code == 200 and kept.json()["quiet_hours"] == quiet["quiet_hours"]
     assert (await http.get("/v1/email/verify?token=nonsense")).status_code == 400
+
+
+async def test_a_paired_tournament_table_is_mailed_to_players_who_are_away(
+    stack: Stack, http: Any
+) -> None:
+    """A round is paired: each player (a confirmed address, no live socket) gets "your
+    tournament table is ready" with the table's link, through the same deliveries as a
+    turn (one message for the table, though its first move waits for one of them)."""
+    field = [await sign_up(http, unique(name)) for name in ("tna", "tnb")]
+    addresses = [await _confirmed(stack, p, ["email"]) for p in field]
+    organiser = stack.live.service.start(
+        "matchmaker",
+        ORRERY_SECRET_KEY=stack.live.key,
+        ORRERY_TOURNAMENT_CYCLE_S="0.1",
+        ORRERY_TOURNAMENT_LEASE_MS="1500",
+    )
+    try:
+        made = await field[0].post(
+            "/v1/tournaments", {"game": "tiny", "format": "swiss", "seats": 2, "rounds": 1}
+        )
+        assert made.status_code == 201, made.text
+        tournament_id = made.json()["tournament_id"]
+        for p in field:
+            entered = await p.post(f"/v1/tournaments/{tournament_id}/register")
+            assert entered.status_code == 200, entered.text
+        started = await field[0].post(f"/v1/tournaments/{tournament_id}/start")
+        assert started.status_code == 200, started.text
+        for address in addresses:
+            mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
+            ready = mails[1]
+            assert ready["Subject"] == "Your tournament table is ready: Tiny"
+            shown = (await field[0].get(f"/v1/tournaments/{tournament_id}")).json()
+            (table,) = shown["round_list"][0]["tables"]
+            text = ready.get_content()
+            assert f"{stack.url}/#/table/{table['table_id']}" in text
+            assert f"tournament {tournament_id} round 1" in text
+        await asyncio.sleep(2.0)  # the turn at that table is not told again
+        assert [len(stack.smtp.mailbox.to(a)) for a in addresses] == [2, 2]
+    finally:
+        organiser.terminate()
+        organiser.wait(20)
 
 
 def test_no_address_or_endpoint_leaves_through_another_channel(stack: Stack) -> None:
