@@ -17,7 +17,13 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from orrery.server.credentials import ROLES
-from orrery.server.embedded import AOF_REWRITE_ARGS, EmbeddedServer, free_port, server_binary
+from orrery.server.embedded import (
+    AOF_REWRITE_ARGS,
+    STREAM_NODE_ARGS,
+    EmbeddedServer,
+    free_port,
+    server_binary,
+)
 from tests.support.service import REPO
 
 pytestmark = pytest.mark.service
@@ -48,17 +54,23 @@ def test_the_embedded_server_rewrites_its_aof_as_the_shipped_configs(
     tmp_path: Path, config: Path
 ) -> None:
     """``orrery serve``'s server and ``orrery cluster up``'s nodes take the deploy
-    configs' rewrite thresholds, and the server runs with them."""
+    configs' rewrite thresholds and stream node size, and the server runs with them."""
     lines = [line.split("#")[0].split() for line in config.read_text().splitlines()]
     settings = {words[0]: words[1:] for words in lines if words}
-    pairs = dict(zip(AOF_REWRITE_ARGS[::2], AOF_REWRITE_ARGS[1::2], strict=True))
+    args = (*AOF_REWRITE_ARGS, *STREAM_NODE_ARGS)
+    pairs = dict(zip(args[::2], args[1::2], strict=True))
     for name, value in pairs.items():
         assert settings[name.removeprefix("--")] == [value]
     if config == CONFIGS[0]:
         with EmbeddedServer(tmp_path / "data") as server, redis.Redis.from_url(server.url) as r:
             running = r.config_get("auto-aof-rewrite-*")
+            nodes = r.config_get("stream-node-max-bytes")
+            r.xadd("small", {"__data__": b"x" * 60})
+            small = r.memory_usage("small", samples=0)
         assert running["auto-aof-rewrite-min-size"] == str(256 * 2**20)
         assert running["auto-aof-rewrite-percentage"] == "100"
+        assert nodes["stream-node-max-bytes"] == "1024"
+        assert small is not None and small < 2048  # (a 4 KiB node when not set)
 
 
 def _rendered(folder: Path) -> tuple[Path, dict[str, str]]:

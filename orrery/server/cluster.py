@@ -45,7 +45,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
-from orrery.server.embedded import AOF_REWRITE_ARGS, free_port, server_binary
+from orrery.server.embedded import AOF_REWRITE_ARGS, STREAM_NODE_ARGS, free_port, server_binary
 from orrery_client.cluster import read_stream_keys_locally
 from orrery_contracts.text import as_text
 
@@ -386,6 +386,7 @@ class LocalCluster:
             "--appendonly", "yes",
             "--appendfsync", self.appendfsync,
             *AOF_REWRITE_ARGS,
+            *STREAM_NODE_ARGS,
             "--save", "",
             "--daemonize", "no",
             "--logfile", "server.log",
