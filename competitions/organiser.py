@@ -263,9 +263,7 @@ class Organiser:
     ) -> bool:
         """Append ``events`` to the tournament's log with what players read; False when
         the lease was lost or the log moved (everything is read again)."""
-        batch = tlog.Batch(
-            tournament_id=tid, expected_seq=state.seq, head=state.head, cursor=cursor
-        )
+        batch = tlog.Batch(tournament_id=tid, expected_seq=state.seq, cursor=cursor)
         working = state
         now = now_ms()
         for event in events:

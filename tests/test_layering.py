@@ -50,12 +50,12 @@ OURS = {
     "orrery_client": {"orrery_contracts"},
     "clients": {"orrery_contracts", "orrery_client"},
     "gateway": {"orrery_contracts", "orrery_client", "clients", "archive", "notify"},
-    "matchmaking": {"orrery_contracts", "archive"},
+    "matchmaking": {"orrery_contracts", "archive", "streams"},
     "notify": {"orrery_contracts"},
     # the bots plan with the rules; they never reach the service's processes
     "bots": {"orrery_contracts", "games"},
     # tournaments and seasons: the wire contract, and the archive for past seasons
-    "competitions": {"orrery_contracts", "archive"},
+    "competitions": {"orrery_contracts", "archive", "streams"},
     "orrery": set(FOLDERS) - {"orrery"},
 }
 THIRD_PARTY = {
