@@ -36,6 +36,12 @@ RULES_FOLDERS = {"fractured_sky", "spacecraft", "federation"}
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by tier
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        # ``slow_for("postgresql")``: the test's runs with that parameter id are slow runs
+        # (the other parameters' runs are their default twins)
+        wanted = item.get_closest_marker("slow_for")
+        callspec = getattr(item, "callspec", None)
+        if wanted and callspec and set(wanted.args) & set(callspec.id.split("-")):
+            item.add_marker(pytest.mark.slow)
         if not any(item.get_closest_marker(tier) for tier in TIERS):
             unit = item.path.parent.name in RULES_FOLDERS
             item.add_marker(pytest.mark.unit if unit else pytest.mark.service)

@@ -441,6 +441,7 @@ def test_a_finish_is_rated_once_however_often_its_table_moves_between_the_tiers(
 # ---------------------------------------------------------------- chat
 
 
+@pytest.mark.slow_for("postgresql")  # its SQLite run is the default twin
 def test_a_tables_chat_moves_to_the_archive_and_back(
     stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -554,6 +555,7 @@ def test_a_tables_chat_moves_to_the_archive_and_back(
 # ---------------------------------------------------------------- racing and crashing
 
 
+@pytest.mark.slow_for("postgresql")  # its SQLite run is the default twin
 def test_two_archivers_racing_archive_each_table_exactly_once(stack: Stack, tmp_path: Path) -> None:
     logs = tiny_logs("race", 50)
     import_logs(stack.url, logs)
@@ -587,6 +589,7 @@ def chat_line(r: redis.Redis, table_id: str, text: str) -> tuple[str, bytes]:
     return entry_id.decode(), data
 
 
+@pytest.mark.slow_for("postgresql")  # its SQLite run is the default twin
 def test_an_archiver_killed_at_any_step_loses_and_duplicates_nothing(stack: Stack) -> None:
     logs = {step: tiny_logs(f"kill-{step}", 2) for step in FAULT_STEPS}
     r = stack.redis()

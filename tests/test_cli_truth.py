@@ -245,7 +245,14 @@ def drawn(tv: dict[str, object]) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("game", ["fractured_sky", "spacecraft", "federation"])
+# one game in the default run, the others in the slow run
+@pytest.mark.parametrize(
+    "game",
+    [
+        "spacecraft",
+        *(pytest.param(g, marks=pytest.mark.slow) for g in ("fractured_sky", "federation")),
+    ],
+)
 def test_replay_draws_the_table_as_the_terminal_client(tmp_path: Path, game: str) -> None:
     entries, tokens = game_log(game, 2)
     log = write_log(tmp_path / "log.jsonl", entries)
