@@ -2,31 +2,40 @@
 
 from __future__ import annotations
 
-from games.fractured_sky.power import presences, ranking
+from games.fractured_sky.power import Presence, ranking, region_presences
 from games.fractured_sky.state import FracturedSkyState, platform_regions, region_platforms
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
 def measure(
-    state: FracturedSkyState, chips: list[list[int]], card: int, order: list[int]
+    state: FracturedSkyState,
+    chips: list[list[int]],
+    card: int,
+    order: list[int],
+    found: list[list[Presence]] | None = None,
 ) -> list[int]:
-    """The objective's quantity per participant, at the reveal (before region rewards)."""
+    """The objective's quantity per participant, at the reveal (before region rewards;
+    ``found``: every region's presences, when the caller made them already)."""
     objective = cat.OBJECTIVES[card]
     kind = objective.kind
     n = state.participants
     if kind == cat.OBJ_REGION_POWER:
         values = [0] * n
-        for p in presences(state, chips, objective.region):
+        if found is None:
+            found = region_presences(state, chips)
+        for p in found[objective.region]:
             values[p.seat] = p.total
         return values
     if kind in (cat.OBJ_MAX_POWER, cat.OBJ_FIRST_PLACES):
         best = [0] * n
         firsts = [0] * n
+        if found is None:
+            found = region_presences(state, chips)
         for region in state.regions:
-            found = presences(state, chips, region)
-            for p in found:
+            here = found[region]
+            for p in here:
                 best[p.seat] = max(best[p.seat], p.total)
-            ranked = ranking(found, order)
+            ranked = ranking(here, order)
             if ranked:
                 firsts[ranked[0].seat] += 1
         return best if kind == cat.OBJ_MAX_POWER else firsts

@@ -8,7 +8,10 @@ from games.fractured_sky.state import FracturedSkyState, region_platforms
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
-class Presence(msgspec.Struct, kw_only=True):
+class Presence(msgspec.Struct):
+    """Made positionally (``Presence(seat, ship_power, total)``): the round end makes a
+    few dozen."""
+
     seat: int
     ship_power: int  # chip + adjacent own fortresses; -1 = no airship
     total: int  # ship power + own skimmers
@@ -41,31 +44,42 @@ def adjusted_chips(
             chips.append(ai_faces(state, row, board or state.board_stardust))
             excess.append(0)
             continue
-        total = sum(v for v in row if v >= 0)
-        over = max(0, total - 10)
-        excess.append(over)
-        chips.append([v if v < 0 else max(0, v - over) for v in row])
+        over = sum(row) + row.count(-1) - 10  # the chips' total (-1 marks no airship)
+        if over > 0:
+            excess.append(over)
+            chips.append([v if v < 0 else max(0, v - over) for v in row])
+        else:
+            excess.append(0)
+            chips.append(row[:])
     return chips, excess
 
 
 def presences(state: FracturedSkyState, chips: list[list[int]], region: int) -> list[Presence]:
-    """Every participant with an airship or skimmer in ``region``."""
-    platforms = region_platforms(state)[region]
+    """Every participant with an airship or skimmer in ``region``, in seat order."""
+    return region_presences(state, chips)[region]
+
+
+def region_presences(state: FracturedSkyState, chips: list[list[int]]) -> list[list[Presence]]:
+    """``presences`` of every region at once (indexed by region), in one pass over each
+    participant's chips: the round end asks every region, and nothing it emits changes
+    a presence (chips, skimmers and fortresses stay as they are until the next round)."""
+    per_region = region_platforms(state)
+    found: list[list[Presence]] = [[] for _ in per_region]
     skimmers = state.skimmers
     fortresses = state.fortresses
-    found: list[Presence] = []
     for seat in range(state.participants):
-        chip = chips[seat][region]
-        skim = skimmers[seat][region]
-        if chip < 0:
-            if skim:
-                found.append(Presence(seat=seat, ship_power=-1, total=skim))
-            continue
+        skims = skimmers[seat]
         forts = fortresses[seat]
-        ship = chip  # never below 0: the chip and the fortresses lifting it
-        for p in platforms:  # one to three platforms: no generator
-            ship += forts[p]
-        found.append(Presence(seat=seat, ship_power=ship, total=ship + skim))
+        for region, chip in enumerate(chips[seat]):
+            if chip < 0:
+                skim = skims[region]
+                if skim:
+                    found[region].append(Presence(seat, -1, skim))
+                continue
+            ship = chip  # never below 0: the chip and the fortresses lifting it
+            for p in per_region[region]:  # one to three platforms: no generator
+                ship += forts[p]
+            found[region].append(Presence(seat, ship, ship + skims[region]))
     return found
 
 

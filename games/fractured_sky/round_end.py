@@ -9,7 +9,7 @@ from __future__ import annotations
 from random import Random
 
 from games.fractured_sky.objectives import measure, winner
-from games.fractured_sky.power import adjusted_chips, presences, ranking
+from games.fractured_sky.power import Presence, adjusted_chips, presences, ranking, region_presences
 from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai
 from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order, region_platforms
@@ -22,14 +22,24 @@ TIER_BOTH = "both"
 TIER_ONE = "one"
 
 
+_TIERS_STARDUST = (TIER_STARDUST, TIER_BOTH, TIER_ONE)
+_TIERS = (TIER_BOTH, TIER_ONE)
+
+
 def resolve_region(
-    sim: FracturedSkyState, chips: list[list[int]], region: int, order: list[int]
+    sim: FracturedSkyState,
+    chips: list[list[int]],
+    region: int,
+    order: list[int],
+    found: list[Presence] | None = None,
 ) -> ev.RegionOutcome:
-    """Rank rewards (stardust / both resources / one of choice / nothing) and markets."""
-    found = presences(sim, chips, region)
+    """Rank rewards (stardust / both resources / one of choice / nothing) and markets
+    (``found``: the region's presences, when the caller made them already)."""
+    if found is None:
+        found = presences(sim, chips, region)
     ranked = ranking(found, order)
     stardust_here = sim.board_stardust[region]
-    tiers = [TIER_STARDUST, TIER_BOTH, TIER_ONE] if stardust_here else [TIER_BOTH, TIER_ONE]
+    tiers = _TIERS_STARDUST if stardust_here else _TIERS
     first, second = cat.REGIONS[region].resources
     gains: list[ev.Gain] = []
     choices: list[ev.Choice] = []
@@ -114,15 +124,16 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
             excess=excess,
         ),
     )
+    found = region_presences(sim, chips)
     if position >= 0:
-        values = measure(sim, chips, card, order)
+        values = measure(sim, chips, card, order, found)
         best = winner(values, order) if sim.supply > 0 else -1
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
         work.emit(ev.ObjectiveScored(outcome=outcome))
     for region in sim.regions:
-        outcome_r = resolve_region(sim, chips, region, order)
+        outcome_r = resolve_region(sim, chips, region, order, found[region])
         work.emit(ev.RegionResolved(outcome=outcome_r))
         convert_ai(work)
     if not sim.pending:
