@@ -175,8 +175,12 @@ def airship_region_problem(state: FracturedSkyState, seat: int, region: int) -> 
     return problem
 
 
+_CHIP_COPIES: dict[int, int] = {c: cat.CHIPS.count(c) for c in cat.CHIPS}
+
+
 def chip_problem(state: FracturedSkyState, seat: int, chip: int) -> Rejected | None:
-    if chip not in unused_chips(state, seat):
+    # ``chip not in unused_chips(...)`` without the list: every copy of the value placed
+    if _CHIP_COPIES.get(chip, 0) <= state.airships[seat].count(chip):
         return Rejected("chip_used", "you have no unused power chip of that value")
     return None
 
