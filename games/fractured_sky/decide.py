@@ -18,7 +18,7 @@ from typing import Any
 
 from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
-from games.fractured_sky.evolve import evolve
+from games.fractured_sky.evolve import evolve, evolve_all
 from games.fractured_sky.legal import not_fractured_sky, problem
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import FracturedSkyState, ai_mode
@@ -30,6 +30,9 @@ from orrery_contracts.fractured_sky import commands as cmd
 from orrery_contracts.fractured_sky import events as ev
 
 Take = Callable[[FracturedSkyState], FracturedSkyState]  # the working state from the state
+# A command's events, and whether they were folded into the working state ``take`` gave
+# (``play``'s take gives the state itself: its events are then folded already).
+Made = tuple[list[EventBody], bool]
 
 
 def decide(
@@ -38,21 +41,12 @@ def decide(
     refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
-    return _decide(state, command, seat, rng, clone)
+    return _decide(state, command, seat, rng, clone)[0]
 
 
-class _Owned:
-    """``play``'s working state: the state itself, noting that it was taken (its events
-    are then folded already)."""
-
-    __slots__ = ("taken",)
-
-    def __init__(self) -> None:
-        self.taken = False
-
-    def __call__(self, state: FracturedSkyState) -> FracturedSkyState:
-        self.taken = True
-        return state
+def _own(state: FracturedSkyState) -> FracturedSkyState:
+    """``play``'s working state: the state itself."""
+    return state
 
 
 def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
@@ -61,17 +55,15 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
     refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
-    owned = _Owned()
-    events = _decide(state, command, seat, rng, owned)
-    if not owned.taken:
-        for event in events:
-            evolve(state, event)
+    events, folded = _decide(state, command, seat, rng, _own)
+    if not folded:
+        evolve_all(state, events)
     return events
 
 
 def _decide(
     state: FracturedSkyState, command: CommandBody, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     # One compare of classes per case (see ``evolve``); ``c`` is ``Any`` because mypy does
     # not narrow ``command`` from ``type(command)``. The most frequent commands first.
     c: Any = command
@@ -79,13 +71,13 @@ def _decide(
         case cmd.PlaceAirship:
             return _place_airship(state, c, seat, rng, take)
         case cmd.Trade:
-            return _trade(c, seat)
+            return [_trade(c, seat)], False
         case cmd.ChooseSlot:
             return _choose_slot(state, c, seat, rng, take)
         case cmd.Peek:
             return _peek(state, c, seat, rng, take)
         case cmd.ChooseStart:
-            return _choose_start(state, c, seat)
+            return _choose_start(state, c, seat), False
         case cmd.ChooseResource:
             return _choose_resource(state, c, seat, rng, take)
         case cmd.PlaceSkimmer:
@@ -93,7 +85,7 @@ def _decide(
         case cmd.BuildMarket:
             return _build_market(state, c, seat, rng, take)
         case cmd.Scout:
-            return _scout(c, seat)
+            return [_scout(c, seat)], False
         case cmd.ScoutTake:
             return _scout_take(state, c, seat, rng, take)
         case cmd.BuildFortress:
@@ -104,7 +96,7 @@ def _decide(
 
 def _end_turn(
     state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     """``events`` and then: the turn handed on, or the round ended when everybody has
     placed 3 airships (with the turns of automated opponents in between)."""
     ships = list(state.ships)
@@ -114,16 +106,15 @@ def _end_turn(
     nxt = next_seat(state, seat, ships)
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
-        return events
+        return events, False
     work = Working(take(state), evolve, events)
-    for event in events:  # recorded already: folded only
-        evolve(work.state, event)
+    evolve_all(work.state, events)  # recorded already: folded only
     if nxt >= 0:
         work.emit(ev.TurnBegan(seat=nxt))
     else:
         finish_round(work, rng)
     run_automation(work, rng)
-    return work.events
+    return work.events, True
 
 
 def _choose_start(state: FracturedSkyState, c: cmd.ChooseStart, seat: int) -> list[EventBody]:
@@ -133,13 +124,13 @@ def _choose_start(state: FracturedSkyState, c: cmd.ChooseStart, seat: int) -> li
     return events
 
 
-def _trade(c: cmd.Trade, seat: int) -> list[EventBody]:
-    return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)]
+def _trade(c: cmd.Trade, seat: int) -> EventBody:
+    return ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)
 
 
 def _place_airship(
     state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     explorer = state.explorer[c.region] < 0
     events: list[EventBody] = [
         ev.AirshipPlaced(seat=seat, region=c.region, chip=c.chip, explorer=explorer)
@@ -153,12 +144,12 @@ def _place_airship(
         events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
         return _end_turn(state, seat, events, rng, take)
     events.append(ev.SlotPending(seat=seat))
-    return events
+    return events, False
 
 
 def _choose_slot(
     state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     taken = ev.SlotTaken(seat=seat, slot=c.slot, gold=slot_gold(state, c.slot))
     return _end_turn(state, seat, [taken], rng, take)
 
@@ -171,32 +162,32 @@ def _paid(cost: tuple[int, int, int]) -> dict[str, int]:
 
 def _build_fortress(
     state: FracturedSkyState, c: cmd.BuildFortress, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     built = ev.FortressBuilt(seat=seat, platform=c.platform, **_paid(cat.FORTRESS_COST))
     return _end_turn(state, seat, [built], rng, take)
 
 
 def _build_market(
     state: FracturedSkyState, c: cmd.BuildMarket, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     built = ev.MarketBuilt(seat=seat, platform=c.platform, **_paid(cat.MARKET_COST))
     return _end_turn(state, seat, [built], rng, take)
 
 
 def _place_skimmer(
     state: FracturedSkyState, c: cmd.PlaceSkimmer, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     placed = ev.SkimmerPlaced(seat=seat, region=c.region, **_paid(cat.SKIMMER_COST))
     return _end_turn(state, seat, [placed], rng, take)
 
 
-def _scout(c: cmd.Scout, seat: int) -> list[EventBody]:
-    return [ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))]
+def _scout(c: cmd.Scout, seat: int) -> EventBody:
+    return ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))
 
 
 def _scout_take(
     state: FracturedSkyState, c: cmd.ScoutTake, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     card = state.scouting
     events: list[EventBody] = [ev.ScoutFinished(seat=seat, card=card, resource=c.resource)]
     taken = state.secret_taken[card] + (c.resource is not None)
@@ -210,20 +201,18 @@ def _scout_take(
     return _end_turn(state, seat, events, rng, take)
 
 
-def _peek(
-    state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+def _peek(state: FracturedSkyState, c: cmd.Peek, seat: int, rng: Random, take: Take) -> Made:
     peeked = ev.Peeked(seat=seat, objective=c.objective, gold=c.gold, iron=c.iron, wood=c.wood)
     return _end_turn(state, seat, [peeked], rng, take)
 
 
 def _choose_resource(
     state: FracturedSkyState, c: cmd.ChooseResource, seat: int, rng: Random, take: Take
-) -> list[EventBody]:
+) -> Made:
     chosen = ev.ResourceChosen(seat=seat, resource=c.resource)
     if len(state.pending) != 1:  # other choices still pending: the round waits
-        return [chosen]
+        return [chosen], False
     work = Working(evolve(take(state), chosen), evolve, [chosen])
     after_rewards(work, rng)
     run_automation(work, rng)
-    return work.events
+    return work.events, True

@@ -1,7 +1,6 @@
 """``evolve``: apply one fact to the state (no decisions, no randomness).
 
-One ``match`` over the event types, one small function per event (the two-line ones,
-among the most frequent, inline: a call costs more than their work); an event this game
+One small function per event, found by the event's type in a dict; an event this game
 does not know is an error (a log of another game, or a newer rules version), never
 silently skipped. It reads no content data that could change: costs paid are in the
 events, and the setup event records the market-card threshold, the stardust supply and
@@ -272,73 +271,78 @@ def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
     state.order = list(event.order)
 
 
+def _on_region_resolved_event(state: FracturedSkyState, e: ev.RegionResolved) -> None:
+    _on_region_resolved(state, e.outcome)
+
+
+def _on_turn_began(state: FracturedSkyState, e: ev.TurnBegan) -> None:
+    state.phase = PHASE_PLAY
+    state.turn = e.seat
+
+
+def _on_exploration_drawn(state: FracturedSkyState, e: ev.ExplorationDrawn) -> None:
+    state.secret_deck.remove(e.card)
+    state.drawn[e.seat].append(e.card)
+
+
+def _on_slot_taken(state: FracturedSkyState, e: ev.SlotTaken) -> None:
+    state.next_slots[e.slot - 1] = e.seat
+    _gain(state, e.seat, cat.GOLD, e.gold)
+
+
+def _on_slot_pending(state: FracturedSkyState, e: ev.SlotPending) -> None:
+    state.phase = PHASE_SLOT
+    state.turn = e.seat
+
+
+# Event type → its fold. Events are never subclassed, so the exact type is the event's
+# kind: one dict lookup finds the function, where a ``match`` tries its cases in turn
+# (a class pattern on a msgspec Struct costs an ``isinstance`` through its metaclass).
+# Each function is typed for its event; the dict's values are ``Any`` for that reason.
+_FOLDS: dict[type[EventBody], Any] = {
+    ev.RegionResolved: _on_region_resolved_event,
+    ev.TurnBegan: _on_turn_began,
+    ev.AirshipPlaced: _on_airship_placed,
+    ev.ExplorationDrawn: _on_exploration_drawn,
+    ev.SlotTaken: _on_slot_taken,
+    ev.Traded: _on_traded,
+    ev.SlotPending: _on_slot_pending,
+    ev.AiCardFlipped: _on_ai_card_flipped,
+    ev.AiBuilt: _on_ai_built,
+    ev.RoundRevealed: _on_round_revealed,
+    ev.ObjectiveScored: _on_objective_scored,
+    ev.RoundSetUp: _on_round_set_up,
+    ev.ResourceChosen: _on_resource_chosen,
+    ev.Peeked: _on_peeked,
+    ev.StartChosen: _on_start_chosen,
+    ev.AiSkimmerPlaced: _on_ai_skimmer_placed,
+    ev.AiScouted: _on_ai_scouted,
+    ev.AiConverted: _on_ai_converted,
+    ev.SkimmerPlaced: _on_skimmer_placed,
+    ev.Scouted: _on_scouted,
+    ev.ScoutFinished: _on_scout_finished,
+    ev.MarketBuilt: _on_market_built,
+    ev.FortressBuilt: _on_fortress_built,
+    ev.SecretOpened: _on_secret_opened,
+    ev.GameSetUp: _on_game_set_up,
+    ev.GameEnded: _on_game_ended,
+}
+
+
 def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
     """Apply one event; an event of another game (or an unknown one) is an error."""
-    # ``match type(event)`` with dotted value patterns: a case that misses costs one
-    # compare of two classes (~30 ns), where a class pattern (``case ev.TurnBegan():``)
-    # costs an ``isinstance`` through msgspec's metaclass (~100 ns). Events are never
-    # subclassed, so the exact type is the event's kind. mypy does not narrow ``event``
-    # from ``type(event)``, hence ``e: Any``: each case hands it to the handler typed
-    # for that class. The most frequent events first (counted in random 4-seat games),
-    # then the automated opponents', then the rare ones.
-    e: Any = event
-    match type(event):
-        case ev.RegionResolved:
-            _on_region_resolved(state, e.outcome)
-        case ev.TurnBegan:
-            state.phase = PHASE_PLAY
-            state.turn = e.seat
-        case ev.AirshipPlaced:
-            _on_airship_placed(state, e)
-        case ev.ExplorationDrawn:
-            state.secret_deck.remove(e.card)
-            state.drawn[e.seat].append(e.card)
-        case ev.SlotTaken:
-            state.next_slots[e.slot - 1] = e.seat
-            _gain(state, e.seat, cat.GOLD, e.gold)
-        case ev.Traded:
-            _on_traded(state, e)
-        case ev.SlotPending:
-            state.phase = PHASE_SLOT
-            state.turn = e.seat
-        case ev.AiCardFlipped:
-            _on_ai_card_flipped(state, e)
-        case ev.AiBuilt:
-            _on_ai_built(state, e)
-        case ev.RoundRevealed:
-            _on_round_revealed(state, e)
-        case ev.ObjectiveScored:
-            _on_objective_scored(state, e)
-        case ev.RoundSetUp:
-            _on_round_set_up(state, e)
-        case ev.ResourceChosen:
-            _on_resource_chosen(state, e)
-        case ev.Peeked:
-            _on_peeked(state, e)
-        case ev.StartChosen:
-            _on_start_chosen(state, e)
-        case ev.AiSkimmerPlaced:
-            _on_ai_skimmer_placed(state, e)
-        case ev.AiScouted:
-            _on_ai_scouted(state, e)
-        case ev.AiConverted:
-            _on_ai_converted(state, e)
-        case ev.SkimmerPlaced:
-            _on_skimmer_placed(state, e)
-        case ev.Scouted:
-            _on_scouted(state, e)
-        case ev.ScoutFinished:
-            _on_scout_finished(state, e)
-        case ev.MarketBuilt:
-            _on_market_built(state, e)
-        case ev.FortressBuilt:
-            _on_fortress_built(state, e)
-        case ev.SecretOpened:
-            _on_secret_opened(state, e)
-        case ev.GameSetUp:
-            _on_game_set_up(state, e)
-        case ev.GameEnded:
-            _on_game_ended(state, e)
-        case _:
-            raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
+    fold = _FOLDS.get(type(event))
+    if fold is None:
+        raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
+    fold(state, event)
     return state
+
+
+def evolve_all(state: FracturedSkyState, events: list[EventBody]) -> None:
+    """``evolve`` of each event in turn (a command's events: one call, not one each)."""
+    folds = _FOLDS
+    for event in events:
+        fold = folds.get(type(event))
+        if fold is None:
+            raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
+        fold(state, event)
