@@ -19,10 +19,11 @@ def slot_gold(state: FracturedSkyState, slot: int) -> int:
 def next_seat(state: FracturedSkyState, seat: int, ships: list[int]) -> int:
     """The next participant in turn order after ``seat`` still placing airships."""
     order = state.order
-    n = len(order)
-    start = order.index(seat)
-    for step in range(1, n + 1):
-        candidate = order[(start + step) % n]
+    start = order.index(seat) + 1
+    for candidate in order[start:]:  # after the seat, then from the front up to it
+        if ships[candidate] < cat.AIRSHIPS:
+            return candidate
+    for candidate in order[:start]:
         if ships[candidate] < cat.AIRSHIPS:
             return candidate
     return -1
