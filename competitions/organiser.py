@@ -27,8 +27,8 @@ waits and takes over when a lease runs out, folding the logs again. Its loop:
 4. every ``ORRERY_TOURNAMENT_CYCLE_S`` too: roll over each game's arena season whose end
    has passed (competitions/season_roll.py: its final table to the archive, promotion and
    relegation, the soft reset, the next season; exactly once per season, by its
-   number). A season is begun by an operator (``orrery season rollover GAME``); from then
-   on each one ends and the next begins by itself.
+   number). Each hosted game's first season begins by itself too (or, with
+   ``ORRERY_SEASON_BEGIN=0``, when an operator runs ``orrery season rollover GAME``).
 
 ``kill -9`` at any point loses and duplicates nothing: a pairing is in the log before a
 table is made, a table is made only from the log, and whoever holds the lease next
@@ -166,7 +166,8 @@ class Organiser:
             await self.seasons()
 
     async def seasons(self) -> None:
-        """Roll over each game's season whose end has passed (none is begun here)."""
+        """Begin each game's first season (unless ``ORRERY_SEASON_BEGIN=0``), and roll
+        over each one whose end has passed."""
         if not self.season_games or time.monotonic() < self.next_seasons:
             return
         for game in self.season_games:
@@ -176,7 +177,7 @@ class Organiser:
                     self._put_season,
                     game,
                     self.season_settings,
-                    start=False,
+                    start=self.season_settings.begin,
                     now=now_ms(),
                     swapped=lambda: self._fault("season"),
                 )

@@ -20,6 +20,7 @@ SEASON_BAND_ENV = "ORRERY_SEASON_LEAGUE_BAND"
 SEASON_FLOOR_ENV = "ORRERY_SEASON_LEAGUE_FLOOR"
 SEASON_WIDEN_ENV = "ORRERY_SEASON_SIGMA_WIDEN"
 SEASON_SIGMA_MAX_ENV = "ORRERY_SEASON_SIGMA_MAX"
+SEASON_BEGIN_ENV = "ORRERY_SEASON_BEGIN"
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class SeasonSettings:
     floor: float = 1300.0
     widen: float = 1.5
     sigma_max: float = 500.0
+    begin: bool = True  # the organiser begins a game's first season
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> SeasonSettings:
@@ -59,6 +61,7 @@ class SeasonSettings:
             floor=number(environ, SEASON_FLOOR_ENV, 1300.0),
             widen=number(environ, SEASON_WIDEN_ENV, 1.5),
             sigma_max=number(environ, SEASON_SIGMA_MAX_ENV, 500.0),
+            begin=whole(environ, SEASON_BEGIN_ENV, 1) != 0,
         )
 
 
@@ -93,6 +96,14 @@ SETTINGS = (
         "after a round's deadline, how long the organiser waits for the tables it ended "
         "(`table.end`) to report their standing before it ends them in the tournament "
         "alone, their players sharing the rank",
+        MATCHMAKING,
+    ),
+    Setting(
+        SEASON_BEGIN_ENV,
+        "1",
+        "matchmaker",
+        "1: the tournament organiser begins each hosted game's first arena season by "
+        "itself; 0: an operator begins it (`orrery season rollover GAME`)",
         MATCHMAKING,
     ),
     Setting(

@@ -3,7 +3,8 @@ each matchmaker rolls a game's season over once its end has passed, through real
 processes, with seasons seconds long (``ORRERY_SEASON_DAYS``): exactly once per season
 with two matchmakers running, and when the one rolling it is SIGKILLed between writing
 the next season and its soft reset (the next organiser applies the reset, once; marked
-slow, the two matchmakers are the default run's)."""
+slow, the two matchmakers are the default run's); and a game with no season gets its
+first by itself."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def matchmaker(service: LiveService, archive: Path, **env: str) -> subprocess.Po
         ORRERY_ARCHIVE_URL=f"sqlite:///{archive}",
         ORRERY_TOURNAMENT_LEASE_MS="1500",
         ORRERY_TOURNAMENT_CYCLE_S="0.1",
-        **env,
+        **{"ORRERY_SEASON_BEGIN": "0", **env},  # each test begins the seasons it reads
     )
 
 
@@ -150,3 +151,24 @@ def test_two_matchmakers_roll_each_season_over_once(service: LiveService, tmp_pa
     assert marks(service, game) == {str(n): "done" for n in range(2, number + 1)}
     assert sigmas(service, game) == pytest.approx([SIGMA * 1.5 ** (number - 1)] * 2)
     assert archived(archive, game) == list(range(1, number))
+
+
+def test_a_game_with_no_season_gets_its_first_by_itself(
+    service: LiveService, tmp_path: Path
+) -> None:
+    game = "federation"
+    redis: Any = service.sync_redis()
+    redis.delete(keys.season_key(game))
+    redis.hset(
+        keys.ratings_key(game),
+        mapping={"cat": json.dumps({"mu": 1650.0, "sigma": SIGMA, "games": 7})},
+    )
+    organiser = matchmaker(service, tmp_path / "archive.sqlite", ORRERY_SEASON_BEGIN="1")
+    try:
+        wait_for(lambda: season(service, game).get("number") == 1)
+    finally:
+        stop(organiser)
+    first = season(service, game)
+    assert first["past"] == []
+    assert first["ends_at"] - first["started_at"] == 91 * 86_400_000  # the default length
+    assert [p["player_id"] for p in first["players"]] == ["cat"]
