@@ -45,6 +45,7 @@ import structlog
 from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
+from gateway.signals import Signal
 from gateway.stream_wake import stream_wake
 from gateway.tables import Tables, seat_of
 from gateway.watches import WatchHub
@@ -227,17 +228,39 @@ def _is_stream_id(value: str) -> bool:
     return head.isdigit() and (tail == "" or tail.isdigit()) and len(value) <= 41
 
 
+class ChatInbox:
+    """A socket's chat messages not yet sent (past :data:`QUEUE` the oldest is dropped),
+    and the signal its socket waits on: a list, not an ``asyncio.Queue`` (four deques,
+    ~3 KB, for each idle socket)."""
+
+    __slots__ = ("messages", "ready")
+
+    def __init__(self, ready: Signal) -> None:
+        self.messages: list[Said] = []
+        self.ready = ready
+
+    def put(self, said: Said) -> None:
+        if len(self.messages) >= QUEUE:
+            del self.messages[0]
+        self.messages.append(said)
+        self.ready.set()
+
+    def take(self) -> list[Said]:
+        taken, self.messages = self.messages, []
+        return taken
+
+
 class ChatWatch:
     def __init__(self, client: GatewayClient, table_id: str) -> None:
         self.client = client
         self.table_id = table_id
-        self.queues: set[asyncio.Queue[Said]] = set()
+        self.inboxes: set[ChatInbox] = set()
         self.task: asyncio.Task[None] | None = None
         self.started = asyncio.Event()
-        self.waking: asyncio.Event | None = None
+        self.waking: Signal | None = None
 
     def followed(self) -> bool:
-        return bool(self.queues)
+        return bool(self.inboxes)
 
     async def run(self) -> None:
         stream = keys.chat_stream(self.client.partition(self.table_id), self.table_id)
@@ -249,7 +272,7 @@ class ChatWatch:
         async with stream_wake(self.client).follow(stream, last) as follower:
             self.waking = follower.ready
             self.started.set()
-            while self.queues:
+            while self.inboxes:
                 await follower.ready.wait()
                 follower.ready.clear()  # before the read: a message after it wakes us
                 try:
@@ -278,11 +301,8 @@ class ChatWatch:
             self.waking.set()
 
     def offer(self, message: Said) -> None:
-        for queue in list(self.queues):
-            if queue.full():
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    queue.get_nowait()
-            queue.put_nowait(message)
+        for inbox in list(self.inboxes):
+            inbox.put(message)
 
 
 class ChatHub:
@@ -293,16 +313,17 @@ class ChatHub:
         )
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, table_id: str) -> AsyncIterator[asyncio.Queue[Said]]:
-        queue: asyncio.Queue[Said] = asyncio.Queue(QUEUE)
+    async def subscribe(self, table_id: str, ready: Signal) -> AsyncIterator[ChatInbox]:
+        """Follow the table's chat from now on: ``ready`` is set when a message came."""
+        inbox = ChatInbox(ready)
         watch = self.watches.follow(table_id)
-        watch.queues.add(queue)
+        watch.inboxes.add(inbox)
         try:
             await watch.started.wait()
-            yield queue
+            yield inbox
         finally:
-            watch.queues.discard(queue)
-            if not watch.queues:
+            watch.inboxes.discard(inbox)
+            if not watch.inboxes:
                 watch.kick()
 
     async def close(self) -> None:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import structlog
 
+from gateway.signals import Signal
 from gateway.stream_wake import stream_wake
 from gateway.watches import WatchHub
 from gateway.wire import GatewayClient, view_seq
@@ -27,11 +29,16 @@ log = structlog.get_logger("orrery.gateway.live")
 
 
 class Subscriber:
-    def __init__(self, viewer: int | None, after: int) -> None:
+    """One socket's share of a table's watcher: the newest view not yet sent, and the
+    signal its socket waits on (shared with what else the socket pushes)."""
+
+    __slots__ = ("pending", "ready", "sent", "viewer")
+
+    def __init__(self, viewer: int | None, after: int, ready: Signal) -> None:
         self.viewer = viewer
         self.sent = after
         self.pending: tuple[int, bytes] | None = None
-        self.ready = asyncio.Event()
+        self.ready = ready
 
     def offer(self, raw: bytes) -> None:
         seq = view_seq(raw)
@@ -39,14 +46,12 @@ class Subscriber:
             self.pending = (seq, raw)
             self.ready.set()
 
-    async def next(self) -> tuple[int, bytes]:
-        while self.pending is None:
-            self.ready.clear()
-            await self.ready.wait()
-        seq, raw = self.pending
-        self.pending = None
-        self.sent = seq
-        return seq, raw
+    def take(self) -> tuple[int, bytes] | None:
+        """The newest view not yet sent, now counted as sent (None: nothing new)."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            self.sent = pending[0]
+        return pending
 
 
 class TableWatch:
@@ -55,7 +60,7 @@ class TableWatch:
         self.table_id = table_id
         self.subscribers: set[Subscriber] = set()
         self.task: asyncio.Task[None] | None = None
-        self.waking: asyncio.Event | None = None
+        self.waking: Signal | None = None
         # Set once the watcher knows where the updates stream ends: a subscriber reads
         # the current view only after that, so no update falls between the two.
         self.started = asyncio.Event()
@@ -112,8 +117,12 @@ class LiveHub:
         self.watches = WatchHub(lambda table_id: TableWatch(self, table_id), "watch_ended")
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, table_id: str, viewer: int | None, after: int) -> Any:
-        subscriber = Subscriber(viewer, after)
+    async def subscribe(
+        self, table_id: str, viewer: int | None, after: int, ready: Signal
+    ) -> AsyncIterator[Subscriber]:
+        """Follow the table's views for ``viewer`` after seq ``after``: ``ready`` is set
+        when one is there to take."""
+        subscriber = Subscriber(viewer, after, ready)
         watch = self.watches.follow(table_id)
         watch.subscribers.add(subscriber)
         try:

@@ -1,7 +1,7 @@
 """Presence: online, away or offline per player, from their live sockets.
 
-Each live socket (a table's, or the player's notice socket) runs a :class:`Heartbeat`:
-every third of ``ORRERY_PRESENCE_TTL_S`` it renews its player's ``online`` flag, or
+Each live socket (a table's, or the player's notice socket) holds a :class:`Heartbeat`:
+every third of ``ORRERY_PRESENCE_TTL_S`` its player's ``online`` flag is renewed, or
 ``away`` flag while the client says its page is hidden or idle (a ``{"type":
 "presence", "state": "away" | "online"}`` frame). A player is online when any socket
 renews ``online``, else away when one renews ``away``, else offline: a socket that
@@ -13,14 +13,14 @@ but across a block (either way) a player always reads as offline.
 
 The player's notice socket also pushes their friends' presence: a ``presence`` frame
 for each friend when it opens, then one whenever a friend's presence changes
-(:func:`watch_friends`, which reads the friends' flags each heartbeat).
+(:class:`FriendsPresence`, which reads the friends' flags each heartbeat).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Annotated, Any
 
 import msgspec
@@ -73,17 +73,22 @@ def beat_s(gateway: Gateway) -> float:
 
 
 class Heartbeat:
-    """One socket's share of its player's presence."""
+    """One socket's share of its player's presence. No task of its own: its flags are
+    written when the socket opens (:meth:`beat`) and at each change of state
+    (:meth:`change`), and renewed in between with every other socket's of the process,
+    in one pipeline per beat (gateway/beats.py), while :meth:`held`."""
+
+    __slots__ = ("gateway", "player", "redis", "state")
 
     def __init__(self, gateway: Gateway, player: str) -> None:
         self.gateway = gateway
         self.redis = gateway.client.redis
         self.player = player
         self.state: PresenceState = "online"
-        self.changed = asyncio.Event()
 
-    def set(self, state: str) -> bool:
-        """The client's word for its page (False: not a state a client may say)."""
+    async def change(self, state: str) -> bool:
+        """The client's word for its page, written at once if it changed (False: not a
+        state a client may say)."""
         if state == self.state:
             return True
         if state == "online":
@@ -92,7 +97,7 @@ class Heartbeat:
             self.state = "away"
         else:
             return False
-        self.changed.set()
+        await self.beat()
         return True
 
     def flags(self) -> list[Flag]:
@@ -102,23 +107,19 @@ class Heartbeat:
         return [(key, self.state, ttl), (keys.online_key(self.player), "1", ttl)]
 
     async def beat(self) -> None:
-        pipe = self.redis.pipeline(transaction=False)
-        for key, value, ttl in self.flags():
-            pipe.set(key, value, px=ttl)
-        await pipe.execute()
+        with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
+            pipe = self.redis.pipeline(transaction=False)
+            for key, value, ttl in self.flags():
+                pipe.set(key, value, px=ttl)
+            await pipe.execute()
 
-    async def run(self) -> None:
-        """Write the flags now and at each change of state; in between, they are
-        renewed with every other socket's of the process, in one pipeline per beat
-        (gateway/beats.py)."""
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Renewed with the process's other sockets while the socket is open."""
         renewals = beats(self.gateway.client, self.redis, beat_s(self.gateway))
         renewals.join(self.flags)
         try:
-            while True:
-                with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
-                    await self.beat()
-                self.changed.clear()
-                await self.changed.wait()
+            yield
         finally:
             renewals.leave(self.flags)
 
@@ -149,22 +150,33 @@ def presence_frame(player: str, state: PresenceState) -> bytes:
     return _json.encode({"type": "presence", "player_id": player, "presence": state})
 
 
-async def watch_friends(
-    gateway: Gateway, player: str, send: Callable[[bytes], Awaitable[None]]
-) -> None:
-    """Push ``player``'s friends' presence: every friend's once, then each change
-    (a friend made or unmade meanwhile is picked up at the next read)."""
-    redis = gateway.client.redis
-    known: dict[str, PresenceState] = {}
-    every = beat_s(gateway)
-    while True:
-        friends = sorted(f.decode() for f in await redis.smembers(friends_key(player)))
+class FriendsPresence:
+    """What a player's notice socket pushes of their friends' presence: every friend's
+    once, then each change, read each :meth:`due` (every :func:`beat_s`) by the
+    socket's own loop; a friend made or unmade meanwhile is picked up at the next read."""
+
+    __slots__ = ("gateway", "known", "next_at", "player")
+
+    def __init__(self, gateway: Gateway, player: str) -> None:
+        self.gateway = gateway
+        self.player = player
+        self.known: dict[str, PresenceState] = {}
+        self.next_at = 0.0  # (monotonic) the first read is due at once
+
+    def due_in(self) -> float:
+        """Seconds until the next read is due (0: now)."""
+        return max(0.0, self.next_at - time.monotonic())
+
+    async def push(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+        """Read the friends' presence and send what changed."""
+        self.next_at = time.monotonic() + beat_s(self.gateway)
+        redis = self.gateway.client.redis
+        friends = sorted(f.decode() for f in await redis.smembers(friends_key(self.player)))
         now = await presence_of(redis, friends)
         for friend, state in now.items():
-            if known.get(friend) != state:
+            if self.known.get(friend) != state:
                 await send(presence_frame(friend, state))
-        known = now
-        await asyncio.sleep(every)
+        self.known = now
 
 
 def parse_presence(text: str) -> PresenceState | None:

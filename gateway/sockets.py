@@ -23,12 +23,14 @@ from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
 from gateway.bodies import MAX_DEPTH, too_deep
-from gateway.chat import Said, author_of
+from gateway.chat import ChatInbox, Said, author_of
 from gateway.core import Gateway
 from gateway.errors import ApiError
-from gateway.presence import Heartbeat, bad_presence_frame, parse_presence, watch_friends
+from gateway.live import Subscriber
+from gateway.presence import FriendsPresence, Heartbeat, bad_presence_frame, parse_presence
 from gateway.queue import PRESENCE_TTL_MS, mark_online
 from gateway.relations import hidden_from
+from gateway.signals import Signal
 from gateway.stream_wake import stream_wake
 from gateway.tables import seat_of
 from gateway.tasks import cancel_until_done
@@ -144,7 +146,11 @@ async def _until_one_ends(socket: WebSocket[Any, Any, Any], *work: Any) -> None:
 
 
 class _Connection:
-    """One WebSocket: pushes views, runs the commands the client sends."""
+    """One WebSocket: pushes views, runs the commands the client sends. An idle
+    socket is two tasks (:meth:`push` and :meth:`receive_commands`) and what they
+    wait on, nothing more: thousands are held at once."""
+
+    __slots__ = ("expires", "gateway", "heartbeat", "player", "send_lock", "socket")
 
     def __init__(
         self, socket: WebSocket[Any, Any, Any], gateway: Gateway, player: str, expires: int
@@ -164,6 +170,7 @@ class _Connection:
         return time.time() >= self.expires
 
     async def receive_commands(self, table_id: str) -> None:
+        await self.heartbeat.beat()  # (the socket's presence shows at once)
         while True:
             text = await self.socket.receive_text()
             if self.expired():
@@ -196,7 +203,7 @@ class _Connection:
                 await self.say(table_id, frame.text)
                 continue
             if frame.type == "presence":
-                if not self.heartbeat.set(frame.state or ""):
+                if not await self.heartbeat.change(frame.state or ""):
                     await self.send(bad_presence_frame())
                 continue
             if frame.type != "command" or frame.command_id is None or frame.body is None:
@@ -243,18 +250,47 @@ class _Connection:
                 _json.encode({"type": "error", "error": error.code, "message": error.message})
             )
 
-    async def push_chat(self, queue: asyncio.Queue[Said], table_id: str) -> None:
-        """Each message said, but those of players I blocked or was blocked by."""
-        redis = self.gateway.client.redis
+    async def push(self, table_id: str, subscriber: Subscriber, chat: ChatInbox) -> None:
+        """The newest view for my viewer and each chat message, as they come: one task
+        for both, waiting on the one signal they share."""
+        ready = subscriber.ready
         while True:
-            said = await queue.get()
-            if said.seat is not None or said.player is not None:
-                hidden = await hidden_from(redis, self.player)
-                if hidden:
-                    record = await self.gateway.tables.record(table_id)
-                    if author_of(record, said.seat, said.player) in hidden:
-                        continue
-            await self.send(_chat_frame(said.message))
+            await ready.wait()
+            ready.clear()  # before taking: what comes after sets it again
+            for said in chat.take():
+                await self.push_chat(said, table_id)
+            if subscriber.pending is not None:
+                await self.push_view(table_id, subscriber)
+
+    async def push_view(self, table_id: str, subscriber: Subscriber) -> None:
+        """The newest view not yet sent (a method of its own: the view's bytes are not
+        kept in the waiting loop's frame while the socket idles)."""
+        taken = subscriber.take()
+        if taken is None:
+            return
+        seq, raw = taken
+        if self.expired():
+            raise ApiError(401, "session_expired", "the session has expired; sign in again")
+        if _phase.decode(raw).phase == "lobby":
+            # Seats change hands only in the lobby: follow my seat if I just took one.
+            current = await _record_at(self.gateway, table_id, seq)
+            seat = seat_of(current, self.player)
+            if seat != subscriber.viewer:
+                subscriber.viewer = seat
+                raw = await self.gateway.client.view_raw(table_id, seat) or raw
+                seq = _phase.decode(raw).seq
+                subscriber.sent = max(subscriber.sent, seq)
+        await self.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
+
+    async def push_chat(self, said: Said, table_id: str) -> None:
+        """A message said, unless its author is a player I blocked or was blocked by."""
+        if said.seat is not None or said.player is not None:
+            hidden = await hidden_from(self.gateway.client.redis, self.player)
+            if hidden:
+                record = await self.gateway.tables.record(table_id)
+                if author_of(record, said.seat, said.player) in hidden:
+                    return
+        await self.send(_chat_frame(said.message))
 
 
 def _chat_frame(message: ChatMessage) -> bytes:
@@ -291,36 +327,20 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: G
     after = _int_param(socket.query_params.get("after"), -1)
     connection = _Connection(socket, gateway, player, expires)
     viewer = seat_of(record, player)
+    del record  # (not kept for the socket's life)
+    ready = Signal()
     # Chat first: its watcher knows where the stream ends before the first view is sent,
     # so a message said after the client saw its first frame always comes live.
-    async with (
-        gateway.chat.hub.subscribe(table_id) as chat,
-        gateway.hub.subscribe(table_id, viewer, after) as subscriber,
-    ):
-
-        async def push() -> None:
-            while True:
-                seq, raw = await subscriber.next()
-                if connection.expired():
-                    raise ApiError(401, "session_expired", "the session has expired; sign in again")
-                if _phase.decode(raw).phase == "lobby":
-                    # Seats change hands only in the lobby: follow my seat if I just took one.
-                    current = await _record_at(gateway, table_id, seq)
-                    seat = seat_of(current, player)
-                    if seat != subscriber.viewer:
-                        subscriber.viewer = seat
-                        raw = await gateway.client.view_raw(table_id, seat) or raw
-                        seq = _phase.decode(raw).seq
-                        subscriber.sent = max(subscriber.sent, seq)
-                await connection.send(b'{"type":"view","seq":%d,"view":%s}' % (seq, raw))
-
-        await _until_one_ends(
-            socket,
-            push(),
-            connection.receive_commands(table_id),
-            connection.push_chat(chat, table_id),
-            connection.heartbeat.run(),
-        )
+    with connection.heartbeat.held():
+        async with (
+            gateway.chat.hub.subscribe(table_id, ready) as chat,
+            gateway.hub.subscribe(table_id, viewer, after, ready) as subscriber,
+        ):
+            await _until_one_ends(
+                socket,
+                connection.push(table_id, subscriber, chat),
+                connection.receive_commands(table_id),
+            )
 
 
 @websocket("/players/me/live")
@@ -346,6 +366,7 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
 
     lock = asyncio.Lock()
     heartbeat = Heartbeat(gateway, player)
+    friends = FriendsPresence(gateway, player)
 
     async def send(data: str | bytes) -> None:
         async with lock:
@@ -354,37 +375,43 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
     async def forward(last: str) -> None:
         # No blocking read of its own: the process's stream watchers wake the socket
         # when its stream has something new, and keep the player online for a waiting
-        # realtime ticket (gateway/stream_wake.py).
+        # realtime ticket (gateway/stream_wake.py). The friends' presence is read in
+        # the same loop when due: one task for all the socket pushes.
         await mark_online(redis, player)
         wake = stream_wake(gateway.client)
         async with wake.follow(stream, last, player, PRESENCE_TTL_MS) as follower:
             while True:
                 if time.time() >= expires:
                     raise ApiError(401, "session_expired", "the session has expired; sign in again")
-                follower.ready.clear()  # before the read: an entry after it wakes us
-                entries = await redis.xread({stream: last}, count=100)
-                for _, rows in entries:
-                    for entry_id, fields in rows:
-                        last = entry_id.decode()
-                        data = fields.get(b"__data__")
-                        if data:
-                            await send(data)
-                if entries and len(entries[0][1]) == 100:
-                    follower.ready.set()  # more to read
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(follower.ready.wait(), max(0.0, expires - time.time()))
+                if follower.ready.is_set():
+                    follower.ready.clear()  # before the read: an entry after it wakes us
+                    last = await _forward_notices(redis, stream, last, send, follower.ready)
+                if not friends.due_in():
+                    await friends.push(send)
+                await follower.ready.wait(min(max(0.0, expires - time.time()), friends.due_in()))
 
     async def receive() -> None:
+        await heartbeat.beat()  # (the socket's presence shows at once)
         while True:
             text = await socket.receive_text()
             state = parse_presence(text) if len(text) < 256 else None
-            if state is None or not heartbeat.set(state):
+            if state is None or not await heartbeat.change(state):
                 await send(bad_presence_frame())
 
-    await _until_one_ends(
-        socket,
-        forward(after),
-        receive(),
-        heartbeat.run(),
-        watch_friends(gateway, player, send),
-    )
+    with heartbeat.held():
+        await _until_one_ends(socket, forward(after), receive())
+
+
+async def _forward_notices(redis: Any, stream: str, last: str, send: Any, ready: Signal) -> str:
+    """Send the notice stream's entries after ``last`` (at most 100; more: ``ready`` is
+    set again); the newest id sent."""
+    entries = await redis.xread({stream: last}, count=100)
+    for _, rows in entries:
+        for entry_id, fields in rows:
+            last = entry_id.decode()
+            data = fields.get(b"__data__")
+            if data:
+                await send(data)
+    if entries and len(entries[0][1]) == 100:
+        ready.set()  # more to read
+    return last

@@ -38,6 +38,7 @@ from typing import Any
 
 import structlog
 
+from gateway.signals import Signal
 from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.gateway.wake")
@@ -52,9 +53,10 @@ class Follower:
     """One follower's share: ``ready`` is set when its stream may hold something new
     (and once at the start, so that it reads what is there)."""
 
+    __slots__ = ("ready",)
+
     def __init__(self) -> None:
-        self.ready = asyncio.Event()
-        self.ready.set()
+        self.ready = Signal(on=True)
 
 
 class _Group:
