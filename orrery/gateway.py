@@ -336,15 +336,22 @@ def serve_gateway(
 
 
 def run_bots(url: str, key: str) -> None:
-    """Run the bot runner until SIGINT/SIGTERM, its bots choosing with the engine."""
+    """Run the bot runner until SIGINT/SIGTERM, its bots choosing with the engine (a
+    searching bot for ``ORRERY_BOT_BUDGET_MS`` a move)."""
+    import functools
+
     from bots import choose_move
+    from bots.settings import BotSettings
     from gateway.bots import BotRunner
+
+    budget_s = BotSettings.from_env().budget_ms / 1000
+    chooser = functools.partial(choose_move, budget_s=budget_s)
 
     async def run() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await BotRunner(url, key, chooser=choose_move).run(stop)
+        await BotRunner(url, key, chooser=chooser).run(stop)
 
     asyncio.run(run())

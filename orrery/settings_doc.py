@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import archive.settings
+import bots.settings
 import competitions.settings
 import gateway.settings
 import matchmaking.settings
@@ -341,6 +342,7 @@ SETTINGS: tuple[Setting, ...] = (
     *projections.settings.SETTINGS,
     *orrery.settings.SETTINGS,
     *gateway.settings.SETTINGS,
+    *bots.settings.SETTINGS,
     *archive.settings.SETTINGS,
     *matchmaking.settings.SETTINGS,
     *competitions.settings.SETTINGS,

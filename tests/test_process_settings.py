@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from archive.settings import ArchiverSettings
+from bots.settings import BotSettings
 from matchmaking.settings import MatchmakerSettings
 from orrery.settings import TimekeeperSettings, WatchdogSettings
 from projections.settings import ProjectorSettings
@@ -70,6 +71,7 @@ def test_no_module_reads_the_environment_when_imported() -> None:
         TimekeeperSettings,
         ArchiverSettings,
         MatchmakerSettings,
+        BotSettings,
     ],
 )
 def test_an_empty_environment_gives_the_defaults(kind: type) -> None:
@@ -142,3 +144,4 @@ def test_the_other_processes_read_theirs() -> None:
             "ORRERY_FAULT_KILL_MATCHMAKER_AFTER": "made",
         }
     ) == MatchmakerSettings(lease_ms=500, cycle_s=0.1, offline_s=2.0, fault="made")
+    assert BotSettings.from_env({"ORRERY_BOT_BUDGET_MS": "150"}) == BotSettings(budget_ms=150)
