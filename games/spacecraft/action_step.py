@@ -8,10 +8,8 @@ the per-parameter ones that ``legal.py`` asks as well.
 
 from __future__ import annotations
 
-import msgspec
-
 from games.rejection import UNKNOWN_SPACE, WRONG_PHASE, Rejected
-from games.spacecraft.junkyard import board_weight, is_visit_target, search_moves
+from games.spacecraft.junkyard import board_weight, is_search_move, is_visit_target
 from games.spacecraft.state import SpacecraftState
 from games.spacecraft.turn_end import finish_turn
 from orrery_contracts.base import EventBody
@@ -32,15 +30,6 @@ def _off_grid(state: SpacecraftState, x: int, y: int) -> Rejected | None:
     if not (0 <= x < state.size and 0 <= y < state.size):
         return Rejected(UNKNOWN_SPACE, "that space is not on the junkyard")
     return None
-
-
-def _taken(state: SpacecraftState, seat: int, cell: int) -> SpacecraftState:
-    """A light copy of the state after ``seat`` took the top tile of ``cell``."""
-    piles = list(state.piles)
-    piles[cell] = piles[cell][:-1]
-    pawns = list(state.pawns)
-    pawns[seat] = cell
-    return msgspec.structs.replace(state, piles=piles, pawns=pawns)
 
 
 # ---------------------------------------------------------------------------- visit
@@ -74,7 +63,7 @@ def visit_problem(state: SpacecraftState, c: Visit, seat: int) -> Rejected | Non
 def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:
     cell = c.y * state.size + c.x
     events: list[EventBody] = [Visited(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
-    return events + finish_turn(_taken(state, seat, cell), seat)
+    return events + finish_turn(state, seat, cell)
 
 
 # ---------------------------------------------------------------------------- search
@@ -109,13 +98,18 @@ def search_cell_problem(
 
 def search_problem(state: SpacecraftState, c: Search, seat: int) -> Rejected | None:
     found = searching_problem(state, seat)
-    return found or search_cell_problem(state, seat, c.x, c.y, search_moves(state, seat))
+    if found is not None:
+        return found
+    # of the pawn's moves only whether this pile is one (the others are not asked)
+    cell = c.y * state.size + c.x
+    moves = [cell] if is_search_move(state, seat, cell) else []
+    return search_cell_problem(state, seat, c.x, c.y, moves)
 
 
 def search(state: SpacecraftState, c: Search, seat: int) -> list[EventBody]:
     cell = c.y * state.size + c.x
     events: list[EventBody] = [Searched(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
-    return events + finish_turn(_taken(state, seat, cell), seat)
+    return events + finish_turn(state, seat, cell)
 
 
 # ---------------------------------------------------------------------------- leave

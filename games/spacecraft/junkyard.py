@@ -96,6 +96,37 @@ def has_visit_target(state: SpacecraftState) -> bool:
     return bool(visit_targets(state))
 
 
+def is_search_move(state: SpacecraftState, seat: int, cell: int) -> bool:
+    """Whether ``cell`` is in ``search_moves(state, seat)``: only the one straight
+    direction from the pawn towards ``cell`` is walked (a move lies in the line of its
+    direction, as the adjacent or the farthest pile)."""
+    size = state.size
+    pawns = state.pawns
+    start = pawns[seat]
+    if start < 0 or not 0 <= cell < size * size:
+        return False
+    x0, y0 = start % size, start // size
+    x1, y1 = cell % size, cell // size
+    if x1 == x0 and y1 != y0:
+        dx, dy = 0, (1 if y1 > y0 else -1)
+    elif y1 == y0 and x1 != x0:
+        dx, dy = (1 if x1 > x0 else -1), 0
+    else:
+        return False
+    piles = state.piles
+    x, y = x0 + dx, y0 + dy
+    last = -1
+    while 0 <= x < size and 0 <= y < size:
+        here = y * size + x
+        if not piles[here] or here in pawns:
+            break
+        if last < 0 and here == cell:
+            return True  # the adjacent pile
+        last = here
+        x, y = x + dx, y + dy
+    return last == cell  # the farthest pile
+
+
 def search_moves(state: SpacecraftState, seat: int) -> list[int]:
     """Cells the seat's pawn may move to (adjacent pile or farthest reachable pile in each
     straight direction; pawns and empty spaces block), before the weight check."""

@@ -3,6 +3,8 @@ turn, the countdown, the final round, the end of the game."""
 
 from __future__ import annotations
 
+import msgspec
+
 from games.rejection import WRONG_PHASE, Rejected
 from games.spacecraft.junkyard import has_visit_target
 from games.spacecraft.scoring import breakdown
@@ -21,6 +23,8 @@ from orrery_contracts.spacecraft.events import (
 
 def refill(state: SpacecraftState) -> tuple[RowsRefilled | None, bool]:
     """The refill event (None when nothing changes) and whether the upper row stays short."""
+    if NO_CARD not in state.lower and NO_CARD not in state.upper:
+        return None, False  # both rows full (no card taken): nothing moves, nothing drawn
     lower, upper = list(state.lower), list(state.upper)
     for i in range(cat.ROW_SIZE):
         if lower[i] == NO_CARD and upper[i] != NO_CARD:
@@ -53,9 +57,21 @@ def game_ended(state: SpacecraftState) -> GameEnded:
     )
 
 
-def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
+def _taken(state: SpacecraftState, seat: int, cell: int) -> SpacecraftState:
+    """A light copy of the state after ``seat`` took the top tile of ``cell``."""
+    piles = list(state.piles)
+    piles[cell] = piles[cell][:-1]
+    pawns = list(state.pawns)
+    pawns[seat] = cell
+    return msgspec.structs.replace(state, piles=piles, pawns=pawns)
+
+
+def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[EventBody]:
     """Events closing ``seat``'s turn. ``state`` already reflects the turn's earlier events
-    and is not modified."""
+    and is not modified; ``took``: the pile whose top tile ``seat`` took this turn (a
+    visit or a search), which ``state`` does not reflect yet. Only the junkyard's piles
+    and pawns differ after it, so the light copy reflecting it (``_taken``) is made only
+    where they are read."""
     out: list[EventBody] = []
     short = False
     if state.variant != "advanced":
@@ -64,7 +80,7 @@ def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
             out.append(refilled)
     if state.phase == "final":
         if len(state.final_order) <= 1:
-            out.append(game_ended(state))
+            out.append(game_ended(state if took < 0 else _taken(state, seat, took)))
         else:
             out.append(TurnPassed(seat=state.final_order[1]))
         return out
@@ -80,7 +96,10 @@ def finish_turn(state: SpacecraftState, seat: int) -> list[EventBody]:
         if remaining <= 1:
             out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
             return out
-    if state.pawns[nxt] < 0 and not has_visit_target(state):
+    # ``nxt`` is another seat (two seats at least): its pawn is the same after ``took``
+    if state.pawns[nxt] < 0 and not has_visit_target(
+        state if took < 0 else _taken(state, seat, took)
+    ):
         out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
     return out
 
