@@ -1,13 +1,8 @@
 """evolve: apply one SPACEcraft fact to the state (no decisions, no randomness).
 
-One ``match`` on the event type, one case per event; an event that is not SPACEcraft's
-is an error, never silently skipped. The match is on ``type(event)`` with dotted value
-patterns (``case ev.Left:``): a case that misses costs one compare of two classes, where a
-class pattern (``case ev.Left():``) costs an ``isinstance`` through msgspec's metaclass,
-several times more (events are never subclassed, so the exact type is the kind). The
-cases stand in the order of how often their events occur (random 4-seat games: a third
-of all events pass the turn, then searches, builds, leaves, visits, ...); the set-up
-events, once per game, come last.
+One small function per event, found by the event's type in a dict (events are never
+subclassed, so the exact type is the kind: one lookup, where a ``match`` tries its cases
+in turn); an event that is not SPACEcraft's is an error, never silently skipped.
 
 It reads no content data: the workshop stock and the advanced markers come with the
 setup events, what a part cost with ``sc.part_built``.
@@ -20,63 +15,6 @@ from typing import Any
 from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
 from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft import events as ev
-
-
-def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
-    # mypy does not narrow ``event`` from ``type(event)``, hence ``e: Any``.
-    e: Any = event
-    match type(event):
-        case ev.TurnPassed:
-            _turn_passed(state, e)
-        case ev.Searched:
-            _take(state, e.seat, e.x, e.y)
-        case ev.PartBuilt:
-            _built(state, e)
-        case ev.Left:
-            _left(state, e)
-        case ev.Visited:
-            _take(state, e.seat, e.x, e.y)
-        case ev.RowsRefilled:
-            state.lower, state.upper = list(e.lower), list(e.upper)
-            del state.deck[: e.drawn]
-        case ev.DesignFulfilled:
-            _fulfilled(state, e)
-        case ev.DesignReserved:
-            _reserved(state, e)
-        case ev.Arranged:
-            state.rockets[e.seat] = list(e.layout)
-            state.arranged = True
-        case ev.MarkerPlaced:
-            _marked(state, e)
-        case ev.GoalChosen:
-            state.goals[e.seat] = e.goal
-        case ev.GoalsDealt:
-            state.goal_options[e.seat] = list(e.options)
-            state.phase = "goals"
-        case ev.CountdownAdvanced:
-            state.countdown = e.remaining
-        case ev.CountdownTriggered:
-            state.holder = e.seat
-        case ev.FinalRoundStarted:
-            _final_round(state, e)
-        case ev.GameEnded:
-            _ended(state, e)
-        case ev.PlayStarted:
-            _play_started(state, e)
-        case ev.JunkyardLaid:
-            _junkyard(state, e)
-        case ev.WorkshopLaid:
-            state.tokens, state.supply = list(e.tokens), list(e.supply)
-        case ev.BlueprintDrawn:
-            state.blueprint = e.card
-        case ev.DesignsLaid:
-            _designs(state, e)
-        case ev.AdvancedLaid:
-            _advanced(state, e)
-        case _:
-            raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
-    return state
-
 
 # ---------------------------------------------------------------------------- set-up
 
@@ -180,3 +118,91 @@ def _ended(s: SpacecraftState, e: ev.GameEnded) -> None:
     s.phase = "over"
     s.final_order = []
     s.points, s.ranks = list(e.points), list(e.ranks)
+
+
+def _searched(s: SpacecraftState, e: ev.Searched) -> None:
+    _take(s, e.seat, e.x, e.y)
+
+
+def _visited(s: SpacecraftState, e: ev.Visited) -> None:
+    _take(s, e.seat, e.x, e.y)
+
+
+def _refilled(s: SpacecraftState, e: ev.RowsRefilled) -> None:
+    s.lower, s.upper = list(e.lower), list(e.upper)
+    del s.deck[: e.drawn]
+
+
+def _arranged(s: SpacecraftState, e: ev.Arranged) -> None:
+    s.rockets[e.seat] = list(e.layout)
+    s.arranged = True
+
+
+def _goal_chosen(s: SpacecraftState, e: ev.GoalChosen) -> None:
+    s.goals[e.seat] = e.goal
+
+
+def _goals_dealt(s: SpacecraftState, e: ev.GoalsDealt) -> None:
+    s.goal_options[e.seat] = list(e.options)
+    s.phase = "goals"
+
+
+def _countdown_advanced(s: SpacecraftState, e: ev.CountdownAdvanced) -> None:
+    s.countdown = e.remaining
+
+
+def _countdown_triggered(s: SpacecraftState, e: ev.CountdownTriggered) -> None:
+    s.holder = e.seat
+
+
+def _workshop(s: SpacecraftState, e: ev.WorkshopLaid) -> None:
+    s.tokens, s.supply = list(e.tokens), list(e.supply)
+
+
+def _blueprint(s: SpacecraftState, e: ev.BlueprintDrawn) -> None:
+    s.blueprint = e.card
+
+
+# Event type → its fold; each function is typed for its event, hence ``Any`` values.
+_FOLDS: dict[type[EventBody], Any] = {
+    ev.TurnPassed: _turn_passed,
+    ev.Searched: _searched,
+    ev.PartBuilt: _built,
+    ev.Left: _left,
+    ev.Visited: _visited,
+    ev.RowsRefilled: _refilled,
+    ev.DesignFulfilled: _fulfilled,
+    ev.DesignReserved: _reserved,
+    ev.Arranged: _arranged,
+    ev.MarkerPlaced: _marked,
+    ev.GoalChosen: _goal_chosen,
+    ev.GoalsDealt: _goals_dealt,
+    ev.CountdownAdvanced: _countdown_advanced,
+    ev.CountdownTriggered: _countdown_triggered,
+    ev.FinalRoundStarted: _final_round,
+    ev.GameEnded: _ended,
+    ev.PlayStarted: _play_started,
+    ev.JunkyardLaid: _junkyard,
+    ev.WorkshopLaid: _workshop,
+    ev.BlueprintDrawn: _blueprint,
+    ev.DesignsLaid: _designs,
+    ev.AdvancedLaid: _advanced,
+}
+
+
+def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
+    fold = _FOLDS.get(type(event))
+    if fold is None:
+        raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
+    fold(state, event)
+    return state
+
+
+def evolve_all(state: SpacecraftState, events: list[EventBody]) -> None:
+    """``evolve`` of each event in turn (a command's events: one call, not one each)."""
+    folds = _FOLDS
+    for event in events:
+        fold = folds.get(type(event))
+        if fold is None:
+            raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
+        fold(state, event)

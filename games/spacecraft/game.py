@@ -3,7 +3,7 @@ wire types — and the module function for each part of the rules."""
 
 from __future__ import annotations
 
-from games.definition import GameDefinition, decide_then_fold
+from games.definition import GameDefinition
 from games.spacecraft import (
     decide,
     determinize,
@@ -35,7 +35,7 @@ GAME: GameDefinition[SpacecraftState, SpacecraftView] = GameDefinition(
     setup=setup.setup,
     decide=decide.decide,
     evolve=evolve.evolve,
-    play=decide_then_fold(decide.decide, evolve.evolve),  # decide copies nothing
+    play=decide.play,  # decide copies nothing: decide, then the fold
     view=views.view,
     views=views.views,
     legal_commands=legal.legal_commands,

@@ -65,7 +65,17 @@ def gate(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> Rejected
     """Whether ``seat`` may send a command of this kind now at all. In every game the
     same order: the game is over, the seat has no player, not this game's command, then
     the phase and the turn."""
-    if state.phase == "over":
+    phase = state.phase
+    if (
+        seat == state.current
+        and (phase == "play" or phase == "final")
+        and 0 <= seat < state.players
+        and kind in _COMMAND_TYPES
+    ):
+        # the usual case, this game's command from the seat to move while the game runs,
+        # accepted at once (the checks below find nothing to refuse in it)
+        return None
+    if phase == "over":
         return Rejected(GAME_OVER, "the game is over")
     if not 0 <= seat < state.players:
         return Rejected(NOT_YOUR_TURN, "no such seat")
@@ -73,7 +83,7 @@ def gate(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> Rejected
         return not_spacecraft()
     if kind is ChooseGoal:
         return None
-    if state.phase not in ("play", "final"):
+    if phase not in ("play", "final"):
         return Rejected(WRONG_PHASE, "every player must choose a personal goal first")
     if seat != state.current:
         return Rejected(NOT_YOUR_TURN, f"it is seat {state.current}'s turn")
@@ -90,32 +100,25 @@ def problem(state: SpacecraftState, seat: int, command: CommandBody) -> Rejected
     found = gate(state, seat, type(command))
     if found is not None:
         return found
-    # The listing asks most about the design cards, decide about the turn's steps (see
-    # ``decide``). ``c`` is ``Any``: mypy does not narrow ``command`` from ``type(command)``.
-    c: Any = command
-    match type(command):
-        case cmd.Fulfil:
-            return design_step.fulfil_problem(state, c, seat)
-        case cmd.Reserve:
-            return design_step.reserve_problem(state, c, seat)
-        case cmd.Leave:
-            return action_step.leave_problem(state, c, seat)
-        case cmd.EndTurn:
-            return turn_end.end_turn_problem(state, c, seat)
-        case cmd.Mark:
-            return design_step.mark_problem(state, c, seat)
-        case cmd.Search:
-            return action_step.search_problem(state, c, seat)
-        case cmd.Build:
-            return build_step.build_problem(state, c, seat)
-        case cmd.Visit:
-            return action_step.visit_problem(state, c, seat)
-        case cmd.Arrange:
-            return build_step.arrange_problem(state, c, seat)
-        case cmd.ChooseGoal:
-            return goals.choose_goal_problem(state, c, seat)
-        case _:
-            return not_spacecraft()
+    # ``gate`` refused a command of another game, so the lookup finds it
+    check: Any = _CHECKS[type(command)]
+    found = check(state, command, seat)
+    return found
+
+
+# Command type → its predicate (each typed for its command).
+_CHECKS: dict[type[CommandBody], Any] = {
+    cmd.Fulfil: design_step.fulfil_problem,
+    cmd.Reserve: design_step.reserve_problem,
+    cmd.Leave: action_step.leave_problem,
+    cmd.EndTurn: turn_end.end_turn_problem,
+    cmd.Mark: design_step.mark_problem,
+    cmd.Search: action_step.search_problem,
+    cmd.Build: build_step.build_problem,
+    cmd.Visit: action_step.visit_problem,
+    cmd.Arrange: build_step.arrange_problem,
+    cmd.ChooseGoal: goals.choose_goal_problem,
+}
 
 
 def accepts(state: SpacecraftState, command: CommandBody, seat: int) -> bool:
