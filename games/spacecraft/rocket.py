@@ -14,7 +14,7 @@ and joins nothing.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from orrery_contracts.spacecraft import catalogue as cat
@@ -22,22 +22,25 @@ from orrery_contracts.spacecraft.commands import Placement
 
 MAX_COORD = 64
 
-_SHAPE_CACHE: dict[str, str] = {}
-_COLOUR_CACHE: dict[str, str] = {}
+
+class _Memo(dict[str, str]):
+    """A kind's shape or colours, worked out on the first lookup of the kind and kept:
+    a lookup of a kind seen before is the dict's own (no Python call)."""
+
+    __slots__ = ("of",)
+
+    def __init__(self, of: Callable[[str], str]) -> None:
+        super().__init__()
+        self.of = of
+
+    def __missing__(self, kind: str) -> str:
+        found = self[kind] = self.of(kind)
+        return found
 
 
-def shape(kind: str) -> str:
-    s = _SHAPE_CACHE.get(kind)
-    if s is None:
-        s = _SHAPE_CACHE[kind] = cat.shape_of(kind)
-    return s
-
-
-def colours(kind: str) -> str:
-    c = _COLOUR_CACHE.get(kind)
-    if c is None:
-        c = _COLOUR_CACHE[kind] = cat.colours_of(kind)
-    return c
+# ``shape(kind)`` and ``colours(kind)``: every rocket's check, view and score asks them
+shape: Callable[[str], str] = _Memo(cat.shape_of).__getitem__
+colours: Callable[[str], str] = _Memo(cat.colours_of).__getitem__
 
 
 def invalid_reason(layout: Iterable[Placement]) -> str | None:
@@ -170,7 +173,8 @@ def attach(layout: list[Placement], new_kind: str) -> list[Placement] | None:
     down = s in ("engine", "body")
     sideways = s in ("fin", "connector")
     bridge = s == "body"
-    for (x, y), here in sorted(cells.items()):
+    for x, y in sorted(cells):  # the cells are unique: their order is the items' order
+        here = cells[(x, y)]
         if here == "body":
             candidates: tuple[tuple[int, int], ...] = ()
             if up:
