@@ -21,6 +21,7 @@ from games.federation.state import Player
 from games.federation.working_copy import (
     CRYSTALS,
     CRYSTALS_ANY,
+    EVERY_SEAT,
     INFLUENCE_ANY,
     PLANET_BITS,
     SEAT_SHIFT,
@@ -43,29 +44,87 @@ def after_step(ctx: Ctx) -> None:
     if not touched:  # no event since the last look can change what either counts
         return
     s = ctx.state
-    if touched & INFLUENCE_ANY:
+    if touched == EVERY_SEAT:  # the first look of a command: every seat and planet
+        ctx.touched = CRYSTALS_ANY
+        _every_planet_medal(ctx)
+        touched = ctx.touched
+    elif touched & INFLUENCE_ANY:
         ctx.touched = touched & CRYSTALS_ANY
+        bits = touched & INFLUENCE_ANY  # the seat's bits at the bottom, seat by seat
         for seat, p in enumerate(s.players):
-            planets = touched >> (SEAT_SHIFT * seat) & PLANET_BITS
-            if planets:
-                _planet_medals(ctx, seat, p, planets)
+            if bits & PLANET_BITS:
+                _planet_medals(ctx, seat, p, bits & PLANET_BITS)
+            bits >>= SEAT_SHIFT
+            if not bits:
+                break
         touched = ctx.touched  # a medal's events count for the check below
     if touched & CRYSTALS_ANY:
         ctx.touched = touched & INFLUENCE_ANY
+        bits = touched & CRYSTALS_ANY
         for seat, p in enumerate(s.players):
             if (
-                touched >> (SEAT_SHIFT * seat) & CRYSTALS
-                and p.copp + p.lav + p.ocean > cat.MAX_CRYSTALS
+                bits & CRYSTALS
+                and p.copp + p.lav + p.ocean > _MAX_CRYSTALS
                 and not any(type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue)
             ):
                 ctx.push(st.DiscardCrystals(seat=seat))
+            bits >>= SEAT_SHIFT
+            if not bits:
+                break
+
+
+_MAX_CRYSTALS = cat.MAX_CRYSTALS
+_NEVER = 1 << 30  # the head of an empty medal supply: no count comes to it
+
+
+def _every_planet_medal(ctx: Ctx) -> None:
+    """The planet medals every seat has come to, in seat and planet order: the first look
+    of every command, so written for speed. Each planet's threshold (the head of its
+    supply) is read once; a seat's planet is handed to ``_planet_medals``, which looks
+    exactly, only when its count reaches that threshold and the seat lacks that medal (a
+    megastructure counting twice at most: twice the structures). A medal taken only
+    raises its planet's threshold, so the ones read first stay a sound filter."""
+    s = ctx.state
+    supply = s.medal_supply
+    h0, h1, h2, h3, h4 = _heads(supply)
+    for seat, p in enumerate(s.players):
+        b0, b1, b2, b3, b4 = p.inf_bonus
+        medals = p.medals
+        planets = 0
+        if p.orange + b0 >= h0 and "orange" not in medals:
+            planets = 1
+        if p.blue + b1 >= h1 and "blue" not in medals:
+            planets |= 2
+        if sum(p.stalls) + b2 >= h2 and "yellow" not in medals:
+            planets |= 4
+        if len(p.erudite) + b3 >= h3 and "purple" not in medals:
+            planets |= 8
+        if 2 * len(p.built) + b4 >= h4 and "green" not in medals:
+            planets |= 16
+        if planets:
+            _planet_medals(ctx, seat, p, planets)
+
+
+def _heads(supply: dict[str, list[int]]) -> tuple[int, int, int, int, int]:
+    """The next threshold of each planet's medal (``_NEVER`` once its supply is empty)."""
+    o = supply["orange"]
+    b = supply["blue"]
+    y = supply["yellow"]
+    u = supply["purple"]
+    g = supply["green"]
+    return (
+        o[0] if o else _NEVER,
+        b[0] if b else _NEVER,
+        y[0] if y else _NEVER,
+        u[0] if u else _NEVER,
+        g[0] if g else _NEVER,
+    )
 
 
 def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
     """The planet medals ``seat`` has come to, of the ``planets`` (bits) looked at, in
-    planet order (``counts.influence``, written out per planet: this runs for every seat
-    and planet at the first look of every command). A medal taken pops its planet's
-    supply, which only another seat's later look reads again."""
+    planet order (``counts.influence``, written out per planet). A medal taken pops its
+    planet's supply, which only another seat's later look reads again."""
     supply = ctx.state.medal_supply
     bonus = p.inf_bonus
     if planets & 1:
