@@ -38,7 +38,7 @@ from games.spacecraft.action_step import (
 from games.spacecraft.build_step import building_problem, fit_problem
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
-from games.spacecraft.workshop import cheapest_payment, pay_problem
+from games.spacecraft.workshop import cheapest_payment
 from orrery_contracts.base import CommandBody
 from orrery_contracts.spacecraft import COMMAND_TYPES
 from orrery_contracts.spacecraft import catalogue as cat
@@ -158,27 +158,54 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
             continue
         key = (tokens[slot.column], cat.PART_WEIGHT[shape])
         if key not in paid:
+            # pay_problem of the compartment's column token and part weight is
+            # payment_problem of the ids (these names are junk), which the cheapest
+            # payment has passed: it is not asked again
             pay = cheapest_payment(beside, *key)
-            names = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
-            # pay_problem reads the compartment's column token and part weight only
-            if names is not None and pay_problem(state, seat, i, names) is not None:
-                names = None
-            paid[key] = names
+            paid[key] = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
         names = paid[key]
         if names is not None:
             out.append(Build(slot=i, pay=names))
     return out
 
 
+# The design commands are few values, frozen: each is made once and handed out again.
+_FULFIL: dict[int, Fulfil] = {}
+_RESERVE: dict[int, Reserve] = {}
+_MARK: dict[int, Mark] = {}
+_END_TURN = EndTurn()
+_LEAVE = Leave()
+
+
+def _made(made: dict[int, Any], kind: Any, card: int) -> Any:
+    found = made.get(card)
+    if found is None:
+        found = made[card] = kind(card=card)
+    return found
+
+
 def _design(state: SpacecraftState, seat: int) -> list[CommandBody]:
+    """The design step's commands the predicates accept. The caller's ``gate`` holds for
+    every command of the seat to move but the goal's, so each candidate is asked its own
+    predicate, not ``problem`` again."""
+    out: list[CommandBody] = []
     if state.variant == "advanced":
-        candidates: list[CommandBody] = [Mark(card=card) for card in state.adv_cards]
-    else:
-        lower = [c for c in state.lower if c != NO_CARD]
-        mine = [state.reserved[seat]] if state.reserved[seat] != NO_CARD else []
-        candidates = [Fulfil(card=c) for c in lower + mine]
-        candidates += [Reserve(card=c) for c in lower]
-    return [c for c in candidates if accepts(state, c, seat)]
+        for card in state.adv_cards:
+            mark = _made(_MARK, Mark, card)
+            if design_step.mark_problem(state, mark, seat) is None:
+                out.append(mark)
+        return out
+    lower = [c for c in state.lower if c != NO_CARD]
+    mine = [state.reserved[seat]] if state.reserved[seat] != NO_CARD else []
+    for card in lower + mine:
+        fulfil = _made(_FULFIL, Fulfil, card)
+        if design_step.fulfil_problem(state, fulfil, seat) is None:
+            out.append(fulfil)
+    for card in lower:
+        reserve = _made(_RESERVE, Reserve, card)
+        if design_step.reserve_problem(state, reserve, seat) is None:
+            out.append(reserve)
+    return out
 
 
 def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
@@ -194,8 +221,8 @@ def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
         for c in moves:
             if search_cell_problem(state, seat, c % size, c // size, moves) is None:
                 out.append(Search(x=c % size, y=c // size))
-    if accepts(state, Leave(), seat):
-        out.append(Leave())
+    if action_step.leave_problem(state, _LEAVE, seat) is None:  # the caller's gate holds
+        out.append(_LEAVE)
     return out
 
 
@@ -216,5 +243,6 @@ def legal_commands(state: SpacecraftState, seat: int) -> list[CommandBody]:
         if auto is not None and auto != current and accepts(state, Arrange(layout=auto), seat):
             out.append(Arrange(layout=auto))
     out += _design(state, seat)
-    out += [c for c in (EndTurn(),) if accepts(state, c, seat)]
+    if turn_end.end_turn_problem(state, _END_TURN, seat) is None:  # gate holds (above)
+        out.append(_END_TURN)
     return out
