@@ -205,6 +205,17 @@ def same_parts(a: Iterable[Placement], b: Iterable[Placement]) -> bool:
     return Counter(p.kind for p in a) == Counter(p.kind for p in b)
 
 
+def extent(layout: list[Placement]) -> tuple[int, int]:
+    """``width`` and ``height`` of a rocket, cached per layout (every seat's view asks
+    them of every rocket after each command; a rocket changes a few times a game)."""
+    return _extent(tuple(layout))
+
+
+@lru_cache(maxsize=1024)
+def _extent(layout: tuple[Placement, ...]) -> tuple[int, int]:
+    return width(layout), height(layout)
+
+
 def width(layout: Iterable[Placement]) -> int:
     return len({p.x for p in layout})
 

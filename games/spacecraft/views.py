@@ -8,7 +8,6 @@ its reserved card (:func:`_own_fields`); everything else is public.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
@@ -18,17 +17,20 @@ from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.views import AdvancedCardView, CellView, SeatView, SpacecraftView
 
 
-def _own_fields(state: SpacecraftState, s: int, viewer: int | None) -> dict[str, Any]:
+def _own_fields(
+    state: SpacecraftState, s: int, viewer: int | None
+) -> tuple[int | None, list[int] | None, int | None]:
     """The fields of seat ``s``'s part that depend on who looks: its goal (hidden from
     the others while goals are chosen), its goal options and its reserved card."""
     choosing = state.phase == "goals"
     own = viewer == s
     reserved = state.reserved[s]
-    return {
-        "goal": None if state.goals[s] == NO_CARD or (choosing and not own) else state.goals[s],
-        "goal_options": list(state.goal_options[s]) if own and choosing else None,
-        "reserved": reserved if own and reserved != NO_CARD else None,
-    }
+    goal = state.goals[s]
+    return (
+        None if goal == NO_CARD or (choosing and not own) else goal,
+        list(state.goal_options[s]) if own and choosing else None,
+        reserved if own and reserved != NO_CARD else None,
+    )
 
 
 def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:
@@ -36,19 +38,23 @@ def _seat_view(state: SpacecraftState, s: int, viewer: int | None) -> SeatView:
     pawn = state.pawns[s]
     layout = state.rockets[s]
     reserved = state.reserved[s]
+    goal, options, own_reserved = _own_fields(state, s, viewer)
+    wide, high = rocket.extent(layout)
     return SeatView(
         seat=s,
         pawn=[pawn % size, pawn // size] if pawn >= 0 else None,
         board=[cat.JUNK_NAMES[t] for t in state.boards[s]],
         beside={cat.JUNK_NAMES[t]: n for t, n in enumerate(state.beside[s]) if n},
         rocket=list(layout),
-        width=rocket.width(layout),
-        height=rocket.height(layout),
+        width=wide,
+        height=high,
         fulfilled=list(state.fulfilled[s]),
         has_reserved=reserved != NO_CARD,
         markers_left=state.markers_left[s],
         meets_blueprint=rocket.meets_blueprint(layout, state.blueprint),
-        **_own_fields(state, s, viewer),
+        goal=goal,
+        goal_options=options,
+        reserved=own_reserved,
     )
 
 
@@ -106,6 +112,9 @@ def views(state: SpacecraftState, viewers: Sequence[int | None]) -> list[Spacecr
             out.append(shared)  # no part is its own: it sees what a spectator sees
             continue
         seats = list(shared.seats)
-        seats[viewer] = msgspec.structs.replace(seats[viewer], **_own_fields(state, viewer, viewer))
+        goal, options, reserved = _own_fields(state, viewer, viewer)
+        seats[viewer] = msgspec.structs.replace(
+            seats[viewer], goal=goal, goal_options=options, reserved=reserved
+        )
         out.append(msgspec.structs.replace(shared, seats=seats))
     return out
