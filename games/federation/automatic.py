@@ -28,7 +28,6 @@ from games.federation.working_copy import (
     Ctx,
 )
 from orrery_contracts.federation import catalogue as cat
-from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
 
 
@@ -382,13 +381,13 @@ def drain(ctx: Ctx) -> None:
                     raise RuntimeError(f"seat {step.seat} cannot pay {step.alternatives}")
                 if kind is st.DiscardCrystals and crystals(s.players[step.seat]) > cat.MAX_CRYSTALS:
                     raise RuntimeError(f"seat {step.seat} cannot discard down to the limit")
-                ctx.emit(ev.Popped())
+                ctx.pop()
                 continue
             if len(opts) > 1:
                 return
             answer(ctx, step, opts[0])
         else:
-            ctx.emit(ev.Popped())
+            ctx.pop()
             run_automatic(ctx, step)
         after_step(ctx)
 

@@ -37,7 +37,7 @@ def _start_opts(s: FederationState, step: st.ChooseStartTile) -> list[CommandBod
 
 
 def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.StartTileTaken(seat=step.seat, tile=c.tile))
     ctx.push_effect(step.seat, cat.START_TILES[c.tile])
 
@@ -49,7 +49,7 @@ def _pay_opts(s: FederationState, step: st.PayCost) -> list[CommandBody]:
 
 
 def _pay(ctx: Ctx, step: st.PayCost, c: cmd.Pay) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, diamond=-c.diamond, reason="pay")
 
 
@@ -68,7 +68,7 @@ def _discard_opts(s: FederationState, step: st.DiscardCrystals) -> list[CommandB
 
 
 def _discard(ctx: Ctx, step: st.DiscardCrystals, c: cmd.Discard) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, reason="discard")
 
 
@@ -77,7 +77,7 @@ def _crystal_opts(s: FederationState, step: st.ChooseCrystal) -> list[CommandBod
 
 
 def _crystal(ctx: Ctx, step: st.ChooseCrystal, c: cmd.Crystal) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     amounts = [0, 0, 0]
     amounts[c.kind] = 1
     ctx.gain(step.seat, copp=amounts[0], lav=amounts[1], ocean=amounts[2])
@@ -88,7 +88,7 @@ def _deep_opts(s: FederationState, step: st.ChooseDeepSpace) -> list[CommandBody
 
 
 def _deep(ctx: Ctx, step: st.ChooseDeepSpace, c: cmd.DeepSpace) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     tile = ctx.state.deep_space[c.index]
     ctx.emit(ev.DeepSpaceTaken(seat=step.seat, index=c.index, tile=tile))
     ctx.push_effect(step.seat, cat.DEEP_SPACE[tile])
@@ -99,7 +99,7 @@ def _influence_opts(s: FederationState, step: st.ChooseInfluence) -> list[Comman
 
 
 def _influence(ctx: Ctx, step: st.ChooseInfluence, c: cmd.Influence) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.InfluenceAdded(seat=step.seat, planet=c.planet))
 
 
@@ -109,7 +109,7 @@ def _medal_opts(s: FederationState, step: st.ChooseMedal) -> list[CommandBody]:
 
 
 def _medal(ctx: Ctx, step: st.ChooseMedal, c: cmd.Medal) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     take_medal(ctx, step.seat, c.kind)
 
 
@@ -119,7 +119,7 @@ def _fork_opts(s: FederationState, step: st.ChooseFork) -> list[CommandBody]:
 
 
 def _fork(ctx: Ctx, step: st.ChooseFork, c: cmd.Fork) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     straight, detour = cat.ORANGE_FORKS[ctx.state.players[step.seat].orange]
     orange_move(ctx, step.seat, straight if c.straight else detour)
 
@@ -131,7 +131,7 @@ def _dead_opts(s: FederationState, step: st.ChooseDeadAsteroid) -> list[CommandB
 
 
 def _dead(ctx: Ctx, step: st.ChooseDeadAsteroid, c: cmd.DeadAsteroid) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.DeadTaken(seat=step.seat, reward=c.reward))
     ctx.push_effect(step.seat, cat.DEAD_REWARDS[c.reward])
 
@@ -144,7 +144,7 @@ def _blue_opts(s: FederationState, step: st.ChooseToken) -> list[CommandBody]:
 
 
 def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     token = ctx.state.blue_tokens[c.level - 1][c.spot]
     ctx.emit(ev.TokenTaken(seat=step.seat, level=c.level, spot=c.spot, token=token))
 
@@ -161,7 +161,7 @@ def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
 
 
 def _yellow(ctx: Ctx, step: st.ChooseStall, c: cmd.Stall) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.StallTaken(seat=step.seat, stall=c.stall, upper=c.upper))
     cost, reward = cat.STALLS[c.stall]
     times = cat.UPPER_FACTOR if c.upper else 1
@@ -181,7 +181,7 @@ def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody
 
 
 def _purple(ctx: Ctx, step: st.ChooseErudite, c: cmd.Erudite) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.EruditeTaken(seat=step.seat, tile=c.tile))
     timing, effect = cat.ERUDITE[c.tile]
     if timing == "now":
@@ -207,7 +207,7 @@ def _green_opts(s: FederationState, step: st.ChooseStructure) -> list[CommandBod
 
 
 def _green(ctx: Ctx, step: st.ChooseStructure, c: cmd.Build) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     s = ctx.state
     if c.structure < cat.N_PRODUCTION:
         ctx.emit(ev.Built(seat=step.seat, structure=c.structure))
@@ -229,7 +229,7 @@ def _retrigger_opts(s: FederationState, step: st.ChooseRetrigger) -> list[Comman
 
 
 def _retrigger(ctx: Ctx, step: st.ChooseRetrigger, c: cmd.Retrigger) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.push_effect(step.seat, cat.PRODUCTION[ctx.state.production[c.structure]][1])
 
 
@@ -239,7 +239,7 @@ def _project_opts(s: FederationState, step: st.ChooseProject) -> list[CommandBod
 
 
 def _project(ctx: Ctx, step: st.ChooseProject, c: cmd.Project) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     advance_project(ctx, c.project, step.seat)
 
 
@@ -260,7 +260,7 @@ def _check_opts(s: FederationState, step: st.ChooseCheck) -> list[CommandBody]:
 
 
 def _check(ctx: Ctx, step: st.ChooseCheck, c: cmd.Check) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.Checked(seat=step.seat, mission=c.mission))
 
 
@@ -301,7 +301,7 @@ def _spy_opts(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]
 
 
 def _spy(ctx: Ctx, step: st.ChooseSpyTarget, c: cmd.Spy) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.push(*room_steps(step.seat, c.target))
 
 
@@ -336,7 +336,7 @@ def _free_mission_opts(s: FederationState, step: st.ChooseFreeMission) -> list[C
 
 
 def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.emit(ev.MissionDone(seat=step.seat, mission=c.mission))
     ctx.push(*mission_steps(ctx, step.seat, c.mission))
 
@@ -369,9 +369,9 @@ def only_end_turn(s: FederationState, step: st.AfterPlacement) -> bool:
 
 def _post(ctx: Ctx, step: st.AfterPlacement, c: cmd.Mission | cmd.UseTile | cmd.EndTurn) -> None:
     if isinstance(c, cmd.EndTurn):
-        ctx.emit(ev.Popped())
+        ctx.pop()
     elif isinstance(c, cmd.Mission):
-        ctx.emit(ev.Popped())
+        ctx.pop()
         ctx.emit(ev.MissionDone(seat=step.seat, mission=c.mission))
         ctx.push(
             *mission_steps(ctx, step.seat, c.mission),
@@ -391,7 +391,7 @@ def _income_opts(s: FederationState, step: st.ChooseIncome) -> list[CommandBody]
 
 
 def _income(ctx: Ctx, step: st.ChooseIncome, c: cmd.Income) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     if c.take:
         ctx.push_effect(step.seat, cat.PRODUCTION[ctx.state.production[c.structure]][1])
 
@@ -410,7 +410,7 @@ def _upkeep_opts(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]
 
 
 def _upkeep(ctx: Ctx, step: st.ChooseUpkeep, c: cmd.Upkeep) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     p = ctx.state.players[step.seat]
     if c.level < level(p):
         ctx.emit(ev.AuthoritySet(seat=step.seat, step=cat.LEVEL_BOTTOM[c.level]))
@@ -422,7 +422,7 @@ def _law_opts(s: FederationState, step: st.ChooseLaw) -> list[CommandBody]:
 
 
 def _law(ctx: Ctx, step: st.ChooseLaw, c: cmd.LawChoice) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     ctx.push(st.PassLaw(side=c.side))
 
 

@@ -1,13 +1,15 @@
 """``evolve``: apply one Federation event to the state, in place (facts only).
 
-One ``match`` on the event type, one case per event; an event this game does not know
-is an error, never silently ignored. It reads no content data: amounts, setup content and
-neutral votes are in the events (see ``orrery_contracts.federation.events``). The
-untyped steps of rules versions 1 and 2 (``fed.pushed``) are upcast here as they are read.
+A fold function per event, looked up by the event's exact type (``FOLDS``); an event
+this game does not know is an error, never silently ignored. It reads no content data:
+amounts, setup content and neutral votes are in the events (see
+``orrery_contracts.federation.events``). The untyped steps of rules versions 1 and 2
+(``fed.pushed``) are upcast here as they are read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -19,91 +21,124 @@ from orrery_contracts.federation.legacy import upcast
 
 
 def evolve(s: FederationState, e: msgspec.Struct) -> FederationState:
-    # ``match type(e)`` with dotted value patterns: a case that misses costs one compare of
-    # two classes, where a class pattern (``case ev.Popped():``) costs an ``isinstance``
-    # through msgspec's metaclass, several times more (events are never subclassed). The
-    # cases stand in the order of how often they come up in play. ``x`` is ``Any``: mypy
-    # does not narrow ``e`` from ``type(e)``.
-    x: Any = e
-    match type(e):
-        case ev.Popped:
-            s.queue.pop(0)
-        case ev.Queued:
-            s.queue[0:0] = x.steps
-        case ev.Gained:
-            _gained(s, x)
-        case ev.Placed:
-            _placed(s, x)
-        case ev.ProjectAdvanced:
-            s.projects[x.project] += 1
-            if x.project == cat.COMMON and x.seat >= 0:
-                s.players[x.seat].common += 1
-        case ev.AuthoritySet:
-            s.players[x.seat].authority_step = x.step
-        case ev.DieSet:
-            s.players[x.seat].die = x.value
-        case ev.Checked:
-            s.players[x.seat].checks[x.mission] = True
-        case ev.MissionDone:
-            p = s.players[x.seat]
-            p.missions[x.mission] = True
-            p.hangar -= 1
-        case ev.MedalTaken:
-            s.players[x.seat].medals.append(x.kind)
-            s.medal_supply[x.kind].pop(0)
-        case ev.OrangeMoved:
-            s.players[x.seat].orange = x.level
-        case ev.BlueMoved:
-            s.players[x.seat].blue = x.level
-        case ev.Revealed:
-            shown = s.orange_shown if x.track == "orange" else s.blue_shown
-            shown[x.level] = True
-        case ev.TokenTaken:
-            s.blue_tokens[x.level - 1][x.spot] = -1
-            s.players[x.seat].tokens.append(x.token)
-        case ev.DeadTaken:
-            s.dead_left -= 1
-        case ev.StallTaken:
-            s.players[x.seat].stalls[x.stall] = 2 if x.upper else 1
-        case ev.EruditeTaken:
-            s.players[x.seat].erudite.append(x.tile)
-            s.erudite_stock[x.tile] -= 1
-        case ev.TileUsed:
-            s.players[x.seat].erudite_used.append(x.tile)
-        case ev.Built:
-            s.players[x.seat].built.append(x.structure)
-            if x.structure >= len(s.production):  # a megastructure
-                s.mega_filled[x.structure - len(s.production)] += 1
-        case ev.InfluenceAdded:
-            s.players[x.seat].inf_bonus[x.planet] += 1
-        case ev.StartTileTaken:
-            p = s.players[x.seat]
-            p.start_tile = x.tile
-            p.tile_missions += 1
-            s.start_tiles.remove(x.tile)
-        case ev.DeepSpaceTaken:
-            p = s.players[x.seat]
-            p.deep_space.append(x.tile)
-            p.tile_missions += 1
-            s.deep_space.pop(x.index)
-        case ev.PresidentTaken:
-            s.president_next = x.seat
-        case ev.RoundStarted:
-            _round_started(s, x)
-        case ev.RoundEnded:
-            _round_ended(s, x)
-        case ev.SetUp:
-            _set_up(s, x)
-        case ev.LawPassed:
-            pass  # the law's points come as ``fed.gained``
-        case ev.Finished:
-            s.finished = True
-            s.final_points = list(x.points)
-        case ev.Pushed:  # rules versions 1 and 2 only
-            s.queue[0:0] = [upcast(step) for step in x.steps]
-        case _:
-            raise TypeError(f"Federation has no event {type(e).__name__}")
+    fold = FOLDS.get(type(e))
+    if fold is None:
+        raise TypeError(f"Federation has no event {type(e).__name__}")
+    fold(s, e)
     return s
+
+
+def _popped(s: FederationState, e: ev.Popped) -> None:
+    s.queue.pop(0)
+
+
+def _queued(s: FederationState, e: ev.Queued) -> None:
+    s.queue[0:0] = e.steps
+
+
+def _project_advanced(s: FederationState, e: ev.ProjectAdvanced) -> None:
+    s.projects[e.project] += 1
+    if e.project == cat.COMMON and e.seat >= 0:
+        s.players[e.seat].common += 1
+
+
+def _authority_set(s: FederationState, e: ev.AuthoritySet) -> None:
+    s.players[e.seat].authority_step = e.step
+
+
+def _die_set(s: FederationState, e: ev.DieSet) -> None:
+    s.players[e.seat].die = e.value
+
+
+def _checked(s: FederationState, e: ev.Checked) -> None:
+    s.players[e.seat].checks[e.mission] = True
+
+
+def _mission_done(s: FederationState, e: ev.MissionDone) -> None:
+    p = s.players[e.seat]
+    p.missions[e.mission] = True
+    p.hangar -= 1
+
+
+def _medal_taken(s: FederationState, e: ev.MedalTaken) -> None:
+    s.players[e.seat].medals.append(e.kind)
+    s.medal_supply[e.kind].pop(0)
+
+
+def _orange_moved(s: FederationState, e: ev.OrangeMoved) -> None:
+    s.players[e.seat].orange = e.level
+
+
+def _blue_moved(s: FederationState, e: ev.BlueMoved) -> None:
+    s.players[e.seat].blue = e.level
+
+
+def _revealed(s: FederationState, e: ev.Revealed) -> None:
+    shown = s.orange_shown if e.track == "orange" else s.blue_shown
+    shown[e.level] = True
+
+
+def _token_taken(s: FederationState, e: ev.TokenTaken) -> None:
+    s.blue_tokens[e.level - 1][e.spot] = -1
+    s.players[e.seat].tokens.append(e.token)
+
+
+def _dead_taken(s: FederationState, e: ev.DeadTaken) -> None:
+    s.dead_left -= 1
+
+
+def _stall_taken(s: FederationState, e: ev.StallTaken) -> None:
+    s.players[e.seat].stalls[e.stall] = 2 if e.upper else 1
+
+
+def _erudite_taken(s: FederationState, e: ev.EruditeTaken) -> None:
+    s.players[e.seat].erudite.append(e.tile)
+    s.erudite_stock[e.tile] -= 1
+
+
+def _tile_used(s: FederationState, e: ev.TileUsed) -> None:
+    s.players[e.seat].erudite_used.append(e.tile)
+
+
+def _built(s: FederationState, e: ev.Built) -> None:
+    s.players[e.seat].built.append(e.structure)
+    if e.structure >= len(s.production):  # a megastructure
+        s.mega_filled[e.structure - len(s.production)] += 1
+
+
+def _influence_added(s: FederationState, e: ev.InfluenceAdded) -> None:
+    s.players[e.seat].inf_bonus[e.planet] += 1
+
+
+def _start_tile_taken(s: FederationState, e: ev.StartTileTaken) -> None:
+    p = s.players[e.seat]
+    p.start_tile = e.tile
+    p.tile_missions += 1
+    s.start_tiles.remove(e.tile)
+
+
+def _deep_space_taken(s: FederationState, e: ev.DeepSpaceTaken) -> None:
+    p = s.players[e.seat]
+    p.deep_space.append(e.tile)
+    p.tile_missions += 1
+    s.deep_space.pop(e.index)
+
+
+def _president_taken(s: FederationState, e: ev.PresidentTaken) -> None:
+    s.president_next = e.seat
+
+
+def _law_passed(s: FederationState, e: ev.LawPassed) -> None:
+    pass  # the law's points come as ``fed.gained``
+
+
+def _finished(s: FederationState, e: ev.Finished) -> None:
+    s.finished = True
+    s.final_points = list(e.points)
+
+
+def _pushed(s: FederationState, e: ev.Pushed) -> None:  # rules versions 1 and 2 only
+    s.queue[0:0] = [upcast(step) for step in e.steps]
 
 
 def _gained(s: FederationState, e: ev.Gained) -> None:
@@ -179,3 +214,39 @@ def _set_up(s: FederationState, e: ev.SetUp) -> None:
     thresholds = e.medal_thresholds or ev.V1_MEDAL_THRESHOLDS[s.seats]
     for planet in cat.PLANETS:
         s.medal_supply[planet] = list(thresholds)
+
+
+# The fold of each event, by its exact type (events are never subclassed): one lookup
+# and one call, where a ``match`` tries its cases one after the other. The working state
+# (``working_copy.Ctx``) folds through this very table.
+FOLDS: dict[type[msgspec.Struct], Callable[[FederationState, Any], None]] = {
+    ev.Popped: _popped,
+    ev.Queued: _queued,
+    ev.Gained: _gained,
+    ev.Placed: _placed,
+    ev.ProjectAdvanced: _project_advanced,
+    ev.AuthoritySet: _authority_set,
+    ev.DieSet: _die_set,
+    ev.Checked: _checked,
+    ev.MissionDone: _mission_done,
+    ev.MedalTaken: _medal_taken,
+    ev.OrangeMoved: _orange_moved,
+    ev.BlueMoved: _blue_moved,
+    ev.Revealed: _revealed,
+    ev.TokenTaken: _token_taken,
+    ev.DeadTaken: _dead_taken,
+    ev.StallTaken: _stall_taken,
+    ev.EruditeTaken: _erudite_taken,
+    ev.TileUsed: _tile_used,
+    ev.Built: _built,
+    ev.InfluenceAdded: _influence_added,
+    ev.StartTileTaken: _start_tile_taken,
+    ev.DeepSpaceTaken: _deep_space_taken,
+    ev.PresidentTaken: _president_taken,
+    ev.RoundStarted: _round_started,
+    ev.RoundEnded: _round_ended,
+    ev.SetUp: _set_up,
+    ev.LawPassed: _law_passed,
+    ev.Finished: _finished,
+    ev.Pushed: _pushed,
+}

@@ -48,7 +48,7 @@ def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
 
 
 def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
-    ctx.emit(ev.Popped())
+    ctx.pop()
     outer = c.space == cat.OUTER
     votes = 0
     if not outer and not c.funding:

@@ -6,10 +6,11 @@ and Federation's helpers to queue steps and gain resources through events.
 from __future__ import annotations
 
 from random import Random
+from typing import Any
 
 from games.federation.counts import reserve
 from games.federation.effect_steps import effect_steps
-from games.federation.evolve import evolve
+from games.federation.evolve import FOLDS, evolve
 from games.federation.state import FederationState
 from games.working import Working
 from orrery_contracts.base import EventBody
@@ -40,15 +41,22 @@ _WATCH: dict[type[EventBody], int] = {
 }
 
 
+_POPPED = ev.Popped()  # frozen and empty: one for every step done
+
+
 class Ctx(Working[FederationState]):
     """The working state (``games.working``, watching what the "at once" checks of
-    ``automatic.after_step`` count) with the table's RNG and the queue's helpers."""
+    ``automatic.after_step`` count) with the table's RNG and the queue's helpers.
+
+    Federation's events are folded through ``evolve.FOLDS`` directly (one lookup, one
+    call); the most frequent (a step done, steps queued, a gain) are folded in place by
+    their helpers, exactly as their fold functions do."""
 
     __slots__ = ("rng",)
 
     def __init__(self, state: FederationState, rng: Random) -> None:
         # Working's fields set here, not through ``Working.__init__``: one call less per
-        # ``decide`` (``emit`` is Working's own)
+        # ``decide``
         self.state = state
         self.fold = evolve
         self.events = []
@@ -57,10 +65,26 @@ class Ctx(Working[FederationState]):
         self.touched = EVERY_SEAT  # the first look is made regardless
         self.rng = rng
 
+    def emit(self, event: EventBody) -> None:
+        """``Working.emit`` for Federation's events: record, fold, note the watched bits."""
+        self.events.append(event)
+        kind = type(event)
+        FOLDS[kind](self.state, event)
+        bits = _WATCH.get(kind)
+        if bits is not None:
+            named: Any = event  # a watched event names its seat
+            self.touched |= bits << SEAT_SHIFT * named.seat
+
+    def pop(self) -> None:
+        """``fed.popped``: the step at the front is done."""
+        self.events.append(_POPPED)
+        self.state.queue.pop(0)
+
     def push(self, *steps: st.AnyStep) -> None:
         """Put steps at the front of the queue, to run in the given order."""
         if steps:
-            self.emit(ev.Queued(steps=list(steps)))
+            self.events.append(ev.Queued(steps=list(steps)))
+            self.state.queue[0:0] = steps
 
     def push_effect(self, seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> None:
         self.push(*effect_steps(seat, effect, icon, times))
@@ -76,10 +100,11 @@ class Ctx(Working[FederationState]):
         ships: int = 0,
         reason: str = "",
     ) -> None:
+        p = self.state.players[seat]
         if ships > 0:
-            ships = min(ships, reserve(self.state.players[seat]))
+            ships = min(ships, reserve(p))
         if copp or lav or ocean or diamond or pp or ships:
-            self.emit(
+            self.events.append(
                 ev.Gained(
                     seat=seat,
                     copp=copp,
@@ -91,3 +116,10 @@ class Ctx(Working[FederationState]):
                     reason=reason,
                 )
             )
+            p.copp += copp  # evolve's fold of fed.gained
+            p.lav += lav
+            p.ocean += ocean
+            p.diamond += diamond
+            p.pp += pp
+            p.hangar += ships
+            self.touched |= CRYSTALS << SEAT_SHIFT * seat
