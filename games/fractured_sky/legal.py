@@ -71,6 +71,7 @@ PHASE_COMMANDS: dict[str, tuple[type[CommandBody], ...]] = {
     PHASE_REWARDS: (cmd.ChooseResource,),
 }
 TURN_PHASES = (PHASE_PLAY, PHASE_SCOUT, PHASE_SLOT)
+_TURN_COMMANDS = {phase: PHASE_COMMANDS[phase] for phase in TURN_PHASES}
 _COMMAND_TYPES = frozenset(COMMAND_TYPES)
 
 
@@ -89,7 +90,16 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     The free trade (2 resources for 1) is allowed at any time while the game runs
     (RULES.md, rule choice 12): in every phase, on or off the seat's turn.
     """
-    if state.phase == PHASE_FINISHED:
+    phase = state.phase
+    if (
+        seat == state.turn
+        and 0 <= seat < state.seats
+        and kind in _TURN_COMMANDS.get(phase, ())  # this game's, of a phase with turns
+    ):
+        # the usual case, a command of the phase from the seat whose turn it is,
+        # accepted at once (the checks below find nothing to refuse in it)
+        return None
+    if phase == PHASE_FINISHED:
         return Rejected(GAME_OVER, "the game is over")
     if not 0 <= seat < state.seats:
         return Rejected(NOT_YOUR_TURN, "no such seat at this table")
