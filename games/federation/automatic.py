@@ -1,6 +1,6 @@
 """Running the queue: every automatic step until a seat must choose again (or the game
 ends), and the rules that apply "at once" after each step (planet medals, the limit of
-10 crystals). ``run_automatic`` dispatches an automatic step by its type.
+10 crystals). ``drain`` dispatches an automatic step by its type.
 
 A choice without options is skipped (e.g. the yellow action when no stall is
 affordable), except a payment: a cost is paid or the action was not allowed, so a pay
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.federation import effects, laws, rounds, scoring
-from games.federation.choices import CHOICE_TYPES, END_TURN, answer, only_end_turn, options
+from games.federation.choices import ANSWERS, CHOICE_TYPES, OPTIONS, only_end_turn
 from games.federation.counts import crystals
 from games.federation.effects import take_medal
 from games.federation.state import Player
@@ -24,6 +24,7 @@ from games.federation.working_copy import (
     EVERY_SEAT,
     INFLUENCE_ANY,
     PLANET_BITS,
+    POPPED,
     SEAT_SHIFT,
     Ctx,
 )
@@ -85,7 +86,16 @@ def _every_planet_medal(ctx: Ctx) -> None:
     raises its planet's threshold, so the ones read first stay a sound filter."""
     s = ctx.state
     supply = s.medal_supply
-    h0, h1, h2, h3, h4 = _heads(supply)
+    o = supply["orange"]
+    h0 = o[0] if o else _NEVER
+    o = supply["blue"]
+    h1 = o[0] if o else _NEVER
+    o = supply["yellow"]
+    h2 = o[0] if o else _NEVER
+    o = supply["purple"]
+    h3 = o[0] if o else _NEVER
+    o = supply["green"]
+    h4 = o[0] if o else _NEVER
     for seat, p in enumerate(s.players):
         b0, b1, b2, b3, b4 = p.inf_bonus
         medals = p.medals
@@ -102,22 +112,6 @@ def _every_planet_medal(ctx: Ctx) -> None:
             planets |= 16
         if planets:
             _planet_medals(ctx, seat, p, planets)
-
-
-def _heads(supply: dict[str, list[int]]) -> tuple[int, int, int, int, int]:
-    """The next threshold of each planet's medal (``_NEVER`` once its supply is empty)."""
-    o = supply["orange"]
-    b = supply["blue"]
-    y = supply["yellow"]
-    u = supply["purple"]
-    g = supply["green"]
-    return (
-        o[0] if o else _NEVER,
-        b[0] if b else _NEVER,
-        y[0] if y else _NEVER,
-        u[0] if u else _NEVER,
-        g[0] if g else _NEVER,
-    )
 
 
 def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
@@ -153,14 +147,6 @@ def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
             and "green" not in p.medals
         ):
             take_medal(ctx, seat, "green")
-
-
-def run_automatic(ctx: Ctx, step: st.AnyStep) -> None:
-    """Run an automatic step (already popped from the queue)."""
-    handler = _AUTOMATIC.get(type(step))
-    if handler is None:
-        raise TypeError(f"{step.kind!r} is not an automatic step")
-    handler(ctx, step)
 
 
 def _planet_action(ctx: Ctx, step: st.PlanetAction) -> None:
@@ -362,18 +348,26 @@ _AUTOMATIC: dict[type[st.Step], Callable[[Ctx, Any], None]] = {
 
 
 def drain(ctx: Ctx) -> None:
+    """Run the queue until a seat must choose (or the game ends); the loop of every
+    command, so its calls are written out: a step done is ``Ctx.pop``, an automatic
+    step's handler and a choice's options are looked up here, and ``after_step`` is
+    called only when an event it watches was emitted."""
     s = ctx.state
-    while not s.finished and s.queue:
-        step = s.queue[0]
+    queue = s.queue  # changed in place only (popped, steps put in front)
+    events = ctx.events
+    while not s.finished and queue:
+        step = queue[0]
         kind = type(step)  # exact types: cheaper than isinstance on a Struct, in a hot loop
         if kind is st.Turn:
             return
         if kind is st.AfterPlacement:  # the most frequent choice: is it only "end the turn"?
             if not only_end_turn(s, step):  # type: ignore[arg-type]
                 return
-            answer(ctx, step, END_TURN)
-        elif kind in CHOICE_TYPES:
-            opts = options(s, step)
+            events.append(POPPED)  # the answer END_TURN: the step is done (Ctx.pop)
+            queue.pop(0)
+            continue  # nothing watched was emitted
+        if kind in CHOICE_TYPES:
+            opts = OPTIONS[kind](s, step)
             if not opts:
                 # every path to a pay step, and every gain before a discard, was checked
                 # first with payments.can_settle: neither can be stuck
@@ -381,15 +375,21 @@ def drain(ctx: Ctx) -> None:
                     raise RuntimeError(f"seat {step.seat} cannot pay {step.alternatives}")
                 if kind is st.DiscardCrystals and crystals(s.players[step.seat]) > cat.MAX_CRYSTALS:
                     raise RuntimeError(f"seat {step.seat} cannot discard down to the limit")
-                ctx.pop()
+                events.append(POPPED)
+                queue.pop(0)
                 continue
             if len(opts) > 1:
                 return
-            answer(ctx, step, opts[0])
+            ANSWERS[kind](ctx, step, opts[0])
         else:
-            ctx.pop()
-            run_automatic(ctx, step)
-        after_step(ctx)
+            handler = _AUTOMATIC.get(kind)
+            if handler is None:
+                raise TypeError(f"{step.kind!r} is not an automatic step")
+            events.append(POPPED)
+            queue.pop(0)
+            handler(ctx, step)
+        if ctx.touched:
+            after_step(ctx)
 
 
 def start(ctx: Ctx) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.federation.counts import level
@@ -362,7 +362,8 @@ END_TURN = cmd.EndTurn()
 def only_end_turn(s: FederationState, step: st.AfterPlacement) -> bool:
     """Whether ``END_TURN`` is the after-placement choice's one option (so the queue
     answers it at once), without listing the options."""
-    if _loop_tiles(s.players[step.seat]):
+    p = s.players[step.seat]
+    if p.erudite and _loop_tiles(p):
         return False
     return step.mission_done or not open_missions(s, step.seat)
 
@@ -481,6 +482,11 @@ _ANSWERS: dict[type[st.Step], Callable[[Ctx, Any, Any], None]] = {
     st.ChooseFreeMission: _free_mission,
 }
 
+
+#: The options and the answer of each choice by its type (``options`` and ``answer``
+#: without their call, for the queue's loop).
+OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = _OPTIONS
+ANSWERS: Mapping[type[st.Step], Callable[[Ctx, Any, Any], None]] = _ANSWERS
 
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
 CHOICE_TYPES: frozenset[type[st.Step]] = frozenset(_OPTIONS)

@@ -41,7 +41,7 @@ _WATCH: dict[type[EventBody], int] = {
 }
 
 
-_POPPED = ev.Popped()  # frozen and empty: one for every step done
+POPPED = ev.Popped()  # frozen and empty: one for every step done
 
 
 class Ctx(Working[FederationState]):
@@ -77,7 +77,7 @@ class Ctx(Working[FederationState]):
 
     def pop(self) -> None:
         """``fed.popped``: the step at the front is done."""
-        self.events.append(_POPPED)
+        self.events.append(POPPED)
         self.state.queue.pop(0)
 
     def push(self, *steps: st.AnyStep) -> None:
