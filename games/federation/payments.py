@@ -154,14 +154,30 @@ def pending_items(s: FederationState, seat: int) -> tuple[Item, ...]:
 
 def can_pay_now(s: FederationState, seat: int, *alts: cat.Cost) -> bool:
     """Whether ``seat`` can pay one of ``alts`` now and still settle what follows."""
-    items = (Item(alts=alts), *pending_items(s, seat)) if alts else pending_items(s, seat)
+    items = (cost_item(alts), *pending_items(s, seat)) if alts else pending_items(s, seat)
     return can_settle(holding(s.players[seat]), items)
 
 
 def can_pay_then(h: Holding, rest: tuple[Item, ...], *alts: cat.Cost) -> bool:
     """``can_pay_now`` for a listing that asks it of many costs: the seat's holding
     ``h`` and what follows (``pending_items``) taken once by the caller."""
-    return can_settle(h, (Item(alts=alts), *rest))
+    item = _COST_ITEMS.get(alts)  # cost_item, its lookup written out (listings ask it often)
+    if item is None:
+        item = cost_item(alts)
+    return can_settle(h, (item, *rest))
+
+
+# The cost items made so far, by their alternatives (the catalogue's costs: few).
+_COST_ITEMS: dict[tuple[cat.Cost, ...], Item] = {}
+
+
+def cost_item(alts: tuple[cat.Cost, ...]) -> Item:
+    """The item of a cost (one of ``alts``), made once for each and shared (it is a
+    tuple)."""
+    item = _COST_ITEMS.get(alts)
+    if item is None:
+        item = _COST_ITEMS[alts] = Item(alts=alts)
+    return item
 
 
 def settle_options(
