@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from operator import mul
 
 from games.rejection import BAD_RESOURCE, CANNOT_AFFORD, Rejected
 from games.spacecraft import rocket
@@ -87,14 +88,13 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
 def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
     # paying everything (payment_problem of it, written out: it holds every tile, so it
     # fails only without the token or when too light)
-    weight = sum(n * w for n, w in zip(beside, cat.JUNK_WEIGHT, strict=True))
+    weight = sum(map(mul, beside, cat.JUNK_WEIGHT))  # one count per junk type
     if not beside[token] or weight < need:
         return None
-    have = list(beside)
-    everything = _everything(have)
     rest = need - cat.JUNK_WEIGHT[token]
     if rest <= 0:
         return (token,)
+    have = list(beside)
     avail = list(beside)
     avail[token] -= 1
     best: tuple[int, int, tuple[int, ...]] | None = None
@@ -105,8 +105,11 @@ def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...]
         else:
             best = key
             break
-    pay = sorted([token, *best[2]]) if best is not None else everything
-    return tuple(pay if payment_problem(have, token, need, pay) is None else everything)
+    if best is not None:
+        pay = sorted([token, *best[2]])
+        if payment_problem(have, token, need, pay) is None:
+            return tuple(pay)
+    return tuple(_everything(have))
 
 
 @lru_cache(maxsize=16)
