@@ -31,7 +31,7 @@ def _layout_problem(
         kinds.append(extra)
     if sorted(kinds) != sorted(p.kind for p in layout):
         return Rejected("layout_mismatch", "the layout must hold exactly your rocket's parts")
-    reason = rocket.invalid_reason(layout)
+    reason = rocket.layout_problem(layout)
     if reason is not None:
         return Rejected("invalid_layout", reason)
     return None

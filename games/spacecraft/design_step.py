@@ -31,7 +31,7 @@ def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | N
         return Rejected("design_limit", "at most 2 design cards per turn")
     if c.card == NO_CARD or (c.card not in state.lower and c.card != state.reserved[seat]):
         return Rejected("card_not_available", "that card is not in the lower row nor reserved")
-    if not rocket.meets_design(state.rockets[seat], cat.DESIGN_BY_ID[c.card]):
+    if not rocket.meets_design_card(state.rockets[seat], c.card):
         return Rejected("requirements_not_met", "your rocket does not meet that design")
     return None
 

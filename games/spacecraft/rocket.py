@@ -120,7 +120,31 @@ def feasible(kinds: Iterable[str]) -> bool:
 
 
 def auto_layout(kinds: Iterable[str]) -> list[Placement] | None:
-    """A legal layout of exactly these parts (a staircase of body stacks), or None."""
+    """A legal layout of exactly these parts (a staircase of body stacks), or None;
+    made once per sequence of kinds (the build step's listing asks it of
+    the same rocket after each command), each caller given its own list."""
+    made = _auto_layout(tuple(kinds))
+    return None if made is None else list(made)
+
+
+def layout_problem(layout: list[Placement]) -> str | None:
+    """``invalid_reason`` of a layout, cached per layout (the listing's automatic layout
+    is checked again after each command of the build step)."""
+    return _layout_problem(tuple(layout))
+
+
+@lru_cache(maxsize=1024)
+def _layout_problem(layout: tuple[Placement, ...]) -> str | None:
+    return invalid_reason(layout)
+
+
+@lru_cache(maxsize=1024)
+def _auto_layout(kinds: tuple[str, ...]) -> tuple[Placement, ...] | None:
+    made = _make_layout(kinds)
+    return None if made is None else tuple(made)
+
+
+def _make_layout(kinds: Iterable[str]) -> list[Placement] | None:
     by_shape: dict[str, list[str]] = {s: [] for s in cat.SHAPES}
     for k in kinds:
         by_shape[shape(k)].append(k)
@@ -246,6 +270,18 @@ def meets_design(layout: list[Placement], card: cat.DesignCard) -> bool:
     if card.width and width(layout) < card.width:
         return False
     return not (card.height and height(layout) < card.height)
+
+
+def meets_design_card(layout: list[Placement], card: int) -> bool:
+    """``meets_design`` of the design card with id ``card``, cached per layout and card
+    (the listing asks it of every card in the row for the same rocket after each
+    command)."""
+    return _meets_design_card(tuple(layout), card)
+
+
+@lru_cache(maxsize=4096)
+def _meets_design_card(layout: tuple[Placement, ...], card: int) -> bool:
+    return meets_design(list(layout), cat.DESIGN_BY_ID[card])
 
 
 def meets_blueprint(layout: Iterable[Placement], blueprint: int) -> bool:
