@@ -21,7 +21,8 @@ def _design_step(state: SpacecraftState, variant: str) -> Rejected | None:
     return None
 
 
-def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | None:
+def fulfilling_problem(state: SpacecraftState) -> Rejected | None:
+    """Whether the seat to move may fulfil a design card at all now (any card)."""
     found = _design_step(state, "basic")
     if found is not None:
         return found
@@ -29,11 +30,20 @@ def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | N
         return Rejected("already_reserved", "you reserved a card instead of fulfilling")
     if state.designs >= 2:
         return Rejected("design_limit", "at most 2 design cards per turn")
-    if c.card == NO_CARD or (c.card not in state.lower and c.card != state.reserved[seat]):
+    return None
+
+
+def fulfil_card_problem(state: SpacecraftState, card: int, seat: int) -> Rejected | None:
+    """Whether ``seat`` may fulfil ``card``, once it may fulfil at all."""
+    if card == NO_CARD or (card not in state.lower and card != state.reserved[seat]):
         return Rejected("card_not_available", "that card is not in the lower row nor reserved")
-    if not rocket.meets_design_card(state.rockets[seat], c.card):
+    if not rocket.meets_design_card(state.rockets[seat], card):
         return Rejected("requirements_not_met", "your rocket does not meet that design")
     return None
+
+
+def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | None:
+    return fulfilling_problem(state) or fulfil_card_problem(state, c.card, seat)
 
 
 def fulfil(state: SpacecraftState, c: Fulfil, seat: int) -> list[EventBody]:
@@ -41,7 +51,8 @@ def fulfil(state: SpacecraftState, c: Fulfil, seat: int) -> list[EventBody]:
     return [DesignFulfilled(seat=seat, card=c.card, slot=slot)]
 
 
-def reserve_problem(state: SpacecraftState, c: Reserve, seat: int) -> Rejected | None:
+def reserving_problem(state: SpacecraftState, seat: int) -> Rejected | None:
+    """Whether ``seat`` may reserve a design card at all now (any card)."""
     found = _design_step(state, "basic")
     if found is not None:
         return found
@@ -49,9 +60,18 @@ def reserve_problem(state: SpacecraftState, c: Reserve, seat: int) -> Rejected |
         return Rejected("already_fulfilled", "reserve only when you fulfilled no design")
     if state.reserved_now or state.reserved[seat] != NO_CARD:
         return Rejected("reserve_full", "you may hold only one reserved card")
-    if c.card == NO_CARD or c.card not in state.lower:
+    return None
+
+
+def reserve_card_problem(state: SpacecraftState, card: int) -> Rejected | None:
+    """Whether ``card`` may be reserved, once reserving is possible at all."""
+    if card == NO_CARD or card not in state.lower:
         return Rejected("card_not_available", "that card is not in the lower row")
     return None
+
+
+def reserve_problem(state: SpacecraftState, c: Reserve, seat: int) -> Rejected | None:
+    return reserving_problem(state, seat) or reserve_card_problem(state, c.card)
 
 
 def reserve(state: SpacecraftState, c: Reserve, seat: int) -> list[EventBody]:

@@ -25,6 +25,7 @@ parameters and are listed by one representative each:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
@@ -133,6 +134,13 @@ def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:
     return gate(state, seat, kind) is None
 
 
+# Each compartment's index, part kind, shape, column and part weight, looked up once.
+_SLOT_FACTS = tuple(
+    (i, slot.kind, rocket.shape(slot.kind), slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)])
+    for i, slot in enumerate(cat.SLOTS)
+)
+
+
 def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     """One build per compartment, paid the cheapest way: listed exactly when paying every
     junk tile would be accepted (both payments are valid or neither is, the rest of the
@@ -147,16 +155,15 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     tokens = state.tokens
     fits: dict[str, bool] = {}
     paid: dict[tuple[int, int], list[str] | None] = {}
-    for i, slot in enumerate(cat.SLOTS):
+    for i, kind, shape, column, weight in _SLOT_FACTS:
         if supply[i] <= 0:  # slot_problem: sold out
             continue
-        shape = rocket.shape(slot.kind)
         fit = fits.get(shape)
         if fit is None:  # the fit depends on the shape only
-            fit = fits[shape] = fit_problem(state, seat, slot.kind) is None
+            fit = fits[shape] = fit_problem(state, seat, kind) is None
         if not fit:
             continue
-        key = (tokens[slot.column], cat.PART_WEIGHT[shape])
+        key = (tokens[column], weight)
         if key not in paid:
             # pay_problem of the compartment's column token and part weight is
             # payment_problem of the ids (these names are junk), which the cheapest
@@ -195,17 +202,31 @@ def _design(state: SpacecraftState, seat: int) -> list[CommandBody]:
             if design_step.mark_problem(state, mark, seat) is None:
                 out.append(mark)
         return out
+    # each command's predicate in its two parts: whether the step allows the command at
+    # all (asked once), then each card's
     lower = [c for c in state.lower if c != NO_CARD]
-    mine = [state.reserved[seat]] if state.reserved[seat] != NO_CARD else []
-    for card in lower + mine:
-        fulfil = _made(_FULFIL, Fulfil, card)
-        if design_step.fulfil_problem(state, fulfil, seat) is None:
-            out.append(fulfil)
-    for card in lower:
-        reserve = _made(_RESERVE, Reserve, card)
-        if design_step.reserve_problem(state, reserve, seat) is None:
-            out.append(reserve)
+    if design_step.fulfilling_problem(state) is None:
+        mine = [state.reserved[seat]] if state.reserved[seat] != NO_CARD else []
+        for card in lower + mine:
+            if design_step.fulfil_card_problem(state, card, seat) is None:
+                out.append(_made(_FULFIL, Fulfil, card))
+    if design_step.reserving_problem(state, seat) is None:
+        for card in lower:
+            if design_step.reserve_card_problem(state, card) is None:
+                out.append(_made(_RESERVE, Reserve, card))
     return out
+
+
+@lru_cache(maxsize=16)
+def _visits(size: int) -> tuple[Visit, ...]:
+    """A visit of each cell of a ``size`` × ``size`` junkyard, made once per size."""
+    return tuple(Visit(x=c % size, y=c // size) for c in range(size * size))
+
+
+@lru_cache(maxsize=16)
+def _searches(size: int) -> tuple[Search, ...]:
+    """A search of each cell of a ``size`` × ``size`` junkyard, made once per size."""
+    return tuple(Search(x=c % size, y=c // size) for c in range(size * size))
 
 
 def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
@@ -213,14 +234,16 @@ def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
     out: list[CommandBody] = []
     if visiting_problem(state, seat) is None:
         targets = visit_targets(state)
+        visits = _visits(size)
         for c in targets:
             if visit_cell_problem(state, c % size, c // size, targets) is None:
-                out.append(Visit(x=c % size, y=c // size))
+                out.append(visits[c])
     elif searching_problem(state, seat) is None:
         moves = search_moves(state, seat)
+        searches = _searches(size)
         for c in moves:
             if search_cell_problem(state, seat, c % size, c // size, moves) is None:
-                out.append(Search(x=c % size, y=c // size))
+                out.append(searches[c])
     if action_step.leave_problem(state, _LEAVE, seat) is None:  # the caller's gate holds
         out.append(_LEAVE)
     return out
