@@ -47,7 +47,7 @@ def building_problem(state: SpacecraftState, seat: int) -> Rejected | None:
 
 def fit_problem(state: SpacecraftState, seat: int, kind: str) -> Rejected | None:
     """Whether a part of ``kind`` fits the rocket, rearranged if need be."""
-    if not rocket.feasible([*(p.kind for p in state.rockets[seat]), kind]):
+    if not rocket.feasible([p.kind for p in state.rockets[seat]] + [kind]):
         return Rejected("does_not_fit", "that part cannot fit your rocket")
     return None
 

@@ -116,7 +116,14 @@ def feasible_counts(counts: dict[str, int]) -> bool:
 
 
 def feasible(kinds: Iterable[str]) -> bool:
-    return feasible_counts(shape_counts(kinds))
+    return _feasible(tuple(kinds))
+
+
+@lru_cache(maxsize=1024)
+def _feasible(kinds: tuple[str, ...]) -> bool:
+    """Cached: the listing asks it of the same rocket, plus each shape, after each
+    command of the build step."""
+    return feasible_counts(_shape_counts(kinds))
 
 
 def auto_layout(kinds: Iterable[str]) -> list[Placement] | None:
