@@ -347,6 +347,16 @@ _PLACE_SKIMMER = tuple(cmd.PlaceSkimmer(region=r) for r in range(cat.REGION_COUN
 _PEEKS: dict[tuple[int, int, int, int], cmd.Peek] = {}
 
 
+_CHOOSE_SLOT: dict[int, cmd.ChooseSlot] = {}
+
+
+def _choose_slot(slot: int) -> cmd.ChooseSlot:
+    found = _CHOOSE_SLOT.get(slot)
+    if found is None:
+        found = _CHOOSE_SLOT[slot] = cmd.ChooseSlot(slot=slot)
+    return found
+
+
 def _peek(objective: int, gold: int, iron: int, wood: int) -> cmd.Peek:
     key = (objective, gold, iron, wood)
     found = _PEEKS.get(key)
@@ -370,15 +380,9 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     ships = state.airships[seat]
     regions = [r for r in range(cat.REGION_COUNT) if r in active and ships[r] < 0]
     # chip_problem, asked of the seat's unused chips once
-    unused = set(unused_chips(state, seat))
-    chips = [i for i, c in enumerate(_CHIP_VALUES) if c in unused]
-    if len(chips) == len(_CHIP_VALUES):
-        for r in regions:
-            out.extend(_PLACE_AIRSHIP[r])
-    else:
-        for r in regions:
-            row = _PLACE_AIRSHIP[r]
-            out.extend([row[i] for i in chips])
+    placements = _placements(tuple(unused_chips(state, seat)))
+    for r in regions:
+        out.extend(placements[r])
     if not building_problem(state, seat, fortress=True):
         out.extend(_BUILD_FORTRESS)
     if not building_problem(state, seat, fortress=False):
@@ -397,6 +401,14 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
             if objective not in peeked:
                 out.extend([_peek(objective, g, i, w) for g, i, w in pays])
     return out
+
+
+@lru_cache(maxsize=256)
+def _placements(unused: tuple[int, ...]) -> tuple[tuple[CommandBody, ...], ...]:
+    """Per region, the airship placements of the chip values in ``unused`` (a seat's
+    unused chips), in the order of the values: made once per set of unused chips."""
+    chips = [i for i, c in enumerate(_CHIP_VALUES) if c in unused]
+    return tuple(tuple(row[i] for i in chips) for row in _PLACE_AIRSHIP)
 
 
 @lru_cache(maxsize=256)
@@ -444,8 +456,9 @@ def _takes(state: FracturedSkyState, seat: int) -> list[CommandBody]:
 def _slots(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     if not _open(state, seat, cmd.ChooseSlot):
         return []
-    slots = range(1, state.slot_count + 1)
-    return [cmd.ChooseSlot(slot=s) for s in slots if not slot_problem(state, s)]
+    # slot_problem's whole test is the free slots: asked once, not once per slot
+    free = free_slots(state)
+    return [_choose_slot(s) for s in range(1, state.slot_count + 1) if s in free]
 
 
 # the listing of each phase's required action, by its first command kind
