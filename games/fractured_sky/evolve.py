@@ -119,7 +119,8 @@ def _on_round_revealed(state: FracturedSkyState, e: ev.RoundRevealed) -> None:
     state.region_results = []
 
 
-def _on_region_resolved(state: FracturedSkyState, o: ev.RegionOutcome) -> None:
+def _on_region_resolved(state: FracturedSkyState, e: ev.RegionResolved) -> None:
+    o = e.outcome
     if o.stardust_seat >= 0:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
@@ -271,10 +272,6 @@ def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
     state.order = list(event.order)
 
 
-def _on_region_resolved_event(state: FracturedSkyState, e: ev.RegionResolved) -> None:
-    _on_region_resolved(state, e.outcome)
-
-
 def _on_turn_began(state: FracturedSkyState, e: ev.TurnBegan) -> None:
     state.phase = PHASE_PLAY
     state.turn = e.seat
@@ -300,7 +297,7 @@ def _on_slot_pending(state: FracturedSkyState, e: ev.SlotPending) -> None:
 # (a class pattern on a msgspec Struct costs an ``isinstance`` through its metaclass).
 # Each function is typed for its event; the dict's values are ``Any`` for that reason.
 _FOLDS: dict[type[EventBody], Any] = {
-    ev.RegionResolved: _on_region_resolved_event,
+    ev.RegionResolved: _on_region_resolved,
     ev.TurnBegan: _on_turn_began,
     ev.AirshipPlaced: _on_airship_placed,
     ev.ExplorationDrawn: _on_exploration_drawn,

@@ -63,7 +63,9 @@ def resolve_region(
                 ev.Choice(seat=seat, region=region, options=[first, second], reason="rank_one")
             )
     platforms = region_platforms(sim)[region]
+    power = [-1] * sim.participants
     for place in found:
+        power[place.seat] = place.total
         if place.ship_power < 1:
             continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
         markets = sim.markets[place.seat]
@@ -85,9 +87,6 @@ def resolve_region(
                 ev.Choice(seat=place.seat, region=region, options=[first, second], reason="market")
                 for _ in range(count)
             )
-    power = [-1] * sim.participants
-    for place in found:
-        power[place.seat] = place.total
     return ev.RegionOutcome(
         region=region,
         power=power,
