@@ -73,7 +73,7 @@ from gateway.routes import (
     table_view,
 )
 from gateway.settings import Settings
-from gateway.sockets import player_live, table_live
+from gateway.sockets import live_handler, player_live, table_live
 from gateway.static import WebFileSystem
 from gateway.tables import Replayer
 from gateway.tournaments import TOURNAMENT_ROUTES
@@ -115,7 +115,9 @@ class GatewayApp(Litestar):
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":  # its player is present while it is open
-            return await holding_live(self.state.gateway, scope, receive, send, super().__call__)
+            gateway = self.state.gateway
+            live = live_handler(scope, gateway)  # the live sockets skip Litestar's cycle
+            return await holding_live(gateway, scope, receive, send, live or super().__call__)
         table_id = command_table(scope) if self.commands is not None else None
         if table_id is None or self.commands is None:
             return await super().__call__(scope, receive, send)

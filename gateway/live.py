@@ -130,6 +130,7 @@ class LiveHub:
             current = await self.client.view_raw(table_id, viewer)
             if current is not None:
                 subscriber.offer(current)
+            del current  # (this frame lives as long as the socket: keep no view in it)
             yield subscriber
         finally:
             watch.subscribers.discard(subscriber)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import msgspec
@@ -131,18 +132,40 @@ async def _refuse(socket: WebSocket[Any, Any, Any], error: ApiError) -> None:
         await socket.close(code=close, reason=error.code)
 
 
-async def _until_one_ends(socket: WebSocket[Any, Any, Any], *work: Any) -> None:
-    """Run a socket's halves (pushing, receiving) until one ends; a refusal it raised is
-    sent as an error frame and close code, and the other halves are cancelled."""
-    tasks = [asyncio.create_task(w) for w in work]
+async def until_one_ends(
+    socket: WebSocket[Any, Any, Any],
+    pushing: Coroutine[Any, Any, None],
+    receiving: Coroutine[Any, Any, None],
+) -> None:
+    """Run a socket's halves until one ends: ``receiving`` in this task (the socket's
+    own), ``pushing`` in one of its own, so that an idle socket is two tasks. A refusal
+    either raised is sent as an error frame and close code; the other half is ended."""
+    me = asyncio.current_task()
+    assert me is not None
+    pusher = asyncio.create_task(pushing)
+    receiving_ended = False
+
+    def pushed(_: asyncio.Task[None]) -> None:
+        if not receiving_ended:  # (it waits on the client: end it)
+            me.cancel()
+
+    pusher.add_done_callback(pushed)
+    failure: BaseException | None = None
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            failure = task.exception()
-            if isinstance(failure, ApiError):
-                await _refuse(socket, failure)
+        await receiving
+    except asyncio.CancelledError:
+        if not pusher.done():
+            raise  # the socket's task itself was cancelled (the server stops)
+        me.uncancel()
+    except Exception as error:  # the receiving half ended: the client left, or a refusal
+        failure = error
     finally:
-        await cancel_until_done(tasks)
+        receiving_ended = True
+        left = await cancel_until_done([pusher])
+    if pusher.done() and not pusher.cancelled() and not left:
+        failure = failure or pusher.exception()
+    if isinstance(failure, ApiError):
+        await _refuse(socket, failure)
 
 
 class _Connection:
@@ -336,7 +359,7 @@ async def table_live(socket: WebSocket[Any, Any, Any], table_id: str, gateway: G
             gateway.chat.hub.subscribe(table_id, ready) as chat,
             gateway.hub.subscribe(table_id, viewer, after, ready) as subscriber,
         ):
-            await _until_one_ends(
+            await until_one_ends(
                 socket,
                 connection.push(table_id, subscriber, chat),
                 connection.receive_commands(table_id),
@@ -399,7 +422,7 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
                 await send(bad_presence_frame())
 
     with heartbeat.held():
-        await _until_one_ends(socket, forward(after), receive())
+        await until_one_ends(socket, forward(after), receive())
 
 
 async def _forward_notices(redis: Any, stream: str, last: str, send: Any, ready: Signal) -> str:
@@ -415,3 +438,49 @@ async def _forward_notices(redis: Any, stream: str, last: str, send: Any, ready:
     if entries and len(entries[0][1]) == 100:
         ready.set()  # more to read
     return last
+
+
+# ---------------------------------------------------------------- the live sockets' path
+
+
+PLAYER_LIVE_PATH = "/v1/players/me/live"
+_TABLES, _LIVE = "/v1/tables/", "/live"
+
+
+def live_handler(scope: Any, gateway: Gateway) -> Any | None:
+    """The live socket a WebSocket's path names, as an ASGI app run without Litestar's
+    request cycle (None: another path, for Litestar). Its middleware, route matching
+    and dependency injection are frames and objects an idle socket would hold for its
+    whole life (~4 KB each); the two routes stay declared above, for the documents and
+    the same answers. A handler's unexpected failure closes the socket with 1011 and one
+    log line, as Litestar would."""
+    path: str = scope.get("path", "")
+    if path == PLAYER_LIVE_PATH:
+        return _LiveApp(gateway, None)
+    if path.startswith(_TABLES) and path.endswith(_LIVE):
+        table_id = path[len(_TABLES) : -len(_LIVE)]
+        if table_id and "/" not in table_id:
+            return _LiveApp(gateway, table_id)
+    return None
+
+
+class _LiveApp:
+    __slots__ = ("gateway", "table_id")
+
+    def __init__(self, gateway: Gateway, table_id: str | None) -> None:
+        self.gateway = gateway
+        self.table_id = table_id
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        socket: WebSocket[Any, Any, Any] = WebSocket(scope=scope, receive=receive, send=send)
+        try:
+            if self.table_id is None:
+                await player_live.fn(socket=socket, gateway=self.gateway)
+            else:
+                await table_live.fn(socket=socket, table_id=self.table_id, gateway=self.gateway)
+        except WebSocketDisconnect:
+            pass
+        except Exception as error:
+            log.warning("socket_failed", error=type(error).__name__, path=socket.url.path)
+            with contextlib.suppress(Exception):
+                await socket.close(code=1011)
