@@ -17,7 +17,7 @@ from games.federation import effects, laws, rounds, scoring
 from games.federation.choices import ANSWERS, CHOICE_TYPES, OPTIONS, only_end_turn
 from games.federation.counts import crystals
 from games.federation.effects import take_medal
-from games.federation.state import Player
+from games.federation.state import FederationState, Player
 from games.federation.working_copy import (
     CRYSTALS,
     CRYSTALS_ANY,
@@ -45,10 +45,11 @@ def after_step(ctx: Ctx) -> None:
         return
     s = ctx.state
     if touched == EVERY_SEAT:  # the first look of a command: every seat and planet
-        ctx.touched = CRYSTALS_ANY
-        _every_planet_medal(ctx)
-        touched = ctx.touched
-    elif touched & INFLUENCE_ANY:
+        touched = _may_be_due(s)  # what else is not due: only these are looked at
+        if not touched:
+            ctx.touched = 0
+            return
+    if touched & INFLUENCE_ANY:
         ctx.touched = touched & CRYSTALS_ANY
         bits = touched & INFLUENCE_ANY  # the seat's bits at the bottom, seat by seat
         for seat, p in enumerate(s.players):
@@ -77,41 +78,43 @@ _MAX_CRYSTALS = cat.MAX_CRYSTALS
 _NEVER = 1 << 30  # the head of an empty medal supply: no count comes to it
 
 
-def _every_planet_medal(ctx: Ctx) -> None:
-    """The planet medals every seat has come to, in seat and planet order: the first look
-    of every command, so written for speed. Each planet's threshold (the head of its
-    supply) is read once; a seat's planet is handed to ``_planet_medals``, which looks
-    exactly, only when its count reaches that threshold and the seat lacks that medal (a
-    megastructure counting twice at most: twice the structures). A medal taken only
-    raises its planet's threshold, so the ones read first stay a sound filter."""
-    s = ctx.state
+def _may_be_due(s: FederationState) -> int:
+    """The first look of every command, so written for speed: the checks that may be
+    due, as ``Ctx.touched`` bits (per seat, a planet whose count reaches its threshold,
+    the head of its supply, and whose medal the seat lacks — a megastructure counting
+    twice at most: twice the structures; the crystals when over the limit). Every other
+    check holds nothing to do; these are then looked at exactly, in seat and planet
+    order, as any changed check."""
     supply = s.medal_supply
-    o = supply["orange"]
-    h0 = o[0] if o else _NEVER
-    o = supply["blue"]
-    h1 = o[0] if o else _NEVER
-    o = supply["yellow"]
-    h2 = o[0] if o else _NEVER
-    o = supply["purple"]
-    h3 = o[0] if o else _NEVER
-    o = supply["green"]
-    h4 = o[0] if o else _NEVER
-    for seat, p in enumerate(s.players):
+    left = supply["orange"]
+    h0 = left[0] if left else _NEVER
+    left = supply["blue"]
+    h1 = left[0] if left else _NEVER
+    left = supply["yellow"]
+    h2 = left[0] if left else _NEVER
+    left = supply["purple"]
+    h3 = left[0] if left else _NEVER
+    left = supply["green"]
+    h4 = left[0] if left else _NEVER
+    due = 0
+    shift = 0
+    for p in s.players:  # (no enumerate: the seat is the shift)
         b0, b1, b2, b3, b4 = p.inf_bonus
         medals = p.medals
-        planets = 0
         if p.orange + b0 >= h0 and "orange" not in medals:
-            planets = 1
+            due |= 1 << shift
         if p.blue + b1 >= h1 and "blue" not in medals:
-            planets |= 2
+            due |= 2 << shift
         if sum(p.stalls) + b2 >= h2 and "yellow" not in medals:
-            planets |= 4
+            due |= 4 << shift
         if len(p.erudite) + b3 >= h3 and "purple" not in medals:
-            planets |= 8
+            due |= 8 << shift
         if 2 * len(p.built) + b4 >= h4 and "green" not in medals:
-            planets |= 16
-        if planets:
-            _planet_medals(ctx, seat, p, planets)
+            due |= 16 << shift
+        if p.copp + p.lav + p.ocean > _MAX_CRYSTALS:
+            due |= CRYSTALS << shift
+        shift += SEAT_SHIFT
+    return due
 
 
 def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
