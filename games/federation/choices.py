@@ -15,6 +15,7 @@ from games.federation.payments import (
     discards_of,
     holding,
     minus,
+    payments_of,
     pending_items,
     settle_options,
 )
@@ -490,6 +491,109 @@ ANSWERS: Mapping[type[st.Step], Callable[[Ctx, Any, Any], None]] = _ANSWERS
 
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
 CHOICE_TYPES: frozenset[type[st.Step]] = frozenset(_OPTIONS)
+
+
+# ------------------------------------------------------------------ one answer
+# Whether one command is an option of a choice, without listing the options: for the
+# choices whose listing asks a payment of every candidate. Each says True only of a
+# command ``options`` lists (the same conditions, asked of that command alone); False
+# means "list them and look", so a refusal is always made from the listing.
+def _pay_is(s: FederationState, step: st.PayCost, c: CommandBody) -> bool:
+    if type(c) is not cmd.Pay:
+        return False
+    pay = (c.copp, c.lav, c.ocean, c.diamond)
+    alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
+    h = holding(s.players[step.seat])
+    return pay in payments_of(h, alts) and can_settle(minus(h, pay), pending_items(s, step.seat))
+
+
+def _stall_is(s: FederationState, step: st.ChooseStall, c: CommandBody) -> bool:
+    if type(c) is not cmd.Stall:
+        return False
+    i = c.stall
+    if type(i) is not int or not 0 <= i < len(cat.STALLS):
+        return False
+    p = s.players[step.seat]
+    if p.stalls[i] >= 2 or c.upper != (p.stalls[i] == 1):
+        return False
+    return can_pay_then(holding(p), pending_items(s, step.seat), cat.STALLS[i][0])
+
+
+def _erudite_is(s: FederationState, step: st.ChooseErudite, c: CommandBody) -> bool:
+    if type(c) is not cmd.Erudite:
+        return False
+    t = c.tile
+    if type(t) is not int or not 0 <= t < 15:
+        return False
+    p = s.players[step.seat]
+    lvl = t % 3
+    if s.erudite_stock[t] <= 0 or t in p.erudite or (step.level_one_only and lvl > 0):
+        return False
+    return lvl == 0 or (t - 1) in p.erudite
+
+
+def _structure_is(s: FederationState, step: st.ChooseStructure, c: CommandBody) -> bool:
+    if type(c) is not cmd.Build:
+        return False
+    k = c.structure
+    p = s.players[step.seat]
+    if type(k) is not int or k in p.built:
+        return False
+    if 0 <= k < len(s.production):
+        cost = cat.PRODUCTION[s.production[k]][0]
+        return can_pay_then(holding(p), pending_items(s, step.seat), cost)
+    j = k - cat.N_PRODUCTION
+    if not 0 <= j < cat.N_MEGA or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
+        return False
+    return can_pay_then(holding(p), pending_items(s, step.seat), *cat.MEGA_COSTS)
+
+
+def _spy_is(s: FederationState, step: st.ChooseSpyTarget, c: CommandBody) -> bool:
+    if type(c) is not cmd.Spy:
+        return False
+    icon = c.target
+    if type(icon) is not int or icon not in SPY_TARGETS or (step.planets_only and icon >= 5):
+        return False
+    space_seat = s.space_seat
+    if all(space_seat[i] == -2 for i in _SPACES_OF_ICON[icon]):
+        return False
+    if icon == cat.I_ASSISTANT:
+        return can_pay_now(s, step.seat, cat.ASSISTANT_COST)
+    if icon == cat.I_SHIPS:
+        return can_pay_now(s, step.seat, cat.SHIPS_COST)
+    return True
+
+
+def _upkeep_is(s: FederationState, step: st.ChooseUpkeep, c: CommandBody) -> bool:
+    if type(c) is not cmd.Upkeep:
+        return False
+    top = level(s.players[step.seat])
+    lvl = c.level
+    if top < 3 or type(lvl) is not int or not 2 <= lvl <= top:
+        return False
+    cost = cat.UPKEEP[lvl]
+    if cost is None:
+        return c.copp == 0 and c.lav == 0 and c.ocean == 0
+    pay = (c.copp, c.lav, c.ocean, cost[4])  # every payment of the cost has its diamonds
+    h = holding(s.players[step.seat])
+    return pay in payments_of(h, (cost,)) and can_settle(minus(h, pay), pending_items(s, step.seat))
+
+
+_IS_OPTION: dict[type[st.Step], Callable[[FederationState, Any, CommandBody], bool]] = {
+    st.PayCost: _pay_is,
+    st.ChooseStall: _stall_is,
+    st.ChooseErudite: _erudite_is,
+    st.ChooseStructure: _structure_is,
+    st.ChooseSpyTarget: _spy_is,
+    st.ChooseUpkeep: _upkeep_is,
+}
+
+
+def surely_an_option(s: FederationState, step: st.AnyStep, command: CommandBody) -> bool:
+    """True only when ``command`` is one of ``options(s, step)``, told without listing
+    them (for the choices whose listing is costly); False: list the options to know."""
+    found = _IS_OPTION.get(type(step))
+    return found is not None and found(s, step, command)
 
 
 def options(s: FederationState, step: st.AnyStep) -> list[CommandBody]:

@@ -14,7 +14,7 @@ die × token, and the outer space).
 
 from __future__ import annotations
 
-from games.federation.choices import END_TURN, options
+from games.federation.choices import END_TURN, options, surely_an_option
 from games.federation.payments import Holding, can_settle, holding
 from games.federation.placement import placement_items
 from games.federation.state import FederationState
@@ -100,6 +100,8 @@ def answer_problem(
         return _wrong_phase(command, f"a {step.kind} choice is pending")
     if command == END_TURN and type(step) is st.AfterPlacement:
         return None  # always an option (the last): no need to list the others
+    if surely_an_option(state, step, command):
+        return None  # an option, told without listing them (a refusal lists them)
     opts = options(state, step)
     if command not in opts:
         if allowed is None and (not opts or type(command) is not type(opts[0])):
