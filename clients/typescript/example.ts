@@ -37,8 +37,9 @@ import type {
   TableView as HttpView,
 } from "./types/gateway";
 
-// tables are created and joined through their own endpoints; expiries are the server's
-const NOT_SENT = new Set<string>(["table.create", "table.join", "table.expire", "table.close"]);
+// tables are created and joined through their own endpoints; expiries and ends are the
+// server's
+const NOT_SENT = new Set<string>(["table.create", "table.join", "table.expire", "table.close", "table.end"]);
 
 function sendable<M extends { type: string }>(move: M): move is Extract<M, CommandIn["body"]> {
   return !NOT_SENT.has(move.type);

@@ -6,11 +6,10 @@ and Federation's helpers to queue steps and gain resources through events.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
 
 from games.federation.counts import reserve
 from games.federation.effect_steps import effect_steps
-from games.federation.evolve import FOLDS, evolve
+from games.federation.evolve import FOLDS
 from games.federation.state import FederationState
 from games.working import Working
 from orrery_contracts.base import EventBody
@@ -48,8 +47,7 @@ class Ctx(Working[FederationState]):
     """The working state (``games.working``, watching what the "at once" checks of
     ``automatic.after_step`` count) with the table's RNG and the queue's helpers.
 
-    Federation's events are folded through ``evolve.FOLDS`` directly (one lookup, one
-    call); the most frequent (a step done, steps queued, a gain) are folded in place by
+    The most frequent events (a step done, steps queued, a gain) are folded in place by
     their helpers, exactly as their fold functions do."""
 
     __slots__ = ("rng",)
@@ -58,22 +56,12 @@ class Ctx(Working[FederationState]):
         # Working's fields set here, not through ``Working.__init__``: one call less per
         # ``decide``
         self.state = state
-        self.fold = evolve
+        self.folds = FOLDS
         self.events = []
         self.watch = _WATCH
         self.seat_shift = SEAT_SHIFT
         self.touched = EVERY_SEAT  # the first look is made regardless
         self.rng = rng
-
-    def emit(self, event: EventBody) -> None:
-        """``Working.emit`` for Federation's events: record, fold, note the watched bits."""
-        self.events.append(event)
-        kind = type(event)
-        FOLDS[kind](self.state, event)
-        bits = _WATCH.get(kind)
-        if bits is not None:
-            named: Any = event  # a watched event names its seat
-            self.touched |= bits << SEAT_SHIFT * named.seat
 
     def pop(self) -> None:
         """``fed.popped``: the step at the front is done."""

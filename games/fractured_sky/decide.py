@@ -18,7 +18,7 @@ from typing import Any
 
 from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
-from games.fractured_sky.evolve import evolve, evolve_all
+from games.fractured_sky.evolve import FOLDS, evolve, evolve_all
 from games.fractured_sky.legal import not_fractured_sky, problem
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import FracturedSkyState, ai_mode
@@ -109,7 +109,7 @@ def _end_turn(
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return events, False
-    work = Working(take(state), evolve, events)
+    work = Working(take(state), FOLDS, events)
     evolve_all(work.state, events)  # recorded already: folded only
     if nxt >= 0:
         work.emit(ev.TurnBegan(seat=nxt))
@@ -214,7 +214,7 @@ def _choose_resource(
     chosen = ev.ResourceChosen(seat=seat, resource=c.resource)
     if len(state.pending) != 1:  # other choices still pending: the round waits
         return [chosen], False
-    work = Working(evolve(take(state), chosen), evolve, [chosen])
+    work = Working(evolve(take(state), chosen), FOLDS, [chosen])
     after_rewards(work, rng)
     run_automation(work, rng)
     return work.events, True

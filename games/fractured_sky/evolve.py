@@ -296,7 +296,7 @@ def _on_slot_pending(state: FracturedSkyState, e: ev.SlotPending) -> None:
 # kind: one dict lookup finds the function, where a ``match`` tries its cases in turn
 # (a class pattern on a msgspec Struct costs an ``isinstance`` through its metaclass).
 # Each function is typed for its event; the dict's values are ``Any`` for that reason.
-_FOLDS: dict[type[EventBody], Any] = {
+FOLDS: dict[type[EventBody], Any] = {
     ev.RegionResolved: _on_region_resolved,
     ev.TurnBegan: _on_turn_began,
     ev.AirshipPlaced: _on_airship_placed,
@@ -328,7 +328,7 @@ _FOLDS: dict[type[EventBody], Any] = {
 
 def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
     """Apply one event; an event of another game (or an unknown one) is an error."""
-    fold = _FOLDS.get(type(event))
+    fold = FOLDS.get(type(event))
     if fold is None:
         raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
     fold(state, event)
@@ -337,7 +337,7 @@ def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
 
 def evolve_all(state: FracturedSkyState, events: list[EventBody]) -> None:
     """``evolve`` of each event in turn (a command's events: one call, not one each)."""
-    folds = _FOLDS
+    folds = FOLDS
     for event in events:
         fold = folds.get(type(event))
         if fold is None:

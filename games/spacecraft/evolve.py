@@ -164,7 +164,7 @@ def _blueprint(s: SpacecraftState, e: ev.BlueprintDrawn) -> None:
 
 
 # Event type → its fold; each function is typed for its event, hence ``Any`` values.
-_FOLDS: dict[type[EventBody], Any] = {
+FOLDS: dict[type[EventBody], Any] = {
     ev.TurnPassed: _turn_passed,
     ev.Searched: _searched,
     ev.PartBuilt: _built,
@@ -191,7 +191,7 @@ _FOLDS: dict[type[EventBody], Any] = {
 
 
 def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
-    fold = _FOLDS.get(type(event))
+    fold = FOLDS.get(type(event))
     if fold is None:
         raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
     fold(state, event)
@@ -200,7 +200,7 @@ def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
 
 def evolve_all(state: SpacecraftState, events: list[EventBody]) -> None:
     """``evolve`` of each event in turn (a command's events: one call, not one each)."""
-    folds = _FOLDS
+    folds = FOLDS
     for event in events:
         fold = folds.get(type(event))
         if fold is None:

@@ -193,14 +193,14 @@ def test_ai_turns_run_inside_decide_and_take_slots_1_3_2() -> None:
 
 
 def test_ai_market_card_converts_at_the_threshold() -> None:
-    from games.fractured_sky.evolve import evolve
+    from games.fractured_sky.evolve import FOLDS
     from games.fractured_sky.round_end import convert_ai
     from games.working import Working
 
     state = started(1, difficulty="hard")
     state.ai_tally = [5, 4]
     events: list[ev.EventBody] = []
-    convert_ai(Working(state, evolve, events))
+    convert_ai(Working(state, FOLDS, events))
     assert [(e.seat, e.stardust) for e in events if isinstance(e, ev.AiConverted)] == [(1, 1)]
     assert state.ai_tally == [0, 4] and state.stardust[AI1] == 1
 

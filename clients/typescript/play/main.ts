@@ -33,7 +33,7 @@ function random(seed: number): () => number {
 }
 
 /** What a view offers this seat: its game moves, and an undo when one is accepted now.
- * Creating, joining, starting, leaving, closing and clock expiry are not moves. */
+ * Creating, joining, starting, leaving, closing, ending and clock expiry are not moves. */
 function offered(view: WsView): { moves: WsCommand[]; undo: WsCommand | null } {
   const moves: WsCommand[] = [];
   let undo: WsCommand | null = null;
@@ -45,6 +45,7 @@ function offered(view: WsView): { moves: WsCommand[]; undo: WsCommand | null } {
       case "table.leave":
       case "table.expire":
       case "table.close":
+      case "table.end":
         break;
       case "table.undo":
         undo = command;
