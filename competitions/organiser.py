@@ -49,6 +49,7 @@ from typing import Any, Protocol
 
 import msgspec
 import structlog
+from redis.exceptions import RedisError
 
 from competitions import log as tlog
 from competitions.events import (
@@ -230,7 +231,30 @@ class Organiser:
             answer = TournamentAnswer(
                 command_id=command.command_id, ok=False, code=refused.code, message=refused.message
             )
-        if await self.commit(state, events, cursor=entry_id, tid=tid, answer=answer) and events:
+        try:
+            committed = await self.commit(state, events, cursor=entry_id, tid=tid, answer=answer)
+        except (RedisError, OSError):
+            raise  # the loop tries again: the command is still unread
+        except Exception:
+            # the same command fails the same way on every delivery (its events cannot be
+            # encoded): refused and passed over, so the stream moves on; nothing was
+            # appended, and the states are read again from the logs
+            log.exception("organiser_command_failed", tournament=tid, kind=type(command).__name__)
+            await self.commit(
+                TournamentState(),
+                [],
+                cursor=entry_id,
+                tid="_",
+                answer=TournamentAnswer(
+                    command_id=command.command_id,
+                    ok=False,
+                    code="cannot_record",
+                    message="the organiser could not record this command",
+                ),
+            )
+            self.owned = False
+            return
+        if committed and events:
             self.last_cycle = 0.0  # what the command made due (a start's round) comes at once
 
     async def decide(
@@ -386,7 +410,7 @@ class Organiser:
         assert state.spec is not None
         spec = state.spec
         prefix = f"tn.{table_id}"
-        clock = msgspec.convert(spec.clock or PACE_CLOCKS["turn_based"], ClockOption)
+        clock = spec.clock or msgspec.convert(PACE_CLOCKS["turn_based"], ClockOption)
         create = CreateTable(
             game=spec.game,
             seats=len(players),

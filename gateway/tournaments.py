@@ -26,9 +26,11 @@ from gateway.errors import ApiError
 from gateway.models import ErrorBody, Struct
 from gateway.queue import service as queue_service
 from orrery_contracts import keys
+from orrery_contracts.table import ClockOption
 from orrery_contracts.tournaments import (
     MAX_CAPACITY,
     MAX_SEATS,
+    MAX_UNIX_MS,
     MIN_SEATS,
     CheckIn,
     CreateTournament,
@@ -70,10 +72,10 @@ class TournamentIn(Struct, frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     rounds: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None
     capacity: Annotated[int, msgspec.Meta(ge=2, le=MAX_CAPACITY)] = 64
-    registration_ends: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    registration_ends: Annotated[int, msgspec.Meta(ge=0, le=MAX_UNIX_MS)] | None = None
     round_deadline_s: Annotated[float, msgspec.Meta(ge=1, le=30 * 86_400)] = 86_400.0
     check_in: bool = False
-    clock: dict[str, Any] | None = None
+    clock: ClockOption | None = None
     name: Annotated[str, msgspec.Meta(max_length=80)] = ""
 
 

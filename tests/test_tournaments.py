@@ -303,6 +303,40 @@ async def test_bad_tournaments_are_refused(
     assert missing.status_code == 404 and missing.json()["error"] == "no_such_tournament"
 
 
+async def test_a_command_the_log_cannot_hold_is_refused_and_the_organiser_goes_on(
+    stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient
+) -> None:
+    """A time past any calendar or a clock of unknown fields is refused at the door; a
+    command that passes the wire's types yet cannot be recorded (an option's integer past
+    64 bits, from a front door that did not check the game's options) is answered
+    ``cannot_record`` once, and the next tournament is created as ever."""
+    (ann,) = await players(http, 1)
+    base = {"game": "tiny", "format": "swiss", "seats": 2}
+    for extra in ({"registration_ends": 2**127}, {"clock": {"bank_s": 60, "bogus": 1}}):
+        answer = await ann.post("/v1/tournaments", {**base, **extra})
+        assert answer.status_code in (400, 422), answer.text
+    command_id = uuid.uuid4().hex
+    poison = (
+        b'{"type":"tn.create","command_id":"' + command_id.encode() + b'",'
+        b'"tournament_id":"tn-poison","organiser":"operator",'
+        b'"spec":{"game":"tiny","format":"swiss","seats":2,"options":{"x":'
+        + str(2**70).encode()
+        + b"}}}"
+    )
+    redis: Any = stack.service.sync_redis()
+    redis.xadd(keys.tournament_command_stream(), {"__data__": poison})
+    answer_key = keys.tournament_answer_key(command_id)
+    for _ in range(200):
+        if redis.exists(answer_key):
+            break
+        await asyncio.sleep(0.05)
+    answer = msgspec.json.decode(redis.get(answer_key))
+    assert (answer["ok"], answer["code"]) == (False, "cannot_record")
+    assert not redis.exists(keys.tournament_log("tn-poison"))
+    assert await tournament(ann, await create(ann, format="swiss", seats=2))
+    assert organiser.poll() is None
+
+
 @pytest.mark.slow
 async def test_a_sixteen_player_two_seat_swiss_of_four_rounds(
     stack: LiveGateway, organiser: subprocess.Popen[bytes], http: httpx.AsyncClient

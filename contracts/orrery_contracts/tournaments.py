@@ -15,6 +15,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from orrery_contracts.table import ClockOption
+
 Format = Literal["swiss", "round_robin", "single_elimination", "double_elimination"]
 FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "single_elimination", "double_elimination")
 TournamentStateName = Literal["registering", "running", "finished", "cancelled"]
@@ -23,6 +25,7 @@ ANSWER_TTL_MS = 300_000
 MIN_SEATS = 2
 MAX_SEATS = 5
 MAX_CAPACITY = 4096
+MAX_UNIX_MS = 253_402_300_799_999  # 9999-12-31: a time any log and client can hold
 
 
 class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -37,10 +40,10 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     options: dict[str, object] = {}
     rounds: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None
     capacity: Annotated[int, msgspec.Meta(ge=2, le=MAX_CAPACITY)] = 64
-    registration_ends: int | None = None
+    registration_ends: Annotated[int, msgspec.Meta(ge=0, le=MAX_UNIX_MS)] | None = None
     round_deadline_s: Annotated[float, msgspec.Meta(ge=1, le=30 * 86_400)] = 86_400.0
     check_in: bool = False
-    clock: dict[str, object] | None = None
+    clock: ClockOption | None = None
     name: Annotated[str, msgspec.Meta(max_length=80)] = ""
 
 
