@@ -17,6 +17,12 @@ comes at once, not after the read in flight has blocked its :data:`BLOCK_MS` (a 
 table's first moves would wait that long, and a spectator see only their last), each
 group also reads a small stream of its own, ``orrery:gw:wake:<id>``, and a join appends
 one entry to it. A group ends when its last stream is left, and deletes its own.
+
+On a Redis Cluster one read may not span hash slots (``CROSSSLOT``): there a group holds
+the streams of one slot only, and its own stream carries a hash tag of that slot. A
+table's streams share its partition's slot (one read per partition followed); a
+player's notice stream has a slot of its own, so notice sockets there cost one blocking
+read, and one connection of the node's pool, per player followed.
 Nothing is missed: a follower clears its event before it reads, so an entry appended
 after its read wakes it, and a group never moves past an entry without waking that
 stream's followers. What a follower has not read
@@ -37,6 +43,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import structlog
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
 
 from gateway.signals import Signal
 from orrery_contracts import keys
@@ -60,12 +68,15 @@ class Follower:
 
 
 class _Group:
-    def __init__(self, wake: StreamWake) -> None:
+    def __init__(self, wake: StreamWake, slot: int | None, first: str) -> None:
         self.wake = wake
+        self.slot = slot  # the hash slot of all its streams on a cluster (None: any)
         self.last: dict[str, str] = {}  # stream → newest id seen
         self.task: asyncio.Task[None] | None = None
-        # its own stream: a join appends to it, so that the read in flight returns
-        self.joins = f"orrery:gw:wake:{uuid.uuid4().hex}"
+        # its own stream: a join appends to it, so that the read in flight returns; on
+        # a cluster in the slot of its streams (the first one's tag, or its whole name)
+        tag = "" if slot is None else "{" + (keys.hash_tag(first) or first) + "}:"
+        self.joins = f"orrery:gw:wake:{tag}{uuid.uuid4().hex}"
         self.joins_last = "0-0"
         self.reading = False  # a read is in flight (a join must end it)
 
@@ -120,6 +131,7 @@ class StreamWake:
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
+        self.slotted = isinstance(redis, RedisCluster)  # a read stays within one slot
         self.followers: dict[str, set[Follower]] = {}
         self.groups: list[_Group] = []
         self.group_of: dict[str, _Group] = {}
@@ -148,9 +160,10 @@ class StreamWake:
         followers.add(follower)
         group = self.group_of.get(key)
         if group is None:
-            group = next((g for g in self.groups if len(g.last) < GROUP), None)
+            slot = key_slot(key.encode()) if self.slotted else None
+            group = next((g for g in self.groups if g.slot == slot and len(g.last) < GROUP), None)
             if group is None:
-                group = _Group(self)
+                group = _Group(self, slot, key)
                 self.groups.append(group)
             group.last[key] = after.decode() if isinstance(after, bytes) else str(after)
             self.group_of[key] = group

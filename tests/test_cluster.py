@@ -6,6 +6,7 @@ server wrote for the same table seeds and the same moves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import subprocess
 from collections.abc import Iterator
@@ -544,3 +545,37 @@ async def test_wait_replicas_confirms_a_replica_has_the_append(tmp_path: Path) -
             assert again.original.first_seq == 1
         finally:
             await redis.aclose()
+
+
+async def test_the_gateways_stream_watchers_wake_followers_of_every_slot(
+    cluster: LocalCluster,
+) -> None:
+    """On a cluster a blocking read may not span slots: the gateway's watchers group the
+    streams by slot (a table's streams by partition, each player's notice stream alone),
+    each group's own wake stream in that slot, and every follower whose stream grew is
+    woken, a stream joining a group while its read blocks too."""
+    from gateway.stream_wake import StreamWake
+
+    redis = open_redis(cluster.url)
+    watch = StreamWake(redis)
+    streams = [keys.updates_stream(p, f"wake-{p}") for p in range(3)]
+    streams += [keys.chat_stream(0, "wake-0")]  # the slot of partition 0, one group
+    streams += [keys.player_notice_stream(f"wake-player-{i}") for i in range(3)]
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            followers = []
+            for stream in streams:
+                followers.append(await stack.enter_async_context(watch.follow(stream, "0-0")))
+                await asyncio.sleep(0.05)  # the groups' reads are blocking as others join
+            assert len(watch.groups) == 6
+            for follower in followers:
+                follower.ready.clear()
+            for stream in streams:
+                await redis.xadd(stream, {"__data__": b"{}"})
+            async with asyncio.timeout(10):
+                for follower in followers:
+                    await follower.ready.wait()
+    finally:
+        for stream in streams:  # one slot each call
+            await redis.delete(stream)
+        await redis.aclose()
