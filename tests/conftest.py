@@ -28,8 +28,12 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.pop("LINES", None)
 
 # A test's tier is its module's ``pytestmark`` (pyproject.toml lists them); the rules'
-# own folders are ``unit``, and a module that names none counts as ``service``.
+# own folders are ``unit``, and a module that names none counts as ``service``. A module
+# whose long runs sit beside their short twins names its tier as ``TIER`` instead: its
+# ``slow`` and ``bench`` tests are of those tiers only, so ``pytest -m unit`` stays the
+# quick loop.
 TIERS = ("unit", "service", "gateway", "browser", "cluster", "bench")
+LONG_TIERS = ("slow", "bench")
 RULES_FOLDERS = {"fractured_sky", "spacecraft", "federation"}
 
 
@@ -42,6 +46,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         if wanted and callspec and set(wanted.args) & set(callspec.id.split("-")):
             item.add_marker(pytest.mark.slow)
+        declared = getattr(getattr(item, "module", None), "TIER", None)
+        if declared is not None:
+            if not any(item.get_closest_marker(long) for long in LONG_TIERS):
+                item.add_marker(getattr(pytest.mark, declared))
+            continue
         if not any(item.get_closest_marker(tier) for tier in TIERS):
             unit = item.path.parent.name in RULES_FOLDERS
             item.add_marker(pytest.mark.unit if unit else pytest.mark.service)

@@ -27,7 +27,7 @@ from games.playthrough import play_random
 from games.registry import get_game
 from games.spacecraft.state import SpacecraftState
 
-pytestmark = [pytest.mark.unit]
+TIER = "unit"  # its slow and bench runs are of those tiers (tests/conftest.py)
 
 
 def _fractured_sky(state: FracturedSkyState, seat: int, rng: Random) -> None:

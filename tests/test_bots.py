@@ -18,7 +18,7 @@ from bots.arena import play, wire_view
 from games.playthrough import play_random
 from games.registry import get_game
 
-pytestmark = [pytest.mark.unit]
+TIER = "unit"  # its slow and bench runs are of those tiers (tests/conftest.py)
 
 GAMES = ("fractured_sky", "spacecraft", "federation")
 ISMCTS_ITERATIONS = 2  # enough to run every part of the search, cheap enough for 100 games

@@ -16,7 +16,7 @@ import pytest
 
 from orrery.bench.capacity import SPECTATORS_PER_TABLE, plan_tables, render
 
-pytestmark = pytest.mark.unit
+TIER = "unit"  # its slow and bench runs are of those tiers (tests/conftest.py)
 
 STEP_KEYS = {
     "clients",

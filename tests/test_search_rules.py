@@ -25,7 +25,7 @@ from games.registry import get_game
 from games.rejection import Rejected
 from games.rng import derive_rng
 
-pytestmark = pytest.mark.unit
+TIER = "unit"  # its slow and bench runs are of those tiers (tests/conftest.py)
 
 GAMES = ("fractured_sky", "spacecraft", "federation")
 encode = msgspec.msgpack.encode
