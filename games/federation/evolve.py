@@ -15,17 +15,10 @@ from typing import Any
 import msgspec
 
 from games.federation.state import FederationState
+from games.folds import fold_functions
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation.legacy import upcast
-
-
-def evolve(s: FederationState, e: msgspec.Struct) -> FederationState:
-    fold = FOLDS.get(type(e))
-    if fold is None:
-        raise TypeError(f"Federation has no event {type(e).__name__}")
-    fold(s, e)
-    return s
 
 
 def _popped(s: FederationState, e: ev.Popped) -> None:
@@ -250,3 +243,5 @@ FOLDS: dict[type[msgspec.Struct], Callable[[FederationState, Any], None]] = {
     ev.Finished: _finished,
     ev.Pushed: _pushed,
 }
+
+evolve, evolve_all = fold_functions(FOLDS, "Federation")

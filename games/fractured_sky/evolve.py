@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.folds import fold_functions
 from games.fractured_sky.state import (
     PHASE_FINISHED,
     PHASE_PLAY,
@@ -326,20 +327,4 @@ FOLDS: dict[type[EventBody], Any] = {
 }
 
 
-def evolve(state: FracturedSkyState, event: EventBody) -> FracturedSkyState:
-    """Apply one event; an event of another game (or an unknown one) is an error."""
-    fold = FOLDS.get(type(event))
-    if fold is None:
-        raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
-    fold(state, event)
-    return state
-
-
-def evolve_all(state: FracturedSkyState, events: list[EventBody]) -> None:
-    """``evolve`` of each event in turn (a command's events: one call, not one each)."""
-    folds = FOLDS
-    for event in events:
-        fold = folds.get(type(event))
-        if fold is None:
-            raise TypeError(f"not a Fractured Sky event: {type(event).__name__}")
-        fold(state, event)
+evolve, evolve_all = fold_functions(FOLDS, "Fractured Sky")

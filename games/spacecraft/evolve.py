@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.folds import fold_functions
 from games.spacecraft.state import NO_CARD, OFF_BOARD, SpacecraftState
 from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft import events as ev
@@ -190,19 +191,4 @@ FOLDS: dict[type[EventBody], Any] = {
 }
 
 
-def evolve(state: SpacecraftState, event: EventBody) -> SpacecraftState:
-    fold = FOLDS.get(type(event))
-    if fold is None:
-        raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
-    fold(state, event)
-    return state
-
-
-def evolve_all(state: SpacecraftState, events: list[EventBody]) -> None:
-    """``evolve`` of each event in turn (a command's events: one call, not one each)."""
-    folds = FOLDS
-    for event in events:
-        fold = folds.get(type(event))
-        if fold is None:
-            raise TypeError(f"not a SPACEcraft event: {type(event).__name__}")
-        fold(state, event)
+evolve, evolve_all = fold_functions(FOLDS, "SPACEcraft")

@@ -169,7 +169,7 @@ def test_a_choice_step_s_kind_is_the_pending_word_clients_know() -> None:
 
 def test_an_event_of_another_game_is_an_error_for_evolve() -> None:
     state = GAME.initial_state(FederationOptions(), 2)
-    with pytest.raises(TypeError, match="no event"):
+    with pytest.raises(TypeError, match="not a Federation event"):
         GAME.evolve(state, TableStarted())
 
 
