@@ -143,14 +143,18 @@ def test_serve_runs_each_role_as_its_own_user_with_no_password_on_a_command_line
         assert process.stdout.readline().startswith("http://")  # every child started
         passwords = _secrets_in(json.loads((tmp_path / "data" / CREDENTIALS_FILE).read_text()))
         assert passwords
-        command_lines = {}
-        for pid in [process.pid, *_descendants(process.pid)]:
-            try:
-                command_lines[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
-            except OSError:
-                continue
         roles = {"worker", "projector", "timekeeper", "archiver", "gateway", "bots", "matchmaker"}
-        started = {word for line in command_lines.values() for word in line.split("\0")}
+        for _ in range(50):  # a child forked a moment ago may not show its own program yet
+            command_lines = {}
+            for pid in [process.pid, *_descendants(process.pid)]:
+                try:
+                    command_lines[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+                except OSError:
+                    continue
+            started = {word for line in command_lines.values() for word in line.split("\0")}
+            if roles <= started:
+                break
+            time.sleep(0.2)
         assert roles <= started, command_lines
         for pid, line in command_lines.items():
             for password in passwords:
