@@ -17,16 +17,15 @@ comes at once, not after the read in flight has blocked its :data:`BLOCK_MS` (a 
 table's first moves would wait that long, and a spectator see only their last), each
 group also reads a small stream of its own, ``orrery:gw:wake:<id>``, and a join appends
 one entry to it. A group ends when its last stream is left, and deletes its own.
+Nothing is missed: a follower clears its event before it reads, so an entry appended
+after its read wakes it, and a group never moves past an entry without waking that
+stream's followers. What a follower has not read stays in Redis, never in the gateway.
 
 On a Redis Cluster one read may not span hash slots (``CROSSSLOT``): there a group holds
 the streams of one slot only, and its own stream carries a hash tag of that slot. A
 table's streams share its partition's slot (one read per partition followed); a
 player's notice stream has a slot of its own, so notice sockets there cost one blocking
 read, and one connection of the node's pool, per player followed.
-Nothing is missed: a follower clears its event before it reads, so an entry appended
-after its read wakes it, and a group never moves past an entry without waking that
-stream's followers. What a follower has not read
-stays in Redis, never in the gateway.
 
 While a player has a notice socket open they are online for a waiting realtime ticket
 (``keys.online_key``, a flag lasting a few seconds): one task renews the flags of
