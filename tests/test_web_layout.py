@@ -99,6 +99,13 @@ BOARD_PROBLEMS = """() => {
 }""".replace("%(smallest)s", str(SMALLEST_PX))
 
 
+# The board on the page, drawn in its narrow layout (arg true) or its wide one, and never
+# wider than the screen.
+NARROW_BOARD = """(narrow) => { const b = document.querySelector('[data-testid=board]');
+    return !!b && b.classList.contains('narrow') === narrow
+        && b.getBoundingClientRect().width <= innerWidth; }"""
+
+
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
     """A stack with a bot runner, for the (slow) tables with bot seats."""
@@ -142,13 +149,13 @@ def check_board(person: Person, where: str) -> None:
     problems = [f"1280: {p}" for p in board_problems(person, phone=False)]
     page.set_viewport_size(PHONE)
     try:
-        page.wait_for_function(
-            "() => { const b = document.querySelector('[data-testid=board]');"
-            " return b && b.getBoundingClientRect().width <= innerWidth; }"
-        )
+        # the board drawn again in its narrow layout (the wide one, shrunk to the screen
+        # until then, fits too: its text is tiny)
+        page.wait_for_function(NARROW_BOARD, arg=True)
         problems += [f"390: {p}" for p in board_problems(person, phone=True)]
     finally:
         page.set_viewport_size(DESKTOP)
+        page.wait_for_function(NARROW_BOARD, arg=False)
     assert not problems, f"{where}:\n" + "\n".join(problems)
 
 
