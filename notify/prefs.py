@@ -14,6 +14,7 @@ from orrery_contracts import keys
 
 _decode = msgspec.json.Decoder(NotificationPrefs)
 DEFAULT = NotificationPrefs()
+_MINUTE_MS = 60_000
 
 
 def zone(name: str) -> ZoneInfo | None:
@@ -40,14 +41,23 @@ def quiet_until(prefs: NotificationPrefs, now_ms: int) -> int | None:
     start, end = _minutes(quiet.start), _minutes(quiet.end)
     if start == end:
         return None
+
+    def inside(ms: int) -> bool:
+        local = dt.datetime.fromtimestamp(ms / 1000, tz)
+        minute = local.hour * 60 + local.minute
+        return start <= minute < end if start < end else (minute >= start or minute < end)
+
+    if not inside(now_ms):
+        return None
     local = dt.datetime.fromtimestamp(now_ms / 1000, tz)
     minute = local.hour * 60 + local.minute
-    inside = start <= minute < end if start < end else (minute >= start or minute < end)
-    if not inside:
-        return None
     day = local.date() if minute < end else local.date() + dt.timedelta(days=1)
-    ends = dt.datetime.combine(day, dt.time(end // 60, end % 60), tz)
-    return int(ends.timestamp() * 1000)
+    ends = int(dt.datetime.combine(day, dt.time(end // 60, end % 60), tz).timestamp() * 1000)
+    # an end the clocks skip (a daylight-saving jump) reads as after the jump: the
+    # hours end at the jump itself, the first minute outside them
+    while ends - _MINUTE_MS > now_ms and not inside(ends - _MINUTE_MS):
+        ends -= _MINUTE_MS
+    return ends
 
 
 def check(prefs: NotificationPrefs) -> str | None:
