@@ -6,7 +6,9 @@ subscription's keys (tests/support/notify.py).
 What they prove: the confirmation mail and its signed link; a turn mail with a working
 one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted by
 the browser's keys, and a subscription dropped once the push service answers 410; no
-mail while the player holds a live socket; "your tournament table is ready" when a
+mail while the player holds a live socket; quiet hours in the player's own time zone and
+the hourly limit hold messages, the tables still waiting, until they end; "your
+tournament table is ready" when a
 round is paired; no address or endpoint in any log, stream, other key or another
 player's answer; and a notifier killed mid-delivery loses nothing and sends nothing
 twice."""
@@ -14,12 +16,14 @@ twice."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import re
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -34,6 +38,7 @@ from tests.support.notify import PushService, SmtpServer
 pytestmark = pytest.mark.gateway
 
 VAPID = new_private_key()
+PER_HOUR = 2  # every other test here sends a player one message (two: the limit's own)
 
 
 class Stack:
@@ -59,6 +64,7 @@ class Stack:
             "ORRERY_NOTIFY_GATHER_S": "0.5",
             "ORRERY_NOTIFY_CLAIM_MS": "2000",
             "ORRERY_NOTIFY_LEASE_MS": "2000",
+            "ORRERY_NOTIFY_PER_HOUR": str(PER_HOUR),
             **env,
         }
         with self.log.open("ab") as out:
@@ -210,6 +216,70 @@ async def test_a_player_with_an_open_socket_gets_no_mail(stack: Stack, http: Any
     # deferred, not dropped: the table still waits for a delivery once the player is away
     redis = sync_redis.Redis.from_url(stack.live.redis_url)
     assert redis.hget(keys.notify_waiting_key(dan.player_id), table) is not None
+
+
+async def _due_after(stack: Stack, player: Player, after_ms: int) -> int:
+    """When the player's next delivery is due, once it is scheduled after ``after_ms``."""
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            due = redis.zscore(keys.NOTIFY_DUE, player.player_id)
+            if due is not None and due > after_ms:
+                return int(due)
+            assert time.monotonic() < deadline, f"due at {due}"
+            await asyncio.sleep(0.05)
+    finally:
+        redis.close()
+
+
+def _still_waiting(stack: Stack, player: Player, table: str) -> bool:
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    try:
+        return redis.hget(keys.notify_waiting_key(player.player_id), table) is not None
+    finally:
+        redis.close()
+
+
+async def test_quiet_hours_in_the_players_time_zone_hold_the_mail(stack: Stack, http: Any) -> None:
+    gil = await sign_up(http, unique("gil"))
+    address = await _confirmed(stack, gil, ["email"])
+    zone = "Asia/Kathmandu"  # +05:45: hours read in the server's zone would be others
+    local = dt.datetime.now(ZoneInfo(zone)).replace(second=0, microsecond=0)
+    ends = local + dt.timedelta(hours=2)
+    quiet = {"start": f"{local - dt.timedelta(hours=1):%H:%M}", "end": f"{ends:%H:%M}"}
+    chosen = await gil.http.put(
+        "/v1/players/me/notifications",
+        headers=gil.headers,
+        json={"channels": ["email"], "quiet_hours": quiet, "time_zone": zone},
+    )
+    assert chosen.status_code == 200, chosen.text
+    table = await _my_turn(gil)
+    # held until the quiet hours end, 2 hours from now in Kathmandu
+    due = await _due_after(stack, gil, int(time.time() * 1000) + 3_600_000)
+    assert due == int(ends.timestamp() * 1000)
+    assert len(stack.smtp.mailbox.to(address)) == 1  # the confirmation only
+    assert _still_waiting(stack, gil, table)
+
+
+async def test_past_the_hourly_limit_tables_wait_for_the_next_hour(stack: Stack, http: Any) -> None:
+    hal = await sign_up(http, unique("hal"))
+    address = await _confirmed(stack, hal, ["email"])
+    for told in range(1, PER_HOUR + 1):
+        await _my_turn(hal)
+        await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 1 + told)
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    try:
+        sent = redis.zrange(keys.notify_rate_key(hal.player_id), 0, -1, withscores=True)
+    finally:
+        redis.close()
+    assert len(sent) == PER_HOUR
+    table = await _my_turn(hal)
+    # due again an hour after the first of the hour's messages, not before
+    due = await _due_after(stack, hal, int(time.time() * 1000) + 600_000)
+    assert due == int(min(score for _, score in sent)) + 3_600_000
+    assert len(stack.smtp.mailbox.to(address)) == 1 + PER_HOUR
+    assert _still_waiting(stack, hal, table)
 
 
 async def test_refusals(stack: Stack, http: Any) -> None:
