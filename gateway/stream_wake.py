@@ -28,9 +28,11 @@ player's notice stream has a slot of its own, so notice sockets there cost one b
 read, and one connection of the node's pool, per player followed.
 
 While a player has a notice socket open they are online for a waiting realtime ticket
-(``keys.online_key``, a flag lasting a few seconds): one task renews the flags of
-every such player of the process each second, in one pipeline, and the flag lapses
-within seconds of the last socket closing.
+(``keys.online_key``, a flag lasting ``online_ms``, 15 s from the sockets): one task
+renews the flags of every such player of the process every :data:`ONLINE_EVERY_S`, a
+third of that, in one pipeline, and the flag lapses within 15 s of the last socket
+closing (a page reload keeps a realtime ticket; a player gone for good is offline
+well within the queue's 30 s).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ log = structlog.get_logger("orrery.gateway.wake")
 GROUP = 256  # streams per blocking read
 BLOCK_MS = 1_000
 JOIN_TTL_MS = 86_400_000  # a group's own stream, left by a gateway killed mid-read
-ONLINE_EVERY_S = 1.0
+ONLINE_EVERY_S = 5.0
 
 
 class Follower:
@@ -135,7 +137,7 @@ class StreamWake:
         self.groups: list[_Group] = []
         self.group_of: dict[str, _Group] = {}
         self.online: dict[str, int] = {}  # player → notice sockets open
-        self.online_ms = 5_000  # how long each renewal of their flag lasts
+        self.online_ms = 15_000  # how long each renewal of their flag lasts
         self.renewing: asyncio.Task[None] | None = None
 
     def wake(self, key: str) -> None:
@@ -144,7 +146,7 @@ class StreamWake:
 
     @contextlib.asynccontextmanager
     async def follow(
-        self, key: str, after: Any, player: str | None = None, online_ms: int = 5_000
+        self, key: str, after: Any, player: str | None = None, online_ms: int = 15_000
     ) -> AsyncIterator[Follower]:
         """Follow the stream ``key`` from the id ``after``; with ``player``, for a
         notice socket of that player (online while it follows, each renewal of the flag

@@ -25,7 +25,8 @@ class MatchmakerSettings:
     lease_ms: int = DEFAULT_LEASE_MS
     # how often the matcher runs and realtime tickets' players are checked for presence
     cycle_s: float = DEFAULT_CYCLE_S
-    # a realtime ticket expires this long after its player's last live socket closed
+    # a realtime ticket expires this long after its player went offline (their online
+    # flag lapses within 15 s of their last live socket closing)
     offline_s: float = OFFLINE_EXPIRY_S
     # fault injection for the crash tests: SIGKILL right after this step ("": never)
     fault: str = ""
@@ -60,7 +61,8 @@ SETTINGS = (
         OFFLINE_ENV,
         "30",
         "matchmaker, matchmaking audit",
-        "a realtime ticket expires this long after its player's last live socket closed",
+        "a realtime ticket expires this long after its player went offline (their online "
+        "flag lapses within 15 s of their last live socket closing)",
         MATCHMAKING,
     ),
     Setting(

@@ -200,7 +200,7 @@ async def test_a_realtime_ticket_expires_after_its_socket_closes(stack: LiveGate
             assert (await player.get(f"/v1/queue/{ticket['ticket_id']}")).json()[
                 "state"
             ] == "waiting"
-        done = await settled(player, ticket["ticket_id"], timeout=20)
+        done = await settled(player, ticket["ticket_id"], timeout=40)
         assert done["state"] == "expired" and done["table_id"] is None
 
 
