@@ -186,3 +186,71 @@ async def test_a_generated_client_plays_a_whole_game(
         client=client, game=_model(api, "GetLeaderboardGame")(game)
     )
     assert isinstance(board, models.Leaderboard)
+
+
+async def test_a_generated_client_reaches_notifications_friends_and_reports(
+    live: LiveGateway, api: Any
+) -> None:
+    """Preferences, an address, a push subscription and my turns; a friend request both
+    ways and the friends list; a report on a chat line: through the generated
+    operations and models alone."""
+    models = importlib.import_module(f"{PACKAGE}.models")
+    ann = await _signed_in(api, live.url)
+    ben = await _signed_in(api, live.url)
+    get_me = _call(api, "players", "get_me")
+    ann_id = (await get_me.asyncio(client=ann)).player_id
+    ben_id = (await get_me.asyncio(client=ben)).player_id
+
+    prefs = models.NotificationPrefs(
+        channels=[_model(api, "NotificationPrefsChannelsItem")("push")],
+        quiet_hours=models.QuietHours(start="22:00", end="07:30"),
+        time_zone="Europe/Paris",
+    )
+    kept = await _call(api, "notifications", "set_notifications").asyncio(client=ann, body=prefs)
+    assert isinstance(kept, models.Notifications) and not _untyped(kept), kept
+    assert kept.quiet_hours.end == "07:30" and kept.time_zone == "Europe/Paris"
+    address = await _call(api, "notifications", "set_email").asyncio(
+        client=ann, body=models.EmailIn(email=f"{ann_id}@example.org")
+    )
+    assert isinstance(address, models.EmailStatus) and address.state.value == "pending"
+    subscription = models.PushSubscriptionIn(
+        endpoint=f"https://fcm.googleapis.com/fcm/send/{ann_id}",
+        keys=models.PushKeys(p256dh="BKey", auth="auth"),
+    )
+    pushed = await _call(api, "notifications", "add_push_subscription").asyncio(
+        client=ann, body=subscription
+    )
+    assert isinstance(pushed, models.PushState) and pushed.push_subscriptions == 1, pushed
+    dropped = await _call(api, "notifications", "delete_push_subscription").asyncio_detailed(
+        client=ann, body=models.PushEndpoint(endpoint=subscription.endpoint)
+    )
+    assert dropped.status_code == 204
+    turns = await _call(api, "notifications", "my_turns").asyncio(client=ann)
+    assert isinstance(turns, models.MyTurns) and turns.tables == []
+
+    befriend = _call(api, "friends", "befriend_player")
+    asked = await befriend.asyncio(client=ann, player_id=ben_id)
+    assert isinstance(asked, models.Friendship) and asked.state.value == "requested", asked
+    accepted = await befriend.asyncio(client=ben, player_id=ann_id)
+    assert isinstance(accepted, models.Friendship) and accepted.state.value == "friends"
+    friends = await _call(api, "friends", "list_friends").asyncio(client=ann)
+    assert isinstance(friends, models.Friends) and not _untyped(friends), friends
+    assert [f.player_id for f in friends.friends] == [ben_id]
+
+    made = await _call(api, "tables", "create_table").asyncio(
+        client=ann,
+        body=_model(api, "NewTinyTable")(game=_model(api, "NewTinyTableGame")("tiny"), seats=2),
+    )
+    table = made.table_id
+    for client in (ann, ben):
+        await _call(api, "tables", "join_table").asyncio(
+            client=client, table_id=table, body=models.JoinIn()
+        )
+    said = await _call(api, "chat", "post_chat").asyncio(
+        client=ben, table_id=table, body=models.ChatIn(text="a rude line")
+    )
+    report = await _call(api, "reports", "report_chat").asyncio(
+        client=ann, table_id=table, message_id=said.id, body=models.ReportIn(reason="rude")
+    )
+    assert isinstance(report, models.ReportOut) and not _untyped(report), report
+    assert report.messages == 1
