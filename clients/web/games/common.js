@@ -13,7 +13,7 @@
 //                          log and the replay)
 // Scores are never computed here: the view's standings carry the rules' own.
 
-import { h } from "../lib/dom.js";
+import { h, nameShowing } from "../lib/dom.js";
 
 export const LIFECYCLE = new Set([
   "table.start",
@@ -56,7 +56,7 @@ export function makeContext({ view, cat, ui, busy, send, rerender }) {
         class: "move" + (cls ? " " + cls : ""),
         "data-command": json,
         "data-key": "cmd:" + json,
-        "aria-label": label,
+        "aria-label": typeof text === "string" ? nameShowing(text, label) : label,
         title: label,
         disabled: ctx.busy,
         onclick: () => ctx.send(body),

@@ -5,7 +5,7 @@
 // scouted cards, peeked objectives, pending choices) and my moves in place.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
+import { fittedText, flowBoard, hot, panel, pick, s, text, thing } from "../lib/svg.js";
 import { facts, phaseWords, section, swatch } from "./common.js";
 
 const RES = ["gold", "iron", "wood"];
@@ -356,29 +356,8 @@ function trayDrawing(ctx) {
     if (mine.length > 1) {
       const chosen = picked === objective.position;
       const name = `Peek at objective ${objective.position + 1} (${icon}), then choose the payment`;
-      return s(
-        "g",
-        {
-          class: "hot pick" + (chosen ? " chosen" : ""),
-          role: "button",
-          tabindex: "0",
-          "aria-pressed": String(chosen),
-          "aria-label": name,
-          "data-objective": objective.position,
-          "data-pick": objective.position,
-          "data-key": `fs-pick:${objective.position}`,
-          onclick: () => pickObjective(ctx, objective.position),
-          onkeydown: (event) => {
-            if (event.key === "Enter" || event.key === " ") {
-              event.preventDefault();
-              pickObjective(ctx, objective.position);
-            }
-          },
-        },
-        s("title", {}, name),
-        face,
-        hit,
-      );
+      const attrs = { "data-objective": objective.position, "data-pick": objective.position, "data-key": `fs-pick:${objective.position}` };
+      return pick(name, chosen, () => pickObjective(ctx, objective.position), attrs, face, hit);
     }
     return thing(words, { class: "fs-card", "data-objective": objective.position }, face);
   });

@@ -6,7 +6,7 @@
 // mark, end the turn.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { NARROW_WIDTH, fittedText, flowBoard, hot, panel, s, text, thing, wrapWords } from "../lib/svg.js";
+import { NARROW_WIDTH, fittedText, flowBoard, hot, panel, pick, s, text, thing, wrapWords } from "../lib/svg.js";
 import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -281,25 +281,11 @@ function workshopDrawing(ctx, first, last, colW) {
         if (build) {
           const chosen = picked === slot.index;
           out.push(
-            s(
-              "g",
-              {
-                class: "hot pick" + (chosen ? " chosen" : ""),
-                role: "button",
-                tabindex: "0",
-                "aria-pressed": String(chosen),
-                "aria-label": `Build a ${slot.name} (then choose the payment)`,
-                "data-pick": slot.index,
-                "data-key": `sc-pick:${slot.index}`,
-                onclick: () => pickSlot(ctx, slot.index),
-                onkeydown: (event) => {
-                  if (event.key === "Enter" || event.key === " ") {
-                    event.preventDefault();
-                    pickSlot(ctx, slot.index);
-                  }
-                },
-              },
-              s("title", {}, `Build a ${slot.name} (then choose the payment)`),
+            pick(
+              `Build a ${slot.name} (then choose the payment)`,
+              chosen,
+              () => pickSlot(ctx, slot.index),
+              { "data-pick": slot.index, "data-key": `sc-pick:${slot.index}` },
               s("rect", { class: "hit", x: x + 1, y, width: colW - 6, height: 54, rx: 5 }),
             ),
           );

@@ -70,3 +70,15 @@ export function listing(items) {
   if (list.length <= 1) return list.join("");
   return list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
 }
+
+// A control's accessible name that holds the words it shows (a speech user says what they
+// see): `label` itself when it already says `shown`, else `shown` first, then the label.
+// Compared without case, punctuation and "+", as a speech recogniser hears them.
+const UNSPOKEN = /[()[\]{},.:;!?'"“”‘’\-+/]/g;
+const spoken = (words) => String(words).toLowerCase().replace(UNSPOKEN, "").replace(/\s+/g, " ").trim();
+
+export function nameShowing(shown, label) {
+  const seen = spoken(shown);
+  if (!seen || spoken(label).includes(seen)) return label;
+  return `${String(shown).replace(/\s+/g, " ").trim()}: ${label}`;
+}

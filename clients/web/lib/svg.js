@@ -7,7 +7,10 @@
 // viewBox (it scales to any width), a title and an accessible name.
 // hot(ctx, body, label, ...shapes) makes a drawn element a move: role="button",
 // tabindex, aria-label, a <title> tooltip, data-command with the exact JSON body it sends
-// (the same hook as the move buttons), Enter / Space / click send it.
+// (the same hook as the move buttons), Enter / Space / click send it. Its accessible name
+// holds the words drawn on it (lib/dom.js nameShowing); the tooltip is not read twice.
+
+import { nameShowing } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -67,13 +70,15 @@ export function hot(ctx, body, label, attrs, ...children) {
     if (!ctx.busy) ctx.send(body);
   };
   const { class: cls, ...rest } = attrs || {};
+  const shown = s("g", {}, ...children);
+  const words = [...shown.querySelectorAll("text")].map((t) => t.textContent).join(" ");
   return s(
     "g",
     {
       class: "hot" + (cls ? " " + cls : ""),
       role: "button",
       tabindex: "0",
-      "aria-label": label,
+      "aria-label": nameShowing(words, label),
       "aria-disabled": ctx.busy ? "true" : null,
       "data-command": json,
       "data-key": "board:" + json,
@@ -86,8 +91,36 @@ export function hot(ctx, body, label, attrs, ...children) {
       },
       ...rest,
     },
-    s("title", {}, label),
-    ...children,
+    s("title", { "aria-hidden": "true" }, label),
+    ...shown.childNodes,
+  );
+}
+
+// A drawn thing with a price: a click chooses it (aria-pressed), then a payment beside the
+// board makes the move. data-pick, data-key and the rest come in `attrs`.
+export function pick(label, chosen, choose, attrs, ...children) {
+  const shown = s("g", {}, ...children);
+  const words = [...shown.querySelectorAll("text")].map((t) => t.textContent).join(" ");
+  const { class: cls, ...rest } = attrs || {};
+  return s(
+    "g",
+    {
+      class: "hot pick" + (chosen ? " chosen" : "") + (cls ? " " + cls : ""),
+      role: "button",
+      tabindex: "0",
+      "aria-pressed": String(chosen),
+      "aria-label": nameShowing(words, label),
+      onclick: choose,
+      onkeydown: (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          choose();
+        }
+      },
+      ...rest,
+    },
+    s("title", { "aria-hidden": "true" }, label),
+    ...shown.childNodes,
   );
 }
 
