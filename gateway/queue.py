@@ -53,7 +53,6 @@ PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 MAX_BLOCKS = 500
 ANSWER_POLL_S = 0.02
 REFUSAL_STATUS = {"too_many_tickets": 409, "ticket_taken": 409, "no_such_ticket": 404}
-PRESENCE_TTL_MS = 15_000  # a live socket renews its player's flag every 5 s
 
 _json = msgspec.json.Encoder()
 _answer = msgspec.json.Decoder(QueueAnswer)
@@ -313,11 +312,6 @@ class QueueService:
                 approximate=True,
             )
         return blocks
-
-
-async def mark_online(redis: Any, player: str) -> None:
-    """The player has a live connection (a realtime ticket waits while they do)."""
-    await redis.set(keys.online_key(player), "1", px=PRESENCE_TTL_MS)
 
 
 _services: dict[int, QueueService] = {}

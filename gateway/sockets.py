@@ -29,7 +29,6 @@ from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.live import Subscriber
 from gateway.presence import FriendsPresence, Heartbeat, bad_presence_frame, parse_presence
-from gateway.queue import PRESENCE_TTL_MS, mark_online
 from gateway.relations import hidden_from
 from gateway.signals import Signal
 from gateway.stream_wake import stream_wake
@@ -397,12 +396,11 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
 
     async def forward(last: str) -> None:
         # No blocking read of its own: the process's stream watchers wake the socket
-        # when its stream has something new, and keep the player online for a waiting
-        # realtime ticket (gateway/stream_wake.py). The friends' presence is read in
-        # the same loop when due: one task for all the socket pushes.
-        await mark_online(redis, player)
+        # when its stream has something new (gateway/stream_wake.py). The friends'
+        # presence is read in the same loop when due: one task for all the socket
+        # pushes. (The socket's heartbeat keeps the player online.)
         wake = stream_wake(gateway.client)
-        async with wake.follow(stream, last, player, PRESENCE_TTL_MS) as follower:
+        async with wake.follow(stream, last) as follower:
             while True:
                 if time.time() >= expires:
                     raise ApiError(401, "session_expired", "the session has expired; sign in again")

@@ -27,12 +27,6 @@ table's streams share its partition's slot (one read per partition followed); a
 player's notice stream has a slot of its own, so notice sockets there cost one blocking
 read, and one connection of the node's pool, per player followed.
 
-While a player has a notice socket open they are online for a waiting realtime ticket
-(``keys.online_key``, a flag lasting ``online_ms``, 15 s from the sockets): one task
-renews the flags of every such player of the process every :data:`ONLINE_EVERY_S`, a
-third of that, in one pipeline, and the flag lapses within 15 s of the last socket
-closing (a page reload keeps a realtime ticket; a player gone for good is offline
-well within the queue's 30 s).
 """
 
 from __future__ import annotations
@@ -55,7 +49,6 @@ log = structlog.get_logger("orrery.gateway.wake")
 GROUP = 256  # streams per blocking read
 BLOCK_MS = 1_000
 JOIN_TTL_MS = 86_400_000  # a group's own stream, left by a gateway killed mid-read
-ONLINE_EVERY_S = 5.0
 
 
 class Follower:
@@ -136,27 +129,15 @@ class StreamWake:
         self.followers: dict[str, set[Follower]] = {}
         self.groups: list[_Group] = []
         self.group_of: dict[str, _Group] = {}
-        self.online: dict[str, int] = {}  # player → notice sockets open
-        self.online_ms = 15_000  # how long each renewal of their flag lasts
-        self.renewing: asyncio.Task[None] | None = None
 
     def wake(self, key: str) -> None:
         for follower in self.followers.get(key, ()):
             follower.ready.set()
 
     @contextlib.asynccontextmanager
-    async def follow(
-        self, key: str, after: Any, player: str | None = None, online_ms: int = 15_000
-    ) -> AsyncIterator[Follower]:
-        """Follow the stream ``key`` from the id ``after``; with ``player``, for a
-        notice socket of that player (online while it follows, each renewal of the flag
-        lasting ``online_ms``)."""
+    async def follow(self, key: str, after: Any) -> AsyncIterator[Follower]:
+        """Follow the stream ``key`` from the id ``after``."""
         follower = Follower()
-        if player is not None:
-            self.online_ms = online_ms
-            self.online[player] = self.online.get(player, 0) + 1
-            if self.renewing is None or self.renewing.done():
-                self.renewing = asyncio.create_task(self._renew())
         followers = self.followers.setdefault(key, set())
         followers.add(follower)
         group = self.group_of.get(key)
@@ -174,24 +155,11 @@ class StreamWake:
         try:
             yield follower
         finally:
-            if player is not None:
-                self.online[player] -= 1
-                if not self.online[player]:
-                    del self.online[player]
             followers.discard(follower)
             if not followers:
                 del self.followers[key]
                 group.last.pop(key, None)
                 self.group_of.pop(key, None)
-
-    async def _renew(self) -> None:
-        while self.online:
-            pipe = self.redis.pipeline(transaction=False)
-            for player in self.online:
-                pipe.set(keys.online_key(player), "1", px=self.online_ms)
-            with contextlib.suppress(Exception):  # Redis restarting: the next round renews
-                await pipe.execute()
-            await asyncio.sleep(ONLINE_EVERY_S)
 
 
 _wakes: dict[int, StreamWake] = {}

@@ -25,8 +25,8 @@ class MatchmakerSettings:
     lease_ms: int = DEFAULT_LEASE_MS
     # how often the matcher runs and realtime tickets' players are checked for presence
     cycle_s: float = DEFAULT_CYCLE_S
-    # a realtime ticket expires this long after its player went offline (their online
-    # flag lapses within 15 s of their last live socket closing)
+    # a realtime ticket expires this long after its player went offline (their presence
+    # lapses ORRERY_PRESENCE_TTL_S after their last live socket closed)
     offline_s: float = OFFLINE_EXPIRY_S
     # fault injection for the crash tests: SIGKILL right after this step ("": never)
     fault: str = ""
@@ -61,8 +61,8 @@ SETTINGS = (
         OFFLINE_ENV,
         "30",
         "matchmaker, matchmaking audit",
-        "a realtime ticket expires this long after its player went offline (their online "
-        "flag lapses within 15 s of their last live socket closing)",
+        "a realtime ticket expires this long after its player went offline (their presence "
+        "lapses ORRERY_PRESENCE_TTL_S after their last live socket closed)",
         MATCHMAKING,
     ),
     Setting(

@@ -36,7 +36,8 @@ FAST = {
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveGateway]:
-    with live_gateway(tmp_path_factory.mktemp("queue")) as live:
+    # presence lasting 3 s: a closed socket's player is offline within seconds
+    with live_gateway(tmp_path_factory.mktemp("queue"), ORRERY_PRESENCE_TTL_S="3") as live:
         live.service.start("matchmaker", ORRERY_SECRET_KEY=live.key, **FAST)
         yield live
 
@@ -200,7 +201,7 @@ async def test_a_realtime_ticket_expires_after_its_socket_closes(stack: LiveGate
             assert (await player.get(f"/v1/queue/{ticket['ticket_id']}")).json()[
                 "state"
             ] == "waiting"
-        done = await settled(player, ticket["ticket_id"], timeout=40)
+        done = await settled(player, ticket["ticket_id"], timeout=20)
         assert done["state"] == "expired" and done["table_id"] is None
 
 

@@ -12,9 +12,7 @@ from typing import Any
 import pytest
 from redis import asyncio as aioredis
 
-from gateway.queue import PRESENCE_TTL_MS
 from gateway.stream_wake import GROUP, StreamWake
-from orrery_contracts import keys
 
 pytestmark = pytest.mark.service
 
@@ -26,9 +24,7 @@ async def test_a_few_reads_wake_exactly_the_followers_of_streams_that_grew(
     count = GROUP + 10  # two groups
     async with contextlib.AsyncExitStack() as stack:
         followers = [
-            await stack.enter_async_context(
-                watch.follow(f"notices:{i}", "0-0", f"p{i}", PRESENCE_TTL_MS)
-            )
+            await stack.enter_async_context(watch.follow(f"notices:{i}", "0-0"))
             for i in range(count)
         ]
         assert len(watch.groups) == 2
@@ -42,15 +38,13 @@ async def test_a_few_reads_wake_exactly_the_followers_of_streams_that_grew(
                 await followers[i].ready.wait()
         await asyncio.sleep(0.2)
         assert {i for i, f in enumerate(followers) if f.ready.is_set()} == grown
-        # every follower's player is online for a realtime ticket, for seconds at a time
-        assert 0 < await redis_client.pttl(keys.online_key("p0")) <= PRESENCE_TTL_MS
         # one blocking connection per group, not per follower
         clients = await redis_client.client_list()
         assert sum(1 for c in clients if c.get("cmd") == "xread") <= 2
     async with asyncio.timeout(10):  # the groups end with their last stream
-        while watch.groups or not (watch.renewing and watch.renewing.done()):
+        while watch.groups:
             await asyncio.sleep(0.05)
-    assert watch.online == {}
+    assert watch.followers == {} and watch.group_of == {}
 
 
 async def test_a_follower_reading_like_a_notice_socket_misses_no_entry(
@@ -63,7 +57,7 @@ async def test_a_follower_reading_like_a_notice_socket_misses_no_entry(
 
     async def socket() -> None:
         last = "0-0"
-        async with watch.follow(key, last, "racer") as follower:
+        async with watch.follow(key, last) as follower:
             while len(got) < sent:
                 follower.ready.clear()
                 found: Any = await redis_client.xread({key: last}, count=7)
