@@ -114,12 +114,15 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebStack]:
 
 
 def axe_violations(person: Person) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
+    """axe-core's serious and critical violations on the page as it is now, with the
+    check that a control's accessible name holds the words it shows (axe-core's
+    label-content-name-mismatch, off by default)."""
     page = person.page
     if not page.evaluate("() => !!window.axe"):
         page.evaluate(AXE.read_text() + "\n;0")
     found: list[dict[str, Any]] = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        """async () => (await axe.run(document, {resultTypes: ['violations'], rules: {
+                'label-content-name-mismatch': {enabled: true}}})).violations
             .filter((v) => v.impact === 'serious' || v.impact === 'critical')
             .map((v) => ({id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))"""
     )
@@ -200,13 +203,21 @@ def equal_scores_share_a_rank(person: Person) -> None:
         assert words.startswith(f"{points} pt{'' if points == 1 else 's'} "), shown
 
 
+# The drawn cards, tiles and objectives (Federation's stall spots are places on a stall,
+# whose drawing says what it costs and gives).
+CARDS = ", ".join(
+    f"[data-testid=board] [{a}]"
+    for a in ("data-card", "data-objective", "data-start-tile", "data-tile", "data-structure")
+)
+
+
 def cards_on_the_board(person: Person, game: str) -> None:
-    """Every card or objective a legal move chooses is drawn on the board, its content
-    written on it, and the move is a click on it."""
+    """Every card, tile or objective a legal move chooses is drawn on the board, its
+    content written on it, and the move is a click on it."""
     chosen = {
         "spacecraft": ("sc.fulfil", "sc.reserve", "sc.mark"),
         "fractured_sky": ("fs.peek", "fs.objective"),
-        "federation": (),
+        "federation": ("fed.start_tile", "fed.stall", "fed.erudite", "fed.build"),
     }[game]
     offered = person.page.evaluate(
         """(types) => [...document.querySelectorAll('[data-testid=table] [data-command]')]
@@ -217,10 +228,8 @@ def cards_on_the_board(person: Person, game: str) -> None:
     )
     off_board = [o for o in offered if not o[1]]
     assert not off_board, f"card moves offered off the board: {off_board}"
-    cards = person.page.locator(
-        "[data-testid=board] [data-card], [data-testid=board] [data-objective]"
-    )
-    for card in cards.all()[:20]:
+    cards = person.page.locator(CARDS)
+    for card in cards.all()[:40]:
         words = card.evaluate(
             "e => [...e.querySelectorAll('text')].map(t => t.textContent).join(' ')"
         )
@@ -281,6 +290,7 @@ def test_each_table_in_play_is_legible_and_accessible(
     options = GAMES[game][1]
     ann, table = sit_with_bots(stack, browser, game, seats, options)
     equal_scores_share_a_rank(ann)
+    cards_on_the_board(ann, game)
     check_table(ann, game, "at the start")
     play_until_finished([ann], moves=6)
     cards_on_the_board(ann, game)

@@ -2,12 +2,13 @@
 // tokens, and the outer space), the five planets' tracks (orange asteroids, blue
 // alteration tokens, yellow stalls, purple erudite tiles, green structures), projects,
 // laws and medals, every player's board, and my moves: an ambassador placement chosen in
-// steps (ambassador, side or die or token, then the space), and each pending choice
-// (payments, crystals, tokens, stalls, tiles, structures, projects, checks, spy targets,
-// medals, income, upkeep, laws, missions) as labelled buttons.
+// steps (ambassador, side or die or token, then the space); a start tile, a stall spot,
+// an erudite tile or a structure on offer is a click on the board, and every other
+// pending choice (payments, crystals, tokens, projects, checks, spy targets, medals,
+// income, upkeep, laws, missions) a labelled button.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { fittedText, flowBoard, hot, panel, s, text, thing } from "../lib/svg.js";
+import { fittedText, flowBoard, hot, panel, s, text, thing, wrapWords } from "../lib/svg.js";
 import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -222,8 +223,9 @@ export function render(ctx) {
 // ambassadors on it, the tracks every player climbs (orange, blue, authority, projects),
 // the yellow, purple and green planets' boards (stalls, erudite tiles, structures) and
 // each player's board (crystals, diamonds, PP, ships, ambassadors left, influence
-// on the five planets). A free senate space where the placement chosen under the board
-// may go is one click, so is a stall spot, an erudite tile or a structure on offer.
+// on the five planets), and while they are picked the start tiles on offer. A free senate
+// space where the placement chosen under the board may go is one click, so is a start
+// tile, a stall spot, an erudite tile or a structure on offer.
 
 const PLANET_COLOUR = ["#fb8c00", "#1e88e5", "#fdd835", "#8e24aa", "#43a047"];
 const SPACE_W = 96;
@@ -257,14 +259,48 @@ function board(ctx) {
   const senateH = ctx.narrow ? spaceXY(6, 0)[1] + 8 + 70 : 262;
   const bandTop = BAND - 2;
   return flowBoard(ctx, 1010, `Federation board, round ${game.round} of ${cat.rounds}${now}`, "fed-board", [
+    startTilesPanel(ctx),
     panel(senateW, senateH, [text(10, ctx.narrow ? 12 : 24, "Senate", { class: "name" }), wings, senateDrawing(ctx)], 0, ctx.narrow ? -8 : 0),
     panel(270, 280, tracksDrawing(ctx), 725, 0),
     panel(168, 146, orangeBlueDrawing(ctx), 8, bandTop),
     panel(240, 146, stallsDrawing(ctx), 180, bandTop),
-    panel(262, 146, eruditeDrawing(ctx), 426, bandTop),
+    panel(262, 16 + 3 * (TILE_H + 2) + 4, eruditeDrawing(ctx), 426, bandTop),
     panel(300, 146, structuresDrawing(ctx), 694, bandTop),
     ...playersDrawing(ctx).map((nodes, seat) => panel(boxW - 8, 236, nodes, (ctx.narrow ? 10 : 10 + seat * boxW) + 2, top)),
   ]);
+}
+
+// While the start tiles are picked: the tiles on offer, each with what it gives, the one
+// to take a click on it (drawn first, above the senate).
+const START_W = 150;
+const START_H = 72;
+
+function startTilesPanel(ctx) {
+  const { game, cat } = ctx;
+  if (game.pending !== "start_pick" || !game.start_tiles.length) return null;
+  const offered = ctx.of("fed.start_tile");
+  const perRow = ctx.narrow ? 2 : 6;
+  const tiles = game.start_tiles.map((t, i) => {
+    const x = (i % perRow) * (START_W + 8);
+    const y = 26 + Math.floor(i / perRow) * (START_H + 8);
+    const words = cat.start_tiles[t] ? cat.start_tiles[t].text : "";
+    const face = [
+      s("rect", { class: "room", x, y, width: START_W, height: START_H, rx: 6 }),
+      text(x + 8, y + 17, `Start tile ${t + 1}`, { class: "tiny" }),
+      wrapWords(words, 22)
+        .slice(0, 3)
+        .map((line, k) => fittedText(x + 8, y + 35 + k * 14, line, START_W - 16, 6.2, { class: "tiny" })),
+    ];
+    const body = offered.find((b) => b.tile === t);
+    if (body) {
+      return hot(ctx, body, label(body, ctx), { class: "card-hot", "data-start-tile": t }, face,
+        s("rect", { class: "hit", x, y, width: START_W, height: START_H, rx: 6 }));
+    }
+    return thing(`Start tile ${t + 1}: ${words}`, { class: "fed-start-tile", "data-start-tile": t }, face);
+  });
+  const rows = Math.ceil(game.start_tiles.length / perRow);
+  const w = Math.min(game.start_tiles.length, perRow) * (START_W + 8) - 8;
+  return panel(Math.max(w, 200), 26 + rows * (START_H + 8), [text(0, 16, "Start tiles on offer", { class: "name" }), tiles]);
 }
 
 // The five planets' own rows, under the senate. Orange and blue are climbed on the
@@ -274,7 +310,7 @@ function board(ctx) {
 // many are left, who holds one) and the structures (production and megastructures, who
 // built them). A stall spot, a tile or a structure the pending choice offers is a click.
 const BAND = 280; // top of the planets' band
-const BAND_H = 144; // its height: two rows of stalls or structures, three of tiles
+const BAND_H = 144; // its height: two rows of stalls or structures (the tiles' panel is taller)
 
 function short(words) {
   return words
@@ -367,13 +403,25 @@ function stallsDrawing(ctx) {
   ];
 }
 
-// Purple: the erudite tiles, a column per colour, a row per level.
+// Purple: the erudite tiles, a column per colour, a row per level, each with what it
+// gives in a few words (its timing is in its name).
+const TILE_H = 64;
+
+function tileWords(words) {
+  const brief = short(words)
+    .replace(/ of your choice/, " any")
+    .replace(/the (\w+) planet's action/g, "$1 action")
+    .replace(/fire one of your production structures/, "fire a structure")
+    .replace(/ per /g, "/");
+  return brief.split(", ").flatMap((piece) => wrapWords(piece, 10)).slice(0, 3);
+}
+
 function eruditeDrawing(ctx) {
   const { game, cat } = ctx;
   const offered = ctx.of("fed.erudite");
   const x0 = 428;
   const w = 50;
-  const h2 = 40;
+  const h2 = TILE_H;
   return [
     planetTitle(cat, 3, x0, `erudite tiles (${game.erudite_stock.reduce((a, b) => a + b, 0)} left)`),
     cat.erudite.map((tile) => {
@@ -391,7 +439,8 @@ function eruditeDrawing(ctx) {
         s("rect", { x, y, width: 5, height: h2, rx: 2, fill: PLANET_COLOUR[colour] }),
         text(x + 9, y + 13, `L${tile.level}`, { class: "micro-strong" }),
         text(x + w - 4, y + 13, `×${left}`, { class: "micro", "text-anchor": "end" }),
-        pawns(holders, x + 13, y + 29, 10),
+        tileWords(tile.text).map((line, k) => fittedText(x + 8, y + 26 + k * 10, line, w - 11, 5.4, { class: "micro" })),
+        pawns(holders, x + 13, y + h2 - 8, 10),
       ];
       if (body) {
         return hot(ctx, body, label(body, ctx), { class: "tile-hot", "data-tile": tile.tile }, face,
@@ -411,15 +460,16 @@ function structuresDrawing(ctx) {
   const w = 72;
   const h2 = 62;
   const builders = (index) => game.players.map((p, seat) => (p.built.includes(index) ? seat : null)).filter((seat) => seat !== null);
-  const one = (index, x, y, line1, line2) => {
+  // a structure's lines, never cut: its name or effect (bold), then the rest
+  const one = (index, x, y, lines) => {
     const seats = builders(index);
     const words = `${capitalise(structure(cat, game, index))}; built by ${listing(seats.map((seat) => ctx.name(seat))) || "nobody"}`;
     const body = offered.find((b) => b.structure === index);
     const face = [
       s("rect", { class: "room", x, y, width: w, height: h2, rx: 6 }),
       s("rect", { x, y, width: w, height: 4, rx: 2, fill: PLANET_COLOUR[4] }),
-      fittedText(x + 5, y + 16, line1, w - 14, 7.5, { class: "micro-strong" }),
-      fittedText(x + 4, y + 30, line2, w - 8, 6.2, { class: "micro" }),
+      fittedText(x + 5, y + 15, lines[0], w - 10, 7.5, { class: "micro-strong" }),
+      lines.slice(1, 3).map((line, k) => fittedText(x + 4, y + 27 + k * 11, line, w - 8, 6.2, { class: "micro" })),
       pawns(seats, x + 9, y + h2 - 12),
     ];
     if (body) {
@@ -430,12 +480,14 @@ function structuresDrawing(ctx) {
   };
   const production = game.production.map((kind, i) => {
     const info = cat.production[kind];
-    return one(i, x0 + i * (w + 2), BAND + 16, short(info ? info.text : String(kind)).slice(0, 14), short(info ? costText(info) : "").slice(0, 16));
+    const effect = short(info ? info.text : String(kind)).split(", ").flatMap((piece) => wrapWords(piece, 12));
+    return one(i, x0 + i * (w + 2), BAND + 16, [...effect.slice(0, 2), short(info ? costText(info) : "")]);
   });
-  const mega = game.mega.map((criteria, j) =>
-    one(cat.n_production + j, x0 + j * (w + 2), BAND + 16 + h2 + 2, `mega ${j + 1} · ${game.mega_filled[j]}/${cat.mega_slots.length}`,
-      criteria.map((c) => (cat.mega_criteria[c] ? cat.mega_criteria[c].key.split("_")[0] : c)).join("+").slice(0, 16)),
-  );
+  const mega = game.mega.map((criteria, j) => {
+    const by = criteria.map((c) => (cat.mega_criteria[c] ? cat.mega_criteria[c].key.split("_")[0] : String(c)));
+    const lines = [`mega ${j + 1} · ${game.mega_filled[j]}/${cat.mega_slots.length}`, ...by.map((c, k) => (k < by.length - 1 ? `${c} +` : c))];
+    return one(cat.n_production + j, x0 + j * (w + 2), BAND + 16 + h2 + 2, lines);
+  });
   return [planetTitle(cat, 4, x0, "structures"), production, mega];
 }
 
@@ -640,7 +692,7 @@ function senatePanel(ctx, who) {
   const spaceButton = (space) => {
     if (!placing) return null;
     const body = placing.chosen.find((b) => b.space === space);
-    return body ? ctx.button(body, label(body, ctx), "Place here") : null;
+    return body ? ctx.button(body, `Place here: ${label(body, ctx).replace(/^Place /, "")}`, "Place here") : null;
   };
   return section(
     "Senate",
@@ -685,11 +737,14 @@ function senatePanel(ctx, who) {
 function movesPanel(ctx) {
   if (!ctx.legal.length) return null;
   const { game } = ctx;
-  const others = ctx.legal.filter((b) => b.type !== "fed.place");
+  // a start tile, stall spot, erudite tile or structure drawn on the board is a click there
+  const onBoard = ctx.legal.filter((b) => ctx.rendered.has(JSON.stringify(b)));
+  const others = ctx.legal.filter((b) => b.type !== "fed.place" && !onBoard.includes(b));
   return section(
     "Your moves",
     { class: "panel moves game-moves", "data-testid": "game-moves" },
     h("p", { class: "hint" }, `You must ${phaseWords(ctx.cat, game.pending)}.`),
+    onBoard.some((b) => b.type !== "fed.place") ? h("p", { class: "hint" }, "Click your choice on the board.") : null,
     ctx.of("fed.place").length ? h("p", { class: "hint" }, "Choose the ambassador and how, then a space in the senate.") : null,
     others.length ? h("div", { class: "move-list" }, others.map((body) => ctx.button(body, label(body, ctx)))) : null,
   );
