@@ -4,11 +4,11 @@ run's shared gateway (no bots: two people, Fractured Sky's built-in opponent).
 Another player's undo is told as one in my move log ("Ann took back their last move"),
 whoever took it; another player's last move is marked on my board in their colour, and
 the pieces of a move that just arrived pulse, except for a reader who asks for reduced
-motion; a build names only regions in play at this player count; the lobby names the
-opponents' difficulty only for tables that have opponents; the replay says "step", never
-"seq", and its "just before" list leaves no step out; the final standings share a place
-as "=1" and show each participant's score in parts (slow: a whole game, the rules' own
-parts).
+motion; when the turn becomes mine the page plays a tone and the tab's title says so; a
+build names only regions in play at this player count; the lobby names the opponents'
+difficulty only for tables that have opponents; the replay says "step", never "seq", and
+its "just before" list leaves no step out; the final standings share a place as "=1" and
+show each participant's score in parts (slow: a whole game, the rules' own parts).
 """
 
 from __future__ import annotations
@@ -28,6 +28,22 @@ from tests.test_web_layout import axe_violations
 pytestmark = pytest.mark.browser
 
 TAKE_BACK = "took back their last move"
+
+# Counts the tones the page starts (lib/turn.js plays one when the turn becomes mine).
+COUNT_TONES = """() => {
+window.__tones = 0;
+if (window.AudioContext) {
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    createOscillator() {
+      const tone = super.createOscillator();
+      const start = tone.start.bind(tone);
+      tone.start = (...at) => { window.__tones += 1; return start(...at); };
+      return tone;
+    }
+  };
+}
+}"""
 
 
 def command(person: Person, table: str, body: dict[str, Any]) -> None:
@@ -78,6 +94,7 @@ def test_another_players_undo_and_last_move_are_told_and_marked(
     for person in (ann, bob):
         person.open(f"/table/{table}")
         person.wait_phase("playing")
+        person.page.evaluate(COUNT_TONES)
     seat = {ann.name: view(ann, table)["viewer"], bob.name: view(bob, table)["viewer"]}
     for person in (ann, bob):
         command(person, table, first_legal(person, table, "fs.choose_start"))
@@ -99,8 +116,12 @@ def test_another_players_undo_and_last_move_are_told_and_marked(
     expect(log).to_contain_text(f"{mover.name} {TAKE_BACK}.")
     expect(mover.page.get_by_test_id("move-log")).to_contain_text("You took back your last move.")
 
-    # the mover's airship is marked on the other's board, in the mover's colour
+    # the mover's airship is marked on the other's board, in the mover's colour; it ends
+    # the mover's turn (the automated opponent moves at once): the other's turn comes, told
+    # by a tone and the tab's title (never by the page's first drawing)
+    assert watcher.page.evaluate("window.__tones") == 0
     command(mover, table, first_legal(mover, table, "fs.place_airship"))
+    assert seat[watcher.name] in view(watcher, table)["to_move"]
     marked = watcher.page.locator(f"[data-testid=board] [data-last-move-by='{seat[mover.name]}']")
     expect(marked.first).to_be_attached()
     # ... never on the mover's own board
@@ -112,6 +133,8 @@ def test_another_players_undo_and_last_move_are_told_and_marked(
     assert set(watcher.page.evaluate(pulse)) == {"none"}
     watcher.page.emulate_media(reduced_motion="no-preference")
     assert set(watcher.page.evaluate(pulse)) == {"just-moved"}
+    watcher.page.wait_for_function("() => window.__tones === 1")
+    expect(watcher.page).to_have_title(re.compile("Your turn"))
 
     # the replay: steps, never seqs, and every step before this one told
     watcher.open(f"/table/{table}/replay")
