@@ -143,7 +143,12 @@ def test_serve_runs_each_role_as_its_own_user_with_no_password_on_a_command_line
         assert process.stdout.readline().startswith("http://")  # every child started
         passwords = _secrets_in(json.loads((tmp_path / "data" / CREDENTIALS_FILE).read_text()))
         assert passwords
-        roles = {"worker", "projector", "timekeeper", "archiver", "gateway", "bots", "matchmaker"}
+        roles = {
+            "worker", "projector", "timekeeper", "archiver", "gateway", "bots", "matchmaker",
+            "notifier",
+        }  # fmt: skip
+        # the notifiers' Web Push key, made in the data folder at first start
+        assert stat.S_IMODE((tmp_path / "data" / "vapid.key").stat().st_mode) == 0o600
         for _ in range(50):  # a child forked a moment ago may not show its own program yet
             command_lines = {}
             for pid in [process.pid, *_descendants(process.pid)]:
