@@ -13,13 +13,14 @@ but across a block (either way) a player always reads as offline.
 
 The player's notice socket also pushes their friends' presence: a ``presence`` frame
 for each friend when it opens, then one whenever a friend's presence changes
-(:class:`FriendsPresence`, which reads the friends' flags each heartbeat).
+(:class:`FriendsPresence`; a process's :class:`FriendsWatch` reads every notice
+socket's friends' flags each heartbeat, all at once).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Annotated, Any
 
@@ -33,6 +34,7 @@ from gateway.errors import ApiError
 from gateway.models import Struct
 from gateway.queue import PLAYER_ID
 from gateway.relations import hidden_from
+from gateway.signals import Signal
 from orrery_contracts import keys
 from orrery_contracts.social import (
     PresenceState,
@@ -152,31 +154,112 @@ def presence_frame(player: str, state: PresenceState) -> bytes:
 
 class FriendsPresence:
     """What a player's notice socket pushes of their friends' presence: every friend's
-    once, then each change, read each :meth:`due` (every :func:`beat_s`) by the
-    socket's own loop; a friend made or unmade meanwhile is picked up at the next read."""
+    once when it opens (:meth:`push`), then each change, found by the process's
+    :class:`FriendsWatch` every :func:`beat_s` (a friend made or unmade meanwhile is
+    picked up at the next read) and sent by the socket's own loop (:meth:`flush`)."""
 
-    __slots__ = ("gateway", "known", "next_at", "player")
+    __slots__ = ("gateway", "known", "pending", "player", "ready")
 
     def __init__(self, gateway: Gateway, player: str) -> None:
         self.gateway = gateway
         self.player = player
         self.known: dict[str, PresenceState] = {}
-        self.next_at = 0.0  # (monotonic) the first read is due at once
-
-    def due_in(self) -> float:
-        """Seconds until the next read is due (0: now)."""
-        return max(0.0, self.next_at - time.monotonic())
+        self.pending: list[bytes] | None = None  # frames found, not sent yet
+        self.ready: Signal | None = None  # the socket loop's wake-up
 
     async def push(self, send: Callable[[bytes], Awaitable[None]]) -> None:
-        """Read the friends' presence and send what changed."""
-        self.next_at = time.monotonic() + beat_s(self.gateway)
+        """Read the friends' presence now and send what changed."""
         redis = self.gateway.client.redis
         friends = sorted(f.decode() for f in await redis.smembers(friends_key(self.player)))
-        now = await presence_of(redis, friends)
-        for friend, state in now.items():
-            if self.known.get(friend) != state:
-                await send(presence_frame(friend, state))
+        self.found(await presence_of(redis, friends))
+        await self.flush(send)
+
+    def found(self, now: dict[str, PresenceState]) -> None:
+        """The friends' presence as just read: what changed waits for :meth:`flush`."""
+        changed = [
+            presence_frame(f, state) for f, state in now.items() if self.known.get(f) != state
+        ]
         self.known = now
+        if changed:
+            self.pending = (self.pending or []) + changed
+            if self.ready is not None:
+                self.ready.set()
+
+    async def flush(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+        frames, self.pending = self.pending, None
+        for frame in frames or ():
+            await send(frame)
+
+    @contextlib.contextmanager
+    def watched(self, ready: Signal) -> Iterator[None]:
+        """Read with the process's other notice sockets each beat while the socket is
+        open; ``ready`` is set when something is found."""
+        self.ready = ready
+        watch = friends_watch(self.gateway)
+        watch.join(self)
+        try:
+            yield
+        finally:
+            watch.leave(self)
+            self.ready = None
+
+
+class FriendsWatch:
+    """The notice sockets of one process whose friends' presence is read every
+    ``every_s``: every player's friends in one pipeline, then all their flags in one
+    read a thousand players at a time, not two round trips per socket."""
+
+    def __init__(self, redis: Any, every_s: float) -> None:
+        self.redis = redis
+        self.every_s = every_s
+        self.members: set[FriendsPresence] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    def join(self, member: FriendsPresence) -> None:
+        self.members.add(member)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+
+    def leave(self, member: FriendsPresence) -> None:
+        self.members.discard(member)
+
+    async def _run(self) -> None:
+        while self.members:
+            await asyncio.sleep(self.every_s)
+            with contextlib.suppress(Exception):  # Redis restarting: the next beat reads
+                await self.read()
+
+    async def read(self) -> None:
+        members = list(self.members)
+        players = sorted({m.player for m in members})
+        pipe = self.redis.pipeline(transaction=False)
+        for player in players:
+            pipe.smembers(friends_key(player))
+        friends_of = {
+            player: sorted(f.decode() for f in found)
+            for player, found in zip(players, await pipe.execute(), strict=True)
+        }
+        everyone = sorted({f for friends in friends_of.values() for f in friends})
+        states: dict[str, PresenceState] = {}
+        for at in range(0, len(everyone), PRESENCE_READ):
+            states |= await presence_of(self.redis, everyone[at : at + PRESENCE_READ])
+        for member in members:
+            if member in self.members:  # (not closed meanwhile)
+                member.found({f: states[f] for f in friends_of[member.player]})
+
+
+PRESENCE_READ = 1_000  # players' flags per read
+_watches: dict[tuple[int, float], FriendsWatch] = {}
+
+
+def friends_watch(gateway: Gateway) -> FriendsWatch:
+    """The friends' presence reads of ``gateway``'s process (one per wire client)."""
+    every_s = beat_s(gateway)
+    key = (id(gateway.client), every_s)
+    found = _watches.get(key)
+    if found is None:
+        found = _watches[key] = FriendsWatch(gateway.client.redis, every_s)
+    return found
 
 
 def parse_presence(text: str) -> PresenceState | None:

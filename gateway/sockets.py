@@ -396,20 +396,23 @@ async def player_live(socket: WebSocket[Any, Any, Any], gateway: Gateway) -> Non
 
     async def forward(last: str) -> None:
         # No blocking read of its own: the process's stream watchers wake the socket
-        # when its stream has something new (gateway/stream_wake.py). The friends'
-        # presence is read in the same loop when due: one task for all the socket
-        # pushes. (The socket's heartbeat keeps the player online.)
+        # when its stream has something new (gateway/stream_wake.py), and the
+        # process's friends' presence read when a friend's changed: one task for all
+        # the socket pushes. (The socket's heartbeat keeps the player online.)
         wake = stream_wake(gateway.client)
+        await friends.push(send)
         async with wake.follow(stream, last) as follower:
-            while True:
-                if time.time() >= expires:
-                    raise ApiError(401, "session_expired", "the session has expired; sign in again")
-                if follower.ready.is_set():
-                    follower.ready.clear()  # before the read: an entry after it wakes us
-                    last = await _forward_notices(redis, stream, last, send, follower.ready)
-                if not friends.due_in():
-                    await friends.push(send)
-                await follower.ready.wait(min(max(0.0, expires - time.time()), friends.due_in()))
+            with friends.watched(follower.ready):
+                while True:
+                    if time.time() >= expires:
+                        raise ApiError(
+                            401, "session_expired", "the session has expired; sign in again"
+                        )
+                    if follower.ready.is_set():
+                        follower.ready.clear()  # before the read: an entry after it wakes us
+                        last = await _forward_notices(redis, stream, last, send, follower.ready)
+                    await friends.flush(send)  # (what the process's read found of them)
+                    await follower.ready.wait(max(0.0, expires - time.time()))
 
     async def receive() -> None:
         await heartbeat.beat()  # (the socket's presence shows at once)
