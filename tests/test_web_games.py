@@ -235,6 +235,11 @@ def fs_look_on_the_board(person: Person, looked: dict[str, int]) -> bool:
     looked["offered"] += 1
     if looked["made"]:
         return False
+    # a peek turn's first screen: the board, my moves and my hand, no list of objective ×
+    # payment buttons beside the board
+    first_screen(person)
+    off_board = person.table().locator("button[data-command*='\"fs.peek\"']")
+    assert not off_board.count(), off_board.first.get_attribute("aria-label")
     looked["made"] += 1
     if not looks.count():
         picks.first.click()

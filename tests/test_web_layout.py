@@ -4,11 +4,14 @@ game's table while playing and at the end, the replay and my games), and every g
 board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, none is cut
 by the box it is written in or by the board's edge, none is smaller than 11 CSS px on the
 phone once the board is fitted to the screen, and the board is never wider than the
-screen (no inner sideways scroll), Fractured Sky's with four and five players too. Also:
-every card a player may choose is an element of the board with its content written on
-it, and equal scores share a rank. The default run checks one table (a solo Fractured
-Sky game, on the run's shared gateway: no bot runner) at both sizes with axe-core; the
-other games, the other pages and the games played by clicks are `slow`.
+screen (no inner sideways scroll), Fractured Sky's with four and five players too; on
+the phone the page does not scroll sideways and each link of the navigation keeps to one
+line. axe-core also checks that a control's accessible name holds the words it shows.
+Also: every card, tile or objective a player may choose is an element of the board with
+its content written on it, and equal scores share a rank ("=1", "1 pt"). The default run
+checks one table (a solo Fractured Sky game, on the run's shared gateway: no bot runner)
+at both sizes with axe-core; the other games (at the start, in play and at their end),
+the other pages and the games played by clicks are `slow`.
 
 axe-core comes from tests/axe/ (its package-lock.json; ``python3 dev.py test`` installs
 it). It is evaluated in the page through the DevTools protocol, so the page's strict
@@ -17,6 +20,8 @@ Content-Security-Policy stays as it is.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,6 +151,25 @@ def board_problems(person: Person, phone: bool) -> list[str]:
     return problems
 
 
+# The page on a phone: its width against the screen's, and each navigation link's lines.
+PAGE_PROBLEMS = """() => {
+  const wide = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  const links = [...document.querySelectorAll('header nav a')];
+  const tops = new Set(links.map((a) => Math.round(a.getBoundingClientRect().top)));
+  return [
+    ...(wide > 1 ? [`the page scrolls sideways by ${wide}px`] : []),
+    ...links.filter((a) => a.getClientRects().length > 1 || a.getBoundingClientRect().height > 40)
+      .map((a) => `the link "${a.textContent.trim()}" wraps`),
+    ...(tops.size > 1 ? ['the navigation takes more than one line'] : []),
+  ];
+}"""
+
+
+def page_problems(person: Person) -> list[str]:
+    found: list[str] = person.page.evaluate(PAGE_PROBLEMS)
+    return found
+
+
 def check_board(person: Person, where: str) -> None:
     """The board at 1280×900, then at 390×844 (back to 1280×900 after)."""
     page = person.page
@@ -156,6 +180,7 @@ def check_board(person: Person, where: str) -> None:
         # until then, fits too: its text is tiny)
         page.wait_for_function(NARROW_BOARD, arg=True)
         problems += [f"390: {p}" for p in board_problems(person, phone=True)]
+        problems += [f"390: {p}" for p in page_problems(person)]
     finally:
         page.set_viewport_size(DESKTOP)
         page.wait_for_function(NARROW_BOARD, arg=False)
@@ -299,6 +324,59 @@ def test_each_table_in_play_is_legible_and_accessible(
         other_pages_are_accessible(ann, table)
     assert not ann.errors, ann.errors
     ann.context.close()
+
+
+def play_through_the_api(people: list[Person], table: str) -> None:
+    """Random legal moves for whoever is to move, through the API, until the end."""
+    for _ in range(5000):
+        moved = False
+        for person in people:
+            now = person.api(f"/v1/tables/{table}/view")
+            if now["phase"] == "finished":
+                return
+            moves = [b for b in now["legal"] if not b["type"].startswith("table.")]
+            if now["viewer"] in now["to_move"] and moves:
+                body = {"command_id": uuid.uuid4().hex, "body": person.rng.choice(moves)}
+                # a view a moment old may offer a move gone by now: refused, looked at again
+                person.post(f"/v1/tables/{table}/commands", body)
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    raise AssertionError(f"no end: {people[0].api(f'/v1/tables/{table}/view')['to_move']}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("fractured_sky", 1, {"difficulty": "easy"}),
+        ("spacecraft", 2, {"variant": "basic"}),
+        ("federation", 2, {}),
+    ],
+    ids=["fractured_sky", "spacecraft", "federation"],
+)
+def test_each_game_at_its_end_is_legible_and_accessible(
+    stack: WebStack, browser: Browser, game: str, seats: int, options: dict[str, str]
+) -> None:
+    """A game played to its end through the API (two people, or one against Fractured
+    Sky's automated opponents), then its finished page: the board at both sizes, the final
+    places with the score in parts, axe-core."""
+    people = [new_person(stack, browser, name) for name in ("Ann", "Bob")[:seats]]
+    for person in people:
+        person.sign_up()
+    ann = people[0]
+    table = ann.post("/v1/tables", {"game": game, "seats": seats, "options": options})["table_id"]
+    for person in people:
+        person.post(f"/v1/tables/{table}/join", {})
+    ann.post(f"/v1/tables/{table}/start")
+    play_through_the_api(people, table)
+    ann.open(f"/table/{table}")
+    ann.page.get_by_test_id("standings").wait_for()
+    ann.page.get_by_test_id("score-breakdown").wait_for()
+    check_table(ann, game, "at the end")
+    assert not ann.errors, ann.errors
+    for person in people:
+        person.context.close()
 
 
 def play_on_the_board_only(person: Person, moves: int | None) -> tuple[int, int]:
