@@ -240,7 +240,7 @@ def cards_on_the_board(person: Person, game: str) -> None:
     """Every card, tile or objective a legal move chooses is drawn on the board, its
     content written on it, and the move is a click on it."""
     chosen = {
-        "spacecraft": ("sc.fulfil", "sc.reserve", "sc.mark"),
+        "spacecraft": ("sc.choose_goal", "sc.fulfil", "sc.reserve", "sc.mark"),
         "fractured_sky": ("fs.peek", "fs.objective"),
         "federation": ("fed.start_tile", "fed.stall", "fed.erudite", "fed.build"),
     }[game]

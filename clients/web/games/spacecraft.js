@@ -185,13 +185,15 @@ function goalsDrawing(ctx) {
     const goal = cat.goals.find((g) => g.id === body.goal);
     const lines = wrapWords(goal ? capitalise(goal.text) : `Goal ${body.goal}`, 44);
     const y = 30 + i * 96;
+    // its name says what is written on it, in the same order
+    const head = `Keep goal ${body.goal} (${goal ? goal.points : "?"} points)`;
     return hot(
       ctx,
       body,
-      label(body, ctx),
+      `${head}: ${goal ? goal.text : ""}`,
       { class: "card-hot", "data-card": body.goal },
       s("rect", { class: "hit design-card", x: 0, y, width: w, height: 88, rx: 8 }),
-      text(10, y + 20, `Goal ${body.goal} · ${goal ? goal.points : "?"} points · keep it`, { class: "small" }),
+      text(10, y + 20, head, { class: "small" }),
       lines.slice(0, 3).map((line, k) => text(10, y + 40 + k * 15, line, { class: "tiny" })),
     );
   });
@@ -690,7 +692,6 @@ function privatePanel(ctx) {
   if (ctx.me === null || ctx.me === undefined) return null;
   const mine = game.seats[ctx.me];
   if (!mine) return null;
-  const choose = ctx.of("sc.choose_goal");
   // Once every seat has kept its goal the goals are public (shown with each seat).
   const everyoneChose = game.seats.every((seat) => seat.goal !== null && seat.goal !== undefined);
   return section(
@@ -707,9 +708,7 @@ function privatePanel(ctx) {
         ? ["Reserved card", mine.reserved ? `card ${mine.reserved}: ${designText(cat, mine.reserved)}` : "none"]
         : null,
     ]),
-    choose.length
-      ? h("div", { class: "move-list" }, choose.map((body) => ctx.button(body, label(body, ctx))))
-      : null,
+    // the goals to keep are cards on the board: keeping one is a click there
     everyoneChose && !(game.variant === "basic" && mine.reserved) ? h("p", { class: "hint" }, "Nothing secret right now: your goal is public since everyone chose.") : null,
   );
 }
