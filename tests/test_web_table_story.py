@@ -124,6 +124,13 @@ def test_another_players_undo_and_last_move_are_told_and_marked(
     assert seat[watcher.name] in view(watcher, table)["to_move"]
     marked = watcher.page.locator(f"[data-testid=board] [data-last-move-by='{seat[mover.name]}']")
     expect(marked.first).to_be_attached()
+    # ringed: its shapes, never its words
+    rings = marked.first.evaluate(
+        """(e) => [...e.querySelectorAll('rect, circle, polygon, text')]
+            .map((n) => [n.tagName, getComputedStyle(n).filter])"""
+    )
+    assert any(tag != "text" and "drop-shadow" in f for tag, f in rings), rings
+    assert all(f == "none" for tag, f in rings if tag == "text"), rings
     # ... never on the mover's own board
     assert not mover.page.locator("[data-testid=board] [data-last-move-by]").count()
     # the pieces pulse once, unless the reader asked for less motion
