@@ -1,17 +1,16 @@
 """Turn notifications end to end, with real servers on loopback: players of a live
-gateway, a real ``orrery notifier`` process, an SMTP server (aiosmtpd) and a Web Push
-service that checks each request's VAPID JWT and decrypts its RFC 8291 body with the
-subscription's keys (tests/support/notify.py).
+gateway, two real ``orrery notifier`` processes side by side, an SMTP server (aiosmtpd)
+and a Web Push service that checks each request's VAPID JWT and decrypts its RFC 8291
+body with the subscription's keys (tests/support/notify.py).
 
 What they prove: the confirmation mail and its signed link; a turn mail with a working
 one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted by
 the browser's keys, and a subscription dropped once the push service answers 410; no
-mail while the player holds a live socket; quiet hours in the player's own time zone and
-the hourly limit hold messages, the tables still waiting, until they end; "your
-tournament table is ready" when a
-round is paired; no address or endpoint in any log, stream, other key or another
-player's answer; and a notifier killed mid-delivery loses nothing and sends nothing
-twice."""
+mail while the player holds a live socket; quiet hours in the
+player's own time zone and the hourly limit hold messages, the tables still waiting,
+until they end; "your tournament table is ready" when a round is paired; no address or
+endpoint in any log, stream, other key or another player's answer; and a notifier
+killed mid-delivery loses nothing and sends nothing twice."""
 
 from __future__ import annotations
 
@@ -86,7 +85,8 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     ):
         push.vapid_public = public_key(VAPID)
         built = Stack(live, smtp, push, folder / "notifier.log")
-        built.start_notifier()
+        for _ in range(2):  # side by side: every count of messages below holds for two
+            built.start_notifier()
         try:
             yield built
         finally:
