@@ -341,19 +341,60 @@ async def test_a_paired_tournament_table_is_mailed_to_players_who_are_away(
         organiser.wait(20)
 
 
+def _personal_data(stack: Stack) -> tuple[set[str], set[str]]:
+    """The addresses and push endpoints the tests above left, and their players."""
+    redis = sync_redis.Redis.from_url(stack.live.redis_url)
+    secrets: set[str] = set()
+    players: set[str] = set()
+    try:
+        for key in redis.scan_iter("orrery:{pd}:*"):
+            if b":vapid" in key:
+                continue
+            players.add(key.decode().rsplit(":", 1)[1])
+            for value in redis.hgetall(key).values():
+                text = value.decode()
+                secrets |= set(re.findall(r"[\w.+-]+@example\.org", text))
+                secrets |= set(re.findall(r"http://127\.0\.0\.1:\d+/push/\w+", text))
+    finally:
+        redis.close()
+    secrets |= {s.endpoint for s in stack.push.subscriptions.values()}
+    assert secrets and players, "the tests above left addresses and endpoints"
+    return secrets, players
+
+
+async def test_no_address_or_endpoint_in_another_players_answers(stack: Stack, http: Any) -> None:
+    """After the tests above: a player reading whatever one may read of the others (their
+    profiles and presence, every table listed, its detail, view and chat, the
+    leaderboard) and of themselves finds no address and no endpoint."""
+    secrets, players = _personal_data(stack)
+    zed = await sign_up(http, unique("zed"))
+    answers = [
+        await zed.get("/v1/players/presence", players=",".join(sorted(players)[:50])),
+        await zed.get("/v1/players/me"),
+        await zed.get("/v1/players/me/friends"),
+        await zed.get("/v1/players/me/notifications"),
+        await zed.get("/v1/leaderboard/tiny", limit=100),
+    ]
+    answers += [await zed.get(f"/v1/players/{player}") for player in sorted(players)]
+    tables: set[str] = set()
+    for state in ("open", "playing", "finished"):
+        listed = await zed.get("/v1/tables", state=state, limit=100)
+        answers.append(listed)
+        tables |= {t["table_id"] for t in listed.json()["tables"]}
+    assert tables, "the tests above left tables"
+    for table in sorted(tables):
+        for path in ("", "/view", "/chat"):
+            answers.append(await zed.get(f"/v1/tables/{table}{path}"))
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+    read = "\n".join(a.text for a in answers)
+    assert not [s for s in secrets if s in read]
+
+
 def test_no_address_or_endpoint_leaves_through_another_channel(stack: Stack) -> None:
     """After the tests above: the addresses and endpoints are in the personal-data keys
     and nowhere else: no log line, no stream entry, no other key."""
+    secrets, _ = _personal_data(stack)
     redis = sync_redis.Redis.from_url(stack.live.redis_url)
-    personal = [k for k in redis.scan_iter("orrery:{pd}:*") if b":vapid" not in k]
-    secrets = set()
-    for key in personal:
-        for value in redis.hgetall(key).values():
-            text = value.decode()
-            secrets |= set(re.findall(r"[\w.+-]+@example\.org", text))
-            secrets |= set(re.findall(r"http://127\.0\.0\.1:\d+/push/\w+", text))
-    secrets |= {s.endpoint for s in stack.push.subscriptions.values()}
-    assert secrets, "the tests above left addresses and endpoints"
     logs = stack.logs()
     assert not [s for s in secrets if s in logs]
     for key in redis.scan_iter("orrery:*"):
