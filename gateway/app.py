@@ -43,7 +43,7 @@ from gateway.friends import FRIEND_ROUTES
 from gateway.headers import security_headers
 from gateway.hosted import HostedGames
 from gateway.methods import check_request
-from gateway.notify_routes import LINK_ROUTES, NOTIFY_ROUTES, holding_live
+from gateway.notify_routes import LINK_ROUTES, NOTIFY_ROUTES
 from gateway.openapi import Schemas, openapi_document
 from gateway.presence import get_presence
 from gateway.queue import QUEUE_ROUTES, install
@@ -114,10 +114,11 @@ class GatewayApp(Litestar):
     commands: CommandPath | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket":  # its player is present while it is open
-            gateway = self.state.gateway
-            live = live_handler(scope, gateway)  # the live sockets skip Litestar's cycle
-            return await holding_live(gateway, scope, receive, send, live or super().__call__)
+        if scope["type"] == "websocket":
+            live = live_handler(scope, self.state.gateway)  # (skipping Litestar's cycle)
+            if live is not None:
+                return await live(scope, receive, send)
+            return await super().__call__(scope, receive, send)
         table_id = command_table(scope) if self.commands is not None else None
         if table_id is None or self.commands is None:
             return await super().__call__(scope, receive, send)

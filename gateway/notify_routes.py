@@ -10,7 +10,6 @@ of a new address through their input stream by the player's id alone.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import re
 from typing import Annotated, Any
@@ -24,7 +23,6 @@ from litestar.params import Parameter
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.models import ErrorBody
-from gateway.tasks import cancel_until_done
 from notify import contacts, links, prefs
 from notify.models import (
     EmailIn,
@@ -203,45 +201,6 @@ async def my_turns(player: str, gateway: Gateway) -> MyTurns:
                 )
             )
     return MyTurns(tables=waiting)
-
-
-# ---------------------------------------------------------------- presence
-
-
-async def holding_live(gateway: Gateway, scope: Any, receive: Any, send: Any, app: Any) -> None:
-    """Run a WebSocket (``app``) and, once its ``auth`` frame named a valid session,
-    keep its player live (notify/activity.py) until it closes: a player at a table, or
-    with their notices' socket open, gets no notification. The frame is read as it
-    passes, and left for the socket's own handler to check again."""
-    holder: list[asyncio.Task[None]] = []
-
-    async def watching() -> Any:
-        message = await receive()
-        if not holder and message.get("type") == "websocket.receive":
-            holder.append(asyncio.create_task(_hold(gateway, message.get("text"))))
-        return message
-
-    try:
-        await app(scope, watching, send)
-    finally:
-        for task in holder:
-            await cancel_until_done([task])
-
-
-async def _hold(gateway: Gateway, text: str | None) -> None:
-    try:
-        frame = _auth_frame.decode(text or "")
-        player, _ = gateway.sessions.player(frame.token)
-    except (msgspec.DecodeError, msgspec.ValidationError, ApiError):
-        return
-    await gateway.activity.hold_live(player)
-
-
-class _AuthFrame(msgspec.Struct):
-    token: str
-
-
-_auth_frame = msgspec.json.Decoder(_AuthFrame)
 
 
 # ---------------------------------------------------------------- signed links

@@ -35,6 +35,7 @@ from gateway.models import Struct
 from gateway.queue import PLAYER_ID
 from gateway.relations import hidden_from
 from gateway.signals import Signal
+from notify.activity import live_flags
 from orrery_contracts import keys
 from orrery_contracts.social import (
     PresenceState,
@@ -105,8 +106,13 @@ class Heartbeat:
     def flags(self) -> list[Flag]:
         ttl = ttl_ms(self.gateway)
         key = presence_key(self.player) if self.state == "online" else away_key(self.player)
-        # a realtime ticket waits while its player has a live connection
-        return [(key, self.state, ttl), (keys.online_key(self.player), "1", ttl)]
+        # a realtime ticket waits while its player has a live connection, and the
+        # notifier sends nothing to a player who has one
+        return [
+            (key, self.state, ttl),
+            (keys.online_key(self.player), "1", ttl),
+            *live_flags(self.player, ttl),
+        ]
 
     async def beat(self) -> None:
         with contextlib.suppress(Exception):  # Redis restarting: the next beat renews
