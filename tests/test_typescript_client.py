@@ -10,6 +10,8 @@ It signs two players up, creates, joins and starts a two-seat table of each game
 plays both seats from their own views' ``legal`` lists (seat 0 over the WebSocket, seat 1
 over HTTP), takes a move back with the first ``table.undo`` a view offers and says a line
 from each seat; each finished table is checked here against the gateway's own answers.
+A second program (play/social.ts) sets notification preferences, keeps and forgets a
+push subscription, reads its turns, and makes two players friends.
 """
 
 from __future__ import annotations
@@ -126,6 +128,37 @@ async def test_the_program_plays_every_game_to_the_end(live: LiveGateway, progra
             assert final["standings"] == result["standings"]
             chat = (await spectator.get(f"/v1/tables/{table_id}/chat")).json()["messages"]
             assert sorted(m["text"] for m in chat) == sorted(result["chat"])
+
+
+async def test_the_program_sets_notifications_and_makes_friends(
+    live: LiveGateway, program: Path
+) -> None:
+    """play/social.ts: the notification and friends operations, typed by the document."""
+    assert NODE is not None
+    run = subprocess.run(
+        [NODE, str(program / "dist" / "play" / "social.js"), live.url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=program,
+        env={**os.environ, "NODE_NO_WARNINGS": "1"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    read = json.loads(run.stdout)
+    ann, ben = read.pop("ann"), read.pop("ben")
+    assert read == {
+        "prefs": {
+            "channels": ["push"],
+            "quiet_hours": {"start": "22:00", "end": "07:30"},
+            "time_zone": "Europe/Paris",
+        },
+        "push_kept": 1,
+        "push_forgot": 204,
+        "turns": 0,
+        "friendship": ["requested", "friends"],
+        "friends": {"ann": [ben], "ben": [ann]},
+        "presence": [[ben, "offline"]],
+    }
 
 
 def _seat(line: dict[str, Any]) -> int:
