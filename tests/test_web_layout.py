@@ -46,10 +46,13 @@ AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "a
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 SMALLEST_PX = 11
+# A board text's colour against what it is drawn on: at least WCAG's ratio for large text
+# and for the parts of a picture that must be seen.
+LEAST_CONTRAST = 3
 
 # The board's texts (visible ones): boxes that overlap another, boxes cut by the smallest
-# drawn shape holding their middle or by the board's edge, sizes after the fit, and the
-# board's width against the screen's.
+# drawn shape holding their middle or by the board's edge, colours too faint against the
+# shape they are drawn on, sizes after the fit, and the board's width against the screen's.
 BOARD_PROBLEMS = """() => {
   const svg = document.querySelector('[data-testid=board]');
   if (!svg) return {missing: true};
@@ -95,13 +98,55 @@ BOARD_PROBLEMS = """() => {
     .map((t) => [t, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])
     .filter(([, px]) => px < %(smallest)s - 0.05)
     .map(([t, px]) => `${name(t)} ${px.toFixed(1)}px`);
+  // each text's colour against the smallest filled shape under its middle (or the board)
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const paint = canvas.getContext('2d', {willReadFrequently: true});
+  const rgba = (css) => {
+    paint.clearRect(0, 0, 1, 1); paint.fillStyle = '#000'; paint.fillStyle = css;
+    paint.fillRect(0, 0, 1, 1);
+    const d = paint.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  const over = (top, under) => top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3]));
+  const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+  const weights = [0.2126, 0.7152, 0.0722];
+  const lum = (rgb) => rgb.map(linear).reduce((sum, v, i) => sum + v * weights[i], 0);
+  const ground = over(rgba(getComputedStyle(svg).backgroundColor), [255, 255, 255]);
+  const filled = [...svg.querySelectorAll('rect, circle, polygon, ellipse')]
+    .filter((r) => shown(r) && !r.classList.contains('hit') && getComputedStyle(r).fill !== 'none');
+  const faint = [];
+  texts.forEach((t, i) => {
+    const r = rects[i];
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    let under = null, area = Infinity;
+    for (const shape of filled) {
+      const b = shape.getBoundingClientRect();
+      const holds = b.left <= cx && cx <= b.right && b.top <= cy && cy <= b.bottom;
+      if (holds && b.width * b.height < area) {
+        under = shape; area = b.width * b.height;
+      }
+    }
+    let back = ground;
+    if (under) {
+      const style = getComputedStyle(under), fill = rgba(style.fill);
+      const alpha = fill[3] * Number(style.fillOpacity) * Number(style.opacity);
+      back = over([...fill.slice(0, 3), alpha], ground);
+    }
+    const ink = over(rgba(getComputedStyle(t).fill), back);
+    const [a, b] = [lum(ink), lum(back)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const on = under ? `${under.tagName}.${under.classList.value || '-'}` : 'the board';
+    if (ratio < %(contrast)s) faint.push(`${name(t)} ${ratio.toFixed(2)}:1 on ${on}`);
+  });
   const wrap = svg.parentElement;
   return {
+    faint: faint.slice(0, 12),
     overlaps: overlaps.slice(0, 12), clipped: clipped.slice(0, 12), small: small.slice(0, 12),
     smallCount: small.length, width: frame.width, viewport: innerWidth,
     innerScroll: wrap.scrollWidth - wrap.clientWidth,
   };
-}""".replace("%(smallest)s", str(SMALLEST_PX))
+}""".replace("%(smallest)s", str(SMALLEST_PX)).replace("%(contrast)s", str(LEAST_CONTRAST))
 
 
 # The board on the page, drawn in its narrow layout (arg true) or its wide one, and never
@@ -138,6 +183,7 @@ def board_problems(person: Person, phone: bool) -> list[str]:
     found: dict[str, Any] = person.page.evaluate(BOARD_PROBLEMS)
     assert not found.get("missing"), "no board on the page"
     problems = [f"overlap {o}" for o in found["overlaps"]] + [f"cut {c}" for c in found["clipped"]]
+    problems += [f"faint {f}" for f in found["faint"]]
     if phone:
         problems += [f"small {s}" for s in found["small"]]
         if found["smallCount"] > len(found["small"]):
