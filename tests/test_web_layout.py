@@ -2,8 +2,9 @@
 service: accessible (axe-core reports no serious or critical violation on the lobby, each
 game's table while playing and at the end, the replay and my games), and every game's
 board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, none is cut
-by the box it is written in or by the board's edge, none is smaller than 11 CSS px on the
-phone once the board is fitted to the screen, and the board is never wider than the
+by the box it is written in or by the board's edge, none is fainter than 3:1 against the
+shape it is drawn on, none is smaller than 11 CSS px on the phone once the board is
+fitted to the screen, and the board is never wider than the
 screen (no inner sideways scroll), Fractured Sky's with four and five players too; on
 the phone the page does not scroll sideways and each link of the navigation keeps to one
 line. axe-core also checks that a control's accessible name holds the words it shows.
