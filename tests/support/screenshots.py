@@ -73,7 +73,8 @@ def take(folder: Path) -> list[Path]:
             ann.page.screenshot(path=str(taken[-1]))
             ann.page.set_viewport_size(DESKTOP)
         ann.open("/")
-        ann.page.locator("#board-title").wait_for()
+        for title in ("#board-title", "#mine-title"):  # the leaderboard and my tables came
+            ann.page.locator(title).wait_for()
         taken.append(folder / "lobby.png")
         ann.page.screenshot(path=str(taken[-1]))
         ann.context.close()
