@@ -4,13 +4,13 @@ and a Web Push service that checks each request's VAPID JWT and decrypts its RFC
 body with the subscription's keys (tests/support/notify.py).
 
 What they prove: the confirmation mail and its signed link; a turn mail with a working
-one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted by
-the browser's keys, and a subscription dropped once the push service answers 410; no
-mail while the player holds a live socket; quiet hours in the
-player's own time zone and the hourly limit hold messages, the tables still waiting,
-until they end; "your tournament table is ready" when a round is paired; no address or
-endpoint in any log, stream, other key or another player's answer; and a notifier
-killed mid-delivery loses nothing and sends nothing twice."""
+one-click unsubscribe (RFC 8058); one digest for three waiting tables; a push decrypted
+by the browser's keys, and a subscription dropped once the push service answers 404 or
+410; no mail while the player holds a live socket; quiet hours in the player's own time
+zone and the hourly limit hold messages, the tables still waiting, until they end; "your
+tournament table is ready" when a round is paired; no address or endpoint in any log,
+stream, other key or another player's answer; and a notifier killed mid-delivery loses
+nothing and sends nothing twice."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ from tests.support.notify import PushService, SmtpServer
 pytestmark = pytest.mark.gateway
 
 VAPID = new_private_key()
-PER_HOUR = 2  # every other test here sends a player one message (two: the limit's own)
+PER_HOUR = 3  # no other test here sends a player more than this (the limit's own)
 
 
 class Stack:
@@ -87,6 +87,12 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         built = Stack(live, smtp, push, folder / "notifier.log")
         for _ in range(2):  # side by side: every count of messages below holds for two
             built.start_notifier()
+        ready = sync_redis.Redis.from_url(live.redis_url)
+        deadline = time.monotonic() + 30
+        while not ready.exists(keys.NOTIFY_VAPID):  # a notifier runs (its key published)
+            assert time.monotonic() < deadline, built.logs()[-3000:]
+            time.sleep(0.05)
+        ready.close()
         try:
             yield built
         finally:
@@ -194,15 +200,31 @@ async def test_push_is_signed_and_encrypted_and_a_gone_subscription_is_dropped(
     (payload,) = browser.received
     assert payload["tables"] == [table] and payload["url"] == f"/#/table/{table}"
     assert payload["title"] == "Your turn — Orrery"
+    # beside it, one the push service does not know (404): dropped, the other kept
+    unknown = stack.push.subscribe(unique("sub"))
+    unknown_name = unknown.endpoint.rsplit("/", 1)[1]
+    del stack.push.subscriptions[unknown_name]
+    assert (await cal.post("/v1/players/me/push", unknown.json())).status_code == 201
+    second = await _my_turn(cal)
+    assert await _push_subscriptions_become(cal, 1)
+    assert (unknown_name, 404) in stack.push.answered
+    assert [p["tables"] for p in browser.received] == [[table], [second]]
+    # then the first is gone (410): dropped too
     name = browser.endpoint.rsplit("/", 1)[1]
     stack.push.gone.add(name)
     await _my_turn(cal)
+    assert await _push_subscriptions_become(cal, 0)
+    assert (name, 410) in stack.push.answered
+
+
+async def _push_subscriptions_become(player: Player, count: int) -> bool:
+    deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        count = (await cal.get("/v1/players/me/notifications")).json()["push_subscriptions"]
-        if count == 0:
-            break
+        kept = (await player.get("/v1/players/me/notifications")).json()["push_subscriptions"]
+        if kept == count:
+            return True
         await asyncio.sleep(0.05)
-    assert count == 0 and (name, 410) in stack.push.answered
+    return False
 
 
 async def test_a_player_with_an_open_socket_gets_no_mail(stack: Stack, http: Any) -> None:
