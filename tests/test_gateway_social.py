@@ -541,3 +541,63 @@ async def test_the_gateway_needs_nothing_beyond_its_acl_for_them(live: LiveGatew
         seated = (await ben.get(f"/v1/tables/{table}")).json()["players"]
         assert [p["player_id"] for p in seated] == [ben.player_id]  # Ann's seat opened
     assert "NOPERM" not in live.logs()
+
+
+@pytest.mark.slow  # an archiver and a gateway of their own
+async def test_an_erased_players_archived_games_show_them_as_deleted(
+    live: LiveGateway, tmp_path: Path
+) -> None:
+    """A finished table moved to the archive, then a player of it erased: every listing
+    read from the archive (my games, closed tables, the table, its chat) names the
+    seat deleted player, and the name is in none of them."""
+    archive = {"ORRERY_ARCHIVE_URL": f"sqlite:///{tmp_path / 'archive.sqlite3'}"}
+    archiver = live.service.start("archiver", ORRERY_ARCHIVE_AFTER_S="1", **archive)
+    try:
+        url = await asyncio.to_thread(live.start_gateway, **archive)
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            ann, ben = await two(http)
+            table = (await ann.create_table("tiny", 2))["table_id"]
+            await ann.join(table)
+            await ben.join(table)
+            await ann.start(table)
+            await say(ann, table, "good game")
+            left = await ann.post(f"/v1/tables/{table}/leave")  # two seats: the table closes
+            assert left.status_code == 200, left.text
+            redis = aioredis.Redis.from_url(live.redis_url)
+            try:
+                tombstone = keys.tombstone_key(keys.partition_of(table, PARTITIONS), table)
+                async with asyncio.timeout(WAIT):
+                    while not await redis.exists(tombstone):
+                        await asyncio.sleep(0.1)
+            finally:
+                await redis.aclose()
+            erased = await ann.http.request(
+                "DELETE",
+                "/v1/players/me",
+                json={"password": "a good password"},
+                headers=ann.headers,
+            )
+            assert erased.status_code == 204, erased.text
+            answers = {
+                "games": await ben.get("/v1/players/me/games"),
+                "closed": await ben.get("/v1/tables", state="closed", limit=100),
+                "table": await ben.get(f"/v1/tables/{table}"),
+                "chat": await ben.get(f"/v1/tables/{table}/chat"),
+            }
+    finally:
+        archiver.terminate()
+        archiver.wait(20)
+    assert all(a.status_code == 200 for a in answers.values()), answers
+    games = answers["games"].json()["games"]
+    (game,) = [g for g in games if g["table_id"] == table]
+    assert sorted(s["name"] for s in game["seats"]) == sorted(["deleted player", ben.name])
+    assert answers["table"].json()["state"] == "closed", answers["table"].text
+    listed = [t for t in answers["closed"].json()["tables"] if t["table_id"] == table]
+    assert [sorted(p["name"] for p in t["players"]) for t in listed] == [
+        sorted(["deleted player", ben.name])
+    ]
+    seated = answers["table"].json()["players"]
+    assert sorted(p["name"] for p in seated) == sorted(["deleted player", ben.name])
+    chat = answers["chat"].json()["messages"]
+    assert [(m["name"], m["text"]) for m in chat] == [("deleted player", "good game")]
+    assert not [name for name, a in answers.items() if ann.name in a.text]
