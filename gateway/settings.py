@@ -74,7 +74,7 @@ class Settings:
     # permessage-deflate on WebSockets: less bandwidth, ~40 KiB more per socket.
     ws_compression: bool = False
     # Redis connections of one gateway process (a standalone server's): calls wait for
-    # a free one. Blocking reads take one per group of 256 followed streams.
+    # a free one. Blocking reads take one per group of 128 followed streams.
     redis_connections: int = 200
 
     @classmethod

@@ -9,7 +9,7 @@ gateway at its connection pool's size, a few hundred tables or players. Here a f
 reads its stream without blocking, and waits on an event that a shared watcher sets
 when the stream has something new.
 
-A watcher (:class:`_Group`) blocks on up to :data:`GROUP` streams in one ``XREAD``,
+A watcher (:class:`_Group`) blocks on up to :data:`GROUP` (128) streams in one ``XREAD``,
 each from the newest id it has seen of that stream, and wakes the followers of every
 stream the read returned. A stream joins the first group with room (its first id: the
 first follower's ``after``); the group's next read includes it. So that the next read
@@ -46,9 +46,13 @@ from orrery_contracts import keys
 
 log = structlog.get_logger("orrery.gateway.wake")
 
-GROUP = 256  # streams per blocking read
+# streams per blocking read: each wake sends the whole group's streams and ids again
+# (and the server blocks the read on each), so a busy gateway's reading cost grows with
+# the group's size; a group holds one pooled connection (ORRERY_GATEWAY_REDIS_CONNECTIONS)
+GROUP = 128
 BLOCK_MS = 1_000
 JOIN_TTL_MS = 86_400_000  # a group's own stream, left by a gateway killed mid-read
+_XREAD = ("XREAD", "COUNT", 1, "BLOCK", BLOCK_MS, "STREAMS")
 
 
 class Follower:
@@ -65,13 +69,13 @@ class _Group:
     def __init__(self, wake: StreamWake, slot: int | None, first: str) -> None:
         self.wake = wake
         self.slot = slot  # the hash slot of all its streams on a cluster (None: any)
-        self.last: dict[str, str] = {}  # stream → newest id seen
+        self.last: dict[bytes, bytes] = {}  # stream → newest id seen (bytes: packed as is)
         self.task: asyncio.Task[None] | None = None
         # its own stream: a join appends to it, so that the read in flight returns; on
         # a cluster in the slot of its streams (the first one's tag, or its whole name)
         tag = "" if slot is None else "{" + (keys.hash_tag(first) or first) + "}:"
-        self.joins = f"orrery:gw:wake:{tag}{uuid.uuid4().hex}"
-        self.joins_last = "0-0"
+        self.joins = f"orrery:gw:wake:{tag}{uuid.uuid4().hex}".encode()
+        self.joins_last = b"0-0"
         self.reading = False  # a read is in flight (a join must end it)
 
     async def joined(self) -> None:
@@ -91,8 +95,10 @@ class _Group:
             while self.last:
                 try:
                     self.reading = True
-                    found = await redis.xread(
-                        {**self.last, self.joins: self.joins_last}, block=BLOCK_MS, count=1
+                    # (the command's arguments given as bytes: redis-py's xread would
+                    # rebuild and encode all 2 × 256 on every wake)
+                    found = await redis.execute_command(
+                        *_XREAD, *self.last, self.joins, *self.last.values(), self.joins_last
                     )
                 except asyncio.CancelledError:
                     raise
@@ -102,17 +108,15 @@ class _Group:
                     continue
                 finally:
                     self.reading = False
-                for raw_key, rows in found or ():
-                    key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+                for key, rows in found or ():
                     if not rows:
                         continue
                     newest = rows[-1][0]
-                    newest = newest.decode() if isinstance(newest, bytes) else newest
                     if key == self.joins:
                         self.joins_last = newest
                     elif key in self.last:
                         self.last[key] = newest
-                        self.wake.wake(key)
+                        self.wake.wake(key.decode())
         finally:
             if self in self.wake.groups:
                 self.wake.groups.remove(self)
@@ -147,7 +151,7 @@ class StreamWake:
             if group is None:
                 group = _Group(self, slot, key)
                 self.groups.append(group)
-            group.last[key] = after.decode() if isinstance(after, bytes) else str(after)
+            group.last[key.encode()] = after if isinstance(after, bytes) else str(after).encode()
             self.group_of[key] = group
             await group.joined()
         if group.task is None or group.task.done():
@@ -158,7 +162,7 @@ class StreamWake:
             followers.discard(follower)
             if not followers:
                 del self.followers[key]
-                group.last.pop(key, None)
+                group.last.pop(key.encode(), None)
                 self.group_of.pop(key, None)
 
 
