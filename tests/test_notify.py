@@ -445,20 +445,28 @@ def test_no_address_or_endpoint_leaves_through_another_channel(stack: Stack) -> 
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("step", ["claim", "send"])
 async def test_a_notifier_killed_mid_delivery_loses_nothing_and_sends_nothing_twice(
-    stack: Stack, http: Any
+    stack: Stack, http: Any, step: str
 ) -> None:
+    """Killed between its claim and the send (nothing sent: the next notifier sends it),
+    or right after the send was marked (the next one settles it and sends nothing)."""
     stop_processes(stack.notifiers)  # only the drill's notifiers from here on
     stack.notifiers.clear()
     fay = await sign_up(http, unique("fay"))
-    doomed = stack.start_notifier(ORRERY_FAULT_KILL_NOTIFIER_AFTER="claim")
+    doomed = stack.start_notifier(ORRERY_FAULT_KILL_NOTIFIER_AFTER=step)
     address = await _confirmed(stack, fay, ["email"])
     table = await _my_turn(fay)
     await asyncio.to_thread(doomed.wait, 30)
-    assert doomed.returncode == -9  # killed between its claim and the send
-    assert len(stack.smtp.mailbox.to(address)) == 1  # nothing sent yet
+    assert doomed.returncode == -9  # killed mid-delivery
+    assert len(stack.smtp.mailbox.to(address)) == (1 if step == "claim" else 2)
+    assert _still_waiting(stack, fay, table)  # not settled
     stack.start_notifier()
     mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
     assert table in mails[1].get_content()
+    deadline = time.monotonic() + 30
+    while _still_waiting(stack, fay, table):  # settled by the next notifier
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
     await asyncio.sleep(3.0)  # past another lease: nothing more
     assert len(stack.smtp.mailbox.to(address)) == 2
