@@ -211,19 +211,24 @@ async def test_push_is_signed_and_encrypted_and_a_gone_subscription_is_dropped(
     del stack.push.subscriptions[unknown_name]
     assert (await cal.post("/v1/players/me/push", unknown.json())).status_code == 201
     second = await _my_turn(cal)
-    assert await _push_subscriptions_become(cal, 1)
-    assert (unknown_name, 404) in stack.push.answered
+    assert await _push_subscriptions_become(stack, cal, 1, (unknown_name, 404))
     assert [p["tables"] for p in browser.received] == [[table], [second]]
     # then the first is gone (410): dropped too
     name = browser.endpoint.rsplit("/", 1)[1]
     stack.push.gone.add(name)
     await _my_turn(cal)
-    assert await _push_subscriptions_become(cal, 0)
-    assert (name, 410) in stack.push.answered
+    assert await _push_subscriptions_become(stack, cal, 0, (name, 410))
 
 
-async def _push_subscriptions_become(player: Player, count: int) -> bool:
+async def _push_subscriptions_become(
+    stack: Stack, player: Player, count: int, answer: tuple[str, int]
+) -> bool:
+    """Once the push service gave ``answer`` (waited for without the player's requests,
+    which would keep them present, their turn unsent), they read ``count``
+    subscriptions."""
     deadline = time.monotonic() + 30
+    while answer not in stack.push.answered and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
     while time.monotonic() < deadline:
         kept = (await player.get("/v1/players/me/notifications")).json()["push_subscriptions"]
         if kept == count:
@@ -243,6 +248,23 @@ async def test_a_player_with_an_open_socket_gets_no_mail(stack: Stack, http: Any
     # deferred, not dropped: the table still waits for a delivery once the player is away
     redis = sync_redis.Redis.from_url(stack.live.redis_url)
     assert redis.hget(keys.notify_waiting_key(dan.player_id), table) is not None
+
+
+async def test_a_player_making_requests_gets_no_mail_until_they_stop(
+    stack: Stack, http: Any
+) -> None:
+    """Present by their requests alone, no socket (ORRERY_NOTIFY_ACTIVE_S is 1 s here; a
+    busy player's request is written once a second, and counted that much longer)."""
+    ivy = await sign_up(http, unique("ivy"))
+    address = await _confirmed(stack, ivy, ["email"])
+    table = await _my_turn(ivy)
+    until = time.monotonic() + 5.0  # without the requests the mail would be here by now
+    while time.monotonic() < until:
+        assert (await ivy.get("/v1/players/me")).status_code == 200
+        await asyncio.sleep(0.25)
+    assert len(stack.smtp.mailbox.to(address)) == 1  # the confirmation only
+    mails = await asyncio.to_thread(stack.smtp.mailbox.wait_for, address, 2)
+    assert table in mails[1].get_content()
 
 
 async def _due_after(stack: Stack, player: Player, after_ms: int) -> int:
