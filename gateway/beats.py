@@ -1,11 +1,12 @@
-"""Renewing the expiring flags of many sockets in one pipeline per period.
+"""Renewing the expiring flags of many sockets once per period, a few pipelines a round.
 
 A socket keeps flags about its player alive in Redis (online or away, for a waiting
 realtime ticket): each set with a time to live and renewed before it lapses. One
 renewal per socket per period is one round trip per socket: ten thousand idle sockets
-would cost a core. Here each gateway process renews the flags of all its sockets in one
-pipeline per period (:class:`Beats`); a socket writes on its own only when its state
-changes, so a change shows at once.
+would cost a core. Here each gateway process renews the flags of all its sockets once per
+period (:class:`Beats`), in pipelines of a few hundred flags (one of ten thousand sockets'
+would hold the event loop, and every push, for a third of a second); a socket writes on
+its own only when its state changes, so a change shows at once.
 """
 
 from __future__ import annotations
@@ -39,19 +40,28 @@ class Beats:
     async def _run(self) -> None:
         while self.members:
             await asyncio.sleep(self.every_s)
-            written: dict[str, tuple[str, int]] = {}
-            for flags in list(self.members):
-                for key, value, ttl_ms in flags():
-                    written[key] = (value, ttl_ms)
-            if not written:
-                continue
+            await self.renew()
+
+    async def renew(self) -> None:
+        """One round: every member's flags, a key named twice written once, in pipelines
+        of :data:`MEMBERS_PER_PIPELINE` members, so that no round holds the event loop
+        for long (one pipeline of ten thousand sockets' flags held it for a third of a
+        second, and every socket's push waited)."""
+        written: set[str] = set()
+        members = list(self.members)
+        for at in range(0, len(members), MEMBERS_PER_PIPELINE):
             pipe = self.redis.pipeline(transaction=False)
-            for key, (value, ttl_ms) in written.items():
-                pipe.set(key, value, px=ttl_ms)
-            with contextlib.suppress(Exception):  # Redis restarting: the next round renews
-                await pipe.execute()
+            for flags in members[at : at + MEMBERS_PER_PIPELINE]:
+                for key, value, ttl_ms in flags():
+                    if key not in written:
+                        written.add(key)
+                        pipe.set(key, value, px=ttl_ms)
+            if len(pipe):
+                with contextlib.suppress(Exception):  # Redis restarting: the next round renews
+                    await pipe.execute()
 
 
+MEMBERS_PER_PIPELINE = 64
 _beats: dict[tuple[int, float], Beats] = {}
 
 

@@ -212,8 +212,8 @@ class FriendsPresence:
 
 class FriendsWatch:
     """The notice sockets of one process whose friends' presence is read every
-    ``every_s``: every player's friends in one pipeline, then all their flags in one
-    read a thousand players at a time, not two round trips per socket."""
+    ``every_s``: the players' friend lists in pipelines, then all their flags, a few
+    hundred players a round trip, not two round trips per socket."""
 
     def __init__(self, redis: Any, every_s: float) -> None:
         self.redis = redis
@@ -236,15 +236,19 @@ class FriendsWatch:
                 await self.read()
 
     async def read(self) -> None:
+        """One round: each player's friends, then their flags, a few hundred players a
+        round trip (no round holds the event loop for long), then what changed to each
+        socket."""
         members = list(self.members)
         players = sorted({m.player for m in members})
-        pipe = self.redis.pipeline(transaction=False)
-        for player in players:
-            pipe.smembers(friends_key(player))
-        friends_of = {
-            player: sorted(f.decode() for f in found)
-            for player, found in zip(players, await pipe.execute(), strict=True)
-        }
+        friends_of: dict[str, list[str]] = {}
+        for at in range(0, len(players), PRESENCE_READ):
+            chunk = players[at : at + PRESENCE_READ]
+            pipe = self.redis.pipeline(transaction=False)
+            for player in chunk:
+                pipe.smembers(friends_key(player))
+            for player, found in zip(chunk, await pipe.execute(), strict=True):
+                friends_of[player] = sorted(f.decode() for f in found)
         everyone = sorted({f for friends in friends_of.values() for f in friends})
         states: dict[str, PresenceState] = {}
         for at in range(0, len(everyone), PRESENCE_READ):
@@ -254,7 +258,7 @@ class FriendsWatch:
                 member.found({f: states[f] for f in friends_of[member.player]})
 
 
-PRESENCE_READ = 1_000  # players' flags per read
+PRESENCE_READ = 256  # players per round trip
 _watches: dict[tuple[int, float], FriendsWatch] = {}
 
 

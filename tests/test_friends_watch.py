@@ -1,8 +1,8 @@
 """The friends' presence of a process's notice sockets (gateway/presence.py's
 FriendsWatch) against a real server: one read finds, for every socket, what changed of
 its own friends' presence and nothing of anyone else's, a friend unmade stops being
-told, and the read costs one pipeline of friend lists and one read of flags whatever the
-number of sockets."""
+told, and the read costs a pipeline of friend lists and a read of flags per few hundred
+players, not round trips per socket."""
 
 from __future__ import annotations
 
