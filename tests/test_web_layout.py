@@ -1,11 +1,12 @@
 """The web client's pages as a player judges them, in real Chromium against the real
 service: accessible (axe-core reports no serious or critical violation on the lobby, each
 game's table while playing and at the end, the replay and my games), and every game's
-board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, none is cut
-by the box it is written in or by the board's edge, none is fainter than 3:1 against the
-shape it is drawn on, none is smaller than 11 CSS px on the phone once the board is
-fitted to the screen, and the board is never wider than the
-screen (no inner sideways scroll), Fractured Sky's with four and five players too; on
+board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, no drawn
+button or clickable shape covers part of a text that is not its own, none is cut by the
+box it is written in or by the board's edge, none is fainter than 3:1 against the shape
+it is drawn on, none is smaller than 11 CSS px once the board is drawn for the screen
+(at both sizes), and the board is never wider than the screen (no inner sideways
+scroll), Fractured Sky's with four and five players too; on
 the phone the page does not scroll sideways and each link of the navigation keeps to one
 line. axe-core also checks that a control's accessible name holds the words it shows.
 Also: every card, tile or objective a player may choose is an element of the board with
@@ -77,6 +78,27 @@ BOARD_PROBLEMS = """() => {
       if (w > slack && hgt > slack * 2) overlaps.push(`${name(texts[i])} × ${name(texts[j])}`);
     }
   }
+  // a drawn button or clickable shape painted over part of a text that is not its own
+  // (one drawn later; a text wholly on a shape is written on the thing that is clicked)
+  const hits = [...svg.querySelectorAll('.hot .hit')].filter(shown)
+    .map((r) => [r.closest('.hot'), r.getBoundingClientRect()]);
+  const later = (t, hot) => t.compareDocumentPosition(hot) & Node.DOCUMENT_POSITION_FOLLOWING;
+  const covered = [];
+  texts.forEach((t, i) => {
+    const a = rects[i];
+    for (const [hot, b] of hits) {
+      if (hot.contains(t) || !later(t, hot)) continue;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const hgt = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      const inside = a.left >= b.left - slack && a.right <= b.right + slack
+          && a.top >= b.top - slack && a.bottom <= b.bottom + slack;
+      if (w > slack && hgt > slack * 2 && !inside) {
+        const button = (hot.getAttribute('aria-label') || '').slice(0, 40);
+        covered.push(`${name(t)} × the button "${button}"`);
+        break;
+      }
+    }
+  });
   const clipped = [];
   texts.forEach((t, i) => {
     const r = rects[i];
@@ -143,17 +165,18 @@ BOARD_PROBLEMS = """() => {
   const wrap = svg.parentElement;
   return {
     faint: faint.slice(0, 12),
-    overlaps: overlaps.slice(0, 12), clipped: clipped.slice(0, 12), small: small.slice(0, 12),
+    overlaps: overlaps.slice(0, 12), covered: covered.slice(0, 12),
+    clipped: clipped.slice(0, 12), small: small.slice(0, 12),
     smallCount: small.length, width: frame.width, viewport: innerWidth,
     innerScroll: wrap.scrollWidth - wrap.clientWidth,
   };
 }""".replace("%(smallest)s", str(SMALLEST_PX)).replace("%(contrast)s", str(LEAST_CONTRAST))
 
 
-# The board on the page, drawn in its narrow layout (arg true) or its wide one, and never
-# wider than the screen.
-NARROW_BOARD = """(narrow) => { const b = document.querySelector('[data-testid=board]');
-    return !!b && b.classList.contains('narrow') === narrow
+# The board on the page, packed for the phone's width (arg true) or for the desktop's
+# board column, and never wider than the screen.
+NARROW_BOARD = """(phone) => { const b = document.querySelector('[data-testid=board]');
+    return !!b && (b.dataset.flowWidth === '320') === phone
         && b.getBoundingClientRect().width <= innerWidth; }"""
 
 
@@ -180,21 +203,19 @@ def axe_violations(person: Person) -> list[str]:
     return [f"{v['id']}: {v['nodes']}" for v in found]
 
 
-def board_problems(person: Person, phone: bool) -> list[str]:
+def board_problems(person: Person) -> list[str]:
     found: dict[str, Any] = person.page.evaluate(BOARD_PROBLEMS)
     assert not found.get("missing"), "no board on the page"
     problems = [f"overlap {o}" for o in found["overlaps"]] + [f"cut {c}" for c in found["clipped"]]
+    problems += [f"covered {c}" for c in found["covered"]]
     problems += [f"faint {f}" for f in found["faint"]]
-    if phone:
-        problems += [f"small {s}" for s in found["small"]]
-        if found["smallCount"] > len(found["small"]):
-            problems.append(f"... {found['smallCount']} small texts in all")
-        if found["width"] > found["viewport"] + 0.5:
-            problems.append(
-                f"the board is {found['width']}px wide on a {found['viewport']}px screen"
-            )
-        if found["innerScroll"] > 1:
-            problems.append(f"the board scrolls sideways by {found['innerScroll']}px")
+    problems += [f"small {s}" for s in found["small"]]
+    if found["smallCount"] > len(found["small"]):
+        problems.append(f"... {found['smallCount']} small texts in all")
+    if found["width"] > found["viewport"] + 0.5:
+        problems.append(f"the board is {found['width']}px wide on a {found['viewport']}px screen")
+    if found["innerScroll"] > 1:
+        problems.append(f"the board scrolls sideways by {found['innerScroll']}px")
     return problems
 
 
@@ -220,13 +241,13 @@ def page_problems(person: Person) -> list[str]:
 def check_board(person: Person, where: str) -> None:
     """The board at 1280×900, then at 390×844 (back to 1280×900 after)."""
     page = person.page
-    problems = [f"1280: {p}" for p in board_problems(person, phone=False)]
+    problems = [f"1280: {p}" for p in board_problems(person)]
     page.set_viewport_size(PHONE)
     try:
-        # the board drawn again in its narrow layout (the wide one, shrunk to the screen
-        # until then, fits too: its text is tiny)
+        # the board drawn again for the phone (the desktop's, shrunk to the screen until
+        # then, fits too: its text is tiny)
         page.wait_for_function(NARROW_BOARD, arg=True)
-        problems += [f"390: {p}" for p in board_problems(person, phone=True)]
+        problems += [f"390: {p}" for p in board_problems(person)]
         problems += [f"390: {p}" for p in page_problems(person)]
     finally:
         page.set_viewport_size(DESKTOP)
@@ -369,6 +390,33 @@ def test_each_table_in_play_is_legible_and_accessible(
     check_table(ann, game, "after six moves")
     if (game, seats) == ("fractured_sky", 1):  # the other pages, once
         other_pages_are_accessible(ann, table)
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+# A fortress or a market offered as a click on the board (beside a platform).
+BUILDS = "[data-command*='\"fs.build_fortress\"'], [data-command*='\"fs.build_market\"']"
+
+
+class BuildOffered(Exception):
+    """A fortress or a market is on offer on the board: the game stops there."""
+
+
+def stop_at_a_build(person: Person) -> bool:
+    if person.board_controls().and_(person.page.locator(BUILDS)).count():
+        raise BuildOffered
+    return False
+
+
+@pytest.mark.slow
+def test_fractured_sky_platform_buttons_cover_no_words(stack: WebStack, browser: Browser) -> None:
+    """A platform's Fortress and Market buttons (on the phone's map, a platform between its
+    two columns of regions) cover no region's name nor any other word: the board at both
+    sizes the first time a build is on offer in a solo game."""
+    ann, _table = sit_with_bots(stack, browser, "fractured_sky", 1, {})
+    with pytest.raises(BuildOffered):
+        play_until_finished([ann], before=stop_at_a_build, limit_s=400)
+    check_board(ann, "fractured_sky with a build on offer")
     assert not ann.errors, ann.errors
     ann.context.close()
 

@@ -23,10 +23,11 @@ export const LIFECYCLE = new Set([
   "table.undo", // the page's own Undo button, beside the board
 ]);
 
-// Under this width the boards draw their narrow layout (lib/svg.js flowBoard).
+// Under this width the boards draw their narrow layout (lib/svg.js flowBoard); above it
+// the table page measures the board's column (boardPx) and the board is packed into it.
 export const NARROW_QUERY = "(max-width: 760px)";
 
-export function makeContext({ view, cat, ui, busy, send, rerender }) {
+export function makeContext({ view, cat, ui, busy, send, rerender, boardPx = 0 }) {
   const me = view.viewer;
   const legal = (view.legal || []).filter((body) => !LIFECYCLE.has(body.type));
   const ctx = {
@@ -41,9 +42,13 @@ export function makeContext({ view, cat, ui, busy, send, rerender }) {
     send,
     rerender,
     rendered: new Set(),
-    narrow: typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches,
+    // a phone: the game draws its narrow panels (also where its wide ones overflow)
+    phone: typeof matchMedia === "function" && matchMedia(NARROW_QUERY).matches,
+    // the board column's width in CSS px (the table page), 0 where unmeasured
+    boardPx,
     name: (seat) => seatName(view, seat),
   };
+  ctx.narrow = ctx.phone;
   // A button for a legal (or composed) command body.
   ctx.button = (body, label, text = label, extra = {}) => {
     const json = JSON.stringify(body);

@@ -8,7 +8,7 @@
 // income, upkeep, laws, missions) a labelled button.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { fittedText, flowBoard, hot, panel, s, text, thing, wrapWords } from "../lib/svg.js";
+import { fittedText, flowBoard, flowWidth, hot, panel, panelRows, s, text, thing, wrapWords } from "../lib/svg.js";
 import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -245,12 +245,21 @@ function spaceXY(col, row) {
   return [spaceX(col), 34 + row * (SPACE_H + 8)];
 }
 
+// A player's box (its panel 8 units narrower): as many side by side as the board's width
+// holds at 240 units and more each (one on a phone).
+function playerBoxW(ctx, n) {
+  if (ctx.narrow) return 320;
+  const width = flowWidth(ctx, 1010);
+  const perRow = Math.max(1, Math.min(n, Math.floor((width + 10) / 250)));
+  return (width - 10 * (perRow - 1)) / perRow + 8 - 0.5;
+}
+
 function board(ctx) {
   const { game, cat } = ctx;
   narrowSenate = ctx.narrow;
   const now = game.pending_seat >= 0 ? ` · ${ctx.name(game.pending_seat)}: ${phaseWords(ctx.cat, game.pending)}` : "";
   const n = game.players.length;
-  const boxW = ctx.narrow ? 320 : 980 / n;
+  const boxW = playerBoxW(ctx, n);
   const top = BAND + BAND_H + 6;
   const wings = ctx.narrow
     ? [text(10, 26, "left wing ↓", { class: "tiny" }), text(10, spaceXY(3, 0)[1] - 6, "right wing ↓", { class: "tiny" })]
@@ -266,7 +275,10 @@ function board(ctx) {
     panel(240, 146, stallsDrawing(ctx), 180, bandTop),
     panel(262, 16 + 3 * (TILE_H + 2) + 4, eruditeDrawing(ctx), 426, bandTop),
     panel(300, 146, structuresDrawing(ctx), 694, bandTop),
-    ...playersDrawing(ctx).map((nodes, seat) => panel(boxW - 8, 236, nodes, (ctx.narrow ? 10 : 10 + seat * boxW) + 2, top)),
+    panelRows(
+      playersDrawing(ctx).map((nodes, seat) => panel(boxW - 8, 236, nodes, (ctx.narrow ? 10 : 10 + seat * boxW) + 2, top)),
+      flowWidth(ctx, 1010),
+    ),
   ]);
 }
 
@@ -279,7 +291,7 @@ function startTilesPanel(ctx) {
   const { game, cat } = ctx;
   if (game.pending !== "start_pick" || !game.start_tiles.length) return null;
   const offered = ctx.of("fed.start_tile");
-  const perRow = ctx.narrow ? 2 : 6;
+  const perRow = Math.max(2, Math.min(6, Math.floor((flowWidth(ctx, 1010) + 8) / (START_W + 8))));
   const tiles = game.start_tiles.map((t, i) => {
     const x = (i % perRow) * (START_W + 8);
     const y = 26 + Math.floor(i / perRow) * (START_H + 8);
@@ -603,7 +615,7 @@ function tracksDrawing(ctx) {
 function playersDrawing(ctx) {
   const { game, cat } = ctx;
   const n = game.players.length;
-  const boxW = ctx.narrow ? 320 : 980 / n;
+  const boxW = playerBoxW(ctx, n);
   const top = BAND + BAND_H + 6;
   return game.players.map((p, seat) => {
     const x = ctx.narrow ? 10 : 10 + seat * boxW;

@@ -150,9 +150,12 @@ const ROW = 190;
 const RW = 160; // a region's size
 const RH = 150;
 
-// On a narrow screen the map turns a quarter: the two rows of regions become two columns
-// (north on the left) and the regions run down the screen. Set by board() per drawing.
+// On a narrow screen (or a board column too narrow for the wide map) the map turns a
+// quarter: the two rows of regions become two columns (north on the left) and the
+// regions run down the screen. Set by board() per drawing.
 let narrowMap = false;
+
+const NARROW_GUTTER = 85 + 0.5 * 165; // the x between the turned map's two columns
 
 function regionCentre(info) {
   if (narrowMap) return [85 + (1 - info.y) * 165, 85 + info.x * 85];
@@ -213,6 +216,14 @@ function board(ctx) {
     });
     const fort = forts.find((b) => b.platform === platform.index);
     const market = markets.find((b) => b.platform === platform.index);
+    // F left of the platform and M right of it, in the gap between two regions; on the
+    // map in two columns (a phone's, or a board column too narrow for the wide map) a
+    // platform between the columns has regions left and right (their names reach its
+    // sides), so there F goes above it (over the fortresses) and M below (the markets)
+    // (each letter clear of the pieces it is drawn over)
+    const between = narrowMap && Math.abs(cx - NARROW_GUTTER) < 10;
+    const [fx, fy, fText] = between ? [cx - 11, cy - 46, 15] : [cx - 40, cy - 11, 16];
+    const [mx, my, mText] = between ? [cx - 11, cy + 20, 18] : [cx + 18, cy - 11, 16];
     return [
       thing(
         `${capitalise(platformText(ctx, platform.index))}: ${built.length ? built.join("; ") : "nothing built"}`,
@@ -223,13 +234,13 @@ function board(ctx) {
       ),
       fort
         ? hot(ctx, fort, label(fort, ctx), { class: "small-hot" },
-            s("rect", { class: "hit", x: cx - 40, y: cy - 11, width: 22, height: 22, rx: 5 }),
-            text(cx - 29, cy + 5, "F", { class: "tiny", "text-anchor": "middle" }))
+            s("rect", { class: "hit", x: fx, y: fy, width: 22, height: 22, rx: 5 }),
+            text(fx + 11, fy + fText, "F", { class: "tiny", "text-anchor": "middle" }))
         : null,
       market
         ? hot(ctx, market, label(market, ctx), { class: "small-hot" },
-            s("rect", { class: "hit", x: cx + 18, y: cy - 11, width: 22, height: 22, rx: 11 }),
-            text(cx + 29, cy + 5, "M", { class: "tiny", "text-anchor": "middle" }))
+            s("rect", { class: "hit", x: mx, y: my, width: 22, height: 22, rx: 11 }),
+            text(mx + 11, my + mText, "M", { class: "tiny", "text-anchor": "middle" }))
         : null,
     ];
   });

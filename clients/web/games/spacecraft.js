@@ -6,7 +6,7 @@
 // mark, end the turn.
 
 import { capitalise, h, listing, plural } from "../lib/dom.js";
-import { NARROW_WIDTH, fittedText, flowBoard, hot, panel, pick, s, text, thing, wrapWords } from "../lib/svg.js";
+import { fittedText, flowBoard, flowWidth, hot, panel, panelRows, pick, s, text, thing, wrapWords } from "../lib/svg.js";
 import { facts, phaseWords, section, swatch } from "./common.js";
 
 export function handles(body) {
@@ -132,6 +132,7 @@ export function render(ctx) {
 // seat's rocket as built parts. Taking a pile and building an offered part are one
 // click on the pile or the part.
 
+const BOARD_W = 1000; // the wide layout's width where the page does not measure it (the replay)
 const PART_COLOUR = { W: "#f5f5f5", B: "#1e88e5", G: "#fbc02d", R: "#e53935", K: "#9e9e9e" };
 const CELL = 72;
 
@@ -154,12 +155,12 @@ function board(ctx) {
   for (let first = 0; first < ctx.cat.columns; first += columnsPerPanel) {
     workshop.push(workshopDrawing(ctx, first, Math.min(ctx.cat.columns, first + columnsPerPanel), ctx.narrow ? 100 : 84));
   }
-  return flowBoard(ctx, 1000, name, "sc-board", [
+  return flowBoard(ctx, BOARD_W, name, "sc-board", [
     goalsDrawing(ctx),
     junkyardDrawing(ctx),
     ...workshop,
     game.variant === "advanced" ? advancedDrawing(ctx) : designDrawing(ctx),
-    ...rocketsDrawing(ctx),
+    panelRows(rocketsDrawing(ctx), flowWidth(ctx, BOARD_W)),
   ]);
 }
 
@@ -374,10 +375,15 @@ function designCard(ctx, id, x, y, where) {
   );
 }
 
+// Cards in a row: as many as the board's width holds, at most `most`.
+function cardsPerRow(ctx, most) {
+  return Math.max(2, Math.min(most, Math.floor((flowWidth(ctx, BOARD_W) + 8) / (CARD_W + 8))));
+}
+
 function designDrawing(ctx) {
   const { game } = ctx;
   const mine = ctx.me !== null && ctx.me !== undefined ? game.seats[ctx.me] : null;
-  const perRow = ctx.narrow ? 2 : 4;
+  const perRow = cardsPerRow(ctx, 4);
   const rows = [
     ["Upper row", game.upper, "upper row"],
     ["Lower row: fulfil or reserve from here", game.lower, "lower row"],
@@ -399,7 +405,7 @@ function designDrawing(ctx) {
 function advancedDrawing(ctx) {
   const { game, cat } = ctx;
   const marks = ctx.of("sc.mark");
-  const perRow = ctx.narrow ? 2 : 5;
+  const perRow = cardsPerRow(ctx, 5);
   const cards = game.advanced.map((card, i) => {
     const info = advancedCard(cat, card.card);
     const x = (i % perRow) * (CARD_W + 8);
@@ -438,7 +444,10 @@ function advancedDrawing(ctx) {
 function rocketsDrawing(ctx) {
   const { game, cat } = ctx;
   const seats = game.seats;
-  const boxW = ctx.narrow ? NARROW_WIDTH : Math.min(490, (1000 - 10 * (seats.length - 1)) / seats.length);
+  // as many rockets side by side as keep each at least 240 units wide (one on a phone)
+  const width = flowWidth(ctx, BOARD_W);
+  const perRow = Math.max(1, Math.min(seats.length, Math.floor((width + 10) / 250)));
+  const boxW = Math.min(490, (width - 10 * (perRow - 1)) / perRow);
   const endTurn = ctx.of("sc.end_turn")[0];
   return seats.map((seat) => {
     const rocket = seat.rocket;

@@ -126,20 +126,83 @@ export function pick(label, chosen, choose, attrs, ...children) {
 
 // ------------------------------------------------------------------ boards made of panels
 // A board is a set of panels, each drawn in its own coordinates from (x0, y0), w × h
-// units. flowBoard places them in rows no wider than the layout's width: the desktop's
-// wide one, or on a narrow screen (ctx.narrow) a width that a phone shows at about its
-// own size, so no text falls under 11 CSS px and nothing scrolls sideways. A game splits
-// a panel too wide for the phone into narrower ones itself.
+// units. flowBoard packs them, in order, each at the highest free place (then the
+// leftmost) within the layout's width:
+// - on a phone (ctx.phone) a width that a phone shows at about its own size;
+// - on a wider one whose board column was measured (ctx.boardPx, CSS px), as many units
+//   as keep one unit at least LEGIBLE_SCALE px: the board is drawn at that scale, never
+//   shrunk to fit a height, so its smallest words (10 units) stay at 11 CSS px or more;
+// - otherwise (the replay) the game's own wide width, scaled to the page.
+// A panel wider than the layout marks the board data-overflow: the page draws the game's
+// narrow panels (ctx.narrow, a phone's) instead (components/game.js). A game sizes its rows of cards to
+// ctx.flowWidth (flowWidth below) and splits a panel too wide for the phone itself.
 
 export const NARROW_WIDTH = 320;
+export const LEGIBLE_SCALE = 1.12;
 
 export function panel(w, h, nodes, x0 = 0, y0 = 0) {
   return { w, h, nodes, x0, y0 };
 }
 
+// The width panels are packed into: the phone's, the measured column's, or `width`.
+export function flowWidth(ctx, width) {
+  if (ctx.phone || (ctx.narrow && !ctx.boardPx)) return NARROW_WIDTH;
+  if (ctx.boardPx) return Math.floor(ctx.boardPx / LEGIBLE_SCALE);
+  return width;
+}
+
+// Bottom-left packing on a skyline: `tops` holds, per run of x, the lowest drawn y.
+function pack(panels, limit, gap) {
+  let tops = [{ x: 0, w: Infinity, y: 0 }];
+  const at = [];
+  for (const p of panels) {
+    let best = null;
+    for (const start of tops) {
+      const x = start.x;
+      if (x > 0 && x + p.w > limit) continue;
+      const y = Math.max(...tops.filter((t) => t.x < x + p.w && t.x + t.w > x).map((t) => t.y));
+      if (!best || y < best.y || (y === best.y && x < best.x)) best = { x, y };
+    }
+    at.push(best);
+    const bottom = best.y + p.h + gap;
+    const right = best.x + p.w + gap;
+    const next = [];
+    for (const t of tops) {
+      const end = t.x + t.w;
+      if (end <= best.x || t.x >= right) next.push(t);
+      else {
+        if (t.x < best.x) next.push({ x: t.x, w: best.x - t.x, y: t.y });
+        if (end > right) next.push({ x: right, w: end - right, y: t.y });
+      }
+    }
+    next.push({ x: best.x, w: right - best.x, y: bottom });
+    tops = next.sort((a, b) => a.x - b.x);
+  }
+  return at;
+}
+
 export function flowBoard(ctx, width, label, cls, panels, gap = 10) {
-  const limit = ctx.narrow ? NARROW_WIDTH : width;
-  const placed = [];
+  const limit = flowWidth(ctx, width);
+  const shown = panels.filter((p) => p);
+  const at = pack(shown, limit, gap);
+  const widest = Math.max(0, ...shown.map((p, i) => at[i].x + p.w));
+  const height = Math.max(0, ...shown.map((p, i) => at[i].y + p.h));
+  // a measured column (not a phone's): the board as wide as the column, its panels in
+  // the middle
+  const column = ctx.boardPx && !ctx.phone;
+  const w = column ? Math.max(widest, limit) : ctx.narrow ? widest : Math.max(widest, width);
+  const shift = column ? (w - widest) / 2 : 0;
+  const placed = shown.map((p, i) => s("g", { transform: `translate(${at[i].x + shift - p.x0} ${at[i].y - p.y0})` }, p.nodes));
+  const drawn = board(`0 0 ${w} ${height}`, label, cls + (ctx.narrow ? " narrow" : ""), placed);
+  drawn.dataset.flowWidth = String(limit);
+  if (widest > limit) drawn.dataset.overflow = "1";
+  return drawn;
+}
+
+// Panels that belong together in reading order (each player's board): one panel of
+// rows, as many side by side as `limit` holds, so they are not scattered by the packing.
+export function panelRows(panels, limit, gap = 10) {
+  const nodes = [];
   let x = 0;
   let y = 0;
   let rowH = 0;
@@ -150,13 +213,12 @@ export function flowBoard(ctx, width, label, cls, panels, gap = 10) {
       y += rowH + gap;
       rowH = 0;
     }
-    placed.push(s("g", { transform: `translate(${x - p.x0} ${y - p.y0})` }, p.nodes));
+    nodes.push(s("g", { transform: `translate(${x - p.x0} ${y - p.y0})` }, p.nodes));
     x += p.w + gap;
     rowH = Math.max(rowH, p.h);
     widest = Math.max(widest, x - gap);
   }
-  const w = Math.max(widest, ctx.narrow ? 0 : width);
-  return board(`0 0 ${w} ${y + rowH}`, label, cls + (ctx.narrow ? " narrow" : ""), placed);
+  return panel(widest, y + rowH, nodes);
 }
 
 // Words wrapped into lines of at most `chars` characters (a card's text on the board).

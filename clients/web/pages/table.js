@@ -197,7 +197,14 @@ export function mountTable(root, { tableId, params }) {
   };
 
   function context() {
-    return makeContext({ view: st.view, cat: st.cat, ui: st.ui, busy: st.busy, send, rerender: render });
+    return makeContext({ view: st.view, cat: st.cat, ui: st.ui, busy: st.busy, send, rerender: render, boardPx: boardPx() });
+  }
+
+  // The board column's inner width (its board's border left out), read before drawing:
+  // the board is packed into it at a legible scale (lib/svg.js flowBoard).
+  function boardPx() {
+    const column = frame.layout.firstChild;
+    return column && column.isConnected ? Math.max(0, column.clientWidth - 2) : 0;
   }
 
   // ------------------------------------------------------------ drawing
@@ -248,6 +255,13 @@ export function mountTable(root, { tableId, params }) {
       extra,
     ),
   );
+  // A board column that changes width (the window resized, the side column moving below)
+  // gets its board packed again; a change of its height alone (a new board) does not.
+  let drawnPx = 0;
+  const resized = new ResizeObserver(() => {
+    if (st.view && drawnPx && Math.abs(boardPx() - drawnPx) >= 1) render();
+  });
+  resized.observe(frame.layout.firstChild);
   const frameNodes = [
     frame.head,
     announcer.element,
@@ -282,7 +296,10 @@ export function mountTable(root, { tableId, params }) {
     if (st.busy) page.dataset.busy = "1";
     else delete page.dataset.busy;
 
+    const playing = view.view !== null && view.view !== undefined;
+    frame.layout.className = "table-layout" + (playing ? "" : " no-board");
     const ctx = context();
+    drawnPx = ctx.boardPx;
     if (ctx.myTurn) page.dataset.myTurn = "1";
     else delete page.dataset.myTurn;
     setPageTitle(`${st.title} · Orrery`);
@@ -295,7 +312,6 @@ export function mountTable(root, { tableId, params }) {
     );
     const bots = new Set(((st.summary && st.summary.players) || []).filter((p) => p.bot).map((p) => p.seat));
     const hadFocus = page.contains(document.activeElement);
-    const playing = view.view !== null && view.view !== undefined;
 
     replaceChildren(frame.head, statusHeader(view, ctx, { title: st.title, connection: st.connection }));
     frame.message.className = "message " + (st.tone || "");
@@ -315,7 +331,6 @@ export function mountTable(root, { tableId, params }) {
         : null,
       view.phase === "finished" ? standingsPanel(view, ctx.name, tableId) : null,
     );
-    frame.layout.className = "table-layout" + (playing ? "" : " no-board");
     // On a phone the board keeps a legible size and pans inside its frame.
     frame.boardWrap.hidden = !parts.board;
     replaceChildren(frame.boardWrap, parts.board);
@@ -383,6 +398,7 @@ export function mountTable(root, { tableId, params }) {
 
   return () => {
     narrow.removeEventListener("change", redraw);
+    resized.disconnect();
     forgetTurn();
     live.close();
     clearTimeout(st.busyTimer);
