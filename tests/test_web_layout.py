@@ -1,12 +1,12 @@
 """The web client's pages as a player judges them, in real Chromium against the real
 service: accessible (axe-core reports no serious or critical violation on the lobby, each
 game's table while playing and at the end, the replay and my games), and every game's
-board legible at 1280×900 and on a 390×844 phone: no two board texts overlap, no drawn
-button or clickable shape covers part of a text that is not its own, none is cut by the
-box it is written in or by the board's edge, none is fainter than 3:1 against the shape
-it is drawn on, none is smaller than 11 CSS px once the board is drawn for the screen
-(at both sizes), and the board is never wider than the screen (no inner sideways
-scroll), Fractured Sky's with four and five players too; on
+board legible at 1280×900 (and 1024×768) and on a 390×844 phone: no two board texts
+overlap, no drawn button or clickable shape covers part of a text that is not its own,
+none is cut by the box it is written in or by the board's edge, none is fainter than 3:1
+against the shape it is drawn on, none is smaller than 11 CSS px once the board is drawn
+for the screen (at every size), and the board is never wider than the screen (no inner
+sideways scroll), Fractured Sky's with four and five players too; on
 the phone the page does not scroll sideways and each link of the navigation keeps to one
 line. axe-core also checks that a control's accessible name holds the words it shows.
 Also: every card, tile or objective a player may choose is an element of the board with
@@ -47,6 +47,8 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+# a narrower window: the side column still beside the board, the board packed narrower
+SMALL_DESKTOP: ViewportSize = {"width": 1024, "height": 768}
 SMALLEST_PX = 11
 # A board text's colour against what it is drawn on: at least WCAG's ratio for large text
 # and for the parts of a picture that must be seen.
@@ -238,10 +240,21 @@ def page_problems(person: Person) -> list[str]:
     return found
 
 
+# The board drawn again after the window's width changed (arg: its packing width before).
+REPACKED = """(flow) => { const b = document.querySelector('[data-testid=board]');
+    return !!b && b.dataset.flowWidth !== flow
+        && b.getBoundingClientRect().width <= innerWidth; }"""
+
+
 def check_board(person: Person, where: str) -> None:
-    """The board at 1280×900, then at 390×844 (back to 1280×900 after)."""
+    """The board at 1280×900, at 1024×768 (packed again for its narrower column), then at
+    390×844 (back to 1280×900 after)."""
     page = person.page
     problems = [f"1280: {p}" for p in board_problems(person)]
+    flow = page.evaluate("() => document.querySelector('[data-testid=board]').dataset.flowWidth")
+    page.set_viewport_size(SMALL_DESKTOP)
+    page.wait_for_function(REPACKED, arg=flow)
+    problems += [f"1024: {p}" for p in board_problems(person)]
     page.set_viewport_size(PHONE)
     try:
         # the board drawn again for the phone (the desktop's, shrunk to the screen until

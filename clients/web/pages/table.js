@@ -256,10 +256,11 @@ export function mountTable(root, { tableId, params }) {
     ),
   );
   // A board column that changes width (the window resized, the side column moving below)
-  // gets its board packed again; a change of its height alone (a new board) does not.
+  // gets its board packed again, in the next frame (not inside the observer's round,
+  // which the new board's height would start again); a change of height alone does not.
   let drawnPx = 0;
   const resized = new ResizeObserver(() => {
-    if (st.view && drawnPx && Math.abs(boardPx() - drawnPx) >= 1) render();
+    if (st.view && drawnPx && Math.abs(boardPx() - drawnPx) >= 1) requestAnimationFrame(() => render());
   });
   resized.observe(frame.layout.firstChild);
   const frameNodes = [
