@@ -272,6 +272,18 @@ def test_the_first_seat_offers_push_and_keeps_the_subscription(
     bea.sign_up()
     page = bea.page
     assert page.evaluate("Notification.permission") == "default"
+    # offered at a turn-based table only: none with a realtime clock
+    paces = page.evaluate(
+        """async () => {
+            const { turnBased } = await import("/lib/notify.js");
+            return [
+                turnBased({ clock: null }),
+                turnBased({ clock: { bank_ms: 600000, per_move_ms: 10000 } }),
+                turnBased({ clock: { bank_ms: 0, per_move_ms: 86400000 } }),
+            ];
+        }"""
+    )
+    assert paces == [True, False, True]
     offer = page.get_by_test_id("push-offer")
     headers = {"Authorization": f"Bearer {bea.token}"}
     with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as http:

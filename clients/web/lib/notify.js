@@ -1,7 +1,8 @@
 // Turn notifications in the page: the tab's title ("(2) Your turn — Orrery") and a badge
 // on its icon while any of my tables waits for me (GET /v1/players/me/turns, asked again
 // every few seconds and on each page change), the service worker (/sw.js) registered, and
-// the first time I sit at a table, a bar offering to tell me by push when it is my turn
+// the first time I sit at a turn-based table, a bar offering to tell me by push when it
+// is my turn
 // (permission is asked on its button, then the browser subscribes with the notifiers'
 // key and POST /v1/players/me/push keeps the subscription).
 //
@@ -15,6 +16,15 @@ import { h } from "./dom.js";
 
 const POLL_MS = 15000;
 const ASKED_KEY = "orrery.push-asked";
+// A table is played in real time when its clock gives a seat less than an hour for its
+// next move (the matchmaker's realtime pace: a 600 s bank and 10 s a move); a table
+// without a clock, or a day a move, is turn-based: its players come back to it.
+const REALTIME_BELOW_MS = 3600 * 1000;
+
+export function turnBased(view) {
+  const clock = view && view.clock;
+  return !clock || clock.bank_ms + clock.per_move_ms >= REALTIME_BELOW_MS;
+}
 let waiting = 0;
 let pageTitle = document.title;
 
@@ -82,13 +92,16 @@ async function subscribe() {
   await authed("POST", "/v1/players/me/push", subscription.toJSON());
 }
 
-// The first time I hold a seat: offer push (a browser asks for permission on a click).
+// The first time I hold a seat at a turn-based table: offer push (a browser asks for
+// permission on a click).
 async function offer(tableId) {
   if (!("Notification" in window) || !("serviceWorker" in navigator)) return;
   if (Notification.permission !== "default" || localStorage.getItem(ASKED_KEY)) return;
   const current = session();
-  const table = await authed("GET", `/v1/tables/${encodeURIComponent(tableId)}`);
+  const path = `/v1/tables/${encodeURIComponent(tableId)}`;
+  const table = await authed("GET", path);
   if (!current || !table || !table.players.some((p) => p.player_id === current.player_id)) return;
+  if (!turnBased(await authed("GET", `${path}/view`))) return;
   if (document.getElementById("push-offer")) return;
   const bar = h("div", { id: "push-offer", class: "push-offer", role: "status", "data-testid": "push-offer" }, [
     "Be told when it is your turn, even with this page closed? ",
