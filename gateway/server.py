@@ -40,6 +40,7 @@ import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from gateway.admission import Admission
+from gateway.gc_tuning import tune_gc
 
 log = structlog.get_logger("orrery.gateway")
 
@@ -167,6 +168,7 @@ async def serve(
 ) -> None:
     """Serve until SIGINT/SIGTERM; ``on_ready(url)`` once up."""
     raise_open_files()
+    tune_gc()
     sock = bind(host, port, reuse_port=reuse_port)
     url = base_url(host, sock.getsockname()[1])
     config = uvicorn.Config(

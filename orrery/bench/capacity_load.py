@@ -365,8 +365,13 @@ async def main(base: str, raw: bool, think: tuple[float, float], seed: int) -> N
 if __name__ == "__main__":
     import resource
 
+    from gateway.gc_tuning import tune_gc
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    # its thousands of connections' objects, as a server's: a full collection would stop
+    # the generator, and date every frame it then reads late
+    tune_gc()
     arguments = json.loads(sys.argv[1])
     asyncio.run(
         main(

@@ -30,6 +30,7 @@ from urllib.parse import parse_qs
 
 import uvicorn
 
+from gateway.gc_tuning import tune_gc
 from gateway.server import bind, idle_protocol, raise_open_files
 
 CHANNEL = "orrery-bench-raw"
@@ -195,6 +196,7 @@ async def serve(port: int, reuse: bool, frame_bytes: int, redis_url: str | None)
     from gateway.server import Server, base_url
 
     raise_open_files()
+    tune_gc()  # (as the gateway does)
     sock = bind("127.0.0.1", port, reuse_port=reuse)
     idle_s = 60.0  # the gateway's keepalive and idle closing, as it runs by default
     config = uvicorn.Config(

@@ -294,10 +294,12 @@ def _run_role(
     role: str, redis_url: str | None, partitions: int | None, consumer: str | None
 ) -> None:
     from archive import ARCHIVE_URL_ENV
+    from gateway.gc_tuning import tune_gc
     from orrery.archiving import archive_url
     from orrery.runtime import run_role, server_for
 
     configure_logging()
+    tune_gc()  # (its live tables' objects: rarer full collections, gateway/gc_tuning.py)
     # a projector's ratings recompute reads archived finishes (projections/scoreboard.py)
     os.environ.setdefault(ARCHIVE_URL_ENV, archive_url(None, Path(DATA_DIR)))
     # without a URL: the data folder's server (the running `orrery serve`, or its own)
