@@ -134,3 +134,11 @@ def test_the_capacity_bench_prints_its_targets_beside_its_figures() -> None:
     assert "40.0 KiB (the last step's) (target ≤ 32 (not met))" in text
     assert "(target ≤ 64 (met))" in text
     assert sum("(not held)" in line for line in text.splitlines()) == 1
+    # past the first step, the memory figures are the largest held step's
+    result["orrery"]["steps"] = [
+        _step(1000, 20.0, True, 90.0),
+        _step(2000, 30.0, True, 30.0),
+        _step(5000, 400.0, False, 40.0),
+    ]
+    text = render(result)
+    assert "30.0 KiB (the largest held step's) (target ≤ 32 (met))" in text

@@ -492,11 +492,15 @@ def render(result: dict[str, Any]) -> str:
             )
     orrery, raw = result["orrery"], result["raw"]
     ratio = result["ratio"]
-    # per connection and per table: what the last step added (the first step also
-    # carries the processes' first-use costs: caches, pools, imports)
+    # per connection and per table: what the largest held step added (the first step
+    # also carries the processes' first-use costs: caches, pools, imports; a step not
+    # held, sockets refused and retried, only when no later one was held)
     later = orrery["steps"][1:] or orrery["steps"]
-    idle = [s["server_kib_per_connection"] for s in later[-1:]]
-    per_table = [s["redis_kib_per_table"] for s in later[-1:]]
+    held_later = [s for s in later if s["held"]]
+    measured = held_later[-1:] or later[-1:]
+    which = "the largest held step's" if held_later else "the last step's"
+    idle = [s["server_kib_per_connection"] for s in measured]
+    per_table = [s["redis_kib_per_table"] for s in measured]
     lines += [
         f"largest step held (push p99 ≤ {PUSH_P99_MS:g} ms, no error, no drop): orrery "
         f"{orrery['held_clients']} clients = {orrery['held_connections']} connections, "
@@ -505,7 +509,7 @@ def render(result: dict[str, Any]) -> str:
         f"raw server {raw['held_clients']} clients",
         f"orrery ÷ raw: {'-' if ratio is None else ratio} "
         f"(target ≥ {TARGET_RATIO} {_met(ratio is not None and ratio >= TARGET_RATIO)})",
-        f"gateway memory per connection: {max(idle) if idle else '-'} KiB (the last step's) "
+        f"gateway memory per connection: {max(idle) if idle else '-'} KiB ({which}) "
         f"(target ≤ {TARGET_GATEWAY_KIB:g} "
         f"{_met(bool(idle) and max(idle) <= TARGET_GATEWAY_KIB)}); "
         f"Redis per live table: {max(per_table) if per_table else '-'} KiB "
