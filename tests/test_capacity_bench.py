@@ -134,6 +134,8 @@ def test_the_capacity_bench_prints_its_targets_beside_its_figures() -> None:
     assert "40.0 KiB (the last step's) (target ≤ 32 (not met))" in text
     assert "(target ≤ 64 (met))" in text
     assert sum("(not held)" in line for line in text.splitlines()) == 1
+    result["orrery"]["steps"][1]["setup_failures"] = ["RuntimeError: 503 at_capacity"]
+    assert "orrery 10000: a table's setup failed: RuntimeError: 503 at_capacity" in render(result)
     # past the first step, the memory figures are the largest held step's
     result["orrery"]["steps"] = [
         _step(1000, 20.0, True, 90.0),

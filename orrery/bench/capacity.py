@@ -287,6 +287,8 @@ async def _step(
         "tables": tables_so_far,
         "setup_s": round(setup_s, 1),
         "setup_errors": setup_errors,
+        # why a table's setup failed (each generator's first few)
+        "setup_failures": [f for a in answers for f in a.get("failures", [])],
         "frames": len(latencies),
         "frame_bytes": round(statistics.mean(sizes)) if sizes else 0,
         "push_p50_ms": round(_pct(latencies, 0.5) * 1000, 1),
@@ -490,6 +492,10 @@ def render(result: dict[str, Any]) -> str:
                 f"{step['server_kib_per_connection']:>8} {redis_kib:>9}  {cpu}"
                 f"{'' if step['held'] else '  (not held)'}"
             )
+    for kind in ("orrery", "raw"):
+        for step in result[kind]["steps"]:
+            for failure in step.get("setup_failures", []):
+                lines.append(f"{kind} {step['clients']}: a table's setup failed: {failure}")
     orrery, raw = result["orrery"], result["raw"]
     ratio = result["ratio"]
     # per connection and per table: what the largest held step added (the first step

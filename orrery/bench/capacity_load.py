@@ -78,6 +78,7 @@ class Load:
         self.record = Record()
         self.clients: list[Client] = []
         self.setup_errors = 0
+        self.setup_failures: list[str] = []  # why a table's setup failed (the first few)
         self.dropped = 0  # sockets lost since the start
         self.closes: dict[str, int] = {}  # their close codes
         self.closing = False
@@ -98,6 +99,7 @@ class Load:
     async def add(self, tables: list[dict[str, int]]) -> dict[str, Any]:
         started = time.perf_counter()
         self.setup_errors = 0
+        self.setup_failures = []
         made = await asyncio.gather(*(self._table(t["seats"], t["spectators"]) for t in tables))
         new = [c for clients in made for c in clients]
         self.clients += new
@@ -107,6 +109,7 @@ class Load:
             "clients": len(self.clients),
             "sockets": sum(c.sockets() for c in self.clients),
             "errors": self.setup_errors,
+            "failures": self.setup_failures,
             "setup_s": round(time.perf_counter() - started, 2),
         }
 
@@ -127,8 +130,10 @@ class Load:
                 joined = await client.post(f"/v1/tables/{table_id}/join", {})
                 client.seat = int(joined["seat"])
             await first.post(f"/v1/tables/{table_id}/start", None)
-        except (httpx.HTTPError, RuntimeError, KeyError):
+        except (httpx.HTTPError, RuntimeError, KeyError) as failure:
             self.error(during_setup=True)
+            if len(self.setup_failures) < 5:
+                self.setup_failures.append(f"{type(failure).__name__}: {failure}"[:200])
             return []
         return players + watchers
 
