@@ -129,7 +129,8 @@ def test_the_undo_button_takes_back_a_move(stack: WebStack, browser: Browser) ->
         )
         assert undo.count() == 0  # nothing of this turn to take back yet
         before = ann.seq()
-        ann.table().locator(f'button[data-command^=\'{{"type":"{kind}"\']').first.click()
+        # a button, or the thing on the board it chooses (a goal card is a click on it)
+        ann.table().locator(f'[data-command^=\'{{"type":"{kind}"\']').first.click()
         ann.wait_seq(before + 1)
         if kind == "sc.leave":
             break

@@ -177,15 +177,20 @@ def test_the_title_counts_my_turns_and_the_service_worker_shows_a_push(
     assert page.evaluate("document.querySelector('link[rel=icon]').href").startswith(
         "data:image/png"
     )
-    DevTools(ann, stack).push(_turn_message(table))
+    devtools = DevTools(ann, stack)
     shown: list[dict[str, Any]] = []
-    deadline = time.monotonic() + 30  # its own wait, whatever the registration took
+    deadline = time.monotonic() + 60  # its own wait, whatever the registration took
     while not shown and time.monotonic() < deadline:
-        shown = page.evaluate(
-            """navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) =>
-                 all.map((n) => ({title: n.title, body: n.body, url: n.data && n.data.url})))"""
-        )
-        page.wait_for_timeout(50)
+        # delivered again after a while unshown, as a push service retries (a worker
+        # Chromium was just stopping may miss one); its tag keeps one notification
+        devtools.push(_turn_message(table))
+        again = time.monotonic() + 10
+        while not shown and time.monotonic() < min(again, deadline):
+            shown = page.evaluate(
+                """navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) =>
+                     all.map((n) => ({title: n.title, body: n.body, url: n.data && n.data.url})))"""
+            )
+            page.wait_for_timeout(50)
     assert shown == [{"title": "Your turn — Orrery", "body": f"Tiny, table {table}",
                       "url": f"/#/table/{table}"}]  # fmt: skip
     assert not ann.errors
