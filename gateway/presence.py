@@ -19,7 +19,6 @@ socket's friends' flags each heartbeat, all at once).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Annotated, Any
@@ -28,7 +27,7 @@ import msgspec
 from litestar import get
 from litestar.params import Parameter
 
-from gateway.beats import Flag, beats
+from gateway.beats import Flag, Rounds, beats, of_process
 from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.models import Struct
@@ -210,32 +209,12 @@ class FriendsPresence:
             self.ready = None
 
 
-class FriendsWatch:
+class FriendsWatch(Rounds[FriendsPresence]):
     """The notice sockets of one process whose friends' presence is read every
     ``every_s``: the players' friend lists in pipelines, then all their flags, a few
     hundred players a round trip, not two round trips per socket."""
 
-    def __init__(self, redis: Any, every_s: float) -> None:
-        self.redis = redis
-        self.every_s = every_s
-        self.members: set[FriendsPresence] = set()
-        self.task: asyncio.Task[None] | None = None
-
-    def join(self, member: FriendsPresence) -> None:
-        self.members.add(member)
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._run())
-
-    def leave(self, member: FriendsPresence) -> None:
-        self.members.discard(member)
-
-    async def _run(self) -> None:
-        while self.members:
-            await asyncio.sleep(self.every_s)
-            with contextlib.suppress(Exception):  # Redis restarting: the next beat reads
-                await self.read()
-
-    async def read(self) -> None:
+    async def round(self) -> None:
         """One round: each player's friends, then their flags, a few hundred players a
         round trip (no round holds the event loop for long), then what changed to each
         socket."""
@@ -259,17 +238,11 @@ class FriendsWatch:
 
 
 PRESENCE_READ = 256  # players per round trip
-_watches: dict[tuple[int, float], FriendsWatch] = {}
 
 
 def friends_watch(gateway: Gateway) -> FriendsWatch:
     """The friends' presence reads of ``gateway``'s process (one per wire client)."""
-    every_s = beat_s(gateway)
-    key = (id(gateway.client), every_s)
-    found = _watches.get(key)
-    if found is None:
-        found = _watches[key] = FriendsWatch(gateway.client.redis, every_s)
-    return found
+    return of_process(FriendsWatch, gateway.client, gateway.client.redis, beat_s(gateway))
 
 
 def parse_presence(text: str) -> PresenceState | None:

@@ -96,7 +96,7 @@ class _Group:
                 try:
                     self.reading = True
                     # (the command's arguments given as bytes: redis-py's xread would
-                    # rebuild and encode all 2 × 256 on every wake)
+                    # rebuild and encode all 2 × GROUP on every wake)
                     found = await redis.execute_command(
                         *_XREAD, *self.last, self.joins, *self.last.values(), self.joins_last
                     )

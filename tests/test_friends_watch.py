@@ -61,7 +61,7 @@ async def test_one_read_tells_each_socket_its_own_friends_changes(
     watch.members |= {ann, ann_again, ben, eve}  # (joined without its beat task)
 
     before = await calls(redis)
-    await watch.read()
+    await watch.round()
     after = await calls(redis)
     # three players' friend lists in one pipeline (a command each), one read of flags
     assert after["smembers"] - before["smembers"] == 3
@@ -78,18 +78,18 @@ async def test_one_read_tells_each_socket_its_own_friends_changes(
     await redis.set(away_key("cat"), "away")
     await redis.srem(friends_key("ann"), "dan")
     await redis.set(presence_key("dan"), "online")
-    await watch.read()
+    await watch.round()
     assert await told(ann) == {"cat": "away"}  # nothing of dan any more
     assert await told(ben) == {"cat": "away"}
     assert ann.ready.is_set()
 
     # nothing changed: nothing told, nobody woken
     ann.ready.clear()
-    await watch.read()
+    await watch.round()
     assert await told(ann) == {} and not ann.ready.is_set()
     # a socket that closed is not told
     watch.leave(ben)
     await redis.set(presence_key("cat"), "online")
-    await watch.read()
+    await watch.round()
     assert await told(ben) == {}
     assert await told(ann) == {"cat": "online"}
