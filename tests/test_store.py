@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 import msgspec
 import pytest
@@ -23,6 +24,8 @@ from services.store import (
     EventStore,
     PendingAppend,
     Settle,
+    outcome_record,
+    read_outcome_record,
 )
 from streams.batches import Batch
 from tests.support.tables import envelope
@@ -96,6 +99,44 @@ async def test_duplicate_command_id_returns_first_outcome(redis_client: aioredis
     other_command = envelope("t2", Draw(), seat=1, token=tokens[1], command_id="same")
     reused = await handler.handle(other_command)
     assert isinstance(reused.outcome, Rejection) and reused.outcome.code == "command_id_reused"
+    # one field per command: the outcome and its command's digest together
+    stored = await redis_client.hgetall(keys.outcomes_hash(keys.partition_of("t2", P), "t2"))
+    assert not [field for field in stored if field.endswith(b":digest")]
+    outcome, digest = read_outcome_record(stored[b"same"])
+    assert msgspec.msgpack.decode(outcome)["outcome"] == "accepted"
+    assert len(digest) == 64 and int(digest, 16) >= 0
+
+
+async def test_an_outcome_stored_with_a_separate_digest_is_still_read(
+    redis_client: aioredis.Redis,
+) -> None:
+    """An outcome stored as its msgpack alone, its digest in ``<id>:digest``, answers a
+    retry as the first outcome and refuses the id's reuse for another command."""
+    handler = CommandHandler(EventStore(redis_client, P))
+    tokens = await _seated_table(handler, "t5")
+    data = envelope("t5", Stand(), seat=0, token=tokens[0], command_id="old")
+    first = await handler.handle(data)
+    assert isinstance(first.outcome, Accepted)
+    key = keys.outcomes_hash(keys.partition_of("t5", P), "t5")
+    outcome, digest = read_outcome_record(bytes(await redis_client.hget(key, "old")))
+    assert len(digest) == 64
+    await redis_client.hset(key, mapping={"old": outcome, "old:digest": digest})
+    fresh = CommandHandler(EventStore(redis_client, P))
+    again = await fresh.handle(data)
+    assert isinstance(again.outcome, Duplicate) and again.outcome.original == first.outcome
+    other = envelope("t5", Draw(), seat=1, token=tokens[1], command_id="old")
+    reused = await fresh.handle(other)
+    assert isinstance(reused.outcome, Rejection) and reused.outcome.code == "command_id_reused"
+
+
+def test_outcome_records_round_trip() -> None:
+    digest = hashlib.sha256(b"a command").hexdigest()
+    assert read_outcome_record(outcome_record(b"\x81\xa1a\x01", digest)) == (
+        b"\x81\xa1a\x01",
+        digest,
+    )
+    assert read_outcome_record(outcome_record(b"\x80", "")) == (b"\x80", "")
+    assert read_outcome_record(b"\x80", b"ab" * 32) == (b"\x80", "ab" * 32)
 
 
 async def test_rejections(redis_client: aioredis.Redis) -> None:
