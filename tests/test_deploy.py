@@ -69,7 +69,7 @@ def test_the_embedded_server_rewrites_its_aof_as_the_shipped_configs(
             small = r.memory_usage("small", samples=0)
         assert running["auto-aof-rewrite-min-size"] == str(256 * 2**20)
         assert running["auto-aof-rewrite-percentage"] == "100"
-        assert nodes["stream-node-max-bytes"] == "1024"
+        assert nodes["stream-node-max-bytes"] == "512"
         assert small is not None and small < 2048  # (a 4 KiB node when not set)
 
 

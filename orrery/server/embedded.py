@@ -71,10 +71,10 @@ AOF_REWRITE_ARGS = ("--auto-aof-rewrite-percentage", "100", "--auto-aof-rewrite-
 
 # A stream's first node is allocated at stream-node-max-bytes (4096 by default) however
 # little it holds, and a live table keeps many small streams (its updates, a notice
-# stream per seat and per player, its chat): with 1 KiB nodes such a stream costs 1.3 KB,
-# not 4.3 KB (a 4-seat table ~30 KiB less, docs/scaling.md); a long stream (a log, a
-# partition's feed) has more nodes, each with its own header: ~5 % more.
-STREAM_NODE_ARGS = ("--stream-node-max-bytes", "1024")
+# stream per seat and per player, its chat): with 512-byte nodes such a stream costs
+# 0.7 KB (1.3 KB at 1 KiB, 4.3 KB at 4 KiB; docs/scaling.md). A log's entries (~0.8 KB)
+# take a node each at any size up to 1 KiB, so the logs cost the same.
+STREAM_NODE_ARGS = ("--stream-node-max-bytes", "512")
 
 
 def free_port(*, bus: bool = False) -> int:
