@@ -168,11 +168,14 @@ class _Source:
             item = t.item_type
             if _immutable(item):
                 return f"{value}.copy()"  # cheaper than ``[:]`` (no slice object)
+            # An empty list is a new empty list (no map or frame made for no items, and
+            # many per-seat lists are empty: no automated opponents, no pending choice);
+            # ``[*map(...)]`` spares ``list``'s lookup and call.
             function = self.function(item)
             if function is not None:
-                return f"list(map({function}, {value}))"
+                return f"([*map({function}, {value})] if {value} else [])"
             v = self.temp()
-            return f"[{self.expr(item, v)} for {v} in {value}]"
+            return f"([{self.expr(item, v)} for {v} in {value}] if {value} else [])"
         if isinstance(t, mi.SetType) and _immutable(t.item_type):
             return f"{value}.copy()"
         if isinstance(t, mi.DictType) and _immutable(t.key_type):

@@ -120,6 +120,7 @@ class Root(msgspec.Struct, kw_only=True):
     n: int = 0
     leaves: list[Leaf] = []
     grid: list[list[int]] = []
+    cube: list[list[list[int]]] = []
     by_name: dict[str, Leaf] = {}
     maybe: Leaf | None = None
     either: list[Tagged | Other] = []
@@ -168,6 +169,18 @@ def test_the_generated_copy_shares_nothing_mutable() -> None:
         flags={1, 2},
     )
     assert clone(Root()) == Root() and clone(Root(maybe=None)).maybe is None
+
+
+def test_an_empty_list_is_copied_as_a_new_list() -> None:
+    root = Root(leaves=[], grid=[], cube=[[], [[1]]], either=[])
+    copy = clone(root)
+    assert copy == root and encode(copy) == encode(round_trip_clone(root))
+    copy.leaves.append(Leaf())
+    copy.grid.append([1])
+    copy.cube[0].append([2])
+    copy.cube[1][0].append(3)
+    copy.either.append(Other())
+    assert root == Root(leaves=[], grid=[], cube=[[], [[1]]], either=[])
 
 
 def test_an_unknown_field_type_copies_through_the_round_trip() -> None:
