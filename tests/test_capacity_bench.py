@@ -28,6 +28,7 @@ STEP_KEYS = {
     "dropped",
     "server_kib_per_connection",
     "redis_kib_per_table",
+    "redis_table_keys_kib",
     "cpu_percent",
     "held",
 }
@@ -101,6 +102,7 @@ def _step(clients: int, p99: float, held: bool, kib: float = 20.0) -> dict[str, 
         "dropped": 0,
         "server_kib_per_connection": kib,
         "redis_kib_per_table": 40.0,
+        "redis_table_keys_kib": 30.0,
         "cpu_percent": {"server-1": 50.0},
         "held": held,
     }
@@ -132,7 +134,7 @@ def test_the_capacity_bench_prints_its_targets_beside_its_figures() -> None:
     assert "orrery 5000 clients = 10000 connections, target ≥ 10000 connections (met)" in text
     assert "orrery ÷ raw: 0.5 (target ≥ 0.5 (met))" in text
     assert "40.0 KiB (the last step's) (target ≤ 32 (not met))" in text
-    assert "(target ≤ 64 (met))" in text
+    assert "(target ≤ 64 (met)); the table's own keys 30.0 KiB" in text
     assert sum("(not held)" in line for line in text.splitlines()) == 1
     result["orrery"]["steps"][1]["setup_failures"] = ["RuntimeError: 503 at_capacity"]
     assert "orrery 10000: a table's setup failed: RuntimeError: 503 at_capacity" in render(result)

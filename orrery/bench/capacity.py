@@ -58,6 +58,9 @@ SEATS = (2, 5)
 SETTLE_S = 5.0
 GENERATORS = 2
 PARTITIONS = 16
+# A live table's own keys: those of its partition (log, outcomes, views, notices,
+# updates, meta, score, seed), its lobby record and its seats' gateway record.
+TABLE_KEYS = ("orrery:{*}:t:*", "orrery:{lobby}:table:*", "orrery:{lobby}:gw:*")
 # targets (a 2-core machine)
 PUSH_P99_MS = 250.0
 TARGET_CONNECTIONS = 10_000
@@ -206,6 +209,28 @@ async def _caught_up(redis: Any, timeout: float = SETUP_TIMEOUT_S) -> None:
         await asyncio.sleep(0.5)
 
 
+async def _table_keys_memory(redis: Any) -> int:
+    """What every live table's own keys take in Redis (``MEMORY USAGE``, bytes)."""
+    total = 0
+    batch: list[bytes] = []
+
+    async def measure() -> int:
+        pipe = redis.pipeline(transaction=False)
+        for key in batch:
+            pipe.memory_usage(key, samples=0)
+        return sum(size or 0 for size in await pipe.execute())
+
+    for pattern in TABLE_KEYS:
+        async for key in redis.scan_iter(match=pattern, count=1000):
+            batch.append(key)
+            if len(batch) >= 500:
+                total += await measure()
+                batch.clear()
+    if batch:
+        total += await measure()
+    return total
+
+
 async def _appended_at(redis: Any, frames: list[tuple[str, int, float]]) -> list[float]:
     """Append → frame latency of each frame, the append time from the table's log."""
     wanted: dict[str, set[int]] = {}
@@ -230,9 +255,8 @@ class Before:
     connections and tables held."""
 
     rss: int
-    memory: int
+    memory: int  # Redis's used memory at the start of the ramp
     connections: int = 0
-    tables: int = 0
 
 
 async def _step(
@@ -279,6 +303,7 @@ async def _step(
     push_p99 = _pct(latencies, 0.99) * 1000
     rss = probe.rss("server")
     memory = int((await redis.info("memory"))["used_memory"])
+    own = 0 if raw else await _table_keys_memory(redis)
     lost = sum(r["dropped_total"] for r in reports) + setup_errors
     held = push_p99 <= PUSH_P99_MS and errors + dropped + lost == 0
     return {
@@ -306,9 +331,8 @@ async def _step(
         "server_kib_per_connection": round(
             (rss - before.rss) / 1024 / max(1, sockets - before.connections), 1
         ),
-        "redis_kib_per_table": round(
-            (memory - before.memory) / 1024 / max(1, tables_so_far - before.tables), 1
-        ),
+        "redis_kib_per_table": round((memory - before.memory) / 1024 / max(1, tables_so_far), 1),
+        "redis_table_keys_kib": round(own / 1024 / max(1, tables_so_far), 1),
         "cpu_percent": cpu,
         "held": held,
     }
@@ -340,7 +364,7 @@ async def _ramp(
             have = size
             step = await _step(size, added, started, probe, window, redis, before, tables, raw)
             results.append(step)
-            before = Before(step["server_rss"], step["redis_used"], step["connections"], tables)
+            before = Before(step["server_rss"], before.memory, step["connections"])
             if not step["held"]:
                 break
     finally:
@@ -478,18 +502,19 @@ def render(result: dict[str, Any]) -> str:
         f"{result['cores']} cores at the start; open files {result['open_files']})",
         f"{'server':7} {'clients':>7} {'conns':>6} {'push p50':>8} {'p99 ms':>7} "
         f"{'cmd p99':>7} {'frames':>7} {'err':>4} {'drop':>4} {'KiB/conn':>8} "
-        f"{'KiB/table':>9}  cpu % (one core = 100)",
+        f"{'KiB/table':>9} {'own':>5}  cpu % (one core = 100)",
     ]
     for kind in ("orrery", "raw"):
         for step in result[kind]["steps"]:
             cpu = " ".join(f"{k} {v:g}" for k, v in step["cpu_percent"].items())
             redis_kib = "-" if kind == "raw" else step["redis_kib_per_table"]
+            own_kib = "-" if kind == "raw" else step.get("redis_table_keys_kib", "-")
             lines.append(
                 f"{kind:7} {step['clients']:>7} {step['connections']:>6} "
                 f"{step['push_p50_ms']:>8} {step['push_p99_ms']:>7} "
                 f"{step['answer_p99_ms']:>7} {step['frames']:>7} "
                 f"{step['errors'] + step['setup_errors']:>4} {step['dropped']:>4} "
-                f"{step['server_kib_per_connection']:>8} {redis_kib:>9}  {cpu}"
+                f"{step['server_kib_per_connection']:>8} {redis_kib:>9} {own_kib:>5}  {cpu}"
                 f"{'' if step['held'] else '  (not held)'}"
             )
     for kind in ("orrery", "raw"):
@@ -507,6 +532,7 @@ def render(result: dict[str, Any]) -> str:
     which = "the largest held step's" if held_later else "the last step's"
     idle = [s["server_kib_per_connection"] for s in measured]
     per_table = [s["redis_kib_per_table"] for s in measured]
+    own = [s.get("redis_table_keys_kib", 0.0) for s in measured]
     lines += [
         f"largest step held (push p99 ≤ {PUSH_P99_MS:g} ms, no error, no drop): orrery "
         f"{orrery['held_clients']} clients = {orrery['held_connections']} connections, "
@@ -518,8 +544,10 @@ def render(result: dict[str, Any]) -> str:
         f"gateway memory per connection: {max(idle) if idle else '-'} KiB ({which}) "
         f"(target ≤ {TARGET_GATEWAY_KIB:g} "
         f"{_met(bool(idle) and max(idle) <= TARGET_GATEWAY_KIB)}); "
-        f"Redis per live table: {max(per_table) if per_table else '-'} KiB "
+        f"Redis per live table: {max(per_table) if per_table else '-'} KiB, all Redis "
+        f"holds more ÷ live tables, its players' keys included "
         f"(target ≤ {TARGET_REDIS_KIB:g} "
-        f"{_met(bool(per_table) and max(per_table) <= TARGET_REDIS_KIB)})",
+        f"{_met(bool(per_table) and max(per_table) <= TARGET_REDIS_KIB)}); "
+        f"the table's own keys {max(own) if own else '-'} KiB",
     ]
     return "\n".join(lines)
