@@ -26,6 +26,7 @@ parameters and are listed by one representative each:
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
@@ -36,7 +37,7 @@ from games.spacecraft.action_step import (
     visit_cell_problem,
     visiting_problem,
 )
-from games.spacecraft.build_step import building_problem, fit_problem
+from games.spacecraft.build_step import building_problem
 from games.spacecraft.junkyard import search_moves, visit_targets
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from games.spacecraft.workshop import cheapest_payment
@@ -134,9 +135,9 @@ def _open(state: SpacecraftState, seat: int, kind: type[CommandBody]) -> bool:
     return gate(state, seat, kind) is None
 
 
-# Each compartment's index, part kind, shape, column and part weight, looked up once.
+# Each compartment's index, part shape, column and part weight, looked up once.
 _SLOT_FACTS = tuple(
-    (i, slot.kind, rocket.shape(slot.kind), slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)])
+    (i, rocket.shape(slot.kind), slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)])
     for i, slot in enumerate(cat.SLOTS)
 )
 
@@ -145,35 +146,62 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     """One build per compartment, paid the cheapest way: listed exactly when paying every
     junk tile would be accepted (both payments are valid or neither is, the rest of the
     check is the same). What a compartment's check needs beyond its supply depends on
-    its part's shape (the fit) and on its column's token and the part's weight (the
-    payment): each is asked once per listing."""
+    its part's shape (the fit: the shapes that fit are looked up per rocket) and on its
+    column's token and the part's weight (the payment: the build paid the cheapest way is
+    looked up per junk beside the board, compartment and token)."""
     out: list[CommandBody] = []
     beside = state.beside[seat]
     if not any(beside) or building_problem(state, seat) is not None:
         return out
+    fitting = _fitting(tuple(map(_KIND_OF, state.rockets[seat])))
     supply = state.supply
     tokens = state.tokens
-    fits: dict[str, bool] = {}
-    paid: dict[tuple[int, int], list[str] | None] = {}
-    for i, kind, shape, column, weight in _SLOT_FACTS:
-        if supply[i] <= 0:  # slot_problem: sold out
+    held = tuple(beside)
+    made = _builds_paid(held)
+    for i, shape, column, weight in _SLOT_FACTS:
+        if supply[i] <= 0 or shape not in fitting:  # slot_problem (sold out), fit_problem
             continue
-        fit = fits.get(shape)
-        if fit is None:  # the fit depends on the shape only
-            fit = fits[shape] = fit_problem(state, seat, kind) is None
-        if not fit:
-            continue
-        key = (tokens[column], weight)
-        if key not in paid:
+        token = tokens[column]
+        key = i * cat.N_JUNK + token
+        if key in made:
+            build = made[key]
+        else:
             # pay_problem of the compartment's column token and part weight is
             # payment_problem of the ids (these names are junk), which the cheapest
             # payment has passed: it is not asked again
-            pay = cheapest_payment(beside, *key)
-            paid[key] = None if pay is None else [cat.JUNK_NAMES[t] for t in pay]
-        names = paid[key]
-        if names is not None:
-            out.append(Build(slot=i, pay=names))
+            pay = cheapest_payment(beside, token, weight)
+            build = made[key] = (
+                None if pay is None else Build(slot=i, pay=[cat.JUNK_NAMES[t] for t in pay])
+            )
+        if build is not None:
+            out.append(build)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _builds_paid(held: tuple[int, ...]) -> dict[int, Build | None]:
+    """The listed build of a compartment and column token (``slot * N_JUNK + token``) for
+    a seat holding ``held`` beside its board, or None when nothing pays for it; filled
+    as the listings ask (a game sees a few hundred holdings, asked again and again)."""
+    return {}
+
+
+_KIND_OF = attrgetter("kind")
+
+
+@lru_cache(maxsize=4096)
+def _fitting(kinds: tuple[str, ...]) -> frozenset[str]:
+    """The shapes of a part that ``fit_problem`` lets a rocket of ``kinds`` take (a part
+    fits when the rocket's shape counts with it are feasible; the listing asks it of the
+    same rocket after each command of the build step)."""
+    counts = rocket.shape_counts(kinds)
+    fits = []
+    for shape in cat.SHAPES:
+        counts[shape] += 1
+        if rocket.feasible_counts(counts):
+            fits.append(shape)
+        counts[shape] -= 1
+    return frozenset(fits)
 
 
 # The design commands are few values, frozen: each is made once and handed out again.

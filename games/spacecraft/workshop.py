@@ -7,8 +7,8 @@ for and checked again with it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations_with_replacement
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement, repeat
 from operator import mul
 
 from games.rejection import BAD_RESOURCE, CANNOT_AFFORD, Rejected
@@ -94,22 +94,31 @@ def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...]
     rest = need - cat.JUNK_WEIGHT[token]
     if rest <= 0:
         return (token,)
-    have = list(beside)
     avail = list(beside)
     avail[token] -= 1
-    best: tuple[int, int, tuple[int, ...]] | None = None
+    # a combination uses at most ``rest`` tiles of a type: whether the seat holds it
+    # depends on each count up to ``rest`` alone, so the search is made once per such
+    # clamped holding (at most 4 ** 7 of them per ``rest``)
+    best = _first_held(rest, tuple(map(min, avail, repeat(rest))))
+    have = list(beside)
+    if best is not None:
+        pay = sorted([token, *best])
+        if payment_problem(have, token, need, pay) is None:
+            return tuple(pay)
+    return tuple(_everything(have))
+
+
+@cache
+def _first_held(rest: int, avail: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The least combination of ``_combos(rest)`` that ``avail`` holds (its sorted tile
+    types), None when it holds none."""
     for key, counts in _combos(rest):  # least (weight, size, combo) first
         for t, n in counts:  # (a loop, not all() of a generator made per combination)
             if avail[t] < n:
                 break
         else:
-            best = key
-            break
-    if best is not None:
-        pay = sorted([token, *best[2]])
-        if payment_problem(have, token, need, pay) is None:
-            return tuple(pay)
-    return tuple(_everything(have))
+            return key[2]
+    return None
 
 
 @lru_cache(maxsize=16)
