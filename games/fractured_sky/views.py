@@ -22,41 +22,48 @@ from orrery_contracts.fractured_sky import views as vw
 from orrery_contracts.fractured_sky.events import Choice
 
 _CLASS = {v: chip_class(v) for v in range(cat.POWER_LIMIT + 1)}
-
-
-def _region(state: FracturedSkyState, region: int, seat: int | None) -> vw.RegionView:
-    """A region as ``seat`` sees it: the chip values on airships are hidden, but the
-    viewer's own (until the round-end reveal shows every chip)."""
-    seats = range(state.participants)
-    revealed = state.revealed
-    ships = []
-    for s in seats:
-        chip = state.airships[s][region]
-        if chip < 0:
-            continue
-        shown: int | None = None
-        if revealed:
-            shown = state.chips_revealed[s][region]
-        elif s == seat:
-            shown = chip
-        ships.append(
-            vw.AirshipView(
-                seat=s,
-                chip_class=_CLASS[chip] if s < state.seats else "token",
-                chip=shown,
-                explorer=state.explorer[region] == s,
-            )
-        )
-    return vw.RegionView(
-        index=region,
-        stardust=state.board_stardust[region],
-        airships=ships,
-        skimmers=[state.skimmers[s][region] for s in seats],
-    )
+_PLATFORMS = cat.PLATFORM_COUNT
 
 
 def _regions(state: FracturedSkyState, seat: int | None) -> list[vw.RegionView]:
-    return [_region(state, region, seat) for region in state.regions]
+    """Every region as ``seat`` sees it: the chip values on airships are hidden, but the
+    viewer's own (until the round-end reveal shows every chip). One pass over each
+    participant's row places its airships, in seat order, and the skimmers come as the
+    columns of their table (no comprehension per region)."""
+    revealed = state.revealed
+    humans = state.seats
+    explorer = state.explorer
+    ships: dict[int, list[vw.AirshipView]] = {region: [] for region in state.regions}
+    for s, row in enumerate(state.airships):
+        shown_row = state.chips_revealed[s] if revealed else row if s == seat else None
+        human = s < humans
+        for region, here in ships.items():
+            chip = row[region]
+            if chip >= 0:
+                here.append(
+                    vw.AirshipView(
+                        seat=s,
+                        chip_class=_CLASS[chip] if human else "token",
+                        chip=None if shown_row is None else shown_row[region],
+                        explorer=explorer[region] == s,
+                    )
+                )
+    skimmers = _columns(state.skimmers)
+    board = state.board_stardust
+    return [
+        vw.RegionView(
+            index=region,
+            stardust=board[region],
+            airships=here,
+            skimmers=skimmers[region] if skimmers else [],
+        )
+        for region, here in ships.items()
+    ]
+
+
+def _columns(rows: list[list[int]]) -> list[list[int]]:
+    """The columns of a table given by its rows (``[]`` for no rows)."""
+    return [*map(list, zip(*rows, strict=True))]
 
 
 def _players(state: FracturedSkyState) -> list[vw.PlayerView]:
@@ -168,14 +175,7 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
         stardust_supply=state.supply,
         revealed=state.revealed,
         regions=_regions(state, seat),
-        platforms=[
-            vw.PlatformView(
-                index=p,
-                fortresses=[f[p] for f in state.fortresses],
-                markets=[m[p] for m in state.markets],
-            )
-            for p in range(cat.PLATFORM_COUNT)
-        ],
+        platforms=_platforms(state),
         players=_players(state),
         secret_cards=_secret_cards(state, seat),
         objectives=_objectives(state, seat),
@@ -187,6 +187,17 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
         ais=_ais(state),
         **_own_fields(state, seat),
     )
+
+
+def _platforms(state: FracturedSkyState) -> list[vw.PlatformView]:
+    fortresses = _columns(state.fortresses)
+    markets = _columns(state.markets)
+    if not fortresses:  # no participants yet
+        return [vw.PlatformView(index=p, fortresses=[], markets=[]) for p in range(_PLATFORMS)]
+    return [
+        vw.PlatformView(index=p, fortresses=fortresses[p], markets=markets[p])
+        for p in range(_PLATFORMS)
+    ]
 
 
 def views(state: FracturedSkyState, viewers: Sequence[int | None]) -> list[vw.FracturedSkyView]:
