@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from games.rejection import WRONG_PHASE, Rejected
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
@@ -13,6 +15,8 @@ from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Arrange, Build, Placement
 from orrery_contracts.spacecraft.events import Arranged, CountdownTriggered, PartBuilt
+
+_KIND_OF = attrgetter("kind")
 
 
 def _build_step(state: SpacecraftState) -> Rejected | None:
@@ -47,7 +51,7 @@ def building_problem(state: SpacecraftState, seat: int) -> Rejected | None:
 
 def fit_problem(state: SpacecraftState, seat: int, kind: str) -> Rejected | None:
     """Whether a part of ``kind`` fits the rocket, rearranged if need be."""
-    if not rocket.feasible([p.kind for p in state.rockets[seat]] + [kind]):
+    if rocket.shape(kind) not in rocket.fitting_shapes(tuple(map(_KIND_OF, state.rockets[seat]))):
         return Rejected("does_not_fit", "that part cannot fit your rocket")
     return None
 

@@ -14,8 +14,8 @@ from random import Random
 from typing import Any
 
 from games.spacecraft import action_step, build_step, design_step, goals, turn_end
-from games.spacecraft.evolve import evolve_all
-from games.spacecraft.legal import problem
+from games.spacecraft.evolve import FOLDS
+from games.spacecraft.legal import CHECKS, problem
 from games.spacecraft.state import SpacecraftState
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.spacecraft import commands as cmd
@@ -34,9 +34,26 @@ def decide(state: SpacecraftState, command: CommandBody, seat: int, rng: Random)
 def play(state: SpacecraftState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
     """``decide``, its events folded into ``state`` (the caller owns ``state``; a
     rejection raises before it changes): decide copies nothing, so this is decide then
-    the fold."""
-    events = decide(state, command, seat, rng)
-    evolve_all(state, events)
+    the fold. A search plays many commands, so the usual case is written out: the seat
+    to move's command while the game runs (``gate``'s own first test), its check and its
+    maker found by type, each event's fold found by type."""
+    kind = type(command)
+    phase = state.phase
+    if (
+        seat == state.current
+        and (phase == "play" or phase == "final")
+        and 0 <= seat < state.players
+        and kind in _MAKERS
+    ):
+        found = CHECKS[kind](state, command, seat)
+        if found is not None:
+            raise found
+        events: list[EventBody] = _MAKERS[kind](state, command, seat)
+    else:
+        events = decide(state, command, seat, rng)
+    folds = FOLDS
+    for event in events:
+        folds[type(event)](state, event)  # the events just made: each has its fold
     return events
 
 

@@ -103,13 +103,13 @@ def problem(state: SpacecraftState, seat: int, command: CommandBody) -> Rejected
     if found is not None:
         return found
     # ``gate`` refused a command of another game, so the lookup finds it
-    check: Any = _CHECKS[type(command)]
+    check: Any = CHECKS[type(command)]
     found = check(state, command, seat)
     return found
 
 
 # Command type → its predicate (each typed for its command).
-_CHECKS: dict[type[CommandBody], Any] = {
+CHECKS: dict[type[CommandBody], Any] = {
     cmd.Fulfil: design_step.fulfil_problem,
     cmd.Reserve: design_step.reserve_problem,
     cmd.Leave: action_step.leave_problem,
@@ -153,7 +153,7 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     beside = state.beside[seat]
     if not any(beside) or building_problem(state, seat) is not None:
         return out
-    fitting = _fitting(tuple(map(_KIND_OF, state.rockets[seat])))
+    fitting = rocket.fitting_shapes(tuple(map(_KIND_OF, state.rockets[seat])))
     supply = state.supply
     tokens = state.tokens
     held = tuple(beside)
@@ -187,21 +187,6 @@ def _builds_paid(held: tuple[int, ...]) -> dict[int, Build | None]:
 
 
 _KIND_OF = attrgetter("kind")
-
-
-@lru_cache(maxsize=4096)
-def _fitting(kinds: tuple[str, ...]) -> frozenset[str]:
-    """The shapes of a part that ``fit_problem`` lets a rocket of ``kinds`` take (a part
-    fits when the rocket's shape counts with it are feasible; the listing asks it of the
-    same rocket after each command of the build step)."""
-    counts = rocket.shape_counts(kinds)
-    fits = []
-    for shape in cat.SHAPES:
-        counts[shape] += 1
-        if rocket.feasible_counts(counts):
-            fits.append(shape)
-        counts[shape] -= 1
-    return frozenset(fits)
 
 
 # The design commands are few values, frozen: each is made once and handed out again.

@@ -225,11 +225,39 @@ def attach(layout: list[Placement], new_kind: str) -> list[Placement] | None:
 
 
 def place_new(layout: list[Placement], new_kind: str) -> list[Placement] | None:
-    """Attach a new part, rearranging the whole rocket only if it cannot be attached."""
-    attached = attach(layout, new_kind)
+    """Attach a new part, rearranging the whole rocket only if it cannot be attached;
+    made once per layout and part (a search builds the same part on the same rocket
+    again and again), each caller given its own list."""
+    placed = _placed(tuple(layout), new_kind)
+    return None if placed is None else list(placed)
+
+
+@lru_cache(maxsize=4096)
+def _placed(layout: tuple[Placement, ...], new_kind: str) -> tuple[Placement, ...] | None:
+    attached = attach(list(layout), new_kind)
     if attached is not None:
-        return attached
-    return auto_layout([p.kind for p in layout] + [new_kind])
+        return tuple(attached)
+    made = auto_layout([p.kind for p in layout] + [new_kind])
+    return None if made is None else tuple(made)
+
+
+def fitting_shapes(kinds: tuple[str, ...]) -> frozenset[str]:
+    """The shapes of a part that fits a rocket of ``kinds``, rearranged if need be: those
+    whose count one higher is ``feasible_counts``; cached per rocket (the build step's
+    check and listing ask it of the same rocket after each command)."""
+    return _fitting_shapes(kinds)
+
+
+@lru_cache(maxsize=4096)
+def _fitting_shapes(kinds: tuple[str, ...]) -> frozenset[str]:
+    counts = dict(_shape_counts(kinds))
+    fits = []
+    for s in cat.SHAPES:
+        counts[s] += 1
+        if feasible_counts(counts):
+            fits.append(s)
+        counts[s] -= 1
+    return frozenset(fits)
 
 
 def same_parts(a: Iterable[Placement], b: Iterable[Placement]) -> bool:

@@ -59,10 +59,9 @@ def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) ->
     if paid is None:
         unknown = next(name for name in pay if name not in cat.JUNK_ID)
         return Rejected(BAD_RESOURCE, f"unknown junk {unknown!r}")
-    part = cat.SLOTS[slot]
-    token = state.tokens[part.column]
-    need = cat.PART_WEIGHT[rocket.shape(part.kind)]
-    reason = payment_problem(state.beside[seat], token, need, paid)
+    column, need = _SLOT_COST[slot]
+    token = state.tokens[column]
+    reason = _payment_reason(tuple(state.beside[seat]), token, need, tuple(paid))
     if reason == "cannot_afford":
         return Rejected(CANNOT_AFFORD, "you do not have that junk beside your board")
     if reason == "missing_required_junk":
@@ -70,6 +69,19 @@ def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) ->
     if reason == "too_light":
         return Rejected(CANNOT_AFFORD, "the junk paid is too light for this part")
     return None
+
+
+# Each compartment's column and part weight.
+_SLOT_COST = tuple((slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)]) for slot in cat.SLOTS)
+
+
+@lru_cache(maxsize=4096)
+def _payment_reason(
+    beside: tuple[int, ...], token: int, need: int, pay: tuple[int, ...]
+) -> str | None:
+    """``payment_problem``, cached per holding and payment (a search pays the same way
+    from the same holding again and again)."""
+    return payment_problem(list(beside), token, need, list(pay))
 
 
 def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | None:
