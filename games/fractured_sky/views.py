@@ -12,7 +12,6 @@ owner answers them). Chip values of others become public at the round-end reveal
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
@@ -138,12 +137,20 @@ def _objectives(state: FracturedSkyState, seat: int | None) -> list[vw.Objective
     return out
 
 
-def _own_fields(state: FracturedSkyState, seat: int | None) -> dict[str, Any]:
+def _own_fields(
+    state: FracturedSkyState, seat: int | None
+) -> tuple[list[int] | None, list[int] | None, list[Choice] | None]:
     """The fields only a seat itself is shown: its unused chips, its exploration draws
     and its pending resource choices (None for a spectator)."""
     if seat is None or not 0 <= seat < state.seats:
-        return {"my_chips": None, "my_drawn": None, "my_choices": None}
-    choices = [
+        return None, None, None
+    return unused_chips(state, seat), list(state.drawn[seat]), _own_choices(state, seat)
+
+
+def _own_choices(state: FracturedSkyState, seat: int) -> list[Choice]:
+    if not state.pending:  # the usual case: no comprehension made for nothing
+        return []
+    return [
         Choice(
             seat=p.seat,
             region=p.region,
@@ -153,14 +160,10 @@ def _own_fields(state: FracturedSkyState, seat: int | None) -> dict[str, Any]:
         for p in state.pending
         if p.seat == seat
     ]
-    return {
-        "my_chips": unused_chips(state, seat),
-        "my_drawn": list(state.drawn[seat]),
-        "my_choices": choices,
-    }
 
 
 def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
+    my_chips, my_drawn, my_choices = _own_fields(state, seat)
     return vw.FracturedSkyView(
         seat=seat,
         round=state.round,
@@ -185,7 +188,9 @@ def view(state: FracturedSkyState, seat: int | None) -> vw.FracturedSkyView:
         finished=state.phase == PHASE_FINISHED,
         difficulty=state.difficulty if state.participants > state.seats else None,
         ais=_ais(state),
-        **_own_fields(state, seat),
+        my_chips=my_chips,
+        my_drawn=my_drawn,
+        my_choices=my_choices,
     )
 
 
@@ -212,19 +217,29 @@ def _seat_view(
     state: FracturedSkyState, seat: int, shared: vw.FracturedSkyView
 ) -> vw.FracturedSkyView:
     regions = shared.regions
-    if not state.revealed:  # a region without the seat's airship shows it no chip
-        ships = state.airships[seat] if 0 <= seat < state.participants else ()
-        regions = [
-            _own_chip(public, seat, ships[region]) if ships and ships[region] >= 0 else public
-            for region, public in zip(state.regions, shared.regions, strict=True)
-        ]
+    if not state.revealed and 0 <= seat < state.participants:
+        # a region with the seat's airship shows it its chip (before the reveal only)
+        row = state.airships[seat]
+        regions = list(regions)
+        for i, region in enumerate(state.regions):
+            chip = row[region]
+            if chip >= 0:
+                regions[i] = _own_chip(regions[i], seat, chip)
+    secret_cards = _own_secret_cards(state, seat, shared.secret_cards)
+    objectives = _own_objectives(state, seat, shared.objectives)
+    if not 0 <= seat < state.seats:  # no fields of its own: the spectator's Nones
+        return msgspec.structs.replace(
+            shared, seat=seat, regions=regions, secret_cards=secret_cards, objectives=objectives
+        )
     return msgspec.structs.replace(
         shared,
         seat=seat,
         regions=regions,
-        secret_cards=_own_secret_cards(state, seat, shared.secret_cards),
-        objectives=_own_objectives(state, seat, shared.objectives),
-        **_own_fields(state, seat),
+        secret_cards=secret_cards,
+        objectives=objectives,
+        my_chips=unused_chips(state, seat),
+        my_drawn=list(state.drawn[seat]),
+        my_choices=_own_choices(state, seat),
     )
 
 
