@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress
 from typing import Any
 
 from games.federation.counts import level
@@ -12,10 +13,10 @@ from games.federation.payments import (
     can_pay_now,
     can_pay_then,
     can_settle,
+    cost_payments,
     discards_of,
     holding,
     minus,
-    payments_of,
     pending_items,
     settle_options,
 )
@@ -320,16 +321,19 @@ def open_missions(s: FederationState, seat: int, need_check: bool = True) -> lis
         return []
     lvl = level(p)
     done = p.missions
-    checks = p.checks
     needed = cat.MISSION_LEVEL
+    # the checked missions picked in C (most are not checked), in order
+    candidates = compress(_MISSIONS, p.checks) if need_check else _MISSIONS
     return [
         m
-        for m in range(12)
+        for m in candidates
         if not done[m]
-        and (checks[m] or not need_check)
         and lvl >= needed[m]
         and not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
     ]
+
+
+_MISSIONS = range(12)
 
 
 def _free_mission_opts(s: FederationState, step: st.ChooseFreeMission) -> list[CommandBody]:
@@ -504,7 +508,7 @@ def _pay_is(s: FederationState, step: st.PayCost, c: CommandBody) -> bool:
     pay = (c.copp, c.lav, c.ocean, c.diamond)
     alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
     h = holding(s.players[step.seat])
-    return pay in payments_of(h, alts) and can_settle(minus(h, pay), pending_items(s, step.seat))
+    return pay in cost_payments(h, alts) and can_settle(minus(h, pay), pending_items(s, step.seat))
 
 
 def _stall_is(s: FederationState, step: st.ChooseStall, c: CommandBody) -> bool:
@@ -576,7 +580,8 @@ def _upkeep_is(s: FederationState, step: st.ChooseUpkeep, c: CommandBody) -> boo
         return c.copp == 0 and c.lav == 0 and c.ocean == 0
     pay = (c.copp, c.lav, c.ocean, cost[4])  # every payment of the cost has its diamonds
     h = holding(s.players[step.seat])
-    return pay in payments_of(h, (cost,)) and can_settle(minus(h, pay), pending_items(s, step.seat))
+    rest = pending_items(s, step.seat)
+    return pay in cost_payments(h, (cost,)) and can_settle(minus(h, pay), rest)
 
 
 _IS_OPTION: dict[type[st.Step], Callable[[FederationState, Any, CommandBody], bool]] = {

@@ -59,6 +59,14 @@ def payments_of(h: Holding, alts: Iterable[Sequence[int]]) -> list[Holding]:
     return found
 
 
+@lru_cache(maxsize=4096)
+def cost_payments(h: Holding, alts: tuple[cat.Cost, ...]) -> tuple[Holding, ...]:
+    """``payments_of`` a cost given as catalogue tuples, cached per holding and cost (the
+    settlement, the pay step's options and the check of a payment ask the same ones again
+    and again)."""
+    return tuple(payments_of(h, alts))
+
+
 def payments(p: Player, alts: Iterable[Sequence[int]]) -> list[Holding]:
     return payments_of(holding(p), alts)
 
@@ -90,7 +98,7 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
         return True
     item, rest = items[0], items[1:]
     if item.alts:
-        return any(can_settle(minus(h, pay), rest) for pay in payments_of(h, item.alts))
+        return any(can_settle(minus(h, pay), rest) for pay in cost_payments(h, item.alts))
     gained = (h[0] + item.gain[0], h[1] + item.gain[1], h[2] + item.gain[2], h[3] + item.gain[3])
     return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
 
@@ -187,4 +195,4 @@ def settle_options(
     and costs ahead of it (``payments.can_settle``): the pay step's options."""
     h = holding(s.players[seat])
     rest = pending_items(s, seat)
-    return [pay for pay in payments_of(h, alts) if can_settle(minus(h, pay), rest)]
+    return [pay for pay in cost_payments(h, alts) if can_settle(minus(h, pay), rest)]
