@@ -35,6 +35,10 @@ from orrery_contracts.notices import YourTurn
 from projections.settings import ProjectorSettings
 from projections.writes import NoticesWrite
 
+# A seat's stream at a table keeps its newest few "your turn" notices (only the newest
+# is news; a reader behind by more is told the newest); a player's keeps ~1,000, as it
+# carries the player's other notices too (invitations, friends, matches).
+SEAT_NOTICES_MAXLEN = 16
 NOTICES_MAXLEN = 1_000
 NOTIFY_MAXLEN = 100_000  # the notifiers' input: read within seconds while one runs
 _SCRIPT = (Path(__file__).parent / "notices.lua").read_text()
@@ -87,7 +91,7 @@ class NoticeWriter:
             candidates = [(s, turn) for s, turn in enumerate(state.turn_seq) if turn]
         argv: list[Any] = [
             state.seq,
-            NOTICES_MAXLEN,
+            SEAT_NOTICES_MAXLEN,
             "1" if state.phase in ("finished", "closed") else "0",
             len(members),
         ]

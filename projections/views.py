@@ -23,7 +23,9 @@ from games.table import TableState, table_views
 from orrery_contracts import keys
 from projections.writes import ViewsWrite
 
-UPDATES_MAXLEN = 1_000
+# Each entry only says "the views changed, to this seq" (the views hold the present, not
+# a history): a reader behind by more than the few kept is told the newest.
+UPDATES_MAXLEN = 32
 _SCRIPT = (Path(__file__).parent / "views.lua").read_text()
 _json = msgspec.json.Encoder()
 

@@ -23,9 +23,11 @@ from orrery_contracts.lobby import (
     lobby_table_key,
 )
 from orrery_contracts.table import CreateTable, JoinRequest, LeaveTable, StartTable
+from projections.notices import SEAT_NOTICES_MAXLEN, NoticeWriter
 from projections.reverts import RevertWatch, tables_behind
 from projections.runner import FeedHandlers, Projector, ensure_feed_groups, project_again
 from projections.tables import TableCache
+from projections.views import UPDATES_MAXLEN, ViewWriter
 from projections.writes import FeedAck
 from services.handling import CommandHandler
 from services.store import EventStore
@@ -347,3 +349,30 @@ async def test_views_that_went_back_are_found_by_their_count_and_projected_again
     assert view["seq"] == seqs[reverted]
     assert await tables_behind(redis_client, 0) == {}
     assert counts.seen[0] == seen  # the count went on from the lower one
+
+
+async def test_a_tables_updates_and_seat_notices_keep_only_their_newest_entries(
+    redis_client: aioredis.Redis,
+) -> None:
+    """Each view write and each turn adds an entry, but a long game's streams stay
+    short: the newest entry (the present) is always there, history is not kept."""
+    _handler, table, seq, _tokens = await _in_play(redis_client)
+    projector = Projector(redis_client, P, TableCache(redis_client, P))
+    state = await projector.tables.state(table)
+    views, notices = ViewWriter(redis_client, P), NoticeWriter(redis_client, P)
+    writes = 300
+    for n in range(seq + 1, seq + 1 + writes):
+        later = msgspec.structs.replace(state, seq=n, settled_seq=n, turn_seq=[n, 0])
+        assert await views.write(later)
+        assert await notices.write(later) == [0]
+    last = seq + writes
+    for stream, field in (
+        (keys.updates_stream(0, table), b"seq"),
+        (keys.notice_stream(0, table, 0), b"__data__"),
+    ):
+        length = await redis_client.xlen(stream)
+        assert 0 < length < writes // 2, (stream, length)
+        ((_, newest),) = await redis_client.xrevrange(stream, count=1)
+        assert str(last).encode() in newest[field]
+    assert length >= SEAT_NOTICES_MAXLEN
+    assert await redis_client.xlen(keys.updates_stream(0, table)) >= UPDATES_MAXLEN
