@@ -88,12 +88,19 @@ def search_cell_problem(
     cell = y * state.size + x
     if cell not in moves:
         return Rejected("illegal_move", "move straight to the adjacent or the farthest pile")
-    board = state.boards[seat]
-    if len(board) >= cat.BOARD_MAX_TILES:
+    room = board_room(state.boards[seat])
+    if room < 0:
         return Rejected("board_full", "your board already holds 4 tiles: leave the junkyard")
-    if board_weight(board) + cat.JUNK_WEIGHT[state.piles[cell][-1]] > cat.BOARD_MAX_WEIGHT:
+    if cat.JUNK_WEIGHT[state.piles[cell][-1]] > room:
         return Rejected("too_heavy", "that tile would make your board heavier than 7")
     return None
+
+
+def board_room(board: list[int]) -> int:
+    """The weight of a tile the board can still take, -1 when it holds all it may."""
+    if len(board) >= cat.BOARD_MAX_TILES:
+        return -1
+    return cat.BOARD_MAX_WEIGHT - board_weight(board)
 
 
 def search_problem(state: SpacecraftState, c: Search, seat: int) -> Rejected | None:

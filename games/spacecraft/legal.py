@@ -5,9 +5,11 @@ that are (``legal_commands``).
 command's predicate from the turn's modules (``goals.py``, ``action_step.py``,
 ``build_step.py``, ``design_step.py``, ``turn_end.py``). ``decide`` raises what it finds;
 ``legal_commands`` keeps a candidate only when the same predicates accept it (``gate``
-once, then each parameter's ``*_problem``: ``visit_cell_problem``, ``slot_problem``,
-``pay_problem``, ``fit_problem``, …, or ``accepts`` for a whole command), so no rule is
-written twice and the two cannot drift apart.
+once, then each parameter's ``*_problem``: ``slot_problem``, ``pay_problem``,
+``fit_problem``, …, or ``accepts`` for a whole command; where every candidate passes
+part of a predicate by construction, the part that can refuse it: ``board_room`` of a
+search, ``designs_met`` of the fulfils), so no rule is written twice and the two cannot
+drift apart.
 
 Exact for every command with a small parameter space: goals, visits, searches, leave, the
 design cards (fulfil / reserve / mark) and end turn. Two commands take free-form
@@ -32,9 +34,7 @@ from typing import Any
 from games.rejection import GAME_OVER, ILLEGAL_COMMAND, NOT_YOUR_TURN, WRONG_PHASE, Rejected
 from games.spacecraft import action_step, build_step, design_step, goals, rocket, turn_end
 from games.spacecraft.action_step import (
-    search_cell_problem,
     searching_problem,
-    visit_cell_problem,
     visiting_problem,
 )
 from games.spacecraft.build_step import building_problem
@@ -220,13 +220,14 @@ def _design(state: SpacecraftState, seat: int) -> list[CommandBody]:
     lower = [c for c in state.lower if c != NO_CARD]
     if design_step.fulfilling_problem(state) is None:
         mine = [state.reserved[seat]] if state.reserved[seat] != NO_CARD else []
-        for card in lower + mine:
-            if design_step.fulfil_card_problem(state, card, seat) is None:
-                out.append(_made(_FULFIL, Fulfil, card))
+        # fulfil_card_problem of a card of the lower row or the seat's reserved one: only
+        # whether the rocket meets it can refuse
+        for card in rocket.designs_met(state.rockets[seat], lower + mine):
+            out.append(_made(_FULFIL, Fulfil, card))
     if design_step.reserving_problem(state, seat) is None:
+        # reserve_card_problem accepts every card of the lower row
         for card in lower:
-            if design_step.reserve_card_problem(state, card) is None:
-                out.append(_made(_RESERVE, Reserve, card))
+            out.append(_made(_RESERVE, Reserve, card))
     return out
 
 
@@ -246,17 +247,18 @@ def _action(state: SpacecraftState, seat: int) -> list[CommandBody]:
     size = state.size
     out: list[CommandBody] = []
     if visiting_problem(state, seat) is None:
-        targets = visit_targets(state)
+        # visit_cell_problem accepts every target (on the grid, in the targets)
         visits = _visits(size)
-        for c in targets:
-            if visit_cell_problem(state, c % size, c // size, targets) is None:
-                out.append(visits[c])
+        out = [visits[c] for c in visit_targets(state)]
     elif searching_problem(state, seat) is None:
-        moves = search_moves(state, seat)
-        searches = _searches(size)
-        for c in moves:
-            if search_cell_problem(state, seat, c % size, c // size, moves) is None:
-                out.append(searches[c])
+        # search_cell_problem of a move (on the grid, a pile, in the moves): whether the
+        # board takes the pile's top tile
+        room = action_step.board_room(state.boards[seat])
+        if room >= 0:
+            piles = state.piles
+            weight = cat.JUNK_WEIGHT
+            searches = _searches(size)
+            out = [searches[c] for c in search_moves(state, seat) if weight[piles[c][-1]] <= room]
     if action_step.leave_problem(state, _LEAVE, seat) is None:  # the caller's gate holds
         out.append(_LEAVE)
     return out

@@ -296,15 +296,34 @@ def subject_count(layout: Iterable[Placement], subject: str) -> int:
 
 
 def meets_design(layout: list[Placement], card: cat.DesignCard) -> bool:
-    if card.shapes:
-        counts = shape_counts(p.kind for p in layout)
-        if any(counts[s] < n for s, n in card.shapes.items()):
+    return _meets(_figures(tuple(layout)), card)
+
+
+@lru_cache(maxsize=1024)
+def _figures(layout: tuple[Placement, ...]) -> tuple[dict[str, int], dict[str, int], int, int]:
+    """What a design card asks of a rocket: its shape counts, its parts showing each
+    colour (a two-coloured part once for each), its width and height; made once per
+    rocket (the listing asks every card in the row of the same rocket)."""
+    shapes = dict.fromkeys(cat.SHAPES, 0)
+    showing: dict[str, int] = {}
+    for p in layout:
+        shapes[shape(p.kind)] += 1
+        for c in set(colours(p.kind)):
+            showing[c] = showing.get(c, 0) + 1
+    return shapes, showing, width(layout), height(layout)
+
+
+def _meets(figures: tuple[dict[str, int], dict[str, int], int, int], card: cat.DesignCard) -> bool:
+    shapes, showing, w, h = figures
+    for s, n in card.shapes.items():
+        if shapes[s] < n:
             return False
-    if any(colour_count(layout, c) < n for c, n in card.colours.items()):
+    for c, n in card.colours.items():
+        if showing.get(c, 0) < n:
+            return False
+    if card.width and w < card.width:
         return False
-    if card.width and width(layout) < card.width:
-        return False
-    return not (card.height and height(layout) < card.height)
+    return not (card.height and h < card.height)
 
 
 def meets_design_card(layout: list[Placement], card: int) -> bool:
@@ -314,9 +333,16 @@ def meets_design_card(layout: list[Placement], card: int) -> bool:
     return _meets_design_card(tuple(layout), card)
 
 
+def designs_met(layout: list[Placement], cards: list[int]) -> list[int]:
+    """The ``cards`` (ids) whose design the rocket meets, in order (``meets_design_card``
+    of each, the rocket's key made once)."""
+    key = tuple(layout)
+    return [card for card in cards if _meets_design_card(key, card)]
+
+
 @lru_cache(maxsize=4096)
 def _meets_design_card(layout: tuple[Placement, ...], card: int) -> bool:
-    return meets_design(list(layout), cat.DESIGN_BY_ID[card])
+    return _meets(_figures(layout), cat.DESIGN_BY_ID[card])
 
 
 def meets_blueprint(layout: Iterable[Placement], blueprint: int) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.protocol import Status
 from games.spacecraft.state import NO_CARD, SpacecraftState
 
@@ -16,4 +18,11 @@ def status(state: SpacecraftState) -> Status:
         return Status(phase="goals", to_move=waiting)
     if state.phase == "setup":
         return Status(phase="setup")
-    return Status(phase=f"{state.phase}.{state.step}", to_move=(state.current,), round=rnd)
+    return _running(state.phase, state.step, state.current, rnd)
+
+
+@lru_cache(maxsize=1024)
+def _running(phase: str, step: str, current: int, rnd: int) -> Status:
+    """The running game's status, made once for each (frozen, so shared): a game asks it
+    after every command."""
+    return Status(phase=f"{phase}.{step}", to_move=(current,), round=rnd)
