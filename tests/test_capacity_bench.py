@@ -134,7 +134,8 @@ def test_the_capacity_bench_prints_its_targets_beside_its_figures() -> None:
     assert "orrery 5000 clients = 10000 connections, target ≥ 10000 connections (met)" in text
     assert "orrery ÷ raw: 0.5 (target ≥ 0.5 (met))" in text
     assert "40.0 KiB (the last step's) (target ≤ 32 (not met))" in text
-    assert "(target ≤ 64 (met)); the table's own keys 30.0 KiB" in text
+    assert "Redis per live table: its own keys 30.0 KiB (target ≤ 64 (met)); all " in text
+    assert "÷ live tables 40.0 KiB" in text
     assert sum("(not held)" in line for line in text.splitlines()) == 1
     result["orrery"]["steps"][1]["setup_failures"] = ["RuntimeError: 503 at_capacity"]
     assert "orrery 10000: a table's setup failed: RuntimeError: 503 at_capacity" in render(result)

