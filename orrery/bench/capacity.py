@@ -16,9 +16,13 @@ command of the setup and lets them settle, then measures for ``window``
 seconds: push latency from the append (the event's ``recorded_at`` in the table's log)
 to the view frame's arrival p50/p99, command answer p99 (sent on the table's socket,
 answered on it), errors (transport, refusals, unanswered commands) and dropped
-sockets, gateway RSS per connection and Redis memory per live table (what the ramp
-added so far over what it started with, divided), CPU per process (percent of one core
-over the window). A step is held with push p99 ≤ 250 ms, no error and no dropped
+sockets, gateway RSS per connection (what the step added, divided), Redis memory per
+live table two ways: the table's own keys (its log, outcomes, views, notices, updates,
+meta, score and lobby records: ``MEMORY USAGE`` of each, :data:`TABLE_KEYS`) ÷ the live
+tables, the figure held against the target; and everything Redis holds more than at
+the start of the ramp ÷ the live tables (the players' accounts, sessions, presence and
+notices, the reply streams and feeds too: a player's keys are the player's, not a
+table's, but they are there); CPU per process (percent of one core over the window). A step is held with push p99 ≤ 250 ms, no error and no dropped
 socket; the ramp stops after the first step not held.
 
 The baseline runs in the same run on the same port: a minimal WebSocket server of the
