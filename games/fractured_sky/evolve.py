@@ -28,15 +28,18 @@ from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
 
+_list_copy = list.copy
+
 
 def _reset_round(state: FracturedSkyState) -> None:
+    # each table's rows copied from one (``map`` makes no comprehension per table)
     n = state.participants
     regions = state.region_count
     state.ships = [0] * n
-    state.airships = [[-1] * regions for _ in range(n)]
+    state.airships = [*map(_list_copy, [[-1] * regions] * n)]
     state.explorer = [-1] * regions
-    state.skimmers = [[0] * regions for _ in range(n)]
-    state.drawn = [[] for _ in range(n)]
+    state.skimmers = [*map(_list_copy, [[0] * regions] * n)]
+    state.drawn = [*map(_list_copy, [[]] * n)]
     state.scouts = []
     state.scouting = -1
     state.next_slots = [-1] * state.slot_count
@@ -45,15 +48,15 @@ def _reset_round(state: FracturedSkyState) -> None:
     state.pending = []
     state.secret_taken = [0] * len(state.secret_cards)
     state.secret_open = [False] * len(state.secret_cards)
-    state.ai_flipped = [[] for _ in range(n - state.seats)]
+    state.ai_flipped = [*map(_list_copy, [[]] * (n - state.seats))]
 
 
 def _ai_round(
     state: FracturedSkyState, decks: list[list[int]], out: list[list[int]], pools: list[list[int]]
 ) -> None:
-    state.ai_deck = [list(d) for d in decks]
-    state.ai_out = [list(o) for o in out]
-    state.ai_pool = [list(p) for p in pools]
+    state.ai_deck = [*map(list, decks)]
+    state.ai_out = [*map(list, out)]
+    state.ai_pool = [*map(list, pools)]
 
 
 def _gain(state: FracturedSkyState, seat: int, resource: int, amount: int) -> None:
@@ -116,7 +119,7 @@ def _on_round_revealed(state: FracturedSkyState, e: ev.RoundRevealed) -> None:
     for region, count in enumerate(e.stardust_placed):
         state.board_stardust[region] += count
         state.supply -= count
-    state.chips_revealed = [list(row) for row in e.chips]
+    state.chips_revealed = [*map(list, e.chips)]
     state.region_results = []
 
 

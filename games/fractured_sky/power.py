@@ -85,8 +85,10 @@ def region_presences(state: FracturedSkyState, chips: list[list[int]]) -> list[l
 
 def ranking(found: list[Presence], order: list[int]) -> list[Presence]:
     """Eligible presences (power >= 1), best first; ties to the earlier turn order."""
+    if len(found) < 2:  # nothing to order (most regions hold zero or one): no comprehension
+        return [found[0]] if found and found[0].total >= 1 else []
     eligible = [p for p in found if p.total >= 1]
-    if len(eligible) < 2:  # nothing to order (most regions hold zero or one)
+    if len(eligible) < 2:
         return eligible
     position = {seat: i for i, seat in enumerate(order)}
     eligible.sort(key=lambda p: (-p.total, position.get(p.seat, len(order) + p.seat)))

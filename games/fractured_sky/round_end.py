@@ -6,6 +6,7 @@ copy, ``work.state``, that folds every event they emit), so later steps see earl
 
 from __future__ import annotations
 
+from operator import add, attrgetter
 from random import Random
 
 from games.fractured_sky.objectives import measure, winner
@@ -24,6 +25,7 @@ TIER_ONE = "one"
 
 _TIERS_STARDUST = (TIER_STARDUST, TIER_BOTH, TIER_ONE)
 _TIERS = (TIER_BOTH, TIER_ONE)
+_SEAT = attrgetter("seat")
 
 
 def resolve_region(
@@ -37,6 +39,10 @@ def resolve_region(
     (``found``: the region's presences, when the caller made them already)."""
     if found is None:
         found = presences(sim, chips, region)
+    if not found:  # nobody here: no rank, no market, nothing gained
+        return ev.RegionOutcome(
+            region=region, power=[-1] * sim.participants, ranking=[], gains=[], choices=[]
+        )
     ranked = ranking(found, order)
     stardust_here = sim.board_stardust[region]
     tiers = _TIERS_STARDUST if stardust_here else _TIERS
@@ -90,7 +96,7 @@ def resolve_region(
     return ev.RegionOutcome(
         region=region,
         power=power,
-        ranking=[p.seat for p in ranked],
+        ranking=[*map(_SEAT, ranked)],
         stardust_seat=stardust_seat,
         stardust=stardust_here if stardust_seat >= 0 else 0,
         gains=gains,
@@ -108,7 +114,7 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
         if supply > 0 and not sim.secret_open[card]:
             placed[region] += 1
             supply -= 1
-    board = [have + new for have, new in zip(sim.board_stardust, placed, strict=True)]
+    board = [*map(add, sim.board_stardust, placed)]
     chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
@@ -131,10 +137,12 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
             round=sim.round, position=position, card=card, values=values, winner=best
         )
         work.emit(ev.ObjectiveScored(outcome=outcome))
+    convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
     for region in sim.regions:
         outcome_r = resolve_region(sim, chips, region, order, found[region])
         work.emit(ev.RegionResolved(outcome=outcome_r))
-        convert_ai(work)
+        if convert:
+            convert_ai(work)
     if not sim.pending:
         after_rewards(work, rng)
 
