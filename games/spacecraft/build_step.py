@@ -30,7 +30,13 @@ def _build_step(state: SpacecraftState) -> Rejected | None:
 def _layout_problem(
     state: SpacecraftState, seat: int, layout: list[Placement], extra: str
 ) -> Rejected | None:
-    kinds = [p.kind for p in state.rockets[seat]]
+    return layout_check(state.rockets[seat], layout, extra)
+
+
+def layout_check(current: list[Placement], layout: list[Placement], extra: str) -> Rejected | None:
+    """Whether ``layout`` may replace the rocket ``current`` (with the part ``extra``
+    added, when given): exactly its parts, in a valid layout."""
+    kinds = [p.kind for p in current]
     if extra:
         kinds.append(extra)
     if sorted(kinds) != sorted(p.kind for p in layout):

@@ -53,6 +53,7 @@ from orrery_contracts.spacecraft.commands import (
     Fulfil,
     Leave,
     Mark,
+    Placement,
     Reserve,
     Search,
     Visit,
@@ -147,8 +148,8 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     junk tile would be accepted (both payments are valid or neither is, the rest of the
     check is the same). What a compartment's check needs beyond its supply depends on
     its part's shape (the fit: the shapes that fit are looked up per rocket) and on its
-    column's token and the part's weight (the payment: the build paid the cheapest way is
-    looked up per junk beside the board, compartment and token)."""
+    column's token and the part's weight (the payment: the cheapest payment of a token
+    and weight is looked up per junk beside the board)."""
     out: list[CommandBody] = []
     beside = state.beside[seat]
     if not any(beside) or building_problem(state, seat) is not None:
@@ -156,37 +157,53 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     fitting = rocket.fitting_shapes(tuple(map(_KIND_OF, state.rockets[seat])))
     supply = state.supply
     tokens = state.tokens
-    held = tuple(beside)
-    made = _builds_paid(held)
+    paid = _paid(tuple(beside))
     for i, shape, column, weight in _SLOT_FACTS:
         if supply[i] <= 0 or shape not in fitting:  # slot_problem (sold out), fit_problem
             continue
         token = tokens[column]
-        key = i * cat.N_JUNK + token
-        if key in made:
-            build = made[key]
+        key = token * 8 + weight
+        if key in paid:
+            names = paid[key]
         else:
             # pay_problem of the compartment's column token and part weight is
             # payment_problem of the ids (these names are junk), which the cheapest
             # payment has passed: it is not asked again
             pay = cheapest_payment(beside, token, weight)
-            build = made[key] = (
-                None if pay is None else Build(slot=i, pay=[cat.JUNK_NAMES[t] for t in pay])
-            )
-        if build is not None:
-            out.append(build)
+            names = paid[key] = None if pay is None else tuple([cat.JUNK_NAMES[t] for t in pay])
+        if names is not None:
+            out.append(_build(i, names))
     return out
 
 
 @lru_cache(maxsize=4096)
-def _builds_paid(held: tuple[int, ...]) -> dict[int, Build | None]:
-    """The listed build of a compartment and column token (``slot * N_JUNK + token``) for
-    a seat holding ``held`` beside its board, or None when nothing pays for it; filled
-    as the listings ask (a game sees a few hundred holdings, asked again and again)."""
+def _paid(held: tuple[int, ...]) -> dict[int, tuple[str, ...] | None]:
+    """The cheapest payment's junk names of a column token and part weight (``token * 8 +
+    weight``) for a seat holding ``held`` beside its board, None when nothing pays; filled
+    as the listings ask (every game sees a few hundred holdings, asked again and again)."""
     return {}
 
 
+@lru_cache(maxsize=8192)
+def _build(slot: int, pay: tuple[str, ...]) -> Build:
+    """A listed build, made once (frozen, so shared; at most a payment of up to four
+    tiles per compartment)."""
+    return Build(slot=slot, pay=list(pay))
+
+
 _KIND_OF = attrgetter("kind")
+
+
+@lru_cache(maxsize=1024)
+def _arrangement(current: tuple[Placement, ...]) -> Arrange | None:
+    """The listed rearrangement of a rocket: its automatic layout when it differs and
+    ``arrange_problem`` accepts it (in the build step, where the caller lists it, only
+    ``layout_check`` can refuse it); made once per rocket (frozen, so shared)."""
+    now = list(current)
+    auto = rocket.auto_layout([p.kind for p in now])
+    if auto is None or auto == now or build_step.layout_check(now, auto, "") is not None:
+        return None
+    return Arrange(layout=auto)
 
 
 # The design commands are few values, frozen: each is made once and handed out again.
@@ -276,10 +293,9 @@ def legal_commands(state: SpacecraftState, seat: int) -> list[CommandBody]:
         return _action(state, seat)
     out: list[CommandBody] = _builds(state, seat)
     if state.step == "build" and not state.arranged:
-        current = state.rockets[seat]
-        auto = rocket.auto_layout([p.kind for p in current])
-        if auto is not None and auto != current and accepts(state, Arrange(layout=auto), seat):
-            out.append(Arrange(layout=auto))
+        arrange = _arrangement(tuple(state.rockets[seat]))
+        if arrange is not None:
+            out.append(arrange)
     out += _design(state, seat)
     if turn_end.end_turn_problem(state, _END_TURN, seat) is None:  # gate holds (above)
         out.append(_END_TURN)
