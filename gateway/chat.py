@@ -45,6 +45,7 @@ import structlog
 from gateway import crypto
 from gateway.accounts import Accounts
 from gateway.errors import ApiError
+from gateway.reads import get_many
 from gateway.signals import Signal
 from gateway.stream_wake import stream_wake
 from gateway.tables import Tables, seat_of
@@ -210,7 +211,7 @@ class TableChat:
         authors = sorted({a for _, _, _, a in authored if a})
         erased = set()
         if authors:
-            flags = await self.redis.mget([erased_key(a) for a in authors])
+            flags = await get_many(self.redis, [erased_key(a) for a in authors])
             erased = {a for a, flag in zip(authors, flags, strict=True) if flag}
         seen = []
         for entry_id, fields, entry, author in authored:

@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from gateway.models import PastGame
+from gateway.reads import get_many
 from orrery_contracts.lobby import LobbyTable
 from orrery_contracts.social import ERASED_NAME, erased_key
 
@@ -19,7 +20,7 @@ async def erased_among(redis: Any, players: Iterable[str | None]) -> set[str]:
     asked = sorted({p for p in players if p})
     if not asked:
         return set()
-    flags = await redis.mget([erased_key(p) for p in asked])
+    flags = await get_many(redis, [erased_key(p) for p in asked])
     return {p for p, flag in zip(asked, flags, strict=True) if flag}
 
 

@@ -32,6 +32,7 @@ from gateway.core import Gateway
 from gateway.errors import ApiError
 from gateway.models import Struct
 from gateway.queue import PLAYER_ID
+from gateway.reads import get_many
 from gateway.relations import hidden_from
 from gateway.signals import Signal
 from notify.activity import live_flags
@@ -135,7 +136,8 @@ async def presence_of(redis: Any, players: list[str]) -> dict[str, PresenceState
     """Each player's presence (two flags each, one round trip)."""
     if not players:
         return {}
-    raws = await redis.mget([presence_key(p) for p in players] + [away_key(p) for p in players])
+    flags = [presence_key(p) for p in players] + [away_key(p) for p in players]
+    raws = await get_many(redis, flags)
     online, away = raws[: len(players)], raws[len(players) :]
     return {
         p: "online" if on else "away" if off else "offline"

@@ -579,3 +579,31 @@ async def test_the_gateways_stream_watchers_wake_followers_of_every_slot(
         for stream in streams:  # one slot each call
             await redis.delete(stream)
         await redis.aclose()
+
+
+async def test_many_players_flags_are_read_across_slots(cluster: LocalCluster) -> None:
+    """Players' presence and erased flags lie in many slots (no hash tag): reading many at
+    once on a cluster asks each slot's node, as one read does on a single server."""
+    from redis.crc import key_slot
+
+    from gateway.erased import erased_among
+    from gateway.presence import presence_of
+    from orrery_contracts.social import away_key, erased_key, presence_key
+
+    redis = open_redis(cluster.url)
+    players = [f"presence-player-{i}" for i in range(12)]
+    try:
+        assert len({key_slot(presence_key(p).encode()) for p in players}) > 1
+        for player in players[:4]:
+            await redis.set(presence_key(player), b"1")
+        for player in players[4:8]:
+            await redis.set(away_key(player), b"1")
+        found = await presence_of(redis, players)
+        assert found == {
+            p: "online" if i < 4 else "away" if i < 8 else "offline" for i, p in enumerate(players)
+        }
+    finally:
+        for player in players:  # one slot each call
+            await redis.delete(presence_key(player))
+            await redis.delete(away_key(player))
+        await redis.aclose()
