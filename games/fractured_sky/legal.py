@@ -378,31 +378,47 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     out: list[CommandBody] = []
     if not _open(state, seat, cmd.PlaceAirship):  # the same gate for every action
         return out
-    active = set(state.regions)
+    ordered, skimmers = _board(tuple(state.regions))
     ships = state.airships[seat]
-    regions = [r for r in range(cat.REGION_COUNT) if r in active and ships[r] < 0]
     # chip_problem, asked of the seat's unused chips once
     placements = _placements(tuple(unused_chips(state, seat)))
-    for r in regions:
-        out.extend(placements[r])
+    for r in ordered:
+        if ships[r] < 0:
+            out.extend(placements[r])
     if not building_problem(state, seat, fortress=True):
         out.extend(_BUILD_FORTRESS)
     if not building_problem(state, seat, fortress=False):
         out.extend(_BUILD_MARKET)
     if not skimmer_problem(state, seat):
-        out.extend([_PLACE_SKIMMER[r] for r in range(cat.REGION_COUNT) if r in active])
+        out.extend(skimmers)
     held = state.resources[seat]
     if can_afford(held, cat.SCOUT_COST):
         scouted = scouted_by(state, seat)
         cards = range(len(state.secret_cards))
         out.extend(cmd.Scout(card=c) for c in cards if c not in scouted)
-    pays = _peek_pays(tuple(held))
-    if pays:
+    holding = tuple(held)
+    if _peek_pays(holding):
         peeked = state.peeks[seat]
         for objective in range(state.objectives_revealed, len(state.objectives)):
             if objective not in peeked:
-                out.extend([_peek(objective, g, i, w) for g, i, w in pays])
+                out.extend(_peek_offers(holding, objective))
     return out
+
+
+@lru_cache(maxsize=64)
+def _board(regions: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[CommandBody, ...]]:
+    """The regions in play in index order, and the skimmer placements there: made once
+    per board."""
+    active = set(regions)
+    ordered = tuple(r for r in range(cat.REGION_COUNT) if r in active)
+    return ordered, tuple(_PLACE_SKIMMER[r] for r in ordered)
+
+
+@lru_cache(maxsize=1024)
+def _peek_offers(held: tuple[int, ...], objective: int) -> tuple[CommandBody, ...]:
+    """The peeks at ``objective`` a seat holding ``held`` may offer: made once per
+    holding and objective."""
+    return tuple(_peek(objective, g, i, w) for g, i, w in _peek_pays(held))
 
 
 @lru_cache(maxsize=256)
