@@ -45,7 +45,7 @@ def after_step(ctx: Ctx) -> None:
         return
     s = ctx.state
     if touched == EVERY_SEAT:  # the first look of a command: every seat and planet
-        touched = _may_be_due(s)  # what else is not due: only these are looked at
+        touched = may_be_due(s)  # what else is not due: only these are looked at
         if not touched:
             ctx.touched = 0
             return
@@ -78,7 +78,7 @@ _MAX_CRYSTALS = cat.MAX_CRYSTALS
 _NEVER = 1 << 30  # the head of an empty medal supply: no count comes to it
 
 
-def _may_be_due(s: FederationState) -> int:
+def may_be_due(s: FederationState) -> int:
     """The first look of every command, so written for speed: the checks that may be
     due, as ``Ctx.touched`` bits (per seat, a planet whose count reaches its threshold,
     the head of its supply, and whose medal the seat lacks — a megastructure counting

@@ -12,7 +12,7 @@ from __future__ import annotations
 from random import Random
 
 from games.clone import clone
-from games.federation.automatic import after_step, drain
+from games.federation.automatic import after_step, drain, may_be_due
 from games.federation.choices import answer
 from games.federation.legal import problem
 from games.federation.placement import apply_place
@@ -31,11 +31,25 @@ def decide(state: FederationState, command: CommandBody, seat: int, rng: Random)
 
 def play(state: FederationState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
     """``decide``, its events folded into ``state`` as they are emitted (the caller owns
-    ``state``; a rejection raises before it changes)."""
+    ``state``; a rejection raises before it changes). A search plays many commands, so
+    ``_run`` is written out here, with the first look of the "at once" checks asked
+    directly (``after_step`` only when something may be due)."""
     found = problem(state, seat, command)
     if found is not None:
         raise found
-    return _run(Ctx(state, rng), command, seat)
+    ctx = Ctx(state, rng)
+    if type(command) is cmd.Place:
+        apply_place(ctx, seat, command)
+    else:
+        answer(ctx, state.queue[0], command)
+    due = may_be_due(state)  # after_step's first look (every seat and planet)
+    if due:
+        ctx.touched = due
+        after_step(ctx)
+    else:
+        ctx.touched = 0
+    drain(ctx)
+    return ctx.events
 
 
 def _run(ctx: Ctx, command: CommandBody, seat: int) -> list[EventBody]:
