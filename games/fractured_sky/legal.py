@@ -209,22 +209,44 @@ def platform_problem(platform: int) -> Rejected | None:
 
 def building_problem(state: FracturedSkyState, seat: int, fortress: bool) -> Rejected | None:
     """Why ``seat`` cannot build a fortress (or a market) anywhere now, or None."""
-    built = state.fortresses[seat] if fortress else state.markets[seat]
-    supply = cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY
-    if sum(built) >= supply:
+    short = _building_short(state, seat, fortress)
+    if short is _SUPPLY:
         return Rejected(SUPPLY_EXHAUSTED, "you have no such building left")
-    cost = cat.FORTRESS_COST if fortress else cat.MARKET_COST
-    if not can_afford(state.resources[seat], cost):
+    if short is _PAY:
         return Rejected(CANNOT_AFFORD, "you cannot pay for that building")
     return None
 
 
 def skimmer_problem(state: FracturedSkyState, seat: int) -> Rejected | None:
     """Why ``seat`` cannot place a skimmer anywhere now, or None."""
-    if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
+    short = _skimmer_short(state, seat)
+    if short is _SUPPLY:
         return Rejected(SUPPLY_EXHAUSTED, "you have no skimmer left")
-    if not can_afford(state.resources[seat], cat.SKIMMER_COST):
+    if short is _PAY:
         return Rejected(CANNOT_AFFORD, "a skimmer costs 1 iron and 1 wood")
+    return None
+
+
+# What a building or a skimmer lacks (the listing asks this, and makes no refusal only
+# to throw it away; the predicates above turn it into the refusal).
+_SUPPLY = "supply"
+_PAY = "pay"
+
+
+def _building_short(state: FracturedSkyState, seat: int, fortress: bool) -> str | None:
+    built = state.fortresses[seat] if fortress else state.markets[seat]
+    if sum(built) >= (cat.FORTRESS_SUPPLY if fortress else cat.MARKET_SUPPLY):
+        return _SUPPLY
+    if not can_afford(state.resources[seat], cat.FORTRESS_COST if fortress else cat.MARKET_COST):
+        return _PAY
+    return None
+
+
+def _skimmer_short(state: FracturedSkyState, seat: int) -> str | None:
+    if sum(state.skimmers[seat]) >= cat.SKIMMER_SUPPLY:
+        return _SUPPLY
+    if not can_afford(state.resources[seat], cat.SKIMMER_COST):
+        return _PAY
     return None
 
 
@@ -385,11 +407,11 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
     for r in ordered:
         if ships[r] < 0:
             out.extend(placements[r])
-    if not building_problem(state, seat, fortress=True):
+    if _building_short(state, seat, True) is None:  # building_problem, without a refusal
         out.extend(_BUILD_FORTRESS)
-    if not building_problem(state, seat, fortress=False):
+    if _building_short(state, seat, False) is None:
         out.extend(_BUILD_MARKET)
-    if not skimmer_problem(state, seat):
+    if _skimmer_short(state, seat) is None:  # skimmer_problem, without a refusal
         out.extend(skimmers)
     held = state.resources[seat]
     if can_afford(held, cat.SCOUT_COST):
