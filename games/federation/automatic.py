@@ -75,7 +75,7 @@ def after_step(ctx: Ctx) -> None:
 
 
 _MAX_CRYSTALS = cat.MAX_CRYSTALS
-_NEVER = 1 << 30  # the head of an empty medal supply: no count comes to it
+_NEVER = (1 << 30,)  # an empty medal supply's head: no count comes to it
 
 
 def may_be_due(s: FederationState) -> int:
@@ -86,30 +86,24 @@ def may_be_due(s: FederationState) -> int:
     check holds nothing to do; these are then looked at exactly, in seat and planet
     order, as any changed check."""
     supply = s.medal_supply
-    left = supply["orange"]
-    h0 = left[0] if left else _NEVER
-    left = supply["blue"]
-    h1 = left[0] if left else _NEVER
-    left = supply["yellow"]
-    h2 = left[0] if left else _NEVER
-    left = supply["purple"]
-    h3 = left[0] if left else _NEVER
-    left = supply["green"]
-    h4 = left[0] if left else _NEVER
+    h0 = (supply["orange"] or _NEVER)[0]
+    h1 = (supply["blue"] or _NEVER)[0]
+    h2 = (supply["yellow"] or _NEVER)[0]
+    h3 = (supply["purple"] or _NEVER)[0]
+    h4 = (supply["green"] or _NEVER)[0]
     due = 0
     shift = 0
     for p in s.players:  # (no enumerate: the seat is the shift)
         b0, b1, b2, b3, b4 = p.inf_bonus
-        medals = p.medals
-        if p.orange + b0 >= h0 and "orange" not in medals:
+        if p.orange + b0 >= h0 and "orange" not in p.medals:
             due |= 1 << shift
-        if p.blue + b1 >= h1 and "blue" not in medals:
+        if p.blue + b1 >= h1 and "blue" not in p.medals:
             due |= 2 << shift
-        if sum(p.stalls) + b2 >= h2 and "yellow" not in medals:
+        if sum(p.stalls) + b2 >= h2 and "yellow" not in p.medals:
             due |= 4 << shift
-        if len(p.erudite) + b3 >= h3 and "purple" not in medals:
+        if len(p.erudite) + b3 >= h3 and "purple" not in p.medals:
             due |= 8 << shift
-        if 2 * len(p.built) + b4 >= h4 and "green" not in medals:
+        if 2 * len(p.built) + b4 >= h4 and "green" not in p.medals:
             due |= 16 << shift
         if p.copp + p.lav + p.ocean > _MAX_CRYSTALS:
             due |= CRYSTALS << shift

@@ -110,4 +110,8 @@ class Ctx(Working[FederationState]):
             p.diamond += diamond
             p.pp += pp
             p.hangar += ships
-            self.touched |= CRYSTALS << SEAT_SHIFT * seat
+            # the limit of 10 is looked at again only once a gain leaves the seat over it
+            # (only a gain changes crystals: one below the limit leaves nothing to discard
+            # at the next look, unless a later gain goes over it and marks it then)
+            if p.copp + p.lav + p.ocean > cat.MAX_CRYSTALS:
+                self.touched |= CRYSTALS << SEAT_SHIFT * seat
