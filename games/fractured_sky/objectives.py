@@ -40,7 +40,12 @@ def measure(
                 firsts[ranked[0].seat] += 1
         return best if kind == cat.OBJ_MAX_POWER else firsts
     if kind == cat.OBJ_EXPLORERS:
-        return [sum(1 for r in state.regions if state.explorer[r] == s) for s in range(n)]
+        explorers = [0] * n  # one pass over the regions, not one per seat
+        for r in state.regions:
+            seat = state.explorer[r]
+            if 0 <= seat < n:
+                explorers[seat] += 1
+        return explorers
     if kind == cat.OBJ_FORTRESSES:
         return [sum(state.fortresses[s]) for s in range(n)]
     if kind == cat.OBJ_MARKETS:
@@ -59,13 +64,21 @@ def measure(
         per_region = region_platforms(state)
         values = []
         for s in range(n):
+            forts = state.fortresses[s]
+            marks = state.markets[s]
             best_types = 0
-            for r in state.regions:
-                plats = per_region[r]
-                types = int(any(state.fortresses[s][q] for q in plats)) + int(
-                    any(state.markets[s][q] for q in plats)
-                )
-                best_types = max(best_types, types)
+            for r in state.regions:  # loops, not a generator per region and kind
+                types = 0
+                for q in per_region[r]:
+                    if forts[q]:
+                        types = 1
+                        break
+                for q in per_region[r]:
+                    if marks[q]:
+                        types += 1
+                        break
+                if types > best_types:
+                    best_types = types
             values.append(best_types)
         return values
     if kind == cat.OBJ_SCOUTED:
