@@ -128,9 +128,11 @@ def _feasible(kinds: tuple[str, ...]) -> bool:
 
 def auto_layout(kinds: Iterable[str]) -> list[Placement] | None:
     """A legal layout of exactly these parts (a staircase of body stacks), or None;
-    made once per sequence of kinds (the build step's listing asks it of
-    the same rocket after each command), each caller given its own list."""
-    made = _auto_layout(tuple(kinds))
+    made once per set of kinds (the layout sorts the parts of each shape, so their
+    order is not asked; the build step's listing asks it of the same rocket after each
+    command, every rocket of the same parts after a build), each caller given its own
+    list."""
+    made = _auto_layout(tuple(sorted(kinds)))
     return None if made is None else list(made)
 
 
