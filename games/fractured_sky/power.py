@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+
 import msgspec
 
 from games.fractured_sky.state import FracturedSkyState, region_platforms
@@ -90,6 +93,18 @@ def ranking(found: list[Presence], order: list[int]) -> list[Presence]:
     eligible = [p for p in found if p.total >= 1]
     if len(eligible) < 2:
         return eligible
-    position = {seat: i for i, seat in enumerate(order)}
-    eligible.sort(key=lambda p: (-p.total, position.get(p.seat, len(order) + p.seat)))
+    eligible.sort(key=_rank_key(tuple(order)))
     return eligible
+
+
+@lru_cache(maxsize=256)
+def _rank_key(order: tuple[int, ...]) -> Callable[[Presence], tuple[int, int]]:
+    """The ranking's sort key for a turn order (made once per order: the round end ranks
+    every region in the same one)."""
+    position = {seat: i for i, seat in enumerate(order)}
+    late = len(order)
+
+    def key(p: Presence) -> tuple[int, int]:
+        return -p.total, position.get(p.seat, late + p.seat)
+
+    return key

@@ -26,6 +26,7 @@ TIER_ONE = "one"
 _TIERS_STARDUST = (TIER_STARDUST, TIER_BOTH, TIER_ONE)
 _TIERS = (TIER_BOTH, TIER_ONE)
 _SEAT = attrgetter("seat")
+_RESOURCES = tuple(r.resources for r in cat.REGIONS)  # per region: its two resources
 
 
 def resolve_region(
@@ -44,19 +45,20 @@ def resolve_region(
             region=region, power=[-1] * sim.participants, ranking=[], gains=[], choices=[]
         )
     ranked = ranking(found, order)
+    seats = sim.seats
     stardust_here = sim.board_stardust[region]
     tiers = _TIERS_STARDUST if stardust_here else _TIERS
-    first, second = cat.REGIONS[region].resources
+    first, second = _RESOURCES[region]
     gains: list[ev.Gain] = []
     choices: list[ev.Choice] = []
     stardust_seat = -1
     for place, tier in zip(ranked, tiers, strict=False):
         seat = place.seat
-        if tier == TIER_STARDUST:
+        if tier is TIER_STARDUST:
             stardust_seat = seat
-        elif seat >= sim.seats:
+        elif seat >= seats:
             continue  # an AI takes only stardust, but it occupies its rank
-        elif tier == TIER_BOTH:
+        elif tier is TIER_BOTH:
             if first == second:
                 gains.append(ev.Gain(seat=seat, resource=first, amount=2, reason="rank_both"))
             else:
@@ -70,27 +72,27 @@ def resolve_region(
             )
     platforms = region_platforms(sim)[region]
     power = [-1] * sim.participants
+    markets_of = sim.markets
     for place in found:
-        power[place.seat] = place.total
+        seat = place.seat
+        power[seat] = place.total
         if place.ship_power < 1:
             continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
-        markets = sim.markets[place.seat]
+        markets = markets_of[seat]
         count = 0
         for p in platforms:
             count += markets[p]
         if not count:
             continue
-        if place.seat >= sim.seats:  # an AI's market pays onto its market card
+        if seat >= seats:  # an AI's market pays onto its market card
             if ai_threshold(sim):
-                gains.append(
-                    ev.Gain(seat=place.seat, resource=first, amount=count, reason="market")
-                )
+                gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
             continue
         if first == second:
-            gains.append(ev.Gain(seat=place.seat, resource=first, amount=count, reason="market"))
+            gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
         else:
             choices.extend(
-                ev.Choice(seat=place.seat, region=region, options=[first, second], reason="market")
+                ev.Choice(seat=seat, region=region, options=[first, second], reason="market")
                 for _ in range(count)
             )
     return ev.RegionOutcome(
