@@ -97,14 +97,21 @@ def _decide(
 
 
 def _end_turn(
-    state: FracturedSkyState, seat: int, events: list[EventBody], rng: Random, take: Take
+    state: FracturedSkyState,
+    seat: int,
+    events: list[EventBody],
+    rng: Random,
+    take: Take,
+    placed: bool = False,
 ) -> Made:
     """``events`` and then: the turn handed on, or the round ended when everybody has
-    placed 3 airships (with the turns of automated opponents in between)."""
-    ships = list(state.ships)
-    for event in events:  # the exact type: ``isinstance`` on a Struct misses dearly
-        if type(event) is ev.AirshipPlaced:
-            ships[event.seat] += 1
+    placed 3 airships (with the turns of automated opponents in between). ``placed``:
+    ``events`` place one of the seat's airships (a placement's, the only command that
+    places one), not yet folded into ``state``."""
+    ships = state.ships
+    if placed:
+        ships = ships.copy()
+        ships[seat] += 1
     nxt = next_seat(state, seat, ships)
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
@@ -140,11 +147,11 @@ def _place_airship(
     if explorer and state.secret_deck:
         events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
     if state.ships[seat] + 1 < cat.AIRSHIPS:
-        return _end_turn(state, seat, events, rng, take)
+        return _end_turn(state, seat, events, rng, take, placed=True)
     free = free_slots(state)
     if len(free) == 1:
         events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
-        return _end_turn(state, seat, events, rng, take)
+        return _end_turn(state, seat, events, rng, take, placed=True)
     events.append(ev.SlotPending(seat=seat))
     return events, False
 
