@@ -35,9 +35,18 @@ def visit_targets(state: SpacecraftState) -> list[int]:
     """Piles a pawn from outside may enter: on the edge, or reachable from outside through
     empty spaces (orthogonally). Pawns standing on empty spaces do not block the way
     (ASSUMED); a pile holding a pawn cannot be entered."""
-    piles = state.piles
     pawns = state.pawns
-    edge, neighbours = _grid(state.size)
+    reachable = _reachable(state.size, tuple(map(bool, state.piles)))
+    return [cell for cell in reachable if cell not in pawns]
+
+
+@lru_cache(maxsize=1024)
+def _reachable(size: int, filled: tuple[bool, ...]) -> tuple[int, ...]:
+    """The piles reachable from outside through empty spaces, in order, on a junkyard
+    whose cells hold a pile where ``filled``: the walk never enters a pile, pawn or not,
+    so it depends on which cells are empty alone (made once for each: they change when
+    a pile is emptied)."""
+    edge, neighbours = _grid(size)
     seen = bytearray(len(neighbours))
     for cell in edge:
         seen[cell] = 1
@@ -45,16 +54,15 @@ def visit_targets(state: SpacecraftState) -> list[int]:
     targets: list[int] = []
     while frontier:
         cell = frontier.pop()
-        if piles[cell]:
-            if cell not in pawns:
-                targets.append(cell)
+        if filled[cell]:
+            targets.append(cell)
             continue
         for n in neighbours[cell]:
             if not seen[n]:
                 seen[n] = 1
                 frontier.append(n)
     targets.sort()
-    return targets
+    return tuple(targets)
 
 
 def is_visit_target(state: SpacecraftState, cell: int) -> bool:
@@ -130,28 +138,42 @@ def is_search_move(state: SpacecraftState, seat: int, cell: int) -> bool:
 def search_moves(state: SpacecraftState, seat: int) -> list[int]:
     """Cells the seat's pawn may move to (adjacent pile or farthest reachable pile in each
     straight direction; pawns and empty spaces block), before the weight check."""
-    size = state.size
     start = state.pawns[seat]
     if start < 0:
         return []
     pawns = set(state.pawns)
     piles = state.piles
-    x0, y0 = start % size, start // size
     out: list[int] = []
-    for dx, dy in _DIRS:
-        x, y = x0 + dx, y0 + dy
+    for ray in _rays(state.size)[start]:  # each direction's cells, nearest first
         last = -1
-        while 0 <= x < size and 0 <= y < size:
-            cell = y * size + x
+        for cell in ray:
             if not piles[cell] or cell in pawns:
                 break
             if last < 0:
                 out.append(cell)
             last = cell
-            x, y = x + dx, y + dy
         if last >= 0 and last != out[-1]:
             out.append(last)
     return out
+
+
+@lru_cache(maxsize=16)
+def _rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each cell of a ``size`` × ``size`` junkyard, the cells in each direction of
+    ``_DIRS`` up to the border, nearest first (made once per size)."""
+    rays = []
+    for start in range(size * size):
+        x0, y0 = start % size, start // size
+        mine = []
+        for dx, dy in _DIRS:
+            ray = []
+            x, y = x0 + dx, y0 + dy
+            while 0 <= x < size and 0 <= y < size:
+                ray.append(y * size + x)
+                x, y = x + dx, y + dy
+            mine.append(tuple(ray))
+        rays.append(tuple(mine))
+    return tuple(rays)
 
 
 def board_weight(board: list[int]) -> int:

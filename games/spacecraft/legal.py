@@ -156,13 +156,10 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
         return out
     fitting = rocket.fitting_shapes(tuple(map(_KIND_OF, state.rockets[seat])))
     supply = state.supply
-    tokens = state.tokens
     paid = _paid(tuple(beside))
-    for i, shape, column, weight in _SLOT_FACTS:
+    for i, shape, token, weight, key in _slot_costs(tuple(state.tokens)):
         if supply[i] <= 0 or shape not in fitting:  # slot_problem (sold out), fit_problem
             continue
-        token = tokens[column]
-        key = token * 8 + weight
         if key in paid:
             names = paid[key]
         else:
@@ -174,6 +171,16 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
         if names is not None:
             out.append(_build(i, names))
     return out
+
+
+@lru_cache(maxsize=64)
+def _slot_costs(tokens: tuple[int, ...]) -> tuple[tuple[int, str, int, int, int], ...]:
+    """Each compartment's index, part shape, column token and part weight, and the key of
+    its payment in ``_paid`` (made once per workshop's tokens)."""
+    return tuple(
+        (i, shape, tokens[column], weight, tokens[column] * 8 + weight)
+        for i, shape, column, weight in _SLOT_FACTS
+    )
 
 
 @lru_cache(maxsize=4096)
