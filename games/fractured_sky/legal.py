@@ -415,9 +415,12 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
         out.extend(skimmers)
     held = state.resources[seat]
     if can_afford(held, cat.SCOUT_COST):
-        scouted = scouted_by(state, seat)
-        cards = range(len(state.secret_cards))
-        out.extend(cmd.Scout(card=c) for c in cards if c not in scouted)
+        scouts = _scouts(len(state.secret_cards))
+        if state.scouts:  # a card the seat scouted this round is not offered again
+            scouted = scouted_by(state, seat)
+            out.extend([c for c in scouts if c.card not in scouted])
+        else:
+            out.extend(scouts)
     holding = tuple(held)
     if _peek_pays(holding):
         peeked = state.peeks[seat]
@@ -425,6 +428,12 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
             if objective not in peeked:
                 out.extend(_peek_offers(holding, objective))
     return out
+
+
+@lru_cache(maxsize=16)
+def _scouts(cards: int) -> tuple[cmd.Scout, ...]:
+    """A scout of each of ``cards`` secret cards, in tray order: made once per tray size."""
+    return tuple(cmd.Scout(card=c) for c in range(cards))
 
 
 @lru_cache(maxsize=64)
