@@ -157,29 +157,30 @@ def _builds(state: SpacecraftState, seat: int) -> list[CommandBody]:
     fitting = rocket.fitting_shapes(tuple(map(_KIND_OF, state.rockets[seat])))
     supply = state.supply
     paid = _paid(tuple(beside))
-    for i, shape, token, weight, key in _slot_costs(tuple(state.tokens)):
-        if supply[i] <= 0 or shape not in fitting:  # slot_problem (sold out), fit_problem
+    for i, key in _fitting_slots(tuple(state.tokens), fitting):  # fit_problem passed
+        if supply[i] <= 0:  # slot_problem: sold out
             continue
-        if key in paid:
-            names = paid[key]
-        else:
+        names = paid.get(key, False)
+        if names is False:
             # pay_problem of the compartment's column token and part weight is
             # payment_problem of the ids (these names are junk), which the cheapest
             # payment has passed: it is not asked again
-            pay = cheapest_payment(beside, token, weight)
+            pay = cheapest_payment(beside, key >> 3, key & 7)
             names = paid[key] = None if pay is None else tuple([cat.JUNK_NAMES[t] for t in pay])
         if names is not None:
             out.append(_build(i, names))
     return out
 
 
-@lru_cache(maxsize=64)
-def _slot_costs(tokens: tuple[int, ...]) -> tuple[tuple[int, str, int, int, int], ...]:
-    """Each compartment's index, part shape, column token and part weight, and the key of
-    its payment in ``_paid`` (made once per workshop's tokens)."""
+@lru_cache(maxsize=1024)
+def _fitting_slots(tokens: tuple[int, ...], fitting: frozenset[str]) -> tuple[tuple[int, int], ...]:
+    """The compartments whose part has a shape of ``fitting``, each as its index and the
+    key of its payment in ``_paid``: its column token and part weight, ``token * 8 +
+    weight`` (made once per workshop's tokens and shapes that fit)."""
     return tuple(
-        (i, shape, tokens[column], weight, tokens[column] * 8 + weight)
+        (i, tokens[column] * 8 + weight)
         for i, shape, column, weight in _SLOT_FACTS
+        if shape in fitting
     )
 
 
