@@ -289,6 +289,8 @@ def _own_chip(public: vw.RegionView, seat: int, chip: int) -> vw.RegionView:
 
 
 def _ais(state: FracturedSkyState) -> list[vw.AiView]:
+    if state.participants <= state.seats:  # no automated opponents (3 or more players)
+        return []
     threshold = cat.AI_MARKET_THRESHOLD[state.difficulty]
     allowed = cat.AI_BUILDINGS[state.difficulty]
     out = []
