@@ -164,12 +164,26 @@ def pointless_problem(gold: int, iron: int, wood: int, get: str) -> Rejected | N
 
 
 def trade_problem(state: FracturedSkyState, seat: int, c: cmd.Trade) -> Rejected | None:
+    if c in _SOUND_TRADES:  # the checks that read no state passed: only the holding left
+        return held_problem(state.resources[seat], c.gold, c.iron, c.wood)
     return (
         amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
         or resource_problem(c.get)
         or pointless_problem(c.gold, c.iron, c.wood, c.get)
         or offer_problem(state, seat, c.gold, c.iron, c.wood)
     )
+
+
+# Every trade whose amounts, resource and sense are right (what trade_problem's checks
+# that read no state accept): a set of values, asked by one lookup.
+_GIVE = cat.TRADE_GIVE_TOTAL
+_SOUND_TRADES = frozenset(
+    cmd.Trade(gold=g, iron=i, wood=_GIVE - g - i, get=r)  # type: ignore[arg-type]
+    for g in range(_GIVE + 1)
+    for i in range(_GIVE + 1 - g)
+    for r in cat.RESOURCES
+    if not pointless_problem(g, i, _GIVE - g - i, r)
+)
 
 
 def region_problem(state: FracturedSkyState, region: int) -> Rejected | None:
