@@ -38,6 +38,16 @@ def _start_opts(s: FederationState, step: st.ChooseStartTile) -> list[CommandBod
     return [cmd.StartTile(tile=t) for t in s.start_tiles]
 
 
+# Commands that are few values, frozen: made once and handed out by every listing.
+_INFLUENCES = tuple(cmd.Influence(planet=k) for k in range(5))
+_FORKS = (cmd.Fork(straight=True), cmd.Fork(straight=False))
+_STALLS = tuple(
+    cmd.Stall(stall=i, upper=upper) for i in range(len(cat.STALLS)) for upper in (False, True)
+)
+_ERUDITES = tuple(cmd.Erudite(tile=t) for t in range(15))
+_MISSION_CMDS = tuple(cmd.Mission(mission=m) for m in range(12))
+
+
 def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
     ctx.pop()
     ctx.emit(ev.StartTileTaken(seat=step.seat, tile=c.tile))
@@ -97,7 +107,7 @@ def _deep(ctx: Ctx, step: st.ChooseDeepSpace, c: cmd.DeepSpace) -> None:
 
 
 def _influence_opts(s: FederationState, step: st.ChooseInfluence) -> list[CommandBody]:
-    return [cmd.Influence(planet=k) for k in range(5)]
+    return list(_INFLUENCES)
 
 
 def _influence(ctx: Ctx, step: st.ChooseInfluence, c: cmd.Influence) -> None:
@@ -117,7 +127,7 @@ def _medal(ctx: Ctx, step: st.ChooseMedal, c: cmd.Medal) -> None:
 
 # ------------------------------------------------------------------ planets
 def _fork_opts(s: FederationState, step: st.ChooseFork) -> list[CommandBody]:
-    return [cmd.Fork(straight=True), cmd.Fork(straight=False)]
+    return list(_FORKS)
 
 
 def _fork(ctx: Ctx, step: st.ChooseFork, c: cmd.Fork) -> None:
@@ -158,7 +168,7 @@ def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
     out: list[CommandBody] = []
     for i, (cost, _) in enumerate(cat.STALLS):
         if p.stalls[i] < 2 and can_pay_then(h, rest, cost):
-            out.append(cmd.Stall(stall=i, upper=p.stalls[i] == 1))
+            out.append(_STALLS[2 * i + (p.stalls[i] == 1)])
     return out
 
 
@@ -178,7 +188,7 @@ def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody
         if s.erudite_stock[t] <= 0 or t in p.erudite or (step.level_one_only and lvl > 0):
             continue
         if lvl == 0 or (t - 1) in p.erudite:
-            out.append(cmd.Erudite(tile=t))
+            out.append(_ERUDITES[t])
     return out
 
 
@@ -337,7 +347,7 @@ _MISSIONS = range(12)
 
 
 def _free_mission_opts(s: FederationState, step: st.ChooseFreeMission) -> list[CommandBody]:
-    return [cmd.Mission(mission=m) for m in open_missions(s, step.seat, need_check=False)]
+    return [_MISSION_CMDS[m] for m in open_missions(s, step.seat, need_check=False)]
 
 
 def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
@@ -349,7 +359,7 @@ def _free_mission(ctx: Ctx, step: st.ChooseFreeMission, c: cmd.Mission) -> None:
 def _post_opts(s: FederationState, step: st.AfterPlacement) -> list[CommandBody]:
     out: list[CommandBody] = []
     if not step.mission_done:
-        out.extend([cmd.Mission(mission=m) for m in open_missions(s, step.seat)])
+        out.extend([_MISSION_CMDS[m] for m in open_missions(s, step.seat)])
     out.extend([cmd.UseTile(tile=t) for t in _loop_tiles(s.players[step.seat])])
     out.append(END_TURN)
     return out
