@@ -50,7 +50,8 @@ def adjusted_chips(
         over = sum(row) + row.count(-1) - 10  # the chips' total (-1 marks no airship)
         if over > 0:
             excess.append(over)
-            chips.append([v if v < 0 else max(0, v - over) for v in row])
+            # max(0, v - over) for a chip, without a call per chip; -1 stays
+            chips.append([v - over if v > over else v if v < 0 else 0 for v in row])
         else:
             excess.append(0)
             chips.append(row[:])
