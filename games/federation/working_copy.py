@@ -104,12 +104,19 @@ class Ctx(Working[FederationState]):
                     reason=reason,
                 )
             )
-            p.copp += copp  # evolve's fold of fed.gained
-            p.lav += lav
-            p.ocean += ocean
-            p.diamond += diamond
-            p.pp += pp
-            p.hangar += ships
+            # evolve's fold of fed.gained, its zero amounts skipped (a gain is mostly one)
+            if copp:
+                p.copp += copp
+            if lav:
+                p.lav += lav
+            if ocean:
+                p.ocean += ocean
+            if diamond:
+                p.diamond += diamond
+            if pp:
+                p.pp += pp
+            if ships:
+                p.hangar += ships
             # the limit of 10 is looked at again only once a gain leaves the seat over it
             # (only a gain changes crystals: one below the limit leaves nothing to discard
             # at the next look, unless a later gain goes over it and marks it then)
