@@ -181,15 +181,18 @@ def _yellow(ctx: Ctx, step: st.ChooseStall, c: cmd.Stall) -> None:
 
 
 def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody]:
-    p = s.players[step.seat]
+    mine = s.players[step.seat].erudite
+    stock = s.erudite_stock
     out: list[CommandBody] = []
-    for t in range(15):
-        lvl = t % 3
-        if s.erudite_stock[t] <= 0 or t in p.erudite or (step.level_one_only and lvl > 0):
-            continue
-        if lvl == 0 or (t - 1) in p.erudite:
+    # a tile of level one (t % 3 == 0), or one whose tile a level below the seat holds
+    for t in _LEVEL_ONE_TILES if step.level_one_only else _TILES:
+        if stock[t] > 0 and t not in mine and (t % 3 == 0 or t - 1 in mine):
             out.append(_ERUDITES[t])
     return out
+
+
+_TILES = range(15)
+_LEVEL_ONE_TILES = range(0, 15, 3)
 
 
 def _purple(ctx: Ctx, step: st.ChooseErudite, c: cmd.Erudite) -> None:
