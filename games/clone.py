@@ -142,11 +142,9 @@ class _Source:
             if not _immutable(f.type)
         ]
         if fields:
-            body = f"    return _replace(s, {', '.join(fields)})"
-        else:
-            self.namespace[f"shallow_{name}"] = cls.__copy__
-            body = f"    return shallow_{name}(s)"
-        self.defs.extend([f"def {name}(s):", body])
+            self.defs.extend([f"def {name}(s):", f"    return _replace(s, {', '.join(fields)})"])
+        else:  # nothing to copy inside: the Struct's own shallow copy (C, no frame)
+            self.namespace[name] = cls.__copy__
         return name
 
     def function(self, t: mi.Type) -> str | None:

@@ -104,6 +104,10 @@ class Leaf(msgspec.Struct, kw_only=True):
     values: list[int] = []
 
 
+class Mark(msgspec.Struct, kw_only=True):
+    seat: int = 0  # mutable, with nothing mutable inside: a shallow copy suffices
+
+
 class Frozen(msgspec.Struct, frozen=True, kw_only=True):
     values: tuple[int, ...] = ()
 
@@ -121,6 +125,7 @@ class Root(msgspec.Struct, kw_only=True):
     leaves: list[Leaf] = []
     grid: list[list[int]] = []
     cube: list[list[list[int]]] = []
+    marks: list[Mark] = []
     by_name: dict[str, Leaf] = {}
     maybe: Leaf | None = None
     either: list[Tagged | Other] = []
@@ -169,6 +174,14 @@ def test_the_generated_copy_shares_nothing_mutable() -> None:
         flags={1, 2},
     )
     assert clone(Root()) == Root() and clone(Root(maybe=None)).maybe is None
+
+
+def test_a_struct_of_immutable_fields_is_copied_too() -> None:
+    root = Root(marks=[Mark(seat=1), Mark(seat=2)])
+    copy = clone(root)
+    assert copy == root and copy.marks[0] is not root.marks[0]
+    copy.marks[0].seat = 5
+    assert root.marks == [Mark(seat=1), Mark(seat=2)]
 
 
 def test_an_empty_list_is_copied_as_a_new_list() -> None:
