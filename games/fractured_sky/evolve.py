@@ -116,9 +116,11 @@ def _on_round_revealed(state: FracturedSkyState, e: ev.RoundRevealed) -> None:
     state.revealed = True
     if e.objective >= 0:
         state.objectives_revealed = e.objective + 1
+    board = state.board_stardust
     for region, count in enumerate(e.stardust_placed):
-        state.board_stardust[region] += count
-        state.supply -= count
+        if count:  # most regions get none
+            board[region] += count
+            state.supply -= count
     state.chips_revealed = [*map(list, e.chips)]
     state.region_results = []
 
