@@ -67,7 +67,7 @@ def _reachable(size: int, filled: tuple[bool, ...]) -> tuple[int, ...]:
 
 def is_visit_target(state: SpacecraftState, cell: int) -> bool:
     """Whether ``cell`` is in ``visit_targets(state)``; a pile on the edge, the usual
-    visit, answers it without the walk, and the walk stops once it reaches ``cell``."""
+    visit, answers it without the walk."""
     piles = state.piles
     if not piles[cell] or cell in state.pawns:
         return False
@@ -75,22 +75,7 @@ def is_visit_target(state: SpacecraftState, cell: int) -> bool:
     x, y = cell % size, cell // size
     if x == 0 or y == 0 or x == size - 1 or y == size - 1:
         return True
-    edge, neighbours = _grid(size)
-    seen = bytearray(len(neighbours))
-    for start in edge:
-        seen[start] = 1
-    frontier = list(edge)
-    while frontier:
-        here = frontier.pop()
-        if piles[here]:  # a pile stops the walk (the cell itself: reached)
-            if here == cell:
-                return True
-            continue
-        for n in neighbours[here]:
-            if not seen[n]:
-                seen[n] = 1
-                frontier.append(n)
-    return False
+    return cell in _reachable(size, tuple(map(bool, piles)))
 
 
 def has_visit_target(state: SpacecraftState) -> bool:
@@ -116,22 +101,19 @@ def is_search_move(state: SpacecraftState, seat: int, cell: int) -> bool:
     x0, y0 = start % size, start // size
     x1, y1 = cell % size, cell // size
     if x1 == x0 and y1 != y0:
-        dx, dy = 0, (1 if y1 > y0 else -1)
+        direction = 2 if y1 > y0 else 3  # (0, 1) or (0, -1) of _DIRS
     elif y1 == y0 and x1 != x0:
-        dx, dy = (1 if x1 > x0 else -1), 0
+        direction = 0 if x1 > x0 else 1  # (1, 0) or (-1, 0)
     else:
         return False
     piles = state.piles
-    x, y = x0 + dx, y0 + dy
     last = -1
-    while 0 <= x < size and 0 <= y < size:
-        here = y * size + x
+    for here in _rays(size)[start][direction]:
         if not piles[here] or here in pawns:
             break
         if last < 0 and here == cell:
             return True  # the adjacent pile
         last = here
-        x, y = x + dx, y + dy
     return last == cell  # the farthest pile
 
 
