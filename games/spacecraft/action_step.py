@@ -62,8 +62,9 @@ def visit_problem(state: SpacecraftState, c: Visit, seat: int) -> Rejected | Non
 
 def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:
     cell = c.y * state.size + c.x
-    events: list[EventBody] = [Visited(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
-    return events + finish_turn(state, seat, cell)
+    events = finish_turn(state, seat, cell)
+    events.insert(0, Visited(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1]))
+    return events
 
 
 # ---------------------------------------------------------------------------- search
@@ -115,8 +116,9 @@ def search_problem(state: SpacecraftState, c: Search, seat: int) -> Rejected | N
 
 def search(state: SpacecraftState, c: Search, seat: int) -> list[EventBody]:
     cell = c.y * state.size + c.x
-    events: list[EventBody] = [Searched(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1])]
-    return events + finish_turn(state, seat, cell)
+    events = finish_turn(state, seat, cell)
+    events.insert(0, Searched(seat=seat, x=c.x, y=c.y, tile=state.piles[cell][-1]))
+    return events
 
 
 # ---------------------------------------------------------------------------- leave

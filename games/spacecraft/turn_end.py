@@ -74,7 +74,8 @@ def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[Event
     where they are read."""
     out: list[EventBody] = []
     short = False
-    if state.variant != "advanced":
+    if state.variant != "advanced" and (NO_CARD in state.lower or NO_CARD in state.upper):
+        # (both rows full, no card taken: refill has nothing to move or draw)
         refilled, short = refill(state)
         if refilled is not None:
             out.append(refilled)
