@@ -20,7 +20,8 @@ from orrery_contracts.federation import steps as st
 # What the "at once" checks of ``automatic.after_step`` look at again after an event,
 # for the seat the event names (seat ``i``'s bits are shifted left by ``8 * i``): bit
 # ``planet`` (0-4) when the seat's influence on that planet may have changed (planet
-# medals), ``CRYSTALS`` when its crystals did (the limit of 10). By exact event type
+# medals), ``CRYSTALS`` when its crystals did (the limit of 10; ``Ctx.gain`` marks it
+# only when the gain leaves the seat over the limit). By exact event type
 # (``games.working``'s ``watch`` with a ``seat_shift``); an influence token may go to any
 # planet: every planet of its seat is looked at again.
 CRYSTALS = 1 << 5
