@@ -1,8 +1,8 @@
 """The workshop: its compartments, what a part costs and who can pay for it.
 
 ``payment_problem`` is the one affordability rule: ``decide`` checks a build's payment
-with it, and ``cheapest_payment`` (the payment ``legal_commands`` lists) is searched
-for and checked again with it.
+with it, and ``cheapest_payment`` (the payment ``legal_commands`` lists) searches only
+payments it accepts (the column's token and tiles held besides it that reach the weight).
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
     Whether any payment exists is ``payment_problem`` on paying everything (paying more
     never hurts). The search then adds to the column's token the lightest tiles that
     reach the weight: at most ``need - weight(token)`` of them (each weighs at least 1),
-    and the result is checked again by ``payment_problem``."""
+    held besides the token, so ``payment_problem`` accepts the result by construction
+    (the tests check it)."""
     found = _cheapest(tuple(beside), token, need)
     return None if found is None else list(found)
 
@@ -112,12 +113,11 @@ def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...]
     # depends on each count up to ``rest`` alone, so the search is made once per such
     # clamped holding (at most 4 ** 7 of them per ``rest``)
     best = _first_held(rest, tuple(map(min, avail, repeat(rest))))
-    have = list(beside)
     if best is not None:
-        pay = sorted([token, *best])
-        if payment_problem(have, token, need, pay) is None:
-            return tuple(pay)
-    return tuple(_everything(have))
+        # payment_problem accepts it by construction: the token and tiles held besides it
+        # (``avail``), weighing at least ``need``
+        return tuple(sorted([token, *best]))
+    return tuple(_everything(list(beside)))  # (never: paying everything passed above)
 
 
 @cache

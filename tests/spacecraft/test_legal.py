@@ -12,6 +12,7 @@ payment for it is accepted (paying more never hurts), with the cheapest payment.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations_with_replacement
 from random import Random
 
 import msgspec
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from games.playthrough import fold
 from games.spacecraft import GAME, SpacecraftOptions
 from games.spacecraft.state import SpacecraftState
+from games.spacecraft.workshop import cheapest_payment, payment_problem
 from orrery_contracts.base import CommandBody
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import (
@@ -106,3 +108,32 @@ def test_listed_exactly_when_accepted_at_the_end() -> None:
     state = position(3, "advanced", 9, 1.0)
     assert GAME.status(state).finished
     check_position(state)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    beside=st.lists(
+        st.integers(min_value=0, max_value=6), min_size=cat.N_JUNK, max_size=cat.N_JUNK
+    ),
+    token=st.integers(min_value=0, max_value=cat.N_JUNK - 1),
+    need=st.sampled_from(sorted(set(cat.PART_WEIGHT.values()))),
+)
+def test_cheapest_payment_is_accepted_and_cheapest(
+    beside: list[int], token: int, need: int
+) -> None:
+    """The cheapest payment is one ``payment_problem`` accepts, of least weight and then
+    fewest tiles among every payment it accepts, and there is none exactly when paying
+    every tile is refused."""
+    everything = [t for t in range(cat.N_JUNK) for _ in range(beside[t])]
+    pay = cheapest_payment(beside, token, need)
+    if payment_problem(beside, token, need, everything) is not None:
+        assert pay is None
+        return
+    assert pay is not None
+    assert payment_problem(beside, token, need, pay) is None
+    weight = sum(cat.JUNK_WEIGHT[t] for t in pay)
+    for size in range(1, len(pay) + 1):  # no accepted payment is lighter, or as light and smaller
+        for other in combinations_with_replacement(range(cat.N_JUNK), size):
+            if payment_problem(beside, token, need, list(other)) is None:
+                other_weight = sum(cat.JUNK_WEIGHT[t] for t in other)
+                assert (other_weight, size) >= (weight, len(pay))
