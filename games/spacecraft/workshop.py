@@ -97,7 +97,6 @@ def cheapest_payment(beside: list[int], token: int, need: int) -> list[int] | No
     return None if found is None else list(found)
 
 
-@lru_cache(maxsize=1024)
 def _cheapest(beside: tuple[int, ...], token: int, need: int) -> tuple[int, ...] | None:
     # paying everything (payment_problem of it, written out: it holds every tile, so it
     # fails only without the token or when too light)
