@@ -337,9 +337,10 @@ def meets_design_card(layout: list[Placement], card: int) -> bool:
 
 def designs_met(layout: list[Placement], cards: list[int]) -> list[int]:
     """The ``cards`` (ids) whose design the rocket meets, in order (``meets_design_card``
-    of each, the rocket's key made once)."""
-    key = tuple(layout)
-    return [card for card in cards if _meets_design_card(key, card)]
+    of each, from the rocket's figures looked up once)."""
+    figures = _figures(tuple(layout))
+    designs = cat.DESIGN_BY_ID
+    return [card for card in cards if _meets(figures, designs[card])]
 
 
 @lru_cache(maxsize=4096)
