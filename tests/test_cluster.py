@@ -602,8 +602,12 @@ async def test_many_players_flags_are_read_across_slots(cluster: LocalCluster) -
         assert found == {
             p: "online" if i < 4 else "away" if i < 8 else "offline" for i, p in enumerate(players)
         }
+        for player in players[::3]:
+            await redis.set(erased_key(player), b"1")
+        assert await erased_among(redis, players) == set(players[::3])
     finally:
         for player in players:  # one slot each call
             await redis.delete(presence_key(player))
             await redis.delete(away_key(player))
+            await redis.delete(erased_key(player))
         await redis.aclose()

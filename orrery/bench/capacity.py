@@ -22,8 +22,9 @@ meta, score and lobby records: ``MEMORY USAGE`` of each, :data:`TABLE_KEYS`) ÷ 
 tables, the figure held against the target; and everything Redis holds more than at
 the start of the ramp ÷ the live tables (the players' accounts, sessions, presence and
 notices, the reply streams and feeds too: a player's keys are the player's, not a
-table's, but they are there); CPU per process (percent of one core over the window). A step is held with push p99 ≤ 250 ms, no error and no dropped
-socket; the ramp stops after the first step not held.
+table's, but they are there); CPU per process (percent of one core over the window).
+A step is held with push p99 ≤ 250 ms, no error and no dropped socket; the ramp stops
+after the first step not held.
 
 The baseline runs in the same run on the same port: a minimal WebSocket server of the
 same library (orrery/bench/raw_ws.py) with as many processes, holding the same
