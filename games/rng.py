@@ -42,11 +42,11 @@ class DeferredRandom(Random):
     """
 
     def __init__(self, number: int) -> None:  # (no super().__init__: that seeds now)
-        self.number = number
+        self._number = number
         self.gauss_next = None
 
     def _seed_now(self) -> None:
-        _seed_state(self, self.number)
+        _seed_state(self, self._number)
         self._seeded()
 
     def _seeded(self) -> None:
