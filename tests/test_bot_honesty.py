@@ -58,14 +58,13 @@ def _spacecraft(state: SpacecraftState, seat: int, rng: Random) -> None:
     rng.shuffle(state.deck)
     under = [t for pile in state.piles for t in pile[:-1]]
     rng.shuffle(under)
-    for pile in state.piles:
+    for cell, pile in enumerate(state.piles):
         if pile:
-            pile[:-1] = [under.pop() for _ in pile[:-1]]
+            state.piles[cell] = (*(under.pop() for _ in pile[:-1]), pile[-1])
 
 
 def _federation(state: FederationState, seat: int, rng: Random) -> None:
-    for stack in state.law_stacks:
-        rng.shuffle(stack)
+    state.law_stacks = [tuple(rng.sample(stack, len(stack))) for stack in state.law_stacks]
     rng.shuffle(state.deep_space)
     for level, row in enumerate(state.blue_tokens):
         if not state.blue_shown[level + 1]:

@@ -60,7 +60,7 @@ def determinize(
     s.dead_left = view.dead_asteroids
     s.erudite_stock = list(view.erudite_stock)
     s.production = list(view.production)
-    s.mega = [list(m) for m in view.mega]
+    s.mega = [*map(tuple, view.mega)]
     s.mega_filled = list(view.mega_filled)
     s.laws = list(view.laws)
     s.next_laws = list(view.next_laws)
@@ -69,7 +69,7 @@ def determinize(
     thresholds = cat.MEDAL_THRESHOLDS[n]
     for kind, size in view.medal_supply.items():
         values = list(thresholds) if kind in cat.PLANETS else [0] * n
-        s.medal_supply[kind] = values[len(values) - size :] if size else []
+        s.medal_supply[kind] = tuple(values[len(values) - size :] if size else ())
     _tracks(s, view, rng)
     _hidden_piles(s, view, rng)
     s.queue = _queue(view, legal)
@@ -151,7 +151,7 @@ def _hidden_piles(s: FederationState, view: vw.FederationView, rng: Random) -> N
         rng.shuffle(laws)
         while len(laws) < size:  # more left than this round hides: repeat one
             laws.append(rng.randrange(5))
-        stacks.append(laws[:size])
+        stacks.append(tuple(laws[:size]))
     s.law_stacks = stacks
 
 

@@ -55,7 +55,8 @@ def _mission_done(s: FederationState, e: ev.MissionDone) -> None:
 
 def _medal_taken(s: FederationState, e: ev.MedalTaken) -> None:
     s.players[e.seat].medals.append(e.kind)
-    s.medal_supply[e.kind].pop(0)
+    supply = s.medal_supply
+    supply[e.kind] = supply[e.kind][1:]  # a new tuple: copies of the state share supplies
 
 
 def _orange_moved(s: FederationState, e: ev.OrangeMoved) -> None:
@@ -164,7 +165,7 @@ def _placed(s: FederationState, e: ev.Placed) -> None:
 def _round_started(s: FederationState, e: ev.RoundStarted) -> None:
     s.round = e.round
     s.laws = [e.left_law, e.right_law]
-    s.law_stacks = [list(x) for x in e.laws]
+    s.law_stacks = [*map(tuple, e.laws)]
     s.next_laws = list(e.next_laws)
     for i in range(cat.N_SPACES):
         s.space_seat[i] = -1
@@ -194,11 +195,11 @@ def _set_up(s: FederationState, e: ev.SetUp) -> None:
     s.blue_tokens = [list(x) for x in e.blue_tokens]
     s.blue_shown[1] = True
     s.production = list(e.production)
-    s.mega = [list(x) for x in e.mega]
+    s.mega = [*map(tuple, e.mega)]
     s.mega_filled = [0] * len(e.mega)
     s.start_tiles = list(e.start_tiles)
     s.deep_space = list(e.deep_space)
-    s.law_stacks = [list(x) for x in e.laws]
+    s.law_stacks = [*map(tuple, e.laws)]
     s.start_player = e.start_player
     for p in s.players:
         p.hangar = e.start_ships
@@ -206,7 +207,7 @@ def _set_up(s: FederationState, e: ev.SetUp) -> None:
     s.erudite_stock = [n for _ in cat.PLANETS for n in e.erudite_stock]
     thresholds = e.medal_thresholds or ev.V1_MEDAL_THRESHOLDS[s.seats]
     for planet in cat.PLANETS:
-        s.medal_supply[planet] = list(thresholds)
+        s.medal_supply[planet] = tuple(thresholds)
 
 
 # The fold of each event, by its exact type (events are never subclassed): one lookup

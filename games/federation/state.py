@@ -5,6 +5,11 @@ setup event brings the starting ships, dead asteroids, erudite stock, medal thre
 and the track tokens (``initial_state`` only shapes the empty state); the structural
 constants used (planet names, 18 senate spaces, 7 projects, 4 ambassadors, 12 missions)
 are the wire format itself.
+
+What the rules only ever replace whole (the megastructures' criteria, the law stacks, a
+medal supply once its head is taken) is held in tuples: a copy of the state (a search
+copies it once per simulation) shares them, and a tuple is the same array as a list on
+the wire and in snapshots.
 """
 
 from __future__ import annotations
@@ -68,14 +73,14 @@ class FederationState(msgspec.Struct, kw_only=True):
     blue_shown: list[bool] = msgspec.field(default_factory=lambda: [False] * 8)
     erudite_stock: list[int] = msgspec.field(default_factory=list)  # per tile, from setup
     production: list[int] = msgspec.field(default_factory=list)
-    mega: list[list[int]] = msgspec.field(default_factory=list)
+    mega: list[tuple[int, ...]] = msgspec.field(default_factory=list)
     mega_filled: list[int] = msgspec.field(default_factory=list)  # per megastructure
-    law_stacks: list[list[int]] = msgspec.field(default_factory=lambda: [[], []])
+    law_stacks: list[tuple[int, ...]] = msgspec.field(default_factory=lambda: [(), ()])
     laws: list[int] = msgspec.field(default_factory=lambda: [-1, -1])
     next_laws: list[int] = msgspec.field(default_factory=list)
     start_tiles: list[int] = msgspec.field(default_factory=list)
     deep_space: list[int] = msgspec.field(default_factory=list)
-    medal_supply: dict[str, list[int]] = msgspec.field(default_factory=dict)
+    medal_supply: dict[str, tuple[int, ...]] = msgspec.field(default_factory=dict)
     queue: list[st.AnyStep] = msgspec.field(default_factory=list)
     finished: bool = False
     final_points: list[int] = msgspec.field(default_factory=list)
@@ -85,9 +90,9 @@ def initial_state(
     seats: int, law_mode: str, prize_mode: str, president_mode: str
 ) -> FederationState:
     """The empty state the setup event is folded into (its shape, no content)."""
-    supply: dict[str, list[int]] = {p: [] for p in cat.PLANETS}  # thresholds: setup
-    supply["authority"] = [0] * seats
-    supply["intrigue"] = [0] * seats
+    supply: dict[str, tuple[int, ...]] = {p: () for p in cat.PLANETS}  # thresholds: setup
+    supply["authority"] = (0,) * seats
+    supply["intrigue"] = (0,) * seats
     return FederationState(
         seats=seats,
         law_mode=law_mode,

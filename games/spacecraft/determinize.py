@@ -92,7 +92,7 @@ def _junkyard(state: SpacecraftState, view: vw.SpacecraftView, rng: Random) -> N
         pile = [unseen.pop() for _ in range(cell.height - 1)] if cell.height else []
         if cell.top is not None:
             pile.append(_JUNK[cell.top])
-        piles.append(pile)
+        piles.append(tuple(pile))
     state.piles = piles
     for t in unseen:  # the rest left the game (paid for parts) as far as the seat knows
         state.paid[t] += 1

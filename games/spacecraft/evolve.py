@@ -22,7 +22,7 @@ from orrery_contracts.spacecraft import events as ev
 
 def _junkyard(s: SpacecraftState, e: ev.JunkyardLaid) -> None:
     s.size = e.size
-    s.piles = [list(p) for p in e.piles]
+    s.piles = [*map(tuple, e.piles)]
     s.returned = list(e.returned)
 
 
@@ -53,7 +53,9 @@ def _take(s: SpacecraftState, seat: int, x: int, y: int) -> None:
     """A visit or a search: the pawn moves onto the pile and takes its top tile."""
     cell = y * s.size + x
     s.pawns[seat] = cell
-    s.boards[seat].append(s.piles[cell].pop())
+    pile = s.piles[cell]
+    s.piles[cell] = pile[:-1]  # a new tuple: copies of the state share the piles
+    s.boards[seat].append(pile[-1])
 
 
 def _left(s: SpacecraftState, e: ev.Left) -> None:

@@ -2,7 +2,7 @@
 
 Its defaults are empty and read no content data: ``setup.initial_state`` sizes the lists
 for the seats, the set-up events fill in the junkyard, the workshop and the cards. A copy
-is ``games.clone.clone`` (the msgpack round trip every game uses).
+is ``games.clone.clone``.
 """
 
 from __future__ import annotations
@@ -18,9 +18,12 @@ OFF_BOARD = -1
 class SpacecraftState(msgspec.Struct, kw_only=True):
     variant: str
     players: int
-    # junkyard: cell index = y * size + x; pile = junk ids bottom -> top
+    # junkyard: cell index = y * size + x; pile = junk ids bottom -> top. A pile is a
+    # tuple, replaced whole when its top tile is taken: a copy of the state shares the
+    # piles (a search copies the state once per simulation; the form on the wire and in
+    # snapshots is the same array as a list's).
     size: int = 0
-    piles: list[list[int]] = []
+    piles: list[tuple[int, ...]] = []
     returned: list[int] = []  # junk ids per type returned to the box at setup (2 players)
     pawns: list[int] = []  # cell index or OFF_BOARD
     # workshop

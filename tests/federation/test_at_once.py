@@ -77,7 +77,7 @@ def test_first_look_takes_what_a_hand_edited_state_has_come_to(
         for field, value in edit.items():
             setattr(p, field, value)
     for kind, n in zip(cat.PLANETS, taken, strict=True):  # some thresholds already gone
-        del s.medal_supply[kind][:n]
+        s.medal_supply[kind] = s.medal_supply[kind][n:]
     if discard_pending:
         s.queue.insert(0, st.DiscardCrystals(seat=0))
     medals, over = _expected(s)
@@ -100,7 +100,7 @@ def test_two_seats_at_one_threshold_in_one_look() -> None:
     s = clone(_STATES[2])  # thresholds 4, 6
     for p in s.players:
         p.orange, p.inf_bonus[0], p.medals = 4, 0, []
-    s.medal_supply["orange"] = [4, 6]
+    s.medal_supply["orange"] = (4, 6)
     s.players[1].inf_bonus[0] = 2  # 6: the second medal too
     ctx = Ctx(s, Random(0))
     after_step(ctx)
@@ -109,7 +109,7 @@ def test_two_seats_at_one_threshold_in_one_look() -> None:
     s = clone(_STATES[2])
     for p in s.players:
         p.orange, p.inf_bonus[0], p.medals = 5, 0, []
-    s.medal_supply["orange"] = [4, 6]
+    s.medal_supply["orange"] = (4, 6)
     ctx = Ctx(s, Random(0))
     after_step(ctx)
     got = [(e.seat, e.kind, e.threshold) for e in ctx.events if type(e) is ev.MedalTaken]

@@ -234,7 +234,7 @@ def test_law_majority_option_scores_only_the_top() -> None:
 
 def test_megastructure_scores_the_smaller_criterion_times_the_slot() -> None:
     s = play_until(opening(2), "turn")
-    s.mega[0] = [cat.MEGA_CRITERIA.index("medals"), cat.MEGA_CRITERIA.index("alteration_tokens")]
+    s.mega[0] = (cat.MEGA_CRITERIA.index("medals"), cat.MEGA_CRITERIA.index("alteration_tokens"))
     p = s.players[0]
     p.medals, p.tokens = ["orange", "blue"], [1, 2, 3]
     p.diamond, p.copp, p.lav, p.ocean = 0, 3, 0, 0
@@ -311,7 +311,7 @@ def test_planet_medals_by_threshold_once_per_planet() -> None:
     s = play_until(opening(2), "turn")  # 2 players: thresholds 4, 6
     s.players[0].orange = 4
     s2, _ = settle(s)
-    assert "orange" in s2.players[0].medals and s2.medal_supply["orange"] == [6]
+    assert "orange" in s2.players[0].medals and s2.medal_supply["orange"] == (6,)
     s2.players[1].orange = 5
     s3, _ = settle(s2)
     assert "orange" not in s3.players[1].medals  # the next medal needs 6

@@ -19,7 +19,7 @@ def test_hidden_facts_do_not_reach_any_view() -> None:
         b = clone_state(GAME, a)
         b.deep_space.reverse()
         b.deep_space[0] = 7 if b.deep_space[0] != 7 else 6
-        b.law_stacks[0].reverse()
+        b.law_stacks[0] = b.law_stacks[0][::-1]
         b.law_stacks[1] = b.law_stacks[1][1:] + b.law_stacks[1][:1]
         hidden_orange = [
             i for i, t in enumerate(a.orange_tokens) if t >= 0 and not a.orange_shown[i]

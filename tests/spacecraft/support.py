@@ -48,7 +48,7 @@ def P(kind: str, x: int, y: int) -> Placement:
 def empty_junkyard(state: SpacecraftState, size: int = 5, tile: str = "screw") -> None:
     """Every cell a pile of 3 ``tile``s, no pawns."""
     state.size = size
-    state.piles = [[J[tile]] * 3 for _ in range(size * size)]
+    state.piles = [(J[tile],) * 3 for _ in range(size * size)]
     state.pawns = [-1] * state.players
 
 

@@ -111,7 +111,7 @@ def _on_junkyard(board: list[str]) -> SpacecraftState:
 
 def test_board_with_four_tiles_must_leave() -> None:
     state = _on_junkyard(["screw", "screw", "bulb", "bulb"])
-    state.piles[cell(state, 3, 2)] = [J["screw"]]
+    state.piles[cell(state, 3, 2)] = (J["screw"],)
     assert must_leave(state, 0)
     assert [type(c) for c in GAME.legal_commands(state, 0)] == [Leave]
     with pytest.raises(Rejected) as info:
@@ -125,7 +125,7 @@ def test_board_weight_seven_must_leave_and_heavier_search_is_illegal() -> None:
         GAME.decide(state, Search(x=3, y=2), 0, None)  # type: ignore[arg-type]
     assert info.value.code == "too_heavy"
     assert must_leave(state, 0)
-    state.piles[cell(state, 3, 2)] = [J["bulb"]]  # a light tile makes weight 7 possible
+    state.piles[cell(state, 3, 2)] = (J["bulb"],)  # a light tile makes weight 7 possible
     apply(state, Search(x=3, y=2), 0)
     assert sum(cat.JUNK_WEIGHT[t] for t in state.boards[0]) == 7
     state.current = 0
@@ -144,7 +144,7 @@ def test_visit_edge_piles_and_piles_behind_empty_spaces() -> None:
     empty_junkyard(state)
     edge = {cell(state, x, y) for x in range(5) for y in range(5) if x in (0, 4) or y in (0, 4)}
     assert set(visit_targets(state)) == edge
-    state.piles[cell(state, 0, 2)] = []  # emptied edge space opens (1, 2)
+    state.piles[cell(state, 0, 2)] = ()  # emptied edge space opens (1, 2)
     state.pawns[1] = cell(state, 4, 4)  # a pawn's pile cannot be entered
     targets = set(visit_targets(state))
     assert cell(state, 1, 2) in targets
@@ -170,21 +170,21 @@ def test_a_pile_to_visit_exists_exactly_when_visit_targets_lists_one() -> None:
 
     assert agree()
     for c in edge:  # an emptied edge: the inner piles next to it become reachable
-        state.piles[c] = []
+        state.piles[c] = ()
     assert agree()
     for c in inner:
         if c != cell(state, 2, 2):
-            state.piles[c] = []
+            state.piles[c] = ()
     assert agree()  # (2, 2) reachable through the empty spaces
     state.pawns[0] = cell(state, 2, 2)
     assert not agree()  # the last pile holds a pawn
     empty_junkyard(state)
     state.pawns = [edge[0], edge[1], edge[2], edge[3]]
     for c in edge[4:]:
-        state.piles[c] = []
+        state.piles[c] = ()
     assert agree()  # the edge's piles all hold pawns; the inner ones lie open
     for c in inner:
-        state.piles[c] = []
+        state.piles[c] = ()
     assert not agree()
 
 
@@ -192,7 +192,7 @@ def test_search_adjacent_or_farthest_blocked_by_pawns_and_empty_spaces() -> None
     state = started(4)
     empty_junkyard(state)
     state.pawns = [cell(state, 0, 2), cell(state, 3, 2), -1, -1]
-    state.piles[cell(state, 0, 4)] = []
+    state.piles[cell(state, 0, 4)] = ()
     # seat 0 at (0,2): right -> (1,2) adjacent, (2,2) farthest before the pawn at (3,2);
     # up -> (0,3) only (empty space at (0,4)); down -> (0,1), (0,0); left is off the board.
     assert set(search_moves(state, 0)) == {
@@ -208,14 +208,14 @@ def test_pawn_on_emptied_pile_may_still_search_and_fully_blocked_pawn_must_leave
     state = started(4)
     empty_junkyard(state)
     state.pawns = [cell(state, 2, 2), cell(state, 0, 0), -1, -1]
-    state.piles[cell(state, 2, 2)] = []  # Karl took the last tile of his pile
+    state.piles[cell(state, 2, 2)] = ()  # Karl took the last tile of his pile
     state.boards[0] = [J["screw"]]
     assert len(search_moves(state, 0)) == 8
     state.current = 0
     apply(state, Search(x=2, y=4), 0)
     # Agatha at (0,0): an empty space to the right, a pawn above, the board edge elsewhere
     state.pawns = [-1, cell(state, 0, 0), cell(state, 0, 1), -1]
-    state.piles[cell(state, 1, 0)] = []
+    state.piles[cell(state, 1, 0)] = ()
     state.boards[1] = [J["screw"]]
     assert search_moves(state, 1) == []
     assert must_leave(state, 1)

@@ -169,8 +169,8 @@ def test_designs_exhausted_final_round_starts_with_that_player() -> None:
 
 def test_cannot_visit_final_round_and_no_trigger_bonus() -> None:
     state = started(2)
-    state.piles = [[] for _ in state.piles]
-    state.piles[5] = [J["screw"]]  # (1, 1) is the only pile left, and seat 1 stands on it
+    state.piles = [() for _ in state.piles]
+    state.piles[5] = (J["screw"],)  # (1, 1) is the only pile left, and seat 1 stands on it
     state.pawns = [-1, 5]
     state.current, state.step = 1, "build"
     events = apply(state, EndTurn(), 1)

@@ -163,7 +163,8 @@ def test_buried_tile_and_deck_order_are_invisible(players: int) -> None:
     state = _midgame(players, "basic", 77)
     twin = clone_state(GAME, state)
     buried = next(i for i, p in enumerate(twin.piles) if len(p) >= 2)
-    twin.piles[buried][0] = (twin.piles[buried][0] + 1) % cat.N_JUNK
+    bottom, *rest = twin.piles[buried]
+    twin.piles[buried] = ((bottom + 1) % cat.N_JUNK, *rest)
     twin.deck.reverse()
     twin.removed_designs.reverse()
     twin.goal_options = [[99, 98] for _ in twin.goal_options]
@@ -173,7 +174,8 @@ def test_buried_tile_and_deck_order_are_invisible(players: int) -> None:
     assert _views(twin) == _views(state)
     # the top tile, by contrast, is public
     top = next(i for i, p in enumerate(twin.piles) if p)
-    twin.piles[top][-1] = (twin.piles[top][-1] + 1) % cat.N_JUNK
+    *under, tile = twin.piles[top]
+    twin.piles[top] = (*under, (tile + 1) % cat.N_JUNK)
     assert _views(twin)[None] != _views(state)[None]
 
 
