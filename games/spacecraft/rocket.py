@@ -14,7 +14,7 @@ and joins nothing.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from orrery_contracts.spacecraft import catalogue as cat
@@ -348,8 +348,15 @@ def _meets_design_card(layout: tuple[Placement, ...], card: int) -> bool:
     return _meets(_figures(layout), cat.DESIGN_BY_ID[card])
 
 
-def meets_blueprint(layout: Iterable[Placement], blueprint: int) -> bool:
+def meets_blueprint(layout: Sequence[Placement], blueprint: int) -> bool:
+    # A rocket of fewer parts than the blueprint names cannot meet it: most rockets a
+    # build step asks about, answered without counting their shapes.
+    if len(layout) < _BLUEPRINT_PARTS.get(blueprint, 0):
+        return False
     return _meets_blueprint(tuple([p.kind for p in layout]), blueprint)
+
+
+_BLUEPRINT_PARTS = {b.id: sum(b.needs.values()) for b in cat.BLUEPRINTS}
 
 
 @lru_cache(maxsize=1024)
