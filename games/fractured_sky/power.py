@@ -11,9 +11,9 @@ from games.fractured_sky.state import FracturedSkyState, region_platforms
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
-class Presence(msgspec.Struct):
+class Presence(msgspec.Struct, gc=False):
     """Made positionally (``Presence(seat, ship_power, total)``): the round end makes a
-    few dozen."""
+    few dozen. Only ints inside, so the garbage collector need not track them."""
 
     seat: int
     ship_power: int  # chip + adjacent own fortresses; -1 = no airship
@@ -42,8 +42,9 @@ def adjusted_chips(
     stardust per region after the reveal)."""
     chips: list[list[int]] = []
     excess: list[int] = []
+    seats = state.seats
     for seat, row in enumerate(state.airships):
-        if seat >= state.seats:
+        if seat >= seats:
             chips.append(ai_faces(state, row, board or state.board_stardust))
             excess.append(0)
             continue
@@ -74,6 +75,12 @@ def region_presences(state: FracturedSkyState, chips: list[list[int]]) -> list[l
     for seat in range(state.participants):
         skims = skimmers[seat]
         forts = fortresses[seat]
+        if not any(skims) and not any(forts):
+            # the usual row: airships alone, each as strong as its chip
+            for region, chip in enumerate(chips[seat]):
+                if chip >= 0:
+                    found[region].append(Presence(seat, chip, chip))
+            continue
         for region, chip in enumerate(chips[seat]):
             if chip < 0:
                 skim = skims[region]
@@ -94,12 +101,12 @@ def ranking(found: list[Presence], order: list[int]) -> list[Presence]:
     eligible = [p for p in found if p.total >= 1]
     if len(eligible) < 2:
         return eligible
-    eligible.sort(key=_rank_key(tuple(order)))
+    eligible.sort(key=rank_key(tuple(order)))
     return eligible
 
 
 @lru_cache(maxsize=256)
-def _rank_key(order: tuple[int, ...]) -> Callable[[Presence], tuple[int, int]]:
+def rank_key(order: tuple[int, ...]) -> Callable[[Presence], tuple[int, int]]:
     """The ranking's sort key for a turn order (made once per order: the round end ranks
     every region in the same one)."""
     position = {seat: i for i, seat in enumerate(order)}

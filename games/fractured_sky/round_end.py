@@ -1,20 +1,37 @@
 """Round end: reveal, objective, region rewards left to right, cleanup or game end.
 
 These functions run inside ``decide`` on its working state (``games.working``: a private
-copy, ``work.state``, that folds every event they emit), so later steps see earlier ones.
+copy, ``work.state``, that folds every event it records), so later steps see earlier
+ones. The round end records its own events and folds each with its ``evolve`` fold
+(looked up once here, not per event): the same events and the same state as
+``Working.emit``, which the few steps that may emit any kind of event still use.
+
+A round end resolves every region with the same turn order, markets and rewards table,
+so those are made once per round end (``_Round``), and the rank rewards, frozen values,
+are made once per region and seat and shared by every outcome that gives them.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import add, attrgetter
 from random import Random
+from typing import Any
 
+from games.fractured_sky.evolve import FOLDS
 from games.fractured_sky.objectives import measure, winner
-from games.fractured_sky.power import Presence, adjusted_chips, presences, ranking, region_presences
+from games.fractured_sky.power import (
+    Presence,
+    adjusted_chips,
+    presences,
+    rank_key,
+    region_presences,
+)
 from games.fractured_sky.scoring import standings
-from games.fractured_sky.setup import deal_ai
+from games.fractured_sky.setup import deal_ai, shuffle
 from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order, region_platforms
 from games.working import Working
+from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
 
@@ -22,11 +39,78 @@ TIER_STARDUST = "stardust"
 TIER_BOTH = "both"
 TIER_ONE = "one"
 
-
-_TIERS_STARDUST = (TIER_STARDUST, TIER_BOTH, TIER_ONE)
-_TIERS = (TIER_BOTH, TIER_ONE)
 _SEAT = attrgetter("seat")
 _RESOURCES = tuple(r.resources for r in cat.REGIONS)  # per region: its two resources
+_NO_PAY: dict[int, int] = {}  # a region where no market pays (never written to)
+
+
+class _Rewards:
+    """What the ranks give one seat in one region (``seat`` a person): the "both" rank's
+    gains, and the "one of choice" rank's gain (same two resources) or choice."""
+
+    __slots__ = ("both", "one_choice", "one_gain")
+
+    def __init__(self, seat: int, region: int) -> None:
+        first, second = _RESOURCES[region]
+        if first == second:
+            self.both: tuple[ev.Gain, ...] = (
+                ev.Gain(seat=seat, resource=first, amount=2, reason="rank_both"),
+            )
+            self.one_gain: ev.Gain | None = ev.Gain(seat=seat, resource=first, reason="rank_one")
+            self.one_choice: ev.Choice | None = None
+        else:
+            self.both = (
+                ev.Gain(seat=seat, resource=first, reason="rank_both"),
+                ev.Gain(seat=seat, resource=second, reason="rank_both"),
+            )
+            self.one_gain = None
+            self.one_choice = ev.Choice(
+                seat=seat, region=region, options=[first, second], reason="rank_one"
+            )
+
+
+@lru_cache(maxsize=16)
+def _rewards(seats: int) -> tuple[tuple[_Rewards, ...], ...]:
+    """Per region index, per person: its rewards (made once per number of people)."""
+    return tuple(
+        tuple(_Rewards(seat, region) for seat in range(seats)) for region in range(cat.REGION_COUNT)
+    )
+
+
+class _Round:
+    """What every region of one round end is resolved with: the people, the
+    participants, the ranking key of the turn order, the rank rewards, and per region
+    the markets that may pay there (seat → markets bridged to it; an AI's only with a
+    market card)."""
+
+    __slots__ = ("key", "participants", "pay", "rewards", "seats")
+
+    def __init__(self, sim: FracturedSkyState, order: list[int]) -> None:
+        self.seats = sim.seats
+        self.participants = sim.participants
+        self.key = rank_key(tuple(order))
+        self.rewards = _rewards(sim.seats)
+        self.pay = _market_pay(sim)
+
+
+def _market_pay(sim: FracturedSkyState) -> list[dict[int, int]]:
+    """Per region index: seat → its markets bridged to the region (only counts >= 1)."""
+    per_region = region_platforms(sim)
+    pay: list[dict[int, int]] = [_NO_PAY] * len(per_region)
+    paid = ai_threshold(sim) > 0
+    seats = sim.seats
+    for seat, markets in enumerate(sim.markets):
+        if not any(markets) or (seat >= seats and not paid):
+            continue  # no market, or an AI's without a market card: nothing to pay
+        for region, platforms in enumerate(per_region):
+            count = 0
+            for p in platforms:
+                count += markets[p]
+            if count:
+                if pay[region] is _NO_PAY:
+                    pay[region] = {}
+                pay[region][seat] = count
+    return pay
 
 
 def resolve_region(
@@ -40,61 +124,48 @@ def resolve_region(
     (``found``: the region's presences, when the caller made them already)."""
     if found is None:
         found = presences(sim, chips, region)
+    return _resolve(_Round(sim, order), region, sim.board_stardust[region], found)
+
+
+def _resolve(
+    rnd: _Round, region: int, stardust_here: int, found: list[Presence]
+) -> ev.RegionOutcome:
+    """The outcome of ``region`` holding ``stardust_here`` with presences ``found``."""
+    power = [-1] * rnd.participants
     if not found:  # nobody here: no rank, no market, nothing gained
-        return ev.RegionOutcome(
-            region=region, power=[-1] * sim.participants, ranking=[], gains=[], choices=[]
-        )
-    ranked = ranking(found, order)
-    seats = sim.seats
-    stardust_here = sim.board_stardust[region]
-    tiers = _TIERS_STARDUST if stardust_here else _TIERS
-    first, second = _RESOURCES[region]
+        return ev.RegionOutcome(region=region, power=power, ranking=[], gains=[], choices=[])
+    # the ranking (``power.ranking``): eligible presences (power >= 1), best first
+    ranked: list[Presence] = []
+    for place in found:
+        total = power[place.seat] = place.total
+        if total >= 1:
+            ranked.append(place)
+    if len(ranked) > 1:
+        ranked.sort(key=rnd.key)
     gains: list[ev.Gain] = []
     choices: list[ev.Choice] = []
     stardust_seat = -1
-    for place, tier in zip(ranked, tiers, strict=False):
-        seat = place.seat
-        if tier is TIER_STARDUST:
-            stardust_seat = seat
-        elif seat >= seats:
-            continue  # an AI takes only stardust, but it occupies its rank
-        elif tier is TIER_BOTH:
-            if first == second:
-                gains.append(ev.Gain(seat=seat, resource=first, amount=2, reason="rank_both"))
-            else:
-                gains.append(ev.Gain(seat=seat, resource=first, reason="rank_both"))
-                gains.append(ev.Gain(seat=seat, resource=second, reason="rank_both"))
-        elif first == second:
-            gains.append(ev.Gain(seat=seat, resource=first, reason="rank_one"))
-        else:
-            choices.append(
-                ev.Choice(seat=seat, region=region, options=[first, second], reason="rank_one")
-            )
-    platforms = region_platforms(sim)[region]
-    power = [-1] * sim.participants
-    markets_of = sim.markets
-    for place in found:
-        seat = place.seat
-        power[seat] = place.total
-        if place.ship_power < 1:
-            continue  # 0-power airships (not lifted by a fortress) and skimmers never pay
-        markets = markets_of[seat]
-        count = 0
-        for p in platforms:
-            count += markets[p]
-        if not count:
-            continue
-        if seat >= seats:  # an AI's market pays onto its market card
-            if ai_threshold(sim):
-                gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
-            continue
-        if first == second:
-            gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
-        else:
-            choices.extend(
-                ev.Choice(seat=seat, region=region, options=[first, second], reason="market")
-                for _ in range(count)
-            )
+    rank = 0  # the stardust rank, then "both", then "one"; an AI occupies its rank
+    if stardust_here and ranked:
+        stardust_seat = ranked[0].seat
+        rank = 1
+    if rank < len(ranked):
+        seats = rnd.seats
+        rewards = rnd.rewards[region]
+        seat = ranked[rank].seat
+        if seat < seats:  # an AI takes only stardust
+            gains.extend(rewards[seat].both)
+        if rank + 1 < len(ranked):
+            seat = ranked[rank + 1].seat
+            if seat < seats:
+                one = rewards[seat]
+                if one.one_gain is not None:
+                    gains.append(one.one_gain)
+                else:
+                    choices.append(one.one_choice)  # type: ignore[arg-type]
+    pay = rnd.pay[region]
+    if pay:
+        _markets(pay, rnd.seats, region, found, gains, choices)
     return ev.RegionOutcome(
         region=region,
         power=power,
@@ -104,6 +175,41 @@ def resolve_region(
         gains=gains,
         choices=choices,
     )
+
+
+def _markets(
+    pay: dict[int, int],
+    seats: int,
+    region: int,
+    found: list[Presence],
+    gains: list[ev.Gain],
+    choices: list[ev.Choice],
+) -> None:
+    """Each present seat's markets bridged to ``region`` pay one resource each, in seat
+    order: 0-power airships (not lifted by a fortress) and skimmers never pay."""
+    first, second = _RESOURCES[region]
+    for place in found:
+        seat = place.seat
+        count = pay.get(seat)
+        if count is None or place.ship_power < 1:
+            continue
+        if seat >= seats or first == second:  # an AI's goes onto its market card
+            gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
+        else:
+            choices.extend(
+                ev.Choice(seat=seat, region=region, options=[first, second], reason="market")
+                for _ in range(count)
+            )
+
+
+def _record(work: Working[FracturedSkyState], event: EventBody) -> None:
+    """``work.emit`` for the round end's own events: recorded and folded, nothing
+    watched (this game watches no event)."""
+    work.events.append(event)
+    FOLDS[type(event)](work.state, event)
+
+
+_FOLD_RESOLVED: Any = FOLDS[ev.RegionResolved]
 
 
 def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
@@ -120,7 +226,8 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
     chips, excess = adjusted_chips(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
-    work.emit(
+    _record(
+        work,
         ev.RoundRevealed(
             round=sim.round,
             objective=position,
@@ -138,15 +245,26 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
-        work.emit(ev.ObjectiveScored(outcome=outcome))
-    convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
-    for region in sim.regions:
-        outcome_r = resolve_region(sim, chips, region, order, found[region])
-        work.emit(ev.RegionResolved(outcome=outcome_r))
-        if convert:
-            convert_ai(work)
+        _record(work, ev.ObjectiveScored(outcome=outcome))
+    _resolve_regions(work, found, _Round(sim, order))
     if not sim.pending:
         after_rewards(work, rng)
+
+
+def _resolve_regions(
+    work: Working[FracturedSkyState], found: list[list[Presence]], rnd: _Round
+) -> None:
+    """Every region left to right, each outcome folded before the next is resolved."""
+    sim = work.state
+    events = work.events
+    board = sim.board_stardust
+    convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
+    for region in sim.regions:
+        resolved = ev.RegionResolved(outcome=_resolve(rnd, region, board[region], found[region]))
+        events.append(resolved)
+        _FOLD_RESOLVED(sim, resolved)
+        if convert:
+            convert_ai(work)
 
 
 def convert_ai(work: Working[FracturedSkyState]) -> None:
@@ -168,7 +286,8 @@ def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
     sim = work.state
     order = end_order(sim)
     if sim.round >= cat.ROUNDS:
-        work.emit(
+        _record(
+            work,
             ev.GameEnded(
                 order=order,
                 points=list(sim.stardust),
@@ -179,10 +298,11 @@ def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
     regions = list(sim.regions)
     public = rng.choice(regions)
     deck = list(regions)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
-    work.emit(
+    _record(
+        work,
         ev.RoundSetUp(
             round=count,
             order=order,
@@ -195,4 +315,4 @@ def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
             ai_pools=pools,
         ),
     )
-    work.emit(ev.TurnBegan(seat=order[0]))
+    _record(work, ev.TurnBegan(seat=order[0]))

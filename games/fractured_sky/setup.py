@@ -27,6 +27,30 @@ def initial_state(options: FracturedSkyOptions, seats: int) -> FracturedSkyState
     )
 
 
+# ``Random.shuffle`` draws each position's partner with this method, unless a subclass
+# of ``Random`` draws its integers another way (``Random.__init_subclass__``).
+_RANDBELOW_BY_BITS = Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
+def shuffle(rng: Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``: the same draws in the same order, so the same order of
+    ``items`` (Fisher-Yates from the end, each partner below ``i + 1`` drawn by
+    ``getrandbits`` and drawn again while too large), without the two method calls per
+    element ``Random.shuffle`` makes. A generator that draws integers otherwise
+    shuffles itself."""
+    if type(rng)._randbelow is not _RANDBELOW_BY_BITS:  # type: ignore[attr-defined]
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def deal_ai(rng: Random, ais: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
     """Each AI's shuffled action deck, its 3 set-aside tokens and its face-down tokens."""
     decks: list[list[int]] = []
@@ -34,9 +58,9 @@ def deal_ai(rng: Random, ais: int) -> tuple[list[list[int]], list[list[int]], li
     pools: list[list[int]] = []
     for _ in range(ais):
         deck = [c.index for c in cat.AI_DECK]
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         tokens = [t.index for t in cat.AI_TOKENS]
-        rng.shuffle(tokens)
+        shuffle(rng, tokens)
         decks.append(deck)
         out.append(sorted(tokens[: cat.AI_OUT_OF_PLAY]))
         pools.append(tokens[cat.AI_OUT_OF_PLAY :])
@@ -75,9 +99,9 @@ def setup(options: FracturedSkyOptions, seats: int, rng: Random) -> list[EventBo
             setup_gold[seat] += 1
     public = rng.choice(regions)
     deck = list(regions)
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     objectives = list(cat.objective_deck(participants))
-    rng.shuffle(objectives)
+    shuffle(rng, objectives)
     tray, discarded = deal_objectives(objectives)
     if seats == 1:  # solo: no objectives
         tray, discarded = [], []
