@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.federation import effects, laws, rounds, scoring
-from games.federation.choices import ANSWERS, CHOICE_TYPES, OPTIONS, only_end_turn
+from games.federation.choices import ANSWERS, CHOICE_TYPES, FIRST_OPTIONS, only_end_turn
 from games.federation.counts import crystals
 from games.federation.effects import take_medal
 from games.federation.state import FederationState, Player
@@ -364,7 +364,7 @@ def drain(ctx: Ctx) -> None:
             queue.pop(0)
             continue  # nothing watched was emitted
         if kind in CHOICE_TYPES:
-            opts = OPTIONS[kind](s, step)
+            opts = FIRST_OPTIONS[kind](s, step)  # two at most: enough to know what to do
             if not opts:
                 # every path to a pay step, and every gain before a discard, was checked
                 # first with payments.can_settle: neither can be stuck

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from games.federation.counts import level
@@ -54,9 +55,9 @@ def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
     ctx.push_effect(step.seat, cat.START_TILES[c.tile])
 
 
-def _pay_opts(s: FederationState, step: st.PayCost) -> list[CommandBody]:
+def _pay_opts(s: FederationState, step: st.PayCost, most: int | None = None) -> list[CommandBody]:
     alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
-    options = settle_options(s, step.seat, alts)
+    options = settle_options(s, step.seat, alts, most)
     return [cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d) for c, lv, o, d in options]
 
 
@@ -65,18 +66,22 @@ def _pay(ctx: Ctx, step: st.PayCost, c: cmd.Pay) -> None:
     ctx.gain(step.seat, copp=-c.copp, lav=-c.lav, ocean=-c.ocean, diamond=-c.diamond, reason="pay")
 
 
-def _discard_opts(s: FederationState, step: st.DiscardCrystals) -> list[CommandBody]:
+def _discard_opts(
+    s: FederationState, step: st.DiscardCrystals, most: int | None = None
+) -> list[CommandBody]:
     """Ways to discard the crystals over 10, keeping what the seat's action still has to
     pay: a crystal needed for a cost already under way cannot be thrown away."""
     h = holding(s.players[step.seat])
     if sum(h[:3]) <= cat.MAX_CRYSTALS:
         return []
     rest = pending_items(s, step.seat)
-    return [
-        cmd.Discard(copp=c, lav=lv, ocean=o)
-        for c, lv, o, _ in discards_of(h)
-        if can_settle(minus(h, (c, lv, o, 0)), rest)
-    ]
+    out: list[CommandBody] = []
+    for c, lv, o, _ in discards_of(h):
+        if can_settle(minus(h, (c, lv, o, 0)), rest):
+            out.append(cmd.Discard(copp=c, lav=lv, ocean=o))
+            if len(out) == most:
+                break
+    return out
 
 
 def _discard(ctx: Ctx, step: st.DiscardCrystals, c: cmd.Discard) -> None:
@@ -161,7 +166,9 @@ def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
     ctx.emit(ev.TokenTaken(seat=step.seat, level=c.level, spot=c.spot, token=token))
 
 
-def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
+def _yellow_opts(
+    s: FederationState, step: st.ChooseStall, most: int | None = None
+) -> list[CommandBody]:
     p = s.players[step.seat]
     h = holding(p)
     rest = pending_items(s, step.seat)
@@ -169,6 +176,8 @@ def _yellow_opts(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
     for i, (cost, _) in enumerate(cat.STALLS):
         if p.stalls[i] < 2 and can_pay_then(h, rest, cost):
             out.append(_STALLS[2 * i + (p.stalls[i] == 1)])
+            if len(out) == most:
+                break
     return out
 
 
@@ -204,20 +213,29 @@ def _purple(ctx: Ctx, step: st.ChooseErudite, c: cmd.Erudite) -> None:
         ctx.push_effect(step.seat, effect)
 
 
-def _green_opts(s: FederationState, step: st.ChooseStructure) -> list[CommandBody]:
+_BUILDS = tuple(cmd.Build(structure=k) for k in range(cat.N_PRODUCTION + cat.N_MEGA))
+
+
+def _green_opts(
+    s: FederationState, step: st.ChooseStructure, most: int | None = None
+) -> list[CommandBody]:
     p = s.players[step.seat]
     h = holding(p)
     rest = pending_items(s, step.seat)
     out: list[CommandBody] = []
     for i, kind in enumerate(s.production):
         if i not in p.built and can_pay_then(h, rest, cat.PRODUCTION[kind][0]):
-            out.append(cmd.Build(structure=i))
+            out.append(_BUILDS[i])
+            if len(out) == most:
+                return out
     for j in range(cat.N_MEGA):
         k = cat.N_PRODUCTION + j
         if k in p.built or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
             continue
         if can_pay_then(h, rest, *cat.MEGA_COSTS):
-            out.append(cmd.Build(structure=k))
+            out.append(_BUILDS[k])
+            if len(out) == most:
+                break
     return out
 
 
@@ -299,20 +317,38 @@ _SPACES_OF_ICON = {
 }
 
 
-def _spy_opts(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]:
+_SPY_CMDS = {icon: cmd.Spy(target=icon) for icon in SPY_TARGETS}
+
+
+def _spy_opts(
+    s: FederationState, step: st.ChooseSpyTarget, most: int | None = None
+) -> list[CommandBody]:
     out: list[CommandBody] = []
     space_seat = s.space_seat
     for icon in SPY_TARGETS:
         if step.planets_only and icon >= 5:
             break
-        if all(space_seat[i] == -2 for i in _SPACES_OF_ICON[icon]):
+        if _all_blocked(space_seat, icon):
             continue  # an action whose every space is blocked cannot be copied
         if icon == cat.I_ASSISTANT and not can_pay_now(s, step.seat, cat.ASSISTANT_COST):
             continue
         if icon == cat.I_SHIPS and not can_pay_now(s, step.seat, cat.SHIPS_COST):
             continue
-        out.append(cmd.Spy(target=icon))
+        out.append(_SPY_CMDS[icon])
+        if len(out) == most:
+            break
     return out
+
+
+def _all_blocked(space_seat: list[int], icon: int) -> bool:
+    """Whether every senate space of ``icon`` is blocked this round."""
+    return bool(_SEATS_OF_ICON[icon](space_seat) == _BLOCKED_OF_ICON[icon])
+
+
+# The seats on the spaces of each icon, read at once (``itemgetter``: one seat or a
+# tuple of them), and what that reads when every one of them is blocked (-2).
+_SEATS_OF_ICON = {icon: itemgetter(*spaces) for icon, spaces in _SPACES_OF_ICON.items()}
+_BLOCKED_OF_ICON = {icon: seats([-2] * cat.N_SPACES) for icon, seats in _SEATS_OF_ICON.items()}
 
 
 def _spy(ctx: Ctx, step: st.ChooseSpyTarget, c: cmd.Spy) -> None:
@@ -415,17 +451,23 @@ def _income(ctx: Ctx, step: st.ChooseIncome, c: cmd.Income) -> None:
         ctx.push_effect(step.seat, cat.PRODUCTION[ctx.state.production[c.structure]][1])
 
 
-def _upkeep_opts(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]:
-    p = s.players[step.seat]
+def _upkeep_opts(
+    s: FederationState, step: st.ChooseUpkeep, most: int | None = None
+) -> list[CommandBody]:
+    top = level(s.players[step.seat])
+    if top < 3:
+        return []  # nothing to keep up below level 3
     out: list[CommandBody] = []
-    for lvl in range(level(p), 1, -1):
+    for lvl in range(top, 1, -1):
         cost = cat.UPKEEP[lvl]
         if cost is None:
             out.append(cmd.Upkeep(level=lvl))
-            continue
-        for c, lv, o, _ in settle_options(s, step.seat, (cost,)):
-            out.append(cmd.Upkeep(level=lvl, copp=c, lav=lv, ocean=o))
-    return out if level(p) >= 3 else []
+        else:
+            for c, lv, o, _ in settle_options(s, step.seat, (cost,)):
+                out.append(cmd.Upkeep(level=lvl, copp=c, lav=lv, ocean=o))
+        if most is not None and len(out) >= most:
+            break
+    return out
 
 
 def _upkeep(ctx: Ctx, step: st.ChooseUpkeep, c: cmd.Upkeep) -> None:
@@ -506,6 +548,44 @@ _ANSWERS: dict[type[st.Step], Callable[[Ctx, Any, Any], None]] = {
 OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = _OPTIONS
 ANSWERS: Mapping[type[st.Step], Callable[[Ctx, Any, Any], None]] = _ANSWERS
 
+
+def _first_pays(s: FederationState, step: st.PayCost) -> list[CommandBody]:
+    return _pay_opts(s, step, 2)
+
+
+def _first_stalls(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
+    return _yellow_opts(s, step, 2)
+
+
+def _first_structures(s: FederationState, step: st.ChooseStructure) -> list[CommandBody]:
+    return _green_opts(s, step, 2)
+
+
+def _first_spy_targets(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]:
+    return _spy_opts(s, step, 2)
+
+
+def _first_discards(s: FederationState, step: st.DiscardCrystals) -> list[CommandBody]:
+    return _discard_opts(s, step, 2)
+
+
+def _first_upkeeps(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]:
+    return _upkeep_opts(s, step, 2)
+
+
+#: The first options of each choice, two at most where listing them all costs more: all
+#: the queue's loop asks (none: skip the choice; one: answer it; more: wait for its seat).
+#: The same options in the same order as ``OPTIONS``, cut after the second.
+FIRST_OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = {
+    **_OPTIONS,
+    st.PayCost: _first_pays,
+    st.ChooseStall: _first_stalls,
+    st.ChooseStructure: _first_structures,
+    st.ChooseSpyTarget: _first_spy_targets,
+    st.DiscardCrystals: _first_discards,
+    st.ChooseUpkeep: _first_upkeeps,
+}
+
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
 CHOICE_TYPES: frozenset[type[st.Step]] = frozenset(_OPTIONS)
 
@@ -571,8 +651,7 @@ def _spy_is(s: FederationState, step: st.ChooseSpyTarget, c: CommandBody) -> boo
     icon = c.target
     if type(icon) is not int or icon not in SPY_TARGETS or (step.planets_only and icon >= 5):
         return False
-    space_seat = s.space_seat
-    if all(space_seat[i] == -2 for i in _SPACES_OF_ICON[icon]):
+    if _all_blocked(s.space_seat, icon):
         return False
     if icon == cat.I_ASSISTANT:
         return can_pay_now(s, step.seat, cat.ASSISTANT_COST)

@@ -189,10 +189,17 @@ def cost_item(alts: tuple[cat.Cost, ...]) -> Item:
 
 
 def settle_options(
-    s: FederationState, seat: int, alts: tuple[cat.Cost, ...]
+    s: FederationState, seat: int, alts: tuple[cat.Cost, ...], most: int | None = None
 ) -> list[tuple[int, ...]]:
     """The payments of one of ``alts`` after which ``seat`` can still settle the gains
-    and costs ahead of it (``payments.can_settle``): the pay step's options."""
+    and costs ahead of it (``payments.can_settle``): the pay step's options (the first
+    ``most`` of them, if given)."""
     h = holding(s.players[seat])
     rest = pending_items(s, seat)
-    return [pay for pay in cost_payments(h, alts) if can_settle(minus(h, pay), rest)]
+    out: list[tuple[int, ...]] = []
+    for pay in cost_payments(h, alts):
+        if can_settle(minus(h, pay), rest):
+            out.append(pay)
+            if len(out) == most:
+                break
+    return out
