@@ -18,6 +18,7 @@ from games.federation.payments import (
     discards_of,
     holding,
     minus,
+    pay_alternatives,
     pending_items,
     settle_options,
 )
@@ -56,9 +57,20 @@ def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
 
 
 def _pay_opts(s: FederationState, step: st.PayCost, most: int | None = None) -> list[CommandBody]:
-    alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
-    options = settle_options(s, step.seat, alts, most)
-    return [cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d) for c, lv, o, d in options]
+    alts = pay_alternatives(step)
+    return [_pay_command(pay) for pay in settle_options(s, step.seat, alts, most)]
+
+
+# The payments listed so far (frozen: each made once and handed out by every listing).
+_PAYS: dict[tuple[int, ...], CommandBody] = {}
+
+
+def _pay_command(pay: tuple[int, ...]) -> CommandBody:
+    found = _PAYS.get(pay)
+    if found is None:
+        c, lv, o, d = pay
+        found = _PAYS[pay] = cmd.Pay(copp=c, lav=lv, ocean=o, diamond=d)
+    return found
 
 
 def _pay(ctx: Ctx, step: st.PayCost, c: cmd.Pay) -> None:
@@ -599,7 +611,7 @@ def _pay_is(s: FederationState, step: st.PayCost, c: CommandBody) -> bool:
     if type(c) is not cmd.Pay:
         return False
     pay = (c.copp, c.lav, c.ocean, c.diamond)
-    alts = tuple((a[0], a[1], a[2], a[3], a[4]) for a in step.alternatives)
+    alts = pay_alternatives(step)
     h = holding(s.players[step.seat])
     return pay in cost_payments(h, alts) and can_settle(minus(h, pay), pending_items(s, step.seat))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from games.federation.state import FederationState, Player
 from orrery_contracts.federation import catalogue as cat
@@ -109,14 +109,16 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
 _CHAIN_ENDS: frozenset[type[st.Step]] = frozenset(
     {st.AfterPlacement, st.Turn, st.ExecutivePhase, st.EndRound, st.BeginRound, st.FinalScoring}
 )
-# Gains of crystals or diamonds: their index in a Holding.
-_HOLDING_INDEX: dict[type[st.Step], int] = {
+# The steps that settle something: a pay step (-1), or a gain of crystals or diamonds
+# (its index in a Holding). Looked up first: most steps settle nothing.
+_PAY = -1
+_SETTLING: dict[type[st.Step], int] = {
+    st.PayCost: _PAY,
     st.GainCoppernium: 0,
     st.GainLavandium: 1,
     st.GainOceanium: 2,
     st.GainDiamonds: 3,
 }
-_GAINS = (st.GainCoppernium, st.GainLavandium, st.GainOceanium, st.GainDiamonds)
 
 
 def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
@@ -129,30 +131,45 @@ def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
         kind = type(step)
         if kind in _CHAIN_ENDS:
             break
-        if step.seat != seat:
+        index = _SETTLING.get(kind)
+        if index is None or step.seat != seat:
             continue
-        if kind is st.PayCost and isinstance(step, st.PayCost):  # (isinstance narrows)
-            out.append(Item(alts=tuple(_cost(a) for a in step.alternatives)))
-            continue
-        index = _HOLDING_INDEX.get(kind, -1)
-        if index < 0 or not isinstance(step, _GAINS):  # (isinstance only narrows the type)
-            continue
-        amount = step.amount
-        if amount == 0:
-            continue
-        amounts = [0, 0, 0, 0]
+        settled: Any = step  # a PayCost, or a gain with its ``amount`` (by ``_SETTLING``)
+        if index == _PAY:
+            out.append(cost_item(pay_alternatives(settled)))
+        elif settled.amount:
+            out.append(_gain_item(index, settled.amount))
+    return tuple(out)
+
+
+# The item of each gain (or cost) of an effect step, by its Holding index and amount.
+_GAIN_ITEMS: dict[tuple[int, int], Item] = {}
+
+
+def _gain_item(index: int, amount: int) -> Item:
+    """A gain of ``amount`` at ``index`` of a Holding, or a cost for a negative amount
+    (made once for each and shared: it is a tuple)."""
+    item = _GAIN_ITEMS.get((index, amount))
+    if item is None:
         if amount > 0:
+            amounts = [0, 0, 0, 0]
             amounts[index] = amount
-            out.append(Item(gain=(amounts[0], amounts[1], amounts[2], amounts[3])))
+            item = Item(gain=(amounts[0], amounts[1], amounts[2], amounts[3]))
         else:
             cost = [0, 0, 0, 0, 0]
             cost[4 if index == 3 else index] = -amount
-            out.append(Item(alts=(_cost(cost),)))
-    return tuple(out)
+            item = Item(alts=(_cost(cost),))
+        _GAIN_ITEMS[index, amount] = item
+    return item
 
 
 def _cost(a: Sequence[int]) -> cat.Cost:
     return (a[0], a[1], a[2], a[3], a[4])
+
+
+def pay_alternatives(step: st.PayCost) -> tuple[cat.Cost, ...]:
+    """A pay step's alternative costs as catalogue tuples (each of the 5 amounts)."""
+    return cast("tuple[cat.Cost, ...]", tuple(map(tuple, step.alternatives)))
 
 
 def pending_items(s: FederationState, seat: int) -> tuple[Item, ...]:
