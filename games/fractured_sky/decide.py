@@ -56,8 +56,9 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
     if refusal is not None:
         raise refusal
     events, folded = _decide(state, command, seat, rng, _own)
-    if not folded:
-        evolve_all(state, events)
+    if not folded:  # events of this game's own making: each type has its fold
+        for event in events:
+            FOLDS[type(event)](state, event)
     return events
 
 
@@ -108,11 +109,7 @@ def _end_turn(
     placed 3 airships (with the turns of automated opponents in between). ``placed``:
     ``events`` place one of the seat's airships (a placement's, the only command that
     places one), not yet folded into ``state``."""
-    ships = state.ships
-    if placed:
-        ships = ships.copy()
-        ships[seat] += 1
-    nxt = next_seat(state, seat, ships)
+    nxt = next_seat(state, seat, state.ships, placed)
     if 0 <= nxt < state.seats:
         events.append(ev.TurnBegan(seat=nxt))
         return events, False

@@ -131,9 +131,10 @@ def _on_region_resolved(state: FracturedSkyState, e: ev.RegionResolved) -> None:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
     seats = state.seats
+    resources = state.resources
     for gain in o.gains:  # the frequent case, a player's resources, without a call
         if gain.seat < seats:
-            state.resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
+            resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
         else:
             _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
     for choice in o.choices:
@@ -171,12 +172,13 @@ def _on_round_set_up(state: FracturedSkyState, e: ev.RoundSetUp) -> None:
 
 
 def _on_airship_placed(state: FracturedSkyState, event: ev.AirshipPlaced) -> None:
-    state.airships[event.seat][event.region] = event.chip
-    state.ships[event.seat] += 1
+    seat = event.seat
+    state.airships[seat][event.region] = event.chip
+    state.ships[seat] += 1
     if event.explorer:
-        state.explorer[event.region] = event.seat
-    if event.seat >= state.seats:
-        state.ai_pool[event.seat - state.seats].remove(event.chip)
+        state.explorer[event.region] = seat
+    if seat >= state.seats:
+        state.ai_pool[seat - state.seats].remove(event.chip)
 
 
 def _on_traded(state: FracturedSkyState, event: ev.Traded) -> None:
@@ -290,7 +292,8 @@ def _on_exploration_drawn(state: FracturedSkyState, e: ev.ExplorationDrawn) -> N
 
 def _on_slot_taken(state: FracturedSkyState, e: ev.SlotTaken) -> None:
     state.next_slots[e.slot - 1] = e.seat
-    _gain(state, e.seat, cat.GOLD, e.gold)
+    if e.gold:  # most slots pay nothing
+        _gain(state, e.seat, cat.GOLD, e.gold)
 
 
 def _on_slot_pending(state: FracturedSkyState, e: ev.SlotPending) -> None:

@@ -91,14 +91,13 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     (RULES.md, rule choice 12): in every phase, on or off the seat's turn.
     """
     phase = state.phase
-    if (
-        seat == state.turn
-        and 0 <= seat < state.seats
-        and kind in _TURN_COMMANDS.get(phase, ())  # this game's, of a phase with turns
-    ):
-        # the usual case, a command of the phase from the seat whose turn it is,
-        # accepted at once (the checks below find nothing to refuse in it)
-        return None
+    if 0 <= seat < state.seats and phase != PHASE_FINISHED:
+        # the usual cases, accepted at once (the checks below find nothing to refuse
+        # in them): a trade, or a command of the phase from the seat whose turn it is
+        if kind is cmd.Trade:
+            return None
+        if seat == state.turn and kind in _TURN_COMMANDS.get(phase, ()):
+            return None
     if phase == PHASE_FINISHED:
         return Rejected(GAME_OVER, "the game is over")
     if not 0 <= seat < state.seats:
@@ -192,19 +191,19 @@ def region_problem(state: FracturedSkyState, region: int) -> Rejected | None:
     return None
 
 
-def airship_region_problem(state: FracturedSkyState, seat: int, region: int) -> Rejected | None:
-    problem = region_problem(state, region)
-    if problem is None and state.airships[seat][region] >= 0:
-        return Rejected("region_taken", "you already have an airship in that region")
-    return problem
-
-
 _CHIP_COPIES: dict[int, int] = {c: cat.CHIPS.count(c) for c in cat.CHIPS}
 
 
-def chip_problem(state: FracturedSkyState, seat: int, chip: int) -> Rejected | None:
+def airship_problem(state: FracturedSkyState, seat: int, region: int, chip: int) -> Rejected | None:
+    """A placement's region (in play, without the seat's airship), then its chip."""
+    problem = region_problem(state, region)
+    if problem is not None:
+        return problem
+    row = state.airships[seat]
+    if row[region] >= 0:
+        return Rejected("region_taken", "you already have an airship in that region")
     # ``chip not in unused_chips(...)`` without the list: every copy of the value placed
-    if _CHIP_COPIES.get(chip, 0) <= state.airships[seat].count(chip):
+    if _CHIP_COPIES.get(chip, 0) <= row.count(chip):
         return Rejected("chip_used", "you have no unused power chip of that value")
     return None
 
@@ -328,9 +327,7 @@ def problem(state: FracturedSkyState, seat: int, command: CommandBody) -> Reject
     c: Any = command
     match type(command):
         case cmd.PlaceAirship:
-            return airship_region_problem(state, seat, c.region) or chip_problem(
-                state, seat, c.chip
-            )
+            return airship_problem(state, seat, c.region, c.chip)
         case cmd.Trade:
             return trade_problem(state, seat, c)
         case cmd.ChooseSlot:
@@ -416,7 +413,7 @@ def _actions(state: FracturedSkyState, seat: int) -> list[CommandBody]:
         return out
     ordered, skimmers = _board(tuple(state.regions))
     ships = state.airships[seat]
-    # chip_problem, asked of the seat's unused chips once
+    # airship_problem's chip test, asked of the seat's unused chips once
     placements = _placements(tuple(unused_chips(state, seat)))
     for r in ordered:
         if ships[r] < 0:

@@ -41,7 +41,6 @@ TIER_ONE = "one"
 
 _SEAT = attrgetter("seat")
 _RESOURCES = tuple(r.resources for r in cat.REGIONS)  # per region: its two resources
-_NO_PAY: dict[int, int] = {}  # a region where no market pays (never written to)
 
 
 class _Rewards:
@@ -79,38 +78,37 @@ def _rewards(seats: int) -> tuple[tuple[_Rewards, ...], ...]:
 
 class _Round:
     """What every region of one round end is resolved with: the people, the
-    participants, the ranking key of the turn order, the rank rewards, and per region
-    the markets that may pay there (seat → markets bridged to it; an AI's only with a
-    market card)."""
+    participants, the ranking key of the turn order, the rank rewards, and per
+    participant the markets that may pay (None: none built, or an AI's without a market
+    card)."""
 
-    __slots__ = ("key", "participants", "pay", "rewards", "seats")
+    __slots__ = ("key", "markets", "participants", "paying", "platforms", "rewards", "seats")
 
     def __init__(self, sim: FracturedSkyState, order: list[int]) -> None:
-        self.seats = sim.seats
+        seats = self.seats = sim.seats
         self.participants = sim.participants
         self.key = rank_key(tuple(order))
-        self.rewards = _rewards(sim.seats)
-        self.pay = _market_pay(sim)
+        self.rewards = _rewards(seats)
+        paid = ai_threshold(sim) > 0
+        self.markets = [
+            row if (seat < seats or paid) and any(row) else None
+            for seat, row in enumerate(sim.markets)
+        ]
+        self.paying = any(self.markets)
+        self.platforms = region_platforms(sim)
 
 
-def _market_pay(sim: FracturedSkyState) -> list[dict[int, int]]:
-    """Per region index: seat → its markets bridged to the region (only counts >= 1)."""
-    per_region = region_platforms(sim)
-    pay: list[dict[int, int]] = [_NO_PAY] * len(per_region)
-    paid = ai_threshold(sim) > 0
-    seats = sim.seats
-    for seat, markets in enumerate(sim.markets):
-        if not any(markets) or (seat >= seats and not paid):
-            continue  # no market, or an AI's without a market card: nothing to pay
-        for region, platforms in enumerate(per_region):
-            count = 0
-            for p in platforms:
-                count += markets[p]
-            if count:
-                if pay[region] is _NO_PAY:
-                    pay[region] = {}
-                pay[region][seat] = count
-    return pay
+_NOBODY: dict[tuple[int, int], ev.RegionOutcome] = {}  # (region, participants) → outcome
+
+
+def _nobody(region: int, participants: int) -> ev.RegionOutcome:
+    """The outcome of a region where nobody is present: a value, made once."""
+    found = _NOBODY.get((region, participants))
+    if found is None:
+        found = _NOBODY[region, participants] = ev.RegionOutcome(
+            region=region, power=[-1] * participants, ranking=[], gains=[], choices=[]
+        )
+    return found
 
 
 def resolve_region(
@@ -131,9 +129,9 @@ def _resolve(
     rnd: _Round, region: int, stardust_here: int, found: list[Presence]
 ) -> ev.RegionOutcome:
     """The outcome of ``region`` holding ``stardust_here`` with presences ``found``."""
-    power = [-1] * rnd.participants
     if not found:  # nobody here: no rank, no market, nothing gained
-        return ev.RegionOutcome(region=region, power=power, ranking=[], gains=[], choices=[])
+        return _nobody(region, rnd.participants)
+    power = [-1] * rnd.participants
     # the ranking (``power.ranking``): eligible presences (power >= 1), best first
     ranked: list[Presence] = []
     for place in found:
@@ -163,9 +161,8 @@ def _resolve(
                     gains.append(one.one_gain)
                 else:
                     choices.append(one.one_choice)  # type: ignore[arg-type]
-    pay = rnd.pay[region]
-    if pay:
-        _markets(pay, rnd.seats, region, found, gains, choices)
+    if rnd.paying:
+        _markets(rnd, region, found, gains, choices)
     return ev.RegionOutcome(
         region=region,
         power=power,
@@ -178,8 +175,7 @@ def _resolve(
 
 
 def _markets(
-    pay: dict[int, int],
-    seats: int,
+    rnd: _Round,
     region: int,
     found: list[Presence],
     gains: list[ev.Gain],
@@ -188,12 +184,19 @@ def _markets(
     """Each present seat's markets bridged to ``region`` pay one resource each, in seat
     order: 0-power airships (not lifted by a fortress) and skimmers never pay."""
     first, second = _RESOURCES[region]
+    markets_of = rnd.markets
+    platforms = rnd.platforms[region]
     for place in found:
         seat = place.seat
-        count = pay.get(seat)
-        if count is None or place.ship_power < 1:
+        markets = markets_of[seat]
+        if markets is None or place.ship_power < 1:
             continue
-        if seat >= seats or first == second:  # an AI's goes onto its market card
+        count = 0
+        for p in platforms:
+            count += markets[p]
+        if not count:
+            continue
+        if seat >= rnd.seats or first == second:  # an AI's goes onto its market card
             gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
         else:
             choices.extend(
@@ -295,9 +298,8 @@ def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
             ),
         )
         return
-    regions = list(sim.regions)
-    public = rng.choice(regions)
-    deck = list(regions)
+    public = rng.choice(sim.regions)
+    deck = list(sim.regions)
     shuffle(rng, deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)

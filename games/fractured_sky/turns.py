@@ -6,24 +6,28 @@ from __future__ import annotations
 from games.fractured_sky.state import FracturedSkyState
 from orrery_contracts.fractured_sky import catalogue as cat
 
+_AIRSHIPS = cat.AIRSHIPS
+
 
 def free_slots(state: FracturedSkyState) -> list[int]:
     """1-based turn slots still free in the next column (only slots <= participants)."""
-    return [i + 1 for i in range(state.participants) if state.next_slots[i] < 0]
+    next_slots = state.next_slots
+    return [i + 1 for i in range(state.participants) if next_slots[i] < 0]
 
 
 def slot_gold(state: FracturedSkyState, slot: int) -> int:
     return 1 if slot in cat.gold_slots(state.participants) else 0
 
 
-def next_seat(state: FracturedSkyState, seat: int, ships: list[int]) -> int:
-    """The next participant in turn order after ``seat`` still placing airships."""
+def next_seat(state: FracturedSkyState, seat: int, ships: list[int], placing: int = 0) -> int:
+    """The next participant in turn order after ``seat`` still placing airships
+    (``placing``: airships ``seat`` places now, not yet counted in ``ships``)."""
     order = state.order
     start = order.index(seat) + 1
     for candidate in order[start:]:  # after the seat, then from the front up to it
-        if ships[candidate] < cat.AIRSHIPS:
+        if ships[candidate] < _AIRSHIPS:
             return candidate
-    for candidate in order[:start]:
-        if ships[candidate] < cat.AIRSHIPS:
+    for candidate in order[: start - 1]:
+        if ships[candidate] < _AIRSHIPS:
             return candidate
-    return -1
+    return seat if ships[seat] + placing < _AIRSHIPS else -1
