@@ -66,7 +66,7 @@ def after_step(ctx: Ctx) -> None:
             if (
                 bits & CRYSTALS
                 and p.copp + p.lav + p.ocean > _MAX_CRYSTALS
-                and not any(type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue)
+                and not _discard_pending(s, seat)
             ):
                 ctx.push(st.DiscardCrystals(seat=seat))
             bits >>= SEAT_SHIFT
@@ -79,12 +79,12 @@ _NEVER = (1 << 30,)  # an empty medal supply's head: no count comes to it
 
 
 def may_be_due(s: FederationState) -> int:
-    """The first look of every command, so written for speed: the checks that may be
-    due, as ``Ctx.touched`` bits (per seat, a planet whose count reaches its threshold,
-    the head of its supply, and whose medal the seat lacks — a megastructure counting
-    twice at most: twice the structures; the crystals when over the limit). Every other
-    check holds nothing to do; these are then looked at exactly, in seat and planet
-    order, as any changed check."""
+    """The first look of every command, so written for speed: the checks that are due,
+    as ``Ctx.touched`` bits (per seat, a planet whose count reaches its threshold, the
+    head of its supply, and whose medal the seat lacks; the crystals when over the limit
+    with no discard pending). Every other check holds nothing to do; these are then
+    looked at again in seat and planet order, as any changed check (an earlier seat's
+    medal may raise the threshold a later seat must reach)."""
     supply = s.medal_supply
     h0 = (supply["orange"] or _NEVER)[0]
     h1 = (supply["blue"] or _NEVER)[0]
@@ -103,12 +103,26 @@ def may_be_due(s: FederationState) -> int:
             due |= 4 << shift
         if len(p.erudite) + b3 >= h3 and "purple" not in p.medals:
             due |= 8 << shift
-        if 2 * len(p.built) + b4 >= h4 and "green" not in p.medals:
+        # a megastructure counts twice: twice the structures first (the most it can be)
+        if 2 * len(p.built) + b4 >= h4 and "green" not in p.medals and _green_count(p) >= h4:
             due |= 16 << shift
-        if p.copp + p.lav + p.ocean > _MAX_CRYSTALS:
+        if p.copp + p.lav + p.ocean > _MAX_CRYSTALS and not _discard_pending(
+            s, shift // SEAT_SHIFT
+        ):
             due |= CRYSTALS << shift
         shift += SEAT_SHIFT
     return due
+
+
+def _green_count(p: Player) -> int:
+    """The seat's influence on the green planet (``counts.influence``): a megastructure
+    counts twice."""
+    built = p.built
+    return len(built) + len([b for b in built if b >= cat.N_PRODUCTION]) + p.inf_bonus[4]
+
+
+def _discard_pending(s: FederationState, seat: int) -> bool:
+    return any(type(q) is st.DiscardCrystals and q.seat == seat for q in s.queue)
 
 
 def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
@@ -135,12 +149,11 @@ def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
             take_medal(ctx, seat, "purple")
     if planets & 16:
         left = supply["green"]
-        built = p.built
         # a megastructure counts twice (twice the structures is the most it can be)
         if (
             left
-            and 2 * len(built) + bonus[4] >= left[0]
-            and len(built) + len([b for b in built if b >= cat.N_PRODUCTION]) + bonus[4] >= left[0]
+            and 2 * len(p.built) + bonus[4] >= left[0]
+            and _green_count(p) >= left[0]
             and "green" not in p.medals
         ):
             take_medal(ctx, seat, "green")
@@ -352,18 +365,23 @@ def drain(ctx: Ctx) -> None:
     s = ctx.state
     queue = s.queue  # changed in place only (popped, steps put in front)
     events = ctx.events
-    while not s.finished and queue:
+    while queue and not s.finished:
         step = queue[0]
         kind = type(step)  # exact types: cheaper than isinstance on a Struct, in a hot loop
-        if kind is st.Turn:
+        handler = _AUTOMATIC.get(kind)
+        if handler is not None:  # an automatic step: the most frequent kind
+            events.append(POPPED)
+            queue.pop(0)
+            handler(ctx, step)
+        elif kind is st.Turn:
             return
-        if kind is st.AfterPlacement:  # the most frequent choice: is it only "end the turn"?
+        elif kind is st.AfterPlacement:  # the most frequent choice: only "end the turn"?
             if not only_end_turn(s, step):  # type: ignore[arg-type]
                 return
             events.append(POPPED)  # the answer END_TURN: the step is done (Ctx.pop)
             queue.pop(0)
             continue  # nothing watched was emitted
-        if kind in CHOICE_TYPES:
+        elif kind in CHOICE_TYPES:
             opts = FIRST_OPTIONS[kind](s, step)  # two at most: enough to know what to do
             if not opts:
                 # every path to a pay step, and every gain before a discard, was checked
@@ -379,12 +397,7 @@ def drain(ctx: Ctx) -> None:
                 return
             ANSWERS[kind](ctx, step, opts[0])
         else:
-            handler = _AUTOMATIC.get(kind)
-            if handler is None:
-                raise TypeError(f"{step.kind!r} is not an automatic step")
-            events.append(POPPED)
-            queue.pop(0)
-            handler(ctx, step)
+            raise TypeError(f"{step.kind!r} is not an automatic step")
         if ctx.touched:
             after_step(ctx)
 

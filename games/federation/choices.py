@@ -373,10 +373,13 @@ def mission_ok(s: FederationState, seat: int, m: int, need_check: bool = True) -
     return m in open_missions(s, seat, need_check)
 
 
-def open_missions(s: FederationState, seat: int, need_check: bool = True) -> list[int]:
-    """The missions ``seat`` may complete now, in order: not done yet, a ship in the
-    hangar and fewer than the most missions, the mission checked (unless a free mission),
-    the authority level it asks, and for the spy its cost payable."""
+def open_missions(
+    s: FederationState, seat: int, need_check: bool = True, most: int | None = None
+) -> list[int]:
+    """The missions ``seat`` may complete now, in order (the first ``most``, if given):
+    not done yet, a ship in the hangar and fewer than the most missions, the mission
+    checked (unless a free mission), the authority level it asks, and for the spy its
+    cost payable."""
     p = s.players[seat]
     if p.hangar <= 0 or sum(p.missions) >= cat.MAX_MISSIONS:
         return []
@@ -384,14 +387,17 @@ def open_missions(s: FederationState, seat: int, need_check: bool = True) -> lis
     done = p.missions
     needed = cat.MISSION_LEVEL
     # the checked missions picked in C (most are not checked), in order
-    candidates = compress(_MISSIONS, p.checks) if need_check else _MISSIONS
-    return [
-        m
-        for m in candidates
-        if not done[m]
-        and lvl >= needed[m]
-        and not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
-    ]
+    out: list[int] = []
+    for m in compress(_MISSIONS, p.checks) if need_check else _MISSIONS:
+        if (
+            not done[m]
+            and lvl >= needed[m]
+            and not (m == cat.I_SPY and not can_pay_now(s, seat, cat.SPY_COST))
+        ):
+            out.append(m)
+            if len(out) == most:
+                break
+    return out
 
 
 _MISSIONS = range(12)
@@ -418,7 +424,10 @@ def _post_opts(s: FederationState, step: st.AfterPlacement) -> list[CommandBody]
 
 def _loop_tiles(p: Player) -> list[int]:
     """The seat's erudite tiles used once a turn, not used yet this turn."""
-    return [t for t in p.erudite if cat.ERUDITE[t][0] == "loop" and t not in p.erudite_used]
+    return [t for t in p.erudite if t in _LOOP_TILES and t not in p.erudite_used]
+
+
+_LOOP_TILES = frozenset(t for t, (timing, _) in enumerate(cat.ERUDITE) if timing == "loop")
 
 
 #: Always an option of an after-placement choice (the last); frozen, so shared.
@@ -429,9 +438,9 @@ def only_end_turn(s: FederationState, step: st.AfterPlacement) -> bool:
     """Whether ``END_TURN`` is the after-placement choice's one option (so the queue
     answers it at once), without listing the options."""
     p = s.players[step.seat]
-    if p.erudite and _loop_tiles(p):
+    if not _LOOP_TILES.isdisjoint(p.erudite) and _loop_tiles(p):
         return False
-    return step.mission_done or not open_missions(s, step.seat)
+    return step.mission_done or not open_missions(s, step.seat, most=1)
 
 
 def _post(ctx: Ctx, step: st.AfterPlacement, c: cmd.Mission | cmd.UseTile | cmd.EndTurn) -> None:
