@@ -1,15 +1,24 @@
 """Catalogue effects as queue steps (an effect's ``(key, n)`` pairs, each translated by
-``orrery_contracts.federation.steps.effect_step``), and the pay step of a cost."""
+``orrery_contracts.federation.steps.effect_step``), and the pay step of a cost.
+
+The steps of an effect are a pure function of the seat, the effect, the icon and the
+factor, and steps are frozen: each is made once (cached) and shared by every queue that
+holds it."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import steps as st
 
 
-def effect_steps(seat: int, effect: cat.Effect, icon: int = -1, times: int = 1) -> list[st.AnyStep]:
+@lru_cache(maxsize=4096)
+def effect_steps(
+    seat: int, effect: cat.Effect, icon: int = -1, times: int = 1
+) -> tuple[st.AnyStep, ...]:
     """The steps of a catalogue effect (its ``(key, n)`` pairs, in order), ``times`` over."""
-    return [st.effect_step(seat, key, n * times, icon) for key, n in effect]
+    return tuple([st.effect_step(seat, key, n * times, icon) for key, n in effect])
 
 
 def pay_step(seat: int, *alts: cat.Cost) -> st.PayCost:
