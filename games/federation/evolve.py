@@ -167,17 +167,22 @@ def _round_started(s: FederationState, e: ev.RoundStarted) -> None:
     s.laws = [e.left_law, e.right_law]
     s.law_stacks = [*map(tuple, e.laws)]
     s.next_laws = list(e.next_laws)
-    for i in range(cat.N_SPACES):
-        s.space_seat[i] = -1
-        s.space_votes[i] = 0
-        s.space_funding[i] = False
-        s.space_die[i] = False
-        s.space_token[i] = -1
+    # every space cleared (in place, each row at once)
+    s.space_seat[:] = _NO_SEATS
+    s.space_votes[:] = _NO_VOTES
+    s.space_funding[:] = _NO_FLAGS
+    s.space_die[:] = _NO_FLAGS
+    s.space_token[:] = _NO_SEATS
     for i in e.blocked:
         s.space_seat[i] = -2
     for i in e.neutral:
         s.space_seat[i] = -3
         s.space_votes[i] = e.neutral_votes
+
+
+_NO_SEATS = (-1,) * cat.N_SPACES  # a free space's seat, and no alteration token on it
+_NO_VOTES = (0,) * cat.N_SPACES
+_NO_FLAGS = (False,) * cat.N_SPACES
 
 
 def _round_ended(s: FederationState, e: ev.RoundEnded) -> None:

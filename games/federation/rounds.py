@@ -67,25 +67,36 @@ def begin_round(ctx: Ctx, rnd: int) -> None:
         )
     )
     order = _order(s)
-    turns = [st.Turn(seat=seat) for _ in range(cat.TURNS) for seat in order]
+    turns = [_TURNS[seat] for _ in range(cat.TURNS) for seat in order]
     ctx.push(*turns, st.ExecutivePhase(round=rnd))
+
+
+# Steps are frozen: the same few are made once and queued round after round.
+_SEATS = range(4)  # (at most 4 seats)
+_TURNS = tuple(st.Turn(seat=seat) for seat in _SEATS)
+_INCOMES = tuple(st.CollectIncome(seat=seat) for seat in _SEATS)
+_UPKEEPS = tuple(st.ChooseUpkeep(seat=seat) for seat in _SEATS)
+_ROUND_END = (st.FundProjects(), st.ScoreRows(), st.CountLawVotes())
+_CHOOSE_INCOMES = tuple(
+    tuple(st.ChooseIncome(seat=seat, structure=b) for b in range(cat.N_PRODUCTION))
+    for seat in _SEATS
+)
 
 
 def executive_phase(ctx: Ctx, rnd: int) -> None:
     order = _order(ctx.state)
     ctx.push(
-        *[st.CollectIncome(seat=seat) for seat in order],
-        *[st.ChooseUpkeep(seat=seat) for seat in order],
-        st.FundProjects(),
-        st.ScoreRows(),
-        st.CountLawVotes(),
+        *[_INCOMES[seat] for seat in order],
+        *[_UPKEEPS[seat] for seat in order],
+        *_ROUND_END,
         st.EndRound(round=rnd),
     )
 
 
 def collect_income(ctx: Ctx, seat: int) -> None:
     built = sorted(b for b in ctx.state.players[seat].built if b < cat.N_PRODUCTION)
-    ctx.push(*[st.ChooseIncome(seat=seat, structure=b) for b in built])
+    incomes = _CHOOSE_INCOMES[seat]
+    ctx.push(*[incomes[b] for b in built])
 
 
 def fund_projects(ctx: Ctx) -> None:
@@ -106,7 +117,10 @@ def score_rows(ctx: Ctx) -> None:
     s = ctx.state
     for row in range(3):
         for seat in row_winners(s, row):
-            ctx.gain(seat, pp=level(s.players[seat]), reason=f"row {row}")
+            ctx.gain(seat, pp=level(s.players[seat]), reason=_ROW_REASONS[row])
+
+
+_ROW_REASONS = tuple(f"row {row}" for row in range(3))
 
 
 def end_round(ctx: Ctx, rnd: int) -> None:
