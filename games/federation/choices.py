@@ -37,7 +37,7 @@ def _pay_then(seat: int, cost: cat.Cost) -> list[st.AnyStep]:
 
 # ------------------------------------------------------------------ setup and generic picks
 def _start_opts(s: FederationState, step: st.ChooseStartTile) -> list[CommandBody]:
-    return [cmd.StartTile(tile=t) for t in s.start_tiles]
+    return [_START_TILE_CMDS[t] for t in s.start_tiles]
 
 
 # Commands that are few values, frozen: made once and handed out by every listing.
@@ -48,6 +48,18 @@ _STALLS = tuple(
 )
 _ERUDITES = tuple(cmd.Erudite(tile=t) for t in range(15))
 _MISSION_CMDS = tuple(cmd.Mission(mission=m) for m in range(12))
+_CHECK_CMDS = tuple(cmd.Check(mission=m) for m in range(12))
+_CRYSTAL_CMDS = tuple(cmd.Crystal(kind=k) for k in range(3))
+_MEDAL_CMDS = {kind: cmd.Medal(kind=kind) for kind in cat.MEDAL_KINDS}
+_PROJECT_CMDS = tuple(cmd.Project(project=i) for i in range(7))
+_START_TILE_CMDS = tuple(cmd.StartTile(tile=t) for t in range(len(cat.START_TILES)))
+_DEAD_CMDS = tuple(cmd.DeadAsteroid(reward=r) for r in range(len(cat.DEAD_REWARDS)))
+_LAW_CMDS = (cmd.LawChoice(side=0), cmd.LawChoice(side=1))
+_INCOME_CMDS = tuple(
+    (cmd.Income(structure=b, take=True), cmd.Income(structure=b, take=False))
+    for b in range(cat.N_PRODUCTION)
+)
+_TOKEN_CMDS: dict[tuple[int, int], CommandBody] = {}  # by level and spot, made as listed
 
 
 def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
@@ -102,7 +114,7 @@ def _discard(ctx: Ctx, step: st.DiscardCrystals, c: cmd.Discard) -> None:
 
 
 def _crystal_opts(s: FederationState, step: st.ChooseCrystal) -> list[CommandBody]:
-    return [cmd.Crystal(kind=k) for k in range(3)]
+    return list(_CRYSTAL_CMDS)
 
 
 def _crystal(ctx: Ctx, step: st.ChooseCrystal, c: cmd.Crystal) -> None:
@@ -134,7 +146,7 @@ def _influence(ctx: Ctx, step: st.ChooseInfluence, c: cmd.Influence) -> None:
 
 def _medal_opts(s: FederationState, step: st.ChooseMedal) -> list[CommandBody]:
     held = s.players[step.seat].medals
-    return [cmd.Medal(kind=k) for k in cat.MEDAL_KINDS if k not in held and s.medal_supply[k]]
+    return [_MEDAL_CMDS[k] for k in cat.MEDAL_KINDS if k not in held and s.medal_supply[k]]
 
 
 def _medal(ctx: Ctx, step: st.ChooseMedal, c: cmd.Medal) -> None:
@@ -156,7 +168,7 @@ def _fork(ctx: Ctx, step: st.ChooseFork, c: cmd.Fork) -> None:
 def _dead_opts(s: FederationState, step: st.ChooseDeadAsteroid) -> list[CommandBody]:
     if s.dead_left <= 0:
         return []
-    return [cmd.DeadAsteroid(reward=r) for r in range(len(cat.DEAD_REWARDS))]
+    return list(_DEAD_CMDS)
 
 
 def _dead(ctx: Ctx, step: st.ChooseDeadAsteroid, c: cmd.DeadAsteroid) -> None:
@@ -169,7 +181,14 @@ def _blue_opts(s: FederationState, step: st.ChooseToken) -> list[CommandBody]:
     if step.level <= 0 or not s.blue_shown[step.level]:
         return []
     row = s.blue_tokens[step.level - 1]
-    return [cmd.TakeToken(level=step.level, spot=i) for i, t in enumerate(row) if t >= 0]
+    return [_token_command(step.level, i) for i, t in enumerate(row) if t >= 0]
+
+
+def _token_command(level: int, spot: int) -> CommandBody:
+    found = _TOKEN_CMDS.get((level, spot))
+    if found is None:
+        found = _TOKEN_CMDS[level, spot] = cmd.TakeToken(level=level, spot=spot)
+    return found
 
 
 def _blue(ctx: Ctx, step: st.ChooseToken, c: cmd.TakeToken) -> None:
@@ -280,7 +299,7 @@ def _retrigger(ctx: Ctx, step: st.ChooseRetrigger, c: cmd.Retrigger) -> None:
 
 # ------------------------------------------------------------------ rooms
 def _project_opts(s: FederationState, step: st.ChooseProject) -> list[CommandBody]:
-    return [cmd.Project(project=i) for i in range(7) if s.projects[i] < cat.PROJECT_MAX]
+    return [_PROJECT_CMDS[i] for i in range(7) if s.projects[i] < cat.PROJECT_MAX]
 
 
 def _project(ctx: Ctx, step: st.ChooseProject, c: cmd.Project) -> None:
@@ -301,7 +320,7 @@ def advance_project(ctx: Ctx, project: int, seat: int) -> None:
 def _check_opts(s: FederationState, step: st.ChooseCheck) -> list[CommandBody]:
     p = s.players[step.seat]
     top = 4 if step.level_two_only else 12
-    return [cmd.Check(mission=m) for m in range(top) if not p.checks[m]]
+    return [_CHECK_CMDS[m] for m in range(top) if not p.checks[m]]
 
 
 def _check(ctx: Ctx, step: st.ChooseCheck, c: cmd.Check) -> None:
@@ -460,6 +479,8 @@ def _post(ctx: Ctx, step: st.AfterPlacement, c: cmd.Mission | cmd.UseTile | cmd.
 
 # ------------------------------------------------------------------ executive phase
 def _income_opts(s: FederationState, step: st.ChooseIncome) -> list[CommandBody]:
+    if 0 <= step.structure < cat.N_PRODUCTION:
+        return list(_INCOME_CMDS[step.structure])
     return [
         cmd.Income(structure=step.structure, take=True),
         cmd.Income(structure=step.structure, take=False),
@@ -500,7 +521,7 @@ def _upkeep(ctx: Ctx, step: st.ChooseUpkeep, c: cmd.Upkeep) -> None:
 
 
 def _law_opts(s: FederationState, step: st.ChooseLaw) -> list[CommandBody]:
-    return [cmd.LawChoice(side=0), cmd.LawChoice(side=1)]
+    return list(_LAW_CMDS)
 
 
 def _law(ctx: Ctx, step: st.ChooseLaw, c: cmd.LawChoice) -> None:
@@ -697,7 +718,16 @@ def _upkeep_is(s: FederationState, step: st.ChooseUpkeep, c: CommandBody) -> boo
     return pay in cost_payments(h, (cost,)) and can_settle(minus(h, pay), rest)
 
 
+def _post_is(s: FederationState, step: st.AfterPlacement, c: CommandBody) -> bool:
+    if type(c) is cmd.Mission:
+        return not step.mission_done and c.mission in open_missions(s, step.seat)
+    if type(c) is cmd.UseTile:
+        return c.tile in _loop_tiles(s.players[step.seat])
+    return c == END_TURN
+
+
 _IS_OPTION: dict[type[st.Step], Callable[[FederationState, Any, CommandBody], bool]] = {
+    st.AfterPlacement: _post_is,
     st.PayCost: _pay_is,
     st.ChooseStall: _stall_is,
     st.ChooseErudite: _erudite_is,

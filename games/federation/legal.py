@@ -14,7 +14,7 @@ die × token, and the outer space).
 
 from __future__ import annotations
 
-from games.federation.choices import END_TURN, options, surely_an_option
+from games.federation.choices import CHOICE_TYPES, END_TURN, options, surely_an_option
 from games.federation.payments import Holding, can_settle, holding
 from games.federation.placement import placement_items
 from games.federation.state import FederationState
@@ -36,7 +36,7 @@ from orrery_contracts.federation import steps as st
 
 _COMMAND_TYPES = frozenset(COMMAND_TYPES)
 # the commands that answer an after-placement choice: any other is "wrong phase" outright
-_ANSWERS: dict[type[st.Choice], tuple[type[CommandBody], ...]] = {
+_ANSWERS: dict[type[st.Step], tuple[type[CommandBody], ...]] = {
     st.AfterPlacement: (cmd.Mission, cmd.UseTile, cmd.EndTurn),
 }
 
@@ -91,14 +91,15 @@ def answer_problem(
     A command of another kind than the choice asks for is ``wrong_phase``; one of the
     right kind that is not offered now is ``not_an_option``.
     """
-    if isinstance(step, st.Turn):
-        return _wrong_phase(command, "place an ambassador first")
-    if not isinstance(step, st.Choice):
+    kind = type(step)  # (exact types: steps are final classes)
+    if kind not in CHOICE_TYPES:
+        if kind is st.Turn:
+            return _wrong_phase(command, "place an ambassador first")
         return _wrong_phase(command, f"a {step.kind} step is pending")
-    allowed = _ANSWERS.get(type(step))
-    if allowed is not None and not isinstance(command, allowed):
+    allowed = _ANSWERS.get(kind)
+    if allowed is not None and type(command) not in allowed:
         return _wrong_phase(command, f"a {step.kind} choice is pending")
-    if command == END_TURN and type(step) is st.AfterPlacement:
+    if kind is st.AfterPlacement and command == END_TURN:
         return None  # always an option (the last): no need to list the others
     if surely_an_option(state, step, command):
         return None  # an option, told without listing them (a refusal lists them)

@@ -32,6 +32,10 @@ _CANDIDATES: dict[type[st.Step], list[CommandBody]] = {
     st.ChooseErudite: [cmd.Erudite(tile=t) for t in range(-1, 17)],
     st.ChooseStructure: [cmd.Build(structure=k) for k in range(-1, 10)],
     st.ChooseSpyTarget: [cmd.Spy(target=t) for t in range(-1, 13)],
+    st.AfterPlacement: [
+        *(cmd.Mission(mission=m) for m in range(-1, 13)),
+        *(cmd.UseTile(tile=t) for t in range(-1, 16)),
+    ],
     st.ChooseUpkeep: [
         cmd.Upkeep(level=lvl, copp=c, lav=v, ocean=o)
         for lvl in range(7)
