@@ -171,12 +171,19 @@ def _check_funded_mission(ctx: Ctx, step: st.CheckFundedMission) -> None:
     effects.check_funded_mission(ctx, step.seat, step.icon)
 
 
+# (a gain of crystals is mostly a gain: the cost printed on a token is the exception)
 def _gain_coppernium(ctx: Ctx, step: st.GainCoppernium) -> None:
-    effects.gain_crystal(ctx, step.seat, step.amount, 0)
+    if step.amount >= 0:
+        ctx.gain(step.seat, copp=step.amount)
+    else:
+        effects.gain_crystal(ctx, step.seat, step.amount, 0)
 
 
 def _gain_lavandium(ctx: Ctx, step: st.GainLavandium) -> None:
-    effects.gain_crystal(ctx, step.seat, step.amount, 1)
+    if step.amount >= 0:
+        ctx.gain(step.seat, lav=step.amount)
+    else:
+        effects.gain_crystal(ctx, step.seat, step.amount, 1)
 
 
 def _gain_authority(ctx: Ctx, step: st.GainAuthority) -> None:
@@ -184,7 +191,10 @@ def _gain_authority(ctx: Ctx, step: st.GainAuthority) -> None:
 
 
 def _gain_oceanium(ctx: Ctx, step: st.GainOceanium) -> None:
-    effects.gain_crystal(ctx, step.seat, step.amount, 2)
+    if step.amount >= 0:
+        ctx.gain(step.seat, ocean=step.amount)
+    else:
+        effects.gain_crystal(ctx, step.seat, step.amount, 2)
 
 
 def _gain_ships(ctx: Ctx, step: st.GainShips) -> None:

@@ -127,11 +127,20 @@ def orange_move(ctx: Ctx, seat: int, new: int) -> None:
 def planet_tiles(ctx: Ctx, seat: int, planet: int) -> None:
     """Erudite tiles with the planet icon fire right after that planet's action."""
     p = ctx.state.players[seat]
+    if _PLANET_TILES[planet].isdisjoint(p.erudite):
+        return  # (most seats hold none of this planet's tiles)
     for tile in list(p.erudite):
         timing, effect = cat.ERUDITE[tile]
         if timing == "planet" and tile // 3 == planet and tile not in p.erudite_used:
             ctx.emit(ev.TileUsed(seat=seat, tile=tile))
             ctx.push_effect(seat, effect)
+
+
+# The erudite tiles that fire after each planet's action (a planet's tiles are 3p..3p+2).
+_PLANET_TILES = tuple(
+    frozenset(t for t in range(3 * planet, 3 * planet + 3) if cat.ERUDITE[t][0] == "planet")
+    for planet in range(5)
+)
 
 
 # ------------------------------------------------------------------ rooms and missions

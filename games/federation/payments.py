@@ -213,6 +213,9 @@ def settle_options(
     ``most`` of them, if given)."""
     h = holding(s.players[seat])
     rest = pending_items(s, seat)
+    if not rest:  # nothing follows: every payment settles
+        every = cost_payments(h, alts)
+        return list(every if most is None else every[:most])
     out: list[tuple[int, ...]] = []
     for pay in cost_payments(h, alts):
         if can_settle(minus(h, pay), rest):
