@@ -14,6 +14,7 @@ from games.federation.payments import (
     can_pay_now,
     can_pay_then,
     can_settle,
+    cost_item,
     cost_payments,
     discards_of,
     holding,
@@ -60,6 +61,10 @@ _INCOME_CMDS = tuple(
     for b in range(cat.N_PRODUCTION)
 )
 _TOKEN_CMDS: dict[tuple[int, int], CommandBody] = {}  # by level and spot, made as listed
+# The costs the listings ask about, each as its item (``payments.cost_item``).
+_STALL_COSTS = tuple(cost_item((cost,)) for cost, _ in cat.STALLS)
+_PRODUCTION_COSTS = tuple(cost_item((cost,)) for cost, _ in cat.PRODUCTION)
+_MEGA_COST = cost_item(cat.MEGA_COSTS)
 
 
 def _start(ctx: Ctx, step: st.ChooseStartTile, c: cmd.StartTile) -> None:
@@ -204,7 +209,7 @@ def _yellow_opts(
     h = holding(p)
     rest = pending_items(s, step.seat)
     out: list[CommandBody] = []
-    for i, (cost, _) in enumerate(cat.STALLS):
+    for i, cost in enumerate(_STALL_COSTS):
         if p.stalls[i] < 2 and can_pay_then(h, rest, cost):
             out.append(_STALLS[2 * i + (p.stalls[i] == 1)])
             if len(out) == most:
@@ -255,7 +260,7 @@ def _green_opts(
     rest = pending_items(s, step.seat)
     out: list[CommandBody] = []
     for i, kind in enumerate(s.production):
-        if i not in p.built and can_pay_then(h, rest, cat.PRODUCTION[kind][0]):
+        if i not in p.built and can_pay_then(h, rest, _PRODUCTION_COSTS[kind]):
             out.append(_BUILDS[i])
             if len(out) == most:
                 return out
@@ -263,7 +268,7 @@ def _green_opts(
         k = cat.N_PRODUCTION + j
         if k in p.built or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
             continue
-        if can_pay_then(h, rest, *cat.MEGA_COSTS):
+        if can_pay_then(h, rest, _MEGA_COST):
             out.append(_BUILDS[k])
             if len(out) == most:
                 break
@@ -655,7 +660,7 @@ def _stall_is(s: FederationState, step: st.ChooseStall, c: CommandBody) -> bool:
     p = s.players[step.seat]
     if p.stalls[i] >= 2 or c.upper != (p.stalls[i] == 1):
         return False
-    return can_pay_then(holding(p), pending_items(s, step.seat), cat.STALLS[i][0])
+    return can_pay_then(holding(p), pending_items(s, step.seat), _STALL_COSTS[i])
 
 
 def _erudite_is(s: FederationState, step: st.ChooseErudite, c: CommandBody) -> bool:
@@ -679,12 +684,12 @@ def _structure_is(s: FederationState, step: st.ChooseStructure, c: CommandBody) 
     if type(k) is not int or k in p.built:
         return False
     if 0 <= k < len(s.production):
-        cost = cat.PRODUCTION[s.production[k]][0]
+        cost = _PRODUCTION_COSTS[s.production[k]]
         return can_pay_then(holding(p), pending_items(s, step.seat), cost)
     j = k - cat.N_PRODUCTION
     if not 0 <= j < cat.N_MEGA or s.mega_filled[j] >= len(cat.MEGA_SLOTS):
         return False
-    return can_pay_then(holding(p), pending_items(s, step.seat), *cat.MEGA_COSTS)
+    return can_pay_then(holding(p), pending_items(s, step.seat), _MEGA_COST)
 
 
 def _spy_is(s: FederationState, step: st.ChooseSpyTarget, c: CommandBody) -> bool:

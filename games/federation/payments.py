@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from games.federation.state import FederationState, Player
 from orrery_contracts.federation import catalogue as cat
@@ -22,11 +22,21 @@ Holding = tuple[int, int, int, int]  # coppernium, lavandium, oceanium, diamonds
 NO_GAIN: Holding = (0, 0, 0, 0)
 
 
-class Item(NamedTuple):
-    """A gain (``alts`` empty) or a cost (one of the alternatives ``alts``) ahead."""
+class Item:
+    """A gain (``alts`` empty) or a cost (one of the alternatives ``alts``) ahead.
 
-    gain: Holding = NO_GAIN
-    alts: tuple[cat.Cost, ...] = ()
+    Made once for each gain or cost (``cost_item``, ``_gain_item``) and never changed,
+    so an item is told by its identity: the cached settlements (``can_settle``) hash a
+    sequence of items by their identities, not by their nested tuples."""
+
+    __slots__ = ("alts", "gain")
+
+    def __init__(self, gain: Holding = NO_GAIN, alts: tuple[cat.Cost, ...] = ()) -> None:
+        self.gain = gain
+        self.alts = alts
+
+    def __repr__(self) -> str:
+        return f"Item(gain={self.gain}, alts={self.alts})"
 
 
 def holding(p: Player) -> Holding:
@@ -183,13 +193,11 @@ def can_pay_now(s: FederationState, seat: int, *alts: cat.Cost) -> bool:
     return can_settle(holding(s.players[seat]), items)
 
 
-def can_pay_then(h: Holding, rest: tuple[Item, ...], *alts: cat.Cost) -> bool:
+def can_pay_then(h: Holding, rest: tuple[Item, ...], cost: Item) -> bool:
     """``can_pay_now`` for a listing that asks it of many costs: the seat's holding
-    ``h`` and what follows (``pending_items``) taken once by the caller."""
-    item = _COST_ITEMS.get(alts)  # cost_item, its lookup written out (listings ask it often)
-    if item is None:
-        item = cost_item(alts)
-    return can_settle(h, (item, *rest))
+    ``h`` and what follows (``pending_items``) taken once by the caller, each cost's item
+    (``cost_item``) made once by the caller too."""
+    return can_settle(h, (cost, *rest))
 
 
 # The cost items made so far, by their alternatives (the catalogue's costs: few).

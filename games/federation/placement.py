@@ -49,19 +49,23 @@ def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
 
 def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
     ctx.pop()
-    outer = c.space == cat.OUTER
-    votes = 0
-    if not outer and not c.funding:
-        votes = cat.ALTERATIONS[c.token][1] if c.token >= 0 else cat.AMBASSADORS[c.ambassador][0]
-    ctx.emit(
-        ev.Placed(
-            seat=seat,
-            ambassador=c.ambassador,
-            space=c.space,
-            funding=c.funding,
-            die=c.die,
-            token=c.token,
-            votes=votes,
-        )
-    )
+    ctx.emit(placed_event(seat, c))
     ctx.push(*placement_steps(seat, c))
+
+
+@lru_cache(maxsize=8192)
+def placed_event(seat: int, c: cmd.Place) -> ev.Placed:
+    """The event of a (valid) placement: a pure function of the command, cached (events
+    are frozen, so every placement of it shares one)."""
+    votes = 0
+    if c.space != cat.OUTER and not c.funding:
+        votes = cat.ALTERATIONS[c.token][1] if c.token >= 0 else cat.AMBASSADORS[c.ambassador][0]
+    return ev.Placed(
+        seat=seat,
+        ambassador=c.ambassador,
+        space=c.space,
+        funding=c.funding,
+        die=c.die,
+        token=c.token,
+        votes=votes,
+    )
