@@ -144,11 +144,11 @@ def _place_airship(
     if explorer and state.secret_deck:
         events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
     if state.ships[seat] + 1 < cat.AIRSHIPS:
-        return _end_turn(state, seat, events, rng, take, placed=True)
+        return _end_turn(state, seat, events, rng, take, True)
     free = free_slots(state)
     if len(free) == 1:
         events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
-        return _end_turn(state, seat, events, rng, take, placed=True)
+        return _end_turn(state, seat, events, rng, take, True)
     events.append(ev.SlotPending(seat=seat))
     return events, False
 

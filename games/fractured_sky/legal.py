@@ -91,12 +91,12 @@ def gate(state: FracturedSkyState, seat: int, kind: type[CommandBody]) -> Reject
     (RULES.md, rule choice 12): in every phase, on or off the seat's turn.
     """
     phase = state.phase
-    if 0 <= seat < state.seats and phase != PHASE_FINISHED:
-        # the usual cases, accepted at once (the checks below find nothing to refuse
-        # in them): a trade, or a command of the phase from the seat whose turn it is
-        if kind is cmd.Trade:
-            return None
+    # the usual cases, accepted at once (the checks below find nothing to refuse in
+    # them): a command of the phase from the seat whose turn it is, or a trade
+    if 0 <= seat < state.seats:
         if seat == state.turn and kind in _TURN_COMMANDS.get(phase, ()):
+            return None
+        if kind is cmd.Trade and phase != PHASE_FINISHED:
             return None
     if phase == PHASE_FINISHED:
         return Rejected(GAME_OVER, "the game is over")
@@ -196,9 +196,8 @@ _CHIP_COPIES: dict[int, int] = {c: cat.CHIPS.count(c) for c in cat.CHIPS}
 
 def airship_problem(state: FracturedSkyState, seat: int, region: int, chip: int) -> Rejected | None:
     """A placement's region (in play, without the seat's airship), then its chip."""
-    problem = region_problem(state, region)
-    if problem is not None:
-        return problem
+    if region not in state.regions:
+        return region_problem(state, region)
     row = state.airships[seat]
     if row[region] >= 0:
         return Rejected("region_taken", "you already have an airship in that region")
@@ -209,7 +208,11 @@ def airship_problem(state: FracturedSkyState, seat: int, region: int, chip: int)
 
 
 def slot_problem(state: FracturedSkyState, slot: int) -> Rejected | None:
-    if slot not in free_slots(state):
+    if type(slot) is int:  # ``slot in free_slots(state)``, without the list
+        free = 1 <= slot <= state.participants and state.next_slots[slot - 1] < 0
+    else:
+        free = slot in free_slots(state)
+    if not free:
         return Rejected("slot_unavailable", "that turn slot is taken or not in use")
     return None
 

@@ -75,13 +75,14 @@ def region_presences(state: FracturedSkyState, chips: list[list[int]]) -> list[l
     for seat in range(state.participants):
         skims = skimmers[seat]
         forts = fortresses[seat]
+        row = chips[seat]
         if not any(skims) and not any(forts):
             # the usual row: airships alone, each as strong as its chip
-            for region, chip in enumerate(chips[seat]):
+            for region, chip in enumerate(row):
                 if chip >= 0:
                     found[region].append(Presence(seat, chip, chip))
             continue
-        for region, chip in enumerate(chips[seat]):
+        for region, chip in enumerate(row):
             if chip < 0:
                 skim = skims[region]
                 if skim:

@@ -122,36 +122,82 @@ def resolve_region(
     (``found``: the region's presences, when the caller made them already)."""
     if found is None:
         found = presences(sim, chips, region)
-    return _resolve(_Round(sim, order), region, sim.board_stardust[region], found)
+    board = sim.board_stardust
+    per_region: list[list[Presence]] = [[]] * len(board)
+    per_region[region] = found
+    return _outcomes(_Round(sim, order), board, [region], per_region)[0]
 
 
-def _resolve(
-    rnd: _Round, region: int, stardust_here: int, found: list[Presence]
-) -> ev.RegionOutcome:
-    """The outcome of ``region`` holding ``stardust_here`` with presences ``found``."""
-    if not found:  # nobody here: no rank, no market, nothing gained
-        return _nobody(region, rnd.participants)
-    power = [-1] * rnd.participants
-    # the ranking (``power.ranking``): eligible presences (power >= 1), best first
-    ranked: list[Presence] = []
-    for place in found:
-        total = power[place.seat] = place.total
-        if total >= 1:
-            ranked.append(place)
-    if len(ranked) > 1:
-        ranked.sort(key=rnd.key)
-    gains: list[ev.Gain] = []
-    choices: list[ev.Choice] = []
+def _outcomes(
+    rnd: _Round, board: list[int], regions: list[int], found: list[list[Presence]]
+) -> list[ev.RegionOutcome]:
+    """The outcome of each of ``regions`` (``board``: stardust per region, ``found``:
+    presences per region). A region's outcome reads nothing another region's outcome
+    changes (presences, markets and its own stardust), so all are made in one loop."""
+    participants = rnd.participants
+    out: list[ev.RegionOutcome] = []
+    for region in regions:
+        here = found[region]
+        if not here:  # nobody here: no rank, no market, nothing gained
+            out.append(_nobody(region, participants))
+            continue
+        power = [-1] * participants
+        # the ranking (``power.ranking``): eligible presences (power >= 1), best first
+        if len(here) == 1:  # the most frequent case: no list to filter or sort
+            place = here[0]
+            total = power[place.seat] = place.total
+            ranked = [place] if total >= 1 else []
+        else:
+            ranked = []
+            for place in here:
+                total = power[place.seat] = place.total
+                if total >= 1:
+                    ranked.append(place)
+            if len(ranked) > 1:
+                ranked.sort(key=rnd.key)
+        gains: list[ev.Gain] = []
+        choices: list[ev.Choice] = []
+        stardust_here = board[region]
+        stardust_seat = -1
+        if ranked:
+            stardust_seat = _ranks(rnd, region, stardust_here, ranked, gains, choices)
+        if rnd.paying:
+            _markets(rnd, region, here, gains, choices)
+        out.append(
+            ev.RegionOutcome(
+                region=region,
+                power=power,
+                ranking=[*map(_SEAT, ranked)],
+                stardust_seat=stardust_seat,
+                stardust=stardust_here if stardust_seat >= 0 else 0,
+                gains=gains,
+                choices=choices,
+            )
+        )
+    return out
+
+
+def _ranks(
+    rnd: _Round,
+    region: int,
+    stardust_here: int,
+    ranked: list[Presence],
+    gains: list[ev.Gain],
+    choices: list[ev.Choice],
+) -> int:
+    """The rank rewards (stardust, then both resources, then one of choice) of
+    ``ranked``, best first (not empty): the gains and choices, and the stardust's
+    seat (-1: no stardust here)."""
+    seats = rnd.seats
+    rewards = rnd.rewards[region]
     stardust_seat = -1
-    rank = 0  # the stardust rank, then "both", then "one"; an AI occupies its rank
-    if stardust_here and ranked:
+    rank = 0  # an AI occupies its rank, but takes only stardust
+    if stardust_here:
         stardust_seat = ranked[0].seat
         rank = 1
     if rank < len(ranked):
-        seats = rnd.seats
-        rewards = rnd.rewards[region]
         seat = ranked[rank].seat
-        if seat < seats:  # an AI takes only stardust
+        if seat < seats:
             gains.extend(rewards[seat].both)
         if rank + 1 < len(ranked):
             seat = ranked[rank + 1].seat
@@ -161,17 +207,7 @@ def _resolve(
                     gains.append(one.one_gain)
                 else:
                     choices.append(one.one_choice)  # type: ignore[arg-type]
-    if rnd.paying:
-        _markets(rnd, region, found, gains, choices)
-    return ev.RegionOutcome(
-        region=region,
-        power=power,
-        ranking=[*map(_SEAT, ranked)],
-        stardust_seat=stardust_seat,
-        stardust=stardust_here if stardust_seat >= 0 else 0,
-        gains=gains,
-        choices=choices,
-    )
+    return stardust_seat
 
 
 def _markets(
@@ -251,19 +287,18 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
         _record(work, ev.ObjectiveScored(outcome=outcome))
     _resolve_regions(work, found, _Round(sim, order))
     if not sim.pending:
-        after_rewards(work, rng)
+        after_rewards(work, rng, order)
 
 
 def _resolve_regions(
     work: Working[FracturedSkyState], found: list[list[Presence]], rnd: _Round
 ) -> None:
-    """Every region left to right, each outcome folded before the next is resolved."""
+    """Every region left to right, each outcome folded before the next is recorded."""
     sim = work.state
     events = work.events
-    board = sim.board_stardust
     convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
-    for region in sim.regions:
-        resolved = ev.RegionResolved(outcome=_resolve(rnd, region, board[region], found[region]))
+    for outcome in _outcomes(rnd, sim.board_stardust, sim.regions, found):
+        resolved = ev.RegionResolved(outcome=outcome)
         events.append(resolved)
         _FOLD_RESOLVED(sim, resolved)
         if convert:
@@ -284,10 +319,14 @@ def convert_ai(work: Working[FracturedSkyState]) -> None:
             tally = sim.ai_tally[index]
 
 
-def after_rewards(work: Working[FracturedSkyState], rng: Random) -> None:
-    """Cleanup and the next round, or the end of the game after round 5."""
+def after_rewards(
+    work: Working[FracturedSkyState], rng: Random, order: list[int] | None = None
+) -> None:
+    """Cleanup and the next round, or the end of the game after round 5 (``order``: the
+    end-of-round turn order, when the caller has it)."""
     sim = work.state
-    order = end_order(sim)
+    if order is None:
+        order = end_order(sim)
     if sim.round >= cat.ROUNDS:
         _record(
             work,
