@@ -13,7 +13,7 @@ from random import Random
 
 from games.clone import clone
 from games.federation.automatic import after_step, drain, may_be_due
-from games.federation.choices import answer
+from games.federation.choices import ANSWERS, answer
 from games.federation.legal import problem
 from games.federation.placement import apply_place
 from games.federation.state import FederationState
@@ -41,7 +41,8 @@ def play(state: FederationState, command: CommandBody, seat: int, rng: Random) -
     if type(command) is cmd.Place:
         apply_place(ctx, seat, command)
     else:
-        answer(ctx, state.queue[0], command)
+        step = state.queue[0]  # a choice (``problem`` said so): its answer, looked up here
+        ANSWERS[type(step)](ctx, step, command)
     due = may_be_due(state)  # after_step's first look (every seat and planet)
     if due:
         ctx.touched = due
