@@ -225,7 +225,9 @@ def _yellow(ctx: Ctx, step: st.ChooseStall, c: cmd.Stall) -> None:
     ctx.push(*_pay_then(step.seat, cost), *effect_steps(step.seat, reward, times=times))
 
 
-def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody]:
+def _purple_opts(
+    s: FederationState, step: st.ChooseErudite, most: int | None = None
+) -> list[CommandBody]:
     mine = s.players[step.seat].erudite
     stock = s.erudite_stock
     out: list[CommandBody] = []
@@ -233,6 +235,8 @@ def _purple_opts(s: FederationState, step: st.ChooseErudite) -> list[CommandBody
     for t in _LEVEL_ONE_TILES if step.level_one_only else _TILES:
         if stock[t] > 0 and t not in mine and (t % 3 == 0 or t - 1 in mine):
             out.append(_ERUDITES[t])
+            if len(out) == most:
+                break
     return out
 
 
@@ -510,9 +514,10 @@ def _upkeep_opts(
         if cost is None:
             out.append(cmd.Upkeep(level=lvl))
         else:
-            for c, lv, o, _ in settle_options(s, step.seat, (cost,)):
+            left = None if most is None else most - len(out)
+            for c, lv, o, _ in settle_options(s, step.seat, (cost,), left):
                 out.append(cmd.Upkeep(level=lvl, copp=c, lav=lv, ocean=o))
-        if most is not None and len(out) >= most:
+        if len(out) == most:
             break
     return out
 
@@ -612,6 +617,10 @@ def _first_spy_targets(s: FederationState, step: st.ChooseSpyTarget) -> list[Com
     return _spy_opts(s, step, 2)
 
 
+def _first_erudites(s: FederationState, step: st.ChooseErudite) -> list[CommandBody]:
+    return _purple_opts(s, step, 2)
+
+
 def _first_discards(s: FederationState, step: st.DiscardCrystals) -> list[CommandBody]:
     return _discard_opts(s, step, 2)
 
@@ -631,6 +640,7 @@ FIRST_OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[Comm
     st.ChooseSpyTarget: _first_spy_targets,
     st.DiscardCrystals: _first_discards,
     st.ChooseUpkeep: _first_upkeeps,
+    st.ChooseErudite: _first_erudites,
 }
 
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
@@ -723,6 +733,25 @@ def _upkeep_is(s: FederationState, step: st.ChooseUpkeep, c: CommandBody) -> boo
     return pay in cost_payments(h, (cost,)) and can_settle(minus(h, pay), rest)
 
 
+def _discard_is(s: FederationState, step: st.DiscardCrystals, c: CommandBody) -> bool:
+    if type(c) is not cmd.Discard:
+        return False
+    h = holding(s.players[step.seat])
+    if sum(h[:3]) <= cat.MAX_CRYSTALS:
+        return False
+    thrown = (c.copp, c.lav, c.ocean, 0)
+    return thrown in discards_of(h) and can_settle(minus(h, thrown), pending_items(s, step.seat))
+
+
+def _token_is(s: FederationState, step: st.ChooseToken, c: CommandBody) -> bool:
+    if type(c) is not cmd.TakeToken or c.level != step.level or type(c.spot) is not int:
+        return False
+    if step.level <= 0 or not s.blue_shown[step.level]:
+        return False
+    row = s.blue_tokens[step.level - 1]
+    return 0 <= c.spot < len(row) and row[c.spot] >= 0
+
+
 def _post_is(s: FederationState, step: st.AfterPlacement, c: CommandBody) -> bool:
     if type(c) is cmd.Mission:
         return not step.mission_done and c.mission in open_missions(s, step.seat)
@@ -733,6 +762,8 @@ def _post_is(s: FederationState, step: st.AfterPlacement, c: CommandBody) -> boo
 
 _IS_OPTION: dict[type[st.Step], Callable[[FederationState, Any, CommandBody], bool]] = {
     st.AfterPlacement: _post_is,
+    st.DiscardCrystals: _discard_is,
+    st.ChooseToken: _token_is,
     st.PayCost: _pay_is,
     st.ChooseStall: _stall_is,
     st.ChooseErudite: _erudite_is,

@@ -36,6 +36,8 @@ def _choices(seat: int) -> list[st.AnyStep]:
         st.ChooseSpyTarget(seat=seat, planets_only=True),
         st.DiscardCrystals(seat=seat),
         st.ChooseUpkeep(seat=seat),
+        st.ChooseErudite(seat=seat),
+        st.ChooseErudite(seat=seat, level_one_only=True),
     ]
 
 

@@ -36,6 +36,12 @@ _CANDIDATES: dict[type[st.Step], list[CommandBody]] = {
         *(cmd.Mission(mission=m) for m in range(-1, 13)),
         *(cmd.UseTile(tile=t) for t in range(-1, 16)),
     ],
+    st.DiscardCrystals: [
+        cmd.Discard(copp=c, lav=v, ocean=o) for c, v, o in product(range(-1, 5), repeat=3)
+    ],
+    st.ChooseToken: [
+        cmd.TakeToken(level=lvl, spot=i) for lvl in range(-1, 9) for i in range(-1, 5)
+    ],
     st.ChooseUpkeep: [
         cmd.Upkeep(level=lvl, copp=c, lav=v, ocean=o)
         for lvl in range(7)
