@@ -23,7 +23,7 @@ def _blocks(s: FederationState, rnd: int, rng: Random) -> tuple[list[int], list[
     n_block = cat.BLOCKED_PER_WING.get(s.seats, 0)
     n_neutral = cat.NEUTRAL_PER_ROW.get(s.seats, 0)
     blocked: list[int] = []
-    for wing in range(2):
+    for wing in range(2) if n_block else ():  # (a sample of none draws nothing)
         for row in rng.sample(range(3), n_block):
             blocked.append(row * 6 + wing * 3 + rng.randrange(3))
     neutral: list[int] = []
