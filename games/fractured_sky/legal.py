@@ -320,15 +320,21 @@ def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Reject
 
 def problem(state: FracturedSkyState, seat: int, command: CommandBody) -> Rejected | None:
     """The rejection ``decide`` gives for this command, or None when it is accepted."""
-    found = gate(state, seat, type(command))
-    if found is not None:
-        return found
+    kind = type(command)
+    if not (
+        seat == state.turn
+        and kind in _TURN_COMMANDS.get(state.phase, ())
+        and 0 <= seat < state.seats
+    ):  # not ``gate``'s usual case, which it accepts at once: asked without the call
+        found = gate(state, seat, kind)
+        if found is not None:
+            return found
     # A ``match`` on ``type(command)`` with dotted value patterns: a case that misses is
     # one compare of two classes (a class pattern is an ``isinstance`` through msgspec's
     # metaclass, several times dearer); ``c`` is ``Any`` because mypy does
     # not narrow ``command`` from ``type(command)``. The most frequent commands first.
     c: Any = command
-    match type(command):
+    match kind:
         case cmd.PlaceAirship:
             return airship_problem(state, seat, c.region, c.chip)
         case cmd.Trade:

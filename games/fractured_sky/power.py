@@ -40,23 +40,35 @@ def adjusted_chips(
     """Chips after the over-10 rule: every chip reduced by the excess (floor 0). AIs
     ignore the limit; their tokens show the face the rotation rule gives (``board``:
     stardust per region after the reveal)."""
+    chips, excess, _ = reveal(state, board)
+    return chips, excess
+
+
+def reveal(
+    state: FracturedSkyState, board: list[int] | None = None
+) -> tuple[list[list[int]], list[int], list[list[Presence]]]:
+    """``adjusted_chips`` and the ``region_presences`` of those chips, made in one pass
+    over each participant's airships (the round end needs both)."""
+    per_region = region_platforms(state)
+    found: list[list[Presence]] = [[] for _ in per_region]
     chips: list[list[int]] = []
     excess: list[int] = []
     seats = state.seats
+    skimmers = state.skimmers
+    fortresses = state.fortresses
     for seat, row in enumerate(state.airships):
+        skims = skimmers[seat]
+        forts = fortresses[seat]
         if seat >= seats:
-            chips.append(ai_faces(state, row, board or state.board_stardust))
+            faces = ai_faces(state, row, board or state.board_stardust)
+            chips.append(_present(found, seat, faces, 0, skims, forts, per_region))
             excess.append(0)
             continue
         over = sum(row) + row.count(-1) - 10  # the chips' total (-1 marks no airship)
-        if over > 0:
-            excess.append(over)
-            # max(0, v - over) for a chip, without a call per chip; -1 stays
-            chips.append([v - over if v > over else v if v < 0 else 0 for v in row])
-        else:
-            excess.append(0)
-            chips.append(row[:])
-    return chips, excess
+        over = over if over > 0 else 0
+        chips.append(_present(found, seat, row, over, skims, forts, per_region))
+        excess.append(over)
+    return chips, excess, found
 
 
 def presences(state: FracturedSkyState, chips: list[list[int]], region: int) -> list[Presence]:
@@ -73,26 +85,44 @@ def region_presences(state: FracturedSkyState, chips: list[list[int]]) -> list[l
     skimmers = state.skimmers
     fortresses = state.fortresses
     for seat in range(state.participants):
-        skims = skimmers[seat]
-        forts = fortresses[seat]
-        row = chips[seat]
-        if not any(skims) and not any(forts):
-            # the usual row: airships alone, each as strong as its chip
-            for region, chip in enumerate(row):
-                if chip >= 0:
-                    found[region].append(Presence(seat, chip, chip))
-            continue
-        for region, chip in enumerate(row):
-            if chip < 0:
-                skim = skims[region]
-                if skim:
-                    found[region].append(Presence(seat, -1, skim))
-                continue
-            ship = chip  # never below 0: the chip and the fortresses lifting it
-            for p in per_region[region]:  # one to three platforms: no generator
-                ship += forts[p]
-            found[region].append(Presence(seat, ship, ship + skims[region]))
+        _present(found, seat, chips[seat], 0, skimmers[seat], fortresses[seat], per_region)
     return found
+
+
+def _present(
+    found: list[list[Presence]],
+    seat: int,
+    row: list[int],
+    over: int,
+    skims: list[int],
+    forts: list[int],
+    per_region: tuple[tuple[int, ...], ...],
+) -> list[int]:
+    """Add ``seat``'s presences to ``found`` (per region) from its chips ``row`` (-1: no
+    airship), each chip first reduced by ``over`` (the over-10 rule: max(0, chip -
+    over)); returns the chips so reduced (a new list)."""
+    shown = row[:]
+    if not any(skims) and not any(forts):
+        # the usual row: airships alone, each as strong as its chip
+        for region, chip in enumerate(row):
+            if chip >= 0:
+                if over:
+                    chip = shown[region] = chip - over if chip > over else 0
+                found[region].append(Presence(seat, chip, chip))
+        return shown
+    for region, chip in enumerate(row):
+        if chip < 0:
+            skim = skims[region]
+            if skim:
+                found[region].append(Presence(seat, -1, skim))
+            continue
+        if over:
+            chip = shown[region] = chip - over if chip > over else 0
+        ship = chip  # never below 0: the chip and the fortresses lifting it
+        for p in per_region[region]:  # one to three platforms: no generator
+            ship += forts[p]
+        found[region].append(Presence(seat, ship, ship + skims[region]))
+    return shown
 
 
 def ranking(found: list[Presence], order: list[int]) -> list[Presence]:

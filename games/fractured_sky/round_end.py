@@ -22,10 +22,9 @@ from games.fractured_sky.evolve import FOLDS
 from games.fractured_sky.objectives import measure, winner
 from games.fractured_sky.power import (
     Presence,
-    adjusted_chips,
     presences,
     rank_key,
-    region_presences,
+    reveal,
 )
 from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai, shuffle
@@ -262,7 +261,7 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
             placed[region] += 1
             supply -= 1
     board = [*map(add, sim.board_stardust, placed)]
-    chips, excess = adjusted_chips(sim, board)
+    chips, excess, found = reveal(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
     _record(
@@ -277,7 +276,6 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
             excess=excess,
         ),
     )
-    found = region_presences(sim, chips)
     if position >= 0:
         values = measure(sim, chips, card, order, found)
         best = winner(values, order) if sim.supply > 0 else -1
