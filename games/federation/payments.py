@@ -113,16 +113,19 @@ def can_settle(h: Holding, items: tuple[Item, ...]) -> bool:
     return any(can_settle(minus(gained, d), rest) for d in discards_of(gained))
 
 
-# Steps that end the chain of steps a seat's current action put in the queue (by the
-# exact type: steps are final classes, and a set lookup is cheaper than isinstance on a
-# Struct).
-_CHAIN_ENDS: frozenset[type[st.Step]] = frozenset(
-    {st.AfterPlacement, st.Turn, st.ExecutivePhase, st.EndRound, st.BeginRound, st.FinalScoring}
-)
-# The steps that settle something: a pay step (-1), or a gain of crystals or diamonds
-# (its index in a Holding). Looked up first: most steps settle nothing.
+# What each step is to a settlement, by its exact type (steps are final classes; one
+# lookup, cheaper than isinstance on a Struct): the end of the chain of steps a seat's
+# current action put in the queue (``_END``), a pay step (``_PAY``), or a gain of
+# crystals or diamonds (its index in a Holding). Most steps are none of these.
+_END = -2
 _PAY = -1
-_SETTLING: dict[type[st.Step], int] = {
+_ROLES: dict[type[st.Step], int] = {
+    st.AfterPlacement: _END,
+    st.Turn: _END,
+    st.ExecutivePhase: _END,
+    st.EndRound: _END,
+    st.BeginRound: _END,
+    st.FinalScoring: _END,
     st.PayCost: _PAY,
     st.GainCoppernium: 0,
     st.GainLavandium: 1,
@@ -138,17 +141,18 @@ def settle_items(steps: Iterable[st.AnyStep], seat: int) -> tuple[Item, ...]:
     not counted; each of them checks its own options when it comes up."""
     out: list[Item] = []
     for step in steps:
-        kind = type(step)
-        if kind in _CHAIN_ENDS:
-            break
-        index = _SETTLING.get(kind)
-        if index is None or step.seat != seat:
+        role = _ROLES.get(type(step))
+        if role is None:
             continue
-        settled: Any = step  # a PayCost, or a gain with its ``amount`` (by ``_SETTLING``)
-        if index == _PAY:
+        if role == _END:
+            break
+        if step.seat != seat:
+            continue
+        settled: Any = step  # a PayCost, or a gain with its ``amount`` (by ``_ROLES``)
+        if role == _PAY:
             out.append(cost_item(pay_alternatives(settled)))
         elif settled.amount:
-            out.append(_gain_item(index, settled.amount))
+            out.append(_gain_item(role, settled.amount))
     return tuple(out)
 
 
