@@ -26,19 +26,24 @@ def measure(
         for p in found[objective.region]:
             values[p.seat] = p.total
         return values
-    if kind in (cat.OBJ_MAX_POWER, cat.OBJ_FIRST_PLACES):
+    if kind == cat.OBJ_MAX_POWER:
         best = [0] * n
+        if found is None:
+            found = region_presences(state, chips)
+        for region in state.regions:
+            for p in found[region]:
+                if p.total > best[p.seat]:
+                    best[p.seat] = p.total
+        return best
+    if kind == cat.OBJ_FIRST_PLACES:
         firsts = [0] * n
         if found is None:
             found = region_presences(state, chips)
         for region in state.regions:
-            here = found[region]
-            for p in here:
-                best[p.seat] = max(best[p.seat], p.total)
-            ranked = ranking(here, order)
+            ranked = ranking(found[region], order)
             if ranked:
                 firsts[ranked[0].seat] += 1
-        return best if kind == cat.OBJ_MAX_POWER else firsts
+        return firsts
     if kind == cat.OBJ_EXPLORERS:
         explorers = [0] * n  # one pass over the regions, not one per seat
         for r in state.regions:

@@ -79,22 +79,23 @@ class _Round:
     """What every region of one round end is resolved with: the people, the
     participants, the ranking key of the turn order, the rank rewards, and per
     participant the markets that may pay (None: none built, or an AI's without a market
-    card)."""
+    card; no list: no market pays)."""
 
-    __slots__ = ("key", "markets", "participants", "paying", "platforms", "rewards", "seats")
+    __slots__ = ("key", "markets", "participants", "platforms", "rewards", "seats")
 
     def __init__(self, sim: FracturedSkyState, order: list[int]) -> None:
         seats = self.seats = sim.seats
         self.participants = sim.participants
         self.key = rank_key(tuple(order))
         self.rewards = _rewards(seats)
-        paid = ai_threshold(sim) > 0
-        self.markets = [
-            row if (seat < seats or paid) and any(row) else None
-            for seat, row in enumerate(sim.markets)
-        ]
-        self.paying = any(self.markets)
         self.platforms = region_platforms(sim)
+        self.markets: list[list[int] | None] | None = None  # None: no market pays
+        if any(map(any, sim.markets)):  # no market built (early rounds): nothing to look up
+            paid = ai_threshold(sim) > 0
+            self.markets = [
+                row if (seat < seats or paid) and any(row) else None
+                for seat, row in enumerate(sim.markets)
+            ]
 
 
 _NOBODY: dict[tuple[int, int], ev.RegionOutcome] = {}  # (region, participants) → outcome
@@ -134,6 +135,8 @@ def _outcomes(
     presences per region). A region's outcome reads nothing another region's outcome
     changes (presences, markets and its own stardust), so all are made in one loop."""
     participants = rnd.participants
+    seats = rnd.seats
+    markets = rnd.markets
     out: list[ev.RegionOutcome] = []
     for region in regions:
         here = found[region]
@@ -141,32 +144,40 @@ def _outcomes(
             out.append(_nobody(region, participants))
             continue
         power = [-1] * participants
-        # the ranking (``power.ranking``): eligible presences (power >= 1), best first
-        if len(here) == 1:  # the most frequent case: no list to filter or sort
+        gains: list[ev.Gain] = []
+        choices: list[ev.Choice] = []
+        stardust_here = board[region]
+        stardust_seat = -1
+        if len(here) == 1:  # the most frequent case: ranked alone, if eligible at all
             place = here[0]
-            total = power[place.seat] = place.total
-            ranked = [place] if total >= 1 else []
+            seat = place.seat
+            total = power[seat] = place.total
+            ranking = [seat] if total >= 1 else []
+            if not ranking:
+                pass
+            elif stardust_here:
+                stardust_seat = seat
+            elif seat < seats:  # an AI takes only stardust
+                gains.extend(rnd.rewards[region][seat].both)
         else:
-            ranked = []
+            # the ranking (``power.ranking``): eligible presences (power >= 1), best first
+            ranked: list[Presence] = []
             for place in here:
                 total = power[place.seat] = place.total
                 if total >= 1:
                     ranked.append(place)
             if len(ranked) > 1:
                 ranked.sort(key=rnd.key)
-        gains: list[ev.Gain] = []
-        choices: list[ev.Choice] = []
-        stardust_here = board[region]
-        stardust_seat = -1
-        if ranked:
-            stardust_seat = _ranks(rnd, region, stardust_here, ranked, gains, choices)
-        if rnd.paying:
-            _markets(rnd, region, here, gains, choices)
+            if ranked:
+                stardust_seat = _ranks(rnd, region, stardust_here, ranked, gains, choices)
+            ranking = [*map(_SEAT, ranked)]
+        if markets is not None:
+            _markets(markets, rnd, region, here, gains, choices)
         out.append(
             ev.RegionOutcome(
                 region=region,
                 power=power,
-                ranking=[*map(_SEAT, ranked)],
+                ranking=ranking,
                 stardust_seat=stardust_seat,
                 stardust=stardust_here if stardust_seat >= 0 else 0,
                 gains=gains,
@@ -210,16 +221,17 @@ def _ranks(
 
 
 def _markets(
+    markets_of: list[list[int] | None],
     rnd: _Round,
     region: int,
     found: list[Presence],
     gains: list[ev.Gain],
     choices: list[ev.Choice],
 ) -> None:
-    """Each present seat's markets bridged to ``region`` pay one resource each, in seat
-    order: 0-power airships (not lifted by a fortress) and skimmers never pay."""
+    """Each present seat's markets (``markets_of``: per participant, None: none that
+    pay) bridged to ``region`` pay one resource each, in seat order: 0-power airships
+    (not lifted by a fortress) and skimmers never pay."""
     first, second = _RESOURCES[region]
-    markets_of = rnd.markets
     platforms = rnd.platforms[region]
     for place in found:
         seat = place.seat

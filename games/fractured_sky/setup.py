@@ -7,6 +7,7 @@ fold needs. The options are already valid (``FracturedSkyOptions``' types, check
 
 from __future__ import annotations
 
+from functools import lru_cache
 from random import Random
 
 from games.fractured_sky.state import FracturedSkyState
@@ -42,13 +43,18 @@ def shuffle(rng: Random, items: list[int]) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(items))):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _steps(len(items)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=64)
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """``shuffle``'s steps for ``length`` items: each position ``i`` from the end, the
+    bound ``n`` of its partner and the bits ``k`` a draw below ``n`` takes."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, length)))
 
 
 def deal_ai(rng: Random, ais: int) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
