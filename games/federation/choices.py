@@ -773,6 +773,11 @@ _IS_OPTION: dict[type[st.Step], Callable[[FederationState, Any, CommandBody], bo
 }
 
 
+#: ``surely_an_option`` of each choice that has one, by the choice's type (for the check
+#: of every answer).
+IS_OPTION: Mapping[type[st.Step], Callable[[FederationState, Any, CommandBody], bool]] = _IS_OPTION
+
+
 def surely_an_option(s: FederationState, step: st.AnyStep, command: CommandBody) -> bool:
     """True only when ``command`` is one of ``options(s, step)``, told without listing
     them (for the choices whose listing is costly); False: list the options to know."""

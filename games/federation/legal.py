@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.federation.choices import CHOICE_TYPES, END_TURN, options, surely_an_option
+from games.federation.choices import CHOICE_TYPES, END_TURN, IS_OPTION, options
 from games.federation.payments import Holding, can_settle, holding
 from games.federation.placement import placement_items
 from games.federation.state import FederationState
@@ -103,7 +103,8 @@ def answer_problem(
         return _wrong_phase(command, f"a {step.kind} choice is pending")
     if kind is st.AfterPlacement and command == END_TURN:
         return None  # always an option (the last): no need to list the others
-    if surely_an_option(state, step, command):
+    is_option = IS_OPTION.get(kind)  # (surely_an_option, its lookup written out)
+    if is_option is not None and is_option(state, step, command):
         return None  # an option, told without listing them (a refusal lists them)
     opts = options(state, step)
     if command not in opts:
@@ -148,7 +149,7 @@ def place_problem(s: FederationState, seat: int, c: cmd.Place) -> Rejected | Non
             )
     if outer and c.funding:
         return Rejected("funding_not_allowed", "the outer space counts for neither side")
-    if not payable(holding(p), seat, c):
+    if not payable((p.copp, p.lav, p.ocean, p.diamond), seat, c):  # (holding, written out)
         return Rejected(CANNOT_AFFORD, "you cannot pay for that action")
     return None
 

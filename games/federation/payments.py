@@ -223,7 +223,8 @@ def settle_options(
     """The payments of one of ``alts`` after which ``seat`` can still settle the gains
     and costs ahead of it (``payments.can_settle``): the pay step's options (the first
     ``most`` of them, if given)."""
-    h = holding(s.players[seat])
+    p = s.players[seat]
+    h = (p.copp, p.lav, p.ocean, p.diamond)  # (holding, written out: every pay step asks)
     rest = pending_items(s, seat)
     if not rest:  # nothing follows: every payment settles
         every = cost_payments(h, alts)

@@ -48,19 +48,20 @@ def placement_items(seat: int, c: cmd.Place) -> tuple[Item, ...]:
 
 
 def apply_place(ctx: Ctx, seat: int, c: cmd.Place) -> None:
+    event, steps = _placement(seat, c)
     ctx.pop()
-    ctx.emit(placed_event(seat, c))
-    ctx.push(*placement_steps(seat, c))
+    ctx.emit(event)
+    ctx.push(*steps)
 
 
 @lru_cache(maxsize=8192)
-def placed_event(seat: int, c: cmd.Place) -> ev.Placed:
-    """The event of a (valid) placement: a pure function of the command, cached (events
-    are frozen, so every placement of it shares one)."""
+def _placement(seat: int, c: cmd.Place) -> tuple[ev.Placed, tuple[st.AnyStep, ...]]:
+    """What a (valid) placement emits and queues: a pure function of the command, cached
+    (events and steps are frozen, so every placement of it shares them)."""
     votes = 0
     if c.space != cat.OUTER and not c.funding:
         votes = cat.ALTERATIONS[c.token][1] if c.token >= 0 else cat.AMBASSADORS[c.ambassador][0]
-    return ev.Placed(
+    event = ev.Placed(
         seat=seat,
         ambassador=c.ambassador,
         space=c.space,
@@ -69,3 +70,4 @@ def placed_event(seat: int, c: cmd.Place) -> ev.Placed:
         token=c.token,
         votes=votes,
     )
+    return event, placement_steps(seat, c)
