@@ -21,5 +21,8 @@ def effect_steps(
     return tuple([st.effect_step(seat, key, n * times, icon) for key, n in effect])
 
 
+@lru_cache(maxsize=1024)
 def pay_step(seat: int, *alts: cat.Cost) -> st.PayCost:
+    """The pay step of one of ``alts`` (cached like the effects' steps: nothing changes a
+    step, its alternatives included)."""
     return st.PayCost(seat=seat, alternatives=[list(a) for a in alts])
