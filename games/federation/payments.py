@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
+from games.federation.effect_steps import costs_of
 from games.federation.state import FederationState, Player
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import steps as st
@@ -183,6 +184,9 @@ def _cost(a: Sequence[int]) -> cat.Cost:
 
 def pay_alternatives(step: st.PayCost) -> tuple[cat.Cost, ...]:
     """A pay step's alternative costs as catalogue tuples (each of the 5 amounts)."""
+    made = costs_of(step)  # most pay steps are made once, their costs kept
+    if made is not None:
+        return made
     return cast("tuple[cat.Cost, ...]", tuple(map(tuple, step.alternatives)))
 
 
