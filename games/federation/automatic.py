@@ -159,18 +159,6 @@ def _planet_medals(ctx: Ctx, seat: int, p: Player, planets: int) -> None:
             take_medal(ctx, seat, "green")
 
 
-def _planet_action(ctx: Ctx, step: st.PlanetAction) -> None:
-    effects.planet_action(ctx, step.seat, step.planet)
-
-
-def _planet_tiles(ctx: Ctx, step: st.PlanetTiles) -> None:
-    effects.planet_tiles(ctx, step.seat, step.planet)
-
-
-def _check_funded_mission(ctx: Ctx, step: st.CheckFundedMission) -> None:
-    effects.check_funded_mission(ctx, step.seat, step.icon)
-
-
 # (a gain of crystals is mostly a gain: the cost printed on a token is the exception)
 def _gain_coppernium(ctx: Ctx, step: st.GainCoppernium) -> None:
     if step.amount >= 0:
@@ -326,9 +314,9 @@ def _final_scoring(ctx: Ctx, step: st.FinalScoring) -> None:
 # ``match``, for speed (see ``choices``). tests/federation/test_contract.py checks that
 # every automatic step has its handler, annotated with that very type.
 _AUTOMATIC: dict[type[st.Step], Callable[[Ctx, Any], None]] = {
-    st.PlanetAction: _planet_action,
-    st.PlanetTiles: _planet_tiles,
-    st.CheckFundedMission: _check_funded_mission,
+    st.PlanetAction: effects.planet_action,  # (the most frequent: taking the step itself)
+    st.PlanetTiles: effects.planet_tiles,
+    st.CheckFundedMission: effects.check_funded_mission,
     st.GainCoppernium: _gain_coppernium,
     st.GainLavandium: _gain_lavandium,
     st.GainAuthority: _gain_authority,

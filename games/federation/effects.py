@@ -57,9 +57,11 @@ def die_at_least(ctx: Ctx, seat: int, value: int) -> None:
     ctx.emit(ev.DieSet(seat=seat, value=max(ctx.state.players[seat].die, value)))
 
 
-def check_funded_mission(ctx: Ctx, seat: int, icon: int) -> None:
-    if 0 <= icon < len(cat.ICON_NAMES) and not ctx.state.players[seat].checks[icon]:
-        ctx.emit(ev.Checked(seat=seat, mission=icon))
+def check_funded_mission(ctx: Ctx, step: st.CheckFundedMission) -> None:
+    """A funding token's bonus (the queue's handler of the step)."""
+    icon = step.icon
+    if 0 <= icon < len(cat.ICON_NAMES) and not ctx.state.players[step.seat].checks[icon]:
+        ctx.emit(ev.Checked(seat=step.seat, mission=icon))
 
 
 def tokens_from_your_level(ctx: Ctx, seat: int, count: int) -> None:
@@ -86,7 +88,11 @@ def planet_steps(seat: int, planet: int) -> list[st.AnyStep]:
     return [st.PlanetAction(seat=seat, planet=planet), st.PlanetTiles(seat=seat, planet=planet)]
 
 
-def planet_action(ctx: Ctx, seat: int, planet: int) -> None:
+def planet_action(ctx: Ctx, step: st.PlanetAction) -> None:
+    """The action of ``step.planet`` for ``step.seat`` (the queue's handler of the step:
+    no call in between, it is among the most frequent)."""
+    seat = step.seat
+    planet = step.planet
     p = ctx.state.players[seat]
     if planet == cat.ORANGE:
         if p.orange >= cat.ORANGE_MAX:
@@ -103,11 +109,17 @@ def planet_action(ctx: Ctx, seat: int, planet: int) -> None:
                 ctx.emit(ev.Revealed(track="blue", level=new + 1))
         ctx.push(st.ChooseToken(seat=seat, level=p.blue))
     elif planet == cat.YELLOW:
-        ctx.push(st.ChooseStall(seat=seat))
+        ctx.push(_CHOOSE_STALL[seat])
     elif planet == cat.PURPLE:
-        ctx.push(st.ChooseErudite(seat=seat))
+        ctx.push(_CHOOSE_ERUDITE[seat])
     else:
-        ctx.push(st.ChooseStructure(seat=seat))
+        ctx.push(_CHOOSE_STRUCTURE[seat])
+
+
+# The choices a planet action queues, made once per seat (steps are frozen).
+_CHOOSE_STALL = tuple(st.ChooseStall(seat=seat) for seat in range(4))
+_CHOOSE_ERUDITE = tuple(st.ChooseErudite(seat=seat) for seat in range(4))
+_CHOOSE_STRUCTURE = tuple(st.ChooseStructure(seat=seat) for seat in range(4))
 
 
 def orange_move(ctx: Ctx, seat: int, new: int) -> None:
@@ -124,8 +136,11 @@ def orange_move(ctx: Ctx, seat: int, new: int) -> None:
     ctx.push_effect(seat, cat.ORANGE_REWARDS[new] + tuple(steps))
 
 
-def planet_tiles(ctx: Ctx, seat: int, planet: int) -> None:
-    """Erudite tiles with the planet icon fire right after that planet's action."""
+def planet_tiles(ctx: Ctx, step: st.PlanetTiles) -> None:
+    """Erudite tiles with the planet icon fire right after that planet's action (the
+    queue's handler of the step)."""
+    seat = step.seat
+    planet = step.planet
     p = ctx.state.players[seat]
     if _PLANET_TILES[planet].isdisjoint(p.erudite):
         return  # (most seats hold none of this planet's tiles)
