@@ -22,7 +22,7 @@ from games.fractured_sky.evolve import FOLDS, evolve, evolve_all
 from games.fractured_sky.legal import not_fractured_sky, problem
 from games.fractured_sky.round_end import after_rewards, finish_round
 from games.fractured_sky.state import FracturedSkyState, ai_mode
-from games.fractured_sky.turns import free_slots, next_seat, slot_gold
+from games.fractured_sky.turns import next_seat, only_free_slot, slot_gold
 from games.working import Working
 from orrery_contracts.base import CommandBody, EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
@@ -33,6 +33,11 @@ Take = Callable[[FracturedSkyState], FracturedSkyState]  # the working state fro
 # A command's events, and whether they were folded into the working state ``take`` gave
 # (``play``'s take gives the state itself: its events are then folded already).
 Made = tuple[list[EventBody], bool]
+
+
+# ``TurnBegan`` of the first seats, made once: the event nearly every command ends with
+# is a value (frozen, ints only), so every command may record the same object.
+_TURN_BEGAN = tuple(ev.TurnBegan(seat=seat) for seat in range(8))
 
 
 def decide(
@@ -111,7 +116,7 @@ def _end_turn(
     places one), not yet folded into ``state``."""
     nxt = next_seat(state, seat, state.ships, placed)
     if 0 <= nxt < state.seats:
-        events.append(ev.TurnBegan(seat=nxt))
+        events.append(_TURN_BEGAN[nxt] if nxt < len(_TURN_BEGAN) else ev.TurnBegan(seat=nxt))
         return events, False
     work = Working(take(state), FOLDS, events)
     evolve_all(work.state, events)  # recorded already: folded only
@@ -145,9 +150,9 @@ def _place_airship(
         events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
     if state.ships[seat] + 1 < cat.AIRSHIPS:
         return _end_turn(state, seat, events, rng, take, True)
-    free = free_slots(state)
-    if len(free) == 1:
-        events.append(ev.SlotTaken(seat=seat, slot=free[0], gold=slot_gold(state, free[0])))
+    slot = only_free_slot(state)
+    if slot:  # the last free slot: taken at once
+        events.append(ev.SlotTaken(seat=seat, slot=slot, gold=slot_gold(state, slot)))
         return _end_turn(state, seat, events, rng, take, True)
     events.append(ev.SlotPending(seat=seat))
     return events, False

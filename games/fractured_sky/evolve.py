@@ -130,13 +130,14 @@ def _on_region_resolved(state: FracturedSkyState, e: ev.RegionResolved) -> None:
     if o.stardust_seat >= 0:
         state.stardust[o.stardust_seat] += o.stardust
         state.board_stardust[o.region] -= o.stardust
-    seats = state.seats
-    resources = state.resources
-    for gain in o.gains:  # the frequent case, a player's resources, without a call
-        if gain.seat < seats:
-            resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
-        else:
-            _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
+    if o.gains:
+        seats = state.seats
+        resources = state.resources
+        for gain in o.gains:  # the frequent case, a player's resources, without a call
+            if gain.seat < seats:
+                resources[gain.seat][RES_INDEX[gain.resource]] += gain.amount
+            else:
+                _gain(state, gain.seat, RES_INDEX[gain.resource], gain.amount)
     for choice in o.choices:
         state.pending.append(
             PendingChoice(

@@ -309,11 +309,13 @@ def peek_pay_problem(
 
 
 def choice_problem(state: FracturedSkyState, seat: int, resource: str) -> Rejected | None:
-    mine = [p for p in state.pending if p.seat == seat]
-    if not mine:
+    for first in state.pending:  # the seat's first pending choice
+        if first.seat == seat:
+            break
+    else:
         return Rejected("no_pending_choice", "you have no resource to choose")
     problem = resource_problem(resource)
-    if problem is None and RES_INDEX[resource] not in mine[0].options:
+    if problem is None and RES_INDEX[resource] not in first.options:
         return Rejected(NOT_AN_OPTION, "choose one of the offered resources")
     return problem
 

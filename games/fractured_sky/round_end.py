@@ -98,16 +98,17 @@ class _Round:
             ]
 
 
-_NOBODY: dict[tuple[int, int], ev.RegionOutcome] = {}  # (region, participants) → outcome
+_NOBODY: dict[tuple[int, int], ev.RegionResolved] = {}  # (region, participants) → event
 
 
-def _nobody(region: int, participants: int) -> ev.RegionOutcome:
-    """The outcome of a region where nobody is present: a value, made once."""
+def _nobody(region: int, participants: int) -> ev.RegionResolved:
+    """The resolution of a region where nobody is present: a value, made once."""
     found = _NOBODY.get((region, participants))
     if found is None:
-        found = _NOBODY[region, participants] = ev.RegionOutcome(
+        outcome = ev.RegionOutcome(
             region=region, power=[-1] * participants, ranking=[], gains=[], choices=[]
         )
+        found = _NOBODY[region, participants] = ev.RegionResolved(outcome=outcome)
     return found
 
 
@@ -125,19 +126,19 @@ def resolve_region(
     board = sim.board_stardust
     per_region: list[list[Presence]] = [[]] * len(board)
     per_region[region] = found
-    return _outcomes(_Round(sim, order), board, [region], per_region)[0]
+    return _resolutions(_Round(sim, order), board, [region], per_region)[0].outcome
 
 
-def _outcomes(
+def _resolutions(
     rnd: _Round, board: list[int], regions: list[int], found: list[list[Presence]]
-) -> list[ev.RegionOutcome]:
-    """The outcome of each of ``regions`` (``board``: stardust per region, ``found``:
+) -> list[ev.RegionResolved]:
+    """The resolution of each of ``regions`` (``board``: stardust per region, ``found``:
     presences per region). A region's outcome reads nothing another region's outcome
     changes (presences, markets and its own stardust), so all are made in one loop."""
     participants = rnd.participants
     seats = rnd.seats
     markets = rnd.markets
-    out: list[ev.RegionOutcome] = []
+    out: list[ev.RegionResolved] = []
     for region in regions:
         here = found[region]
         if not here:  # nobody here: no rank, no market, nothing gained
@@ -173,17 +174,16 @@ def _outcomes(
             ranking = [*map(_SEAT, ranked)]
         if markets is not None:
             _markets(markets, rnd, region, here, gains, choices)
-        out.append(
-            ev.RegionOutcome(
-                region=region,
-                power=power,
-                ranking=ranking,
-                stardust_seat=stardust_seat,
-                stardust=stardust_here if stardust_seat >= 0 else 0,
-                gains=gains,
-                choices=choices,
-            )
+        outcome = ev.RegionOutcome(
+            region=region,
+            power=power,
+            ranking=ranking,
+            stardust_seat=stardust_seat,
+            stardust=stardust_here if stardust_seat >= 0 else 0,
+            gains=gains,
+            choices=choices,
         )
+        out.append(ev.RegionResolved(outcome=outcome))
     return out
 
 
@@ -307,8 +307,7 @@ def _resolve_regions(
     sim = work.state
     events = work.events
     convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
-    for outcome in _outcomes(rnd, sim.board_stardust, sim.regions, found):
-        resolved = ev.RegionResolved(outcome=outcome)
+    for resolved in _resolutions(rnd, sim.board_stardust, sim.regions, found):
         events.append(resolved)
         _FOLD_RESOLVED(sim, resolved)
         if convert:

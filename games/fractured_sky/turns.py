@@ -15,6 +15,13 @@ def free_slots(state: FracturedSkyState) -> list[int]:
     return [i + 1 for i in range(state.participants) if next_slots[i] < 0]
 
 
+def only_free_slot(state: FracturedSkyState) -> int:
+    """The one free slot (1-based) of ``free_slots``, or 0 when more or none are free
+    (counted without a list: a free slot holds -1)."""
+    usable = state.next_slots[: state.participants]
+    return usable.index(-1) + 1 if usable.count(-1) == 1 else 0
+
+
 def slot_gold(state: FracturedSkyState, slot: int) -> int:
     return 1 if slot in cat.gold_slots(state.participants) else 0
 
