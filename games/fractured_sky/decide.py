@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from random import Random
-from typing import Any
 
 from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
@@ -60,7 +59,8 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
     refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
-    events, folded = _decide(state, command, seat, rng, _own)
+    # ``_decide`` without its own call: ``problem`` accepted the command, so it has a maker
+    events, folded = _MAKERS[type(command)](state, command, seat, rng, _own)
     if not folded:  # events of this game's own making: each type has its fold
         for event in events:
             FOLDS[type(event)](state, event)
@@ -70,36 +70,10 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
 def _decide(
     state: FracturedSkyState, command: CommandBody, seat: int, rng: Random, take: Take
 ) -> Made:
-    # A ``match`` on ``type(command)`` with dotted value patterns: a case that misses is
-    # one compare of two classes (a class pattern is an ``isinstance`` through msgspec's
-    # metaclass, several times dearer); ``c`` is ``Any`` because mypy does
-    # not narrow ``command`` from ``type(command)``. The most frequent commands first.
-    c: Any = command
-    match type(command):
-        case cmd.PlaceAirship:
-            return _place_airship(state, c, seat, rng, take)
-        case cmd.Trade:
-            return [_trade(c, seat)], False
-        case cmd.ChooseSlot:
-            return _choose_slot(state, c, seat, rng, take)
-        case cmd.Peek:
-            return _peek(state, c, seat, rng, take)
-        case cmd.ChooseStart:
-            return _choose_start(state, c, seat), False
-        case cmd.ChooseResource:
-            return _choose_resource(state, c, seat, rng, take)
-        case cmd.PlaceSkimmer:
-            return _place_skimmer(state, c, seat, rng, take)
-        case cmd.BuildMarket:
-            return _build_market(state, c, seat, rng, take)
-        case cmd.Scout:
-            return [_scout(c, seat)], False
-        case cmd.ScoutTake:
-            return _scout_take(state, c, seat, rng, take)
-        case cmd.BuildFortress:
-            return _build_fortress(state, c, seat, rng, take)
-        case _:  # ``problem`` refuses other commands first
-            raise not_fractured_sky()
+    make = _MAKERS.get(type(command))  # commands are never subclassed: the exact type
+    if make is None:  # ``problem`` refuses other commands first
+        raise not_fractured_sky()
+    return make(state, command, seat, rng, take)
 
 
 def _end_turn(
@@ -128,15 +102,17 @@ def _end_turn(
     return work.events, True
 
 
-def _choose_start(state: FracturedSkyState, c: cmd.ChooseStart, seat: int) -> list[EventBody]:
+def _choose_start(
+    state: FracturedSkyState, c: cmd.ChooseStart, seat: int, rng: Random, take: Take
+) -> Made:
     events: list[EventBody] = [ev.StartChosen(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood)]
     if all(state.started[s] or s == seat for s in range(state.seats)):
         events.append(ev.TurnBegan(seat=state.order[0]))
-    return events
+    return events, False
 
 
-def _trade(c: cmd.Trade, seat: int) -> EventBody:
-    return ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)
+def _trade(state: FracturedSkyState, c: cmd.Trade, seat: int, rng: Random, take: Take) -> Made:
+    return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=c.get)], False
 
 
 def _place_airship(
@@ -192,8 +168,8 @@ def _place_skimmer(
     return _end_turn(state, seat, [placed], rng, take)
 
 
-def _scout(c: cmd.Scout, seat: int) -> EventBody:
-    return ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))
+def _scout(state: FracturedSkyState, c: cmd.Scout, seat: int, rng: Random, take: Take) -> Made:
+    return [ev.Scouted(seat=seat, card=c.card, **_paid(cat.SCOUT_COST))], False
 
 
 def _scout_take(
@@ -227,3 +203,20 @@ def _choose_resource(
     after_rewards(work, rng)
     run_automation(work, rng)
     return work.events, True
+
+
+# The events of each command kind (every kind ``problem`` accepts), by the command's
+# exact type: one lookup finds the function, where a ``match`` tries its cases in turn.
+_MAKERS: dict[type[CommandBody], Callable[..., Made]] = {
+    cmd.PlaceAirship: _place_airship,
+    cmd.Trade: _trade,
+    cmd.ChooseSlot: _choose_slot,
+    cmd.Peek: _peek,
+    cmd.ChooseStart: _choose_start,
+    cmd.ChooseResource: _choose_resource,
+    cmd.PlaceSkimmer: _place_skimmer,
+    cmd.BuildMarket: _build_market,
+    cmd.Scout: _scout,
+    cmd.ScoutTake: _scout_take,
+    cmd.BuildFortress: _build_fortress,
+}
