@@ -2,13 +2,14 @@
 
 These functions run inside ``decide`` on its working state (``games.working``: a private
 copy, ``work.state``, that folds every event it records), so later steps see earlier
-ones. The round end records its own events and folds each with its ``evolve`` fold
-(looked up once here, not per event): the same events and the same state as
-``Working.emit``, which the few steps that may emit any kind of event still use.
+ones. The round end records its own events and folds each with its ``evolve`` fold:
+the same events and the same state as ``Working.emit``, which the few steps that may
+emit any kind of event still use.
 
 A round end resolves every region with the same turn order, markets and rewards table,
-so those are made once per round end (``_Round``), and the rank rewards, frozen values,
-are made once per region and seat and shared by every outcome that gives them.
+so those are made once per round end (``_resolutions``). What the ranks give, and the
+resolution of a region nobody is in, are frozen values: made once and shared by every
+outcome that gives them.
 """
 
 from __future__ import annotations
@@ -75,27 +76,16 @@ def _rewards(seats: int) -> tuple[tuple[_Rewards, ...], ...]:
     )
 
 
-class _Round:
-    """What every region of one round end is resolved with: the people, the
-    participants, the ranking key of the turn order, the rank rewards, and per
-    participant the markets that may pay (None: none built, or an AI's without a market
-    card; no list: no market pays)."""
-
-    __slots__ = ("key", "markets", "participants", "platforms", "rewards", "seats")
-
-    def __init__(self, sim: FracturedSkyState, order: list[int]) -> None:
-        seats = self.seats = sim.seats
-        self.participants = sim.participants
-        self.key = rank_key(tuple(order))
-        self.rewards = _rewards(seats)
-        self.platforms = region_platforms(sim)
-        self.markets: list[list[int] | None] | None = None  # None: no market pays
-        if any(map(any, sim.markets)):  # no market built (early rounds): nothing to look up
-            paid = ai_threshold(sim) > 0
-            self.markets = [
-                row if (seat < seats or paid) and any(row) else None
-                for seat, row in enumerate(sim.markets)
-            ]
+def _paying_markets(sim: FracturedSkyState) -> list[list[int] | None] | None:
+    """Per participant, its markets if they may pay (None: none built, or an AI's
+    without a market card); None when no market is built at all (the early rounds)."""
+    if not any(map(any, sim.markets)):
+        return None
+    seats = sim.seats
+    paid = ai_threshold(sim) > 0
+    return [
+        row if (seat < seats or paid) and any(row) else None for seat, row in enumerate(sim.markets)
+    ]
 
 
 _NOBODY: dict[tuple[int, int], ev.RegionResolved] = {}  # (region, participants) → event
@@ -123,21 +113,25 @@ def resolve_region(
     (``found``: the region's presences, when the caller made them already)."""
     if found is None:
         found = presences(sim, chips, region)
-    board = sim.board_stardust
-    per_region: list[list[Presence]] = [[]] * len(board)
+    per_region: list[list[Presence]] = [[]] * len(sim.board_stardust)
     per_region[region] = found
-    return _resolutions(_Round(sim, order), board, [region], per_region)[0].outcome
+    return _resolutions(sim, order, [region], per_region)[0].outcome
 
 
 def _resolutions(
-    rnd: _Round, board: list[int], regions: list[int], found: list[list[Presence]]
+    sim: FracturedSkyState, order: list[int], regions: list[int], found: list[list[Presence]]
 ) -> list[ev.RegionResolved]:
-    """The resolution of each of ``regions`` (``board``: stardust per region, ``found``:
-    presences per region). A region's outcome reads nothing another region's outcome
-    changes (presences, markets and its own stardust), so all are made in one loop."""
-    participants = rnd.participants
-    seats = rnd.seats
-    markets = rnd.markets
+    """The resolution of each of ``regions`` (``order``: the turn order that breaks
+    ties, ``found``: presences per region). A region's outcome reads nothing another
+    region's outcome changes (presences, markets and its own stardust), so all are
+    made in one loop, with what every region is resolved with made once."""
+    board = sim.board_stardust
+    participants = sim.participants
+    seats = sim.seats
+    rewards = _rewards(seats)
+    markets = _paying_markets(sim)
+    platforms = region_platforms(sim)
+    key = None  # the ranking key, made at the first region where two rank
     out: list[ev.RegionResolved] = []
     for region in regions:
         here = found[region]
@@ -159,7 +153,7 @@ def _resolutions(
             elif stardust_here:
                 stardust_seat = seat
             elif seat < seats:  # an AI takes only stardust
-                gains.extend(rnd.rewards[region][seat].both)
+                gains.extend(rewards[region][seat].both)
         else:
             # the ranking (``power.ranking``): eligible presences (power >= 1), best first
             ranked: list[Presence] = []
@@ -168,12 +162,16 @@ def _resolutions(
                 if total >= 1:
                     ranked.append(place)
             if len(ranked) > 1:
-                ranked.sort(key=rnd.key)
+                if key is None:
+                    key = rank_key(tuple(order))
+                ranked.sort(key=key)
             if ranked:
-                stardust_seat = _ranks(rnd, region, stardust_here, ranked, gains, choices)
+                stardust_seat = _ranks(
+                    rewards[region], seats, stardust_here, ranked, gains, choices
+                )
             ranking = [*map(_SEAT, ranked)]
         if markets is not None:
-            _markets(markets, rnd, region, here, gains, choices)
+            _markets(markets, seats, region, platforms[region], here, gains, choices)
         outcome = ev.RegionOutcome(
             region=region,
             power=power,
@@ -188,18 +186,16 @@ def _resolutions(
 
 
 def _ranks(
-    rnd: _Round,
-    region: int,
+    rewards: tuple[_Rewards, ...],
+    seats: int,
     stardust_here: int,
     ranked: list[Presence],
     gains: list[ev.Gain],
     choices: list[ev.Choice],
 ) -> int:
     """The rank rewards (stardust, then both resources, then one of choice) of
-    ``ranked``, best first (not empty): the gains and choices, and the stardust's
-    seat (-1: no stardust here)."""
-    seats = rnd.seats
-    rewards = rnd.rewards[region]
+    ``ranked``, best first (not empty; ``rewards``: the region's, per person): the
+    gains and choices, and the stardust's seat (-1: no stardust here)."""
     stardust_seat = -1
     rank = 0  # an AI occupies its rank, but takes only stardust
     if stardust_here:
@@ -222,17 +218,17 @@ def _ranks(
 
 def _markets(
     markets_of: list[list[int] | None],
-    rnd: _Round,
+    seats: int,
     region: int,
+    platforms: tuple[int, ...],
     found: list[Presence],
     gains: list[ev.Gain],
     choices: list[ev.Choice],
 ) -> None:
     """Each present seat's markets (``markets_of``: per participant, None: none that
-    pay) bridged to ``region`` pay one resource each, in seat order: 0-power airships
-    (not lifted by a fortress) and skimmers never pay."""
+    pay) bridged to ``region`` (over ``platforms``) pay one resource each, in seat
+    order: 0-power airships (not lifted by a fortress) and skimmers never pay."""
     first, second = _RESOURCES[region]
-    platforms = rnd.platforms[region]
     for place in found:
         seat = place.seat
         markets = markets_of[seat]
@@ -243,7 +239,7 @@ def _markets(
             count += markets[p]
         if not count:
             continue
-        if seat >= rnd.seats or first == second:  # an AI's goes onto its market card
+        if seat >= seats or first == second:  # an AI's goes onto its market card
             gains.append(ev.Gain(seat=seat, resource=first, amount=count, reason="market"))
         else:
             choices.extend(
@@ -295,19 +291,19 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
             round=sim.round, position=position, card=card, values=values, winner=best
         )
         _record(work, ev.ObjectiveScored(outcome=outcome))
-    _resolve_regions(work, found, _Round(sim, order))
+    _resolve_regions(work, found, order)
     if not sim.pending:
         after_rewards(work, rng, order)
 
 
 def _resolve_regions(
-    work: Working[FracturedSkyState], found: list[list[Presence]], rnd: _Round
+    work: Working[FracturedSkyState], found: list[list[Presence]], order: list[int]
 ) -> None:
     """Every region left to right, each outcome folded before the next is recorded."""
     sim = work.state
     events = work.events
     convert = ai_threshold(sim) > 0  # recorded at setup: the same for every region
-    for resolved in _resolutions(rnd, sim.board_stardust, sim.regions, found):
+    for resolved in _resolutions(sim, order, sim.regions, found):
         events.append(resolved)
         _FOLD_RESOLVED(sim, resolved)
         if convert:
