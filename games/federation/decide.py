@@ -14,6 +14,7 @@ from random import Random
 from games.clone import clone
 from games.federation.automatic import after_step, drain, may_be_due
 from games.federation.choices import ANSWERS, answer
+from games.federation.evolve import LOOKED
 from games.federation.legal import problem
 from games.federation.placement import apply_place
 from games.federation.state import FederationState
@@ -32,24 +33,40 @@ def decide(state: FederationState, command: CommandBody, seat: int, rng: Random)
 def play(state: FederationState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
     """``decide``, its events folded into ``state`` as they are emitted (the caller owns
     ``state``; a rejection raises before it changes). A search plays many commands, so
-    ``_run`` is written out here, with the first look of the "at once" checks asked
-    directly (``after_step`` only when something may be due)."""
+    ``_run`` is written out here.
+
+    The first look of the "at once" checks (``after_step``) is asked directly, and of
+    everything only when needed: a state this very function left (``evolve.LOOKED``:
+    nothing folded into it since, ``evolve`` forgets it) had every check looked at after
+    the events that touched it, so only what this command's own events touch can be due,
+    as in the queue's loop. Any other state (a copy, one read or folded, one made by
+    hand) is looked at whole; a state changed by hand after ``play`` is changed in a
+    copy (``games.clone``), as the checks cannot see a change no event made."""
     found = problem(state, seat, command)
     if found is not None:
         raise found
+    looked = LOOKED.state is state
+    LOOKED.state = None  # (until this command is through)
     ctx = Ctx(state, rng)
+    if looked:
+        ctx.touched = 0  # what the command's events touch, from here on
     if type(command) is cmd.Place:
         apply_place(ctx, seat, command)
     else:
         step = state.queue[0]  # a choice (``problem`` said so): its answer, looked up here
         ANSWERS[type(step)](ctx, step, command)
-    due = may_be_due(state)  # after_step's first look (every seat and planet)
-    if due:
-        ctx.touched = due
-        after_step(ctx)
+    if looked:
+        if ctx.touched:
+            after_step(ctx)
     else:
-        ctx.touched = 0
+        due = may_be_due(state)  # after_step's first look (every seat and planet)
+        if due:
+            ctx.touched = due
+            after_step(ctx)
+        else:
+            ctx.touched = 0
     drain(ctx)
+    LOOKED.state = state
     return ctx.events
 
 

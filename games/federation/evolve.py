@@ -5,6 +5,10 @@ this game does not know is an error, never silently ignored. It reads no content
 amounts, setup content and neutral votes are in the events (see
 ``orrery_contracts.federation.events``). The untyped steps of rules versions 1 and 2
 (``fed.pushed``) are upcast here as they are read.
+
+``evolve`` also forgets ``LOOKED``, the state ``decide.play`` last left with every "at
+once" check looked at: an event folded from outside ``play`` may change what those
+checks count, so the next ``play`` of that state looks at everything again.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from typing import Any
 import msgspec
 
 from games.federation.state import FederationState
-from games.folds import fold_functions
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation.legacy import upcast
@@ -250,4 +253,38 @@ FOLDS: dict[type[msgspec.Struct], Callable[[FederationState, Any], None]] = {
     ev.Pushed: _pushed,
 }
 
-evolve, evolve_all = fold_functions(FOLDS, "Federation")
+
+class _Looked:
+    """The one state ``decide.play`` last left looked at (every "at once" check looked at
+    after the events that touched it), or None. Held here, beside the folds, so that a
+    fold from outside ``play`` forgets it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self) -> None:
+        self.state: FederationState | None = None
+
+
+LOOKED = _Looked()
+
+
+# Written out rather than taken from ``games.folds.fold_functions``: a fold from outside
+# ``play`` forgets the state's look too (one identity test per event).
+def evolve(state: FederationState, event: Any) -> FederationState:
+    fold = FOLDS.get(type(event))
+    if fold is None:
+        raise TypeError(f"not a Federation event: {type(event).__name__}")
+    if LOOKED.state is state:
+        LOOKED.state = None
+    fold(state, event)
+    return state
+
+
+def evolve_all(state: FederationState, events: list[Any]) -> None:
+    if LOOKED.state is state:
+        LOOKED.state = None
+    for event in events:
+        fold = FOLDS.get(type(event))
+        if fold is None:
+            raise TypeError(f"not a Federation event: {type(event).__name__}")
+        fold(state, event)

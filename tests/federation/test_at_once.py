@@ -1,7 +1,8 @@
 """The rules that apply "at once" see any state: a state edited by hand gets the planet
 medals and the discards it has come to at the first look of the next command, in seat
 and planet order, exactly as the rule reads (a count at the lowest threshold left, the
-medal not held yet; more than 10 crystals and no discard pending)."""
+medal not held yet; more than 10 crystals and no discard pending). ``play`` looks at a
+state whole too, unless it is the very state ``play`` left with nothing folded since."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from games.clone import clone
+from games.federation import GAME
 from games.federation.automatic import after_step
 from games.federation.counts import crystals, influence
 from games.federation.state import FederationState
 from games.federation.working_copy import Ctx
+from orrery_contracts.base import EventBody
 from orrery_contracts.federation import catalogue as cat
 from orrery_contracts.federation import events as ev
 from orrery_contracts.federation import steps as st
@@ -114,3 +117,46 @@ def test_two_seats_at_one_threshold_in_one_look() -> None:
     after_step(ctx)
     got = [(e.seat, e.kind, e.threshold) for e in ctx.events if type(e) is ev.MedalTaken]
     assert got == [(0, "orange", 4)]
+
+
+def _played(seats: int) -> FederationState:
+    """A state ``play`` has just left: every check looked at."""
+    s = clone(_STATES[seats])
+    seat = GAME.status(s).to_move[0]
+    GAME.play(s, GAME.legal_commands(s, seat)[0], seat, Random(1))
+    return s
+
+
+def _next_play_and_decide(s: FederationState) -> tuple[list[EventBody], list[EventBody]]:
+    seat = GAME.status(s).to_move[0]
+    command = GAME.legal_commands(s, seat)[0]
+    decided = GAME.decide(s, command, seat, Random(2))
+    return GAME.play(s, command, seat, Random(2)), decided
+
+
+def _orange_medals(events: list[EventBody]) -> list[int]:
+    return [e.seat for e in events if type(e) is ev.MedalTaken and e.kind == "orange"]
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_play_looks_at_everything_in_a_copy_edited_by_hand(seats: int) -> None:
+    """``play`` skips the first look only in the very state it left: a copy of it is
+    looked at whole, as ``decide`` looks."""
+    s = clone(_played(seats))
+    p = s.players[1]
+    p.orange, p.inf_bonus[0], p.medals = s.medal_supply["orange"][0], 0, []
+    played, decided = _next_play_and_decide(s)
+    assert played == decided
+    assert _orange_medals(played) == [1]
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_play_looks_at_everything_once_an_event_is_folded_from_outside(seats: int) -> None:
+    """An event folded with ``evolve`` into the state ``play`` left (not through
+    ``play``) makes the next ``play`` look at everything again."""
+    s = _played(seats)
+    seat = next(i for i, p in enumerate(s.players) if "orange" not in p.medals)
+    GAME.evolve(s, ev.OrangeMoved(seat=seat, level=s.medal_supply["orange"][0]))
+    played, decided = _next_play_and_decide(s)
+    assert played == decided
+    assert _orange_medals(played) == [seat]
