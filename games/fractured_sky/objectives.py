@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.fractured_sky.power import Presence, ranking, region_presences
-from games.fractured_sky.state import FracturedSkyState, platform_regions, region_platforms
+from games.fractured_sky.state import FracturedSkyState, platform_regions
 from orrery_contracts.fractured_sky import catalogue as cat
 
 
@@ -57,34 +57,21 @@ def measure(
         return [sum(state.markets[s]) for s in range(n)]
     if kind == cat.OBJ_CONNECTED:
         bridges = platform_regions(state)
-        values = []
-        for s in range(n):
-            reached: set[int] = set()
-            for plat, regs in enumerate(bridges):
-                if state.fortresses[s][plat] or state.markets[s][plat]:
-                    reached.update(regs)
-            values.append(len(reached))
-        return values
+        return [
+            len(_bridged(state.fortresses[s], bridges) | _bridged(state.markets[s], bridges))
+            for s in range(n)
+        ]
     if kind == cat.OBJ_BUILDING_TYPES:
-        per_region = region_platforms(state)
+        # per seat, a region in play bridged to both a fortress and a market of the seat
+        # (2 types), or else to either (1)
+        bridges = platform_regions(state)
+        active = set(state.regions)
         values = []
         for s in range(n):
-            forts = state.fortresses[s]
-            marks = state.markets[s]
-            best_types = 0
-            for r in state.regions:  # loops, not a generator per region and kind
-                types = 0
-                for q in per_region[r]:
-                    if forts[q]:
-                        types = 1
-                        break
-                for q in per_region[r]:
-                    if marks[q]:
-                        types += 1
-                        break
-                if types > best_types:
-                    best_types = types
-            values.append(best_types)
+            near_fortress = _bridged(state.fortresses[s], bridges) & active
+            near_market = _bridged(state.markets[s], bridges) & active
+            both = near_fortress & near_market
+            values.append(2 if both else 1 if near_fortress or near_market else 0)
         return values
     if kind == cat.OBJ_SCOUTED:
         return [len({r.card for r in state.scouts if r.seat == s}) for s in range(n)]
@@ -93,6 +80,13 @@ def measure(
     if kind == cat.OBJ_RESOURCES:
         return [sum(state.resources[s]) for s in range(n)]
     raise ValueError(f"unknown objective kind {kind}")
+
+
+def _bridged(built: list[int], bridges: tuple[tuple[int, ...], ...]) -> set[int]:
+    """The regions bridged to a platform holding one of ``built`` (per platform)."""
+    if not any(built):  # no building of the kind: the usual case
+        return set()
+    return {r for p, regs in enumerate(bridges) if built[p] for r in regs}
 
 
 def winner(values: list[int], order: list[int]) -> int:
