@@ -143,7 +143,7 @@ def _on_region_resolved(state: FracturedSkyState, e: ev.RegionResolved) -> None:
             PendingChoice(
                 seat=choice.seat,
                 region=choice.region,
-                options=[RES_INDEX[r] for r in choice.options],
+                options=[*map(RES_INDEX.__getitem__, choice.options)],
                 reason=choice.reason,
             )
         )

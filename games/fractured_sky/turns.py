@@ -31,6 +31,8 @@ def next_seat(state: FracturedSkyState, seat: int, ships: list[int], placing: in
     (``placing``: airships ``seat`` places now, not yet counted in ``ships``)."""
     order = state.order
     start = order.index(seat) + 1
+    if start < len(order) and ships[order[start]] < _AIRSHIPS:
+        return order[start]  # the usual case, the very next one: no slice of the order
     for candidate in order[start:]:  # after the seat, then from the front up to it
         if ships[candidate] < _AIRSHIPS:
             return candidate
