@@ -324,10 +324,12 @@ def problem(state: FracturedSkyState, seat: int, command: CommandBody) -> Reject
     """The rejection ``decide`` gives for this command, or None when it is accepted."""
     kind = type(command)
     if not (
-        seat == state.turn
-        and kind in _TURN_COMMANDS.get(state.phase, ())
-        and 0 <= seat < state.seats
-    ):  # not ``gate``'s usual case, which it accepts at once: asked without the call
+        0 <= seat < state.seats
+        and (
+            (seat == state.turn and kind in _TURN_COMMANDS.get(state.phase, ()))
+            or (kind is cmd.Trade and state.phase != PHASE_FINISHED)
+        )
+    ):  # not one of ``gate``'s usual cases, which it accepts at once: asked without the call
         found = gate(state, seat, kind)
         if found is not None:
             return found
