@@ -1,10 +1,10 @@
 """Round end: reveal, objective, region rewards left to right, cleanup or game end.
 
 These functions run inside ``decide`` on its working state (``games.working``: a private
-copy, ``work.state``, that folds every event it records), so later steps see earlier
-ones. The round end records its own events and folds each with its ``evolve`` fold:
-the same events and the same state as ``Working.emit``, which the few steps that may
-emit any kind of event still use.
+copy, ``work.state``, that folds every event emitted), so later steps see earlier ones.
+The regions' resolutions, a known kind of event and most of a round end's, are recorded
+and folded with their ``evolve`` fold directly: the same events and the same state as
+``Working.emit`` gives.
 
 A round end resolves every region with the same turn order, markets and rewards table,
 so those are made once per round end (``_resolutions``). What the ranks give, and the
@@ -31,7 +31,6 @@ from games.fractured_sky.scoring import standings
 from games.fractured_sky.setup import deal_ai, shuffle
 from games.fractured_sky.state import FracturedSkyState, ai_threshold, end_order, region_platforms
 from games.working import Working
-from orrery_contracts.base import EventBody
 from orrery_contracts.fractured_sky import catalogue as cat
 from orrery_contracts.fractured_sky import events as ev
 
@@ -248,13 +247,8 @@ def _markets(
             )
 
 
-def _record(work: Working[FracturedSkyState], event: EventBody) -> None:
-    """``work.emit`` for the round end's own events: recorded and folded, nothing
-    watched (this game watches no event)."""
-    work.events.append(event)
-    FOLDS[type(event)](work.state, event)
-
-
+# The fold of a region's resolution, looked up once: ``Working.emit`` finds the fold by
+# the event's type and its watch bits for every event, and this game watches none.
 _FOLD_RESOLVED: Any = FOLDS[ev.RegionResolved]
 
 
@@ -272,8 +266,7 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
     chips, excess, found = reveal(sim, board)
     position = sim.objectives_revealed if sim.objectives_revealed < len(sim.objectives) else -1
     card = sim.objectives[position] if position >= 0 else -1
-    _record(
-        work,
+    work.emit(
         ev.RoundRevealed(
             round=sim.round,
             objective=position,
@@ -290,7 +283,7 @@ def finish_round(work: Working[FracturedSkyState], rng: Random) -> None:
         outcome = ev.ObjectiveOutcome(
             round=sim.round, position=position, card=card, values=values, winner=best
         )
-        _record(work, ev.ObjectiveScored(outcome=outcome))
+        work.emit(ev.ObjectiveScored(outcome=outcome))
     _resolve_regions(work, found, order)
     if not sim.pending:
         after_rewards(work, rng, order)
@@ -333,8 +326,7 @@ def after_rewards(
     if order is None:
         order = end_order(sim)
     if sim.round >= cat.ROUNDS:
-        _record(
-            work,
+        work.emit(
             ev.GameEnded(
                 order=order,
                 points=list(sim.stardust),
@@ -347,8 +339,7 @@ def after_rewards(
     shuffle(rng, deck)
     count = sim.round + 1
     decks, out, pools = deal_ai(rng, sim.participants - sim.seats)
-    _record(
-        work,
+    work.emit(
         ev.RoundSetUp(
             round=count,
             order=order,
@@ -361,4 +352,4 @@ def after_rewards(
             ai_pools=pools,
         ),
     )
-    _record(work, ev.TurnBegan(seat=order[0]))
+    work.emit(ev.TurnBegan(seat=order[0]))
