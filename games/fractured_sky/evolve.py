@@ -282,7 +282,8 @@ def _on_game_ended(state: FracturedSkyState, event: ev.GameEnded) -> None:
 
 
 def _on_turn_began(state: FracturedSkyState, e: ev.TurnBegan) -> None:
-    state.phase = PHASE_PLAY
+    if state.phase != PHASE_PLAY:  # mostly the play goes on: no store
+        state.phase = PHASE_PLAY
     state.turn = e.seat
 
 
