@@ -14,7 +14,10 @@ platform: ``clone`` (the copy a simulation starts from, :func:`games.clone.clone
 no event is folded twice). Both give exactly what the platform's path gives: ``play``
 returns ``decide``'s events and leaves the state ``evolve`` would make; a rejected
 command raises before anything changes. A game whose ``decide`` copies nothing plays
-with :func:`decide_then_fold`.
+with :func:`decide_then_fold`. Owning the state means that only ``play`` and ``evolve``
+change it: a game's ``play`` may remember what it has already looked at in the state it
+last left (Federation's "at once" checks), so a state changed by hand is changed in a
+copy.
 """
 
 from __future__ import annotations
