@@ -36,7 +36,8 @@ Made = tuple[list[EventBody], bool]
 
 # ``TurnBegan`` of the first seats, made once: the event nearly every command ends with
 # is a value (frozen, ints only), so every command may record the same object.
-_TURN_BEGAN = tuple(ev.TurnBegan(seat=seat) for seat in range(8))
+_TURN_BEGAN_SEATS = 8
+_TURN_BEGAN = tuple(ev.TurnBegan(seat=seat) for seat in range(_TURN_BEGAN_SEATS))
 
 
 def decide(
@@ -90,7 +91,7 @@ def _end_turn(
     places one), not yet folded into ``state``."""
     nxt = next_seat(state, seat, state.ships, placed)
     if 0 <= nxt < state.seats:
-        events.append(_TURN_BEGAN[nxt] if nxt < len(_TURN_BEGAN) else ev.TurnBegan(seat=nxt))
+        events.append(_TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt))
         return events, False
     work = Working(take(state), FOLDS, events)
     evolve_all(work.state, events)  # recorded already: folded only
@@ -118,12 +119,14 @@ def _trade(state: FracturedSkyState, c: cmd.Trade, seat: int, rng: Random, take:
 def _place_airship(
     state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random, take: Take
 ) -> Made:
-    explorer = state.explorer[c.region] < 0
+    region = c.region
+    explorer = state.explorer[region] < 0
     events: list[EventBody] = [
-        ev.AirshipPlaced(seat=seat, region=c.region, chip=c.chip, explorer=explorer)
+        ev.AirshipPlaced(seat=seat, region=region, chip=c.chip, explorer=explorer)
     ]
-    if explorer and state.secret_deck:
-        events.append(ev.ExplorationDrawn(seat=seat, card=state.secret_deck[0]))
+    deck = state.secret_deck
+    if explorer and deck:
+        events.append(ev.ExplorationDrawn(seat=seat, card=deck[0]))
     if state.ships[seat] + 1 < cat.AIRSHIPS:
         return _end_turn(state, seat, events, rng, take, True)
     slot = only_free_slot(state)
