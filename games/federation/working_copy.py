@@ -6,7 +6,6 @@ and Federation's helpers to queue steps and gain resources through events.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
 
 from games.federation.counts import reserve
 from games.federation.effect_steps import effect_steps
@@ -64,17 +63,6 @@ class Ctx(Working[FederationState]):
         self.seat_shift = SEAT_SHIFT
         self.touched = EVERY_SEAT  # the first look is made regardless
         self.rng = rng
-
-    def emit(self, event: EventBody) -> None:
-        """``Working.emit`` with Federation's fold table and watch written in (the same
-        steps: record, fold, note the watched bits of the event's seat)."""
-        self.events.append(event)
-        kind = type(event)
-        FOLDS[kind](self.state, event)
-        bits = _WATCH.get(kind)  # most events are not watched: one lookup
-        if bits is not None:
-            named: Any = event  # a watched event names its seat
-            self.touched |= bits << SEAT_SHIFT * named.seat
 
     def pop(self) -> None:
         """``fed.popped``: the step at the front is done."""
