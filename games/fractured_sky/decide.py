@@ -7,20 +7,36 @@ hands the turn to an automated opponent or ends the round runs the rest here, on
 working state (``games.working``: a private copy that folds each event emitted): AI turns
 and the round end are events of the command that caused them. ``play`` (a search's
 decide + evolve) runs the same rules with the state it is given as the working state
-(the caller owns it), and folds the events of a command that needed none.
+(the caller owns it), and folds the events of a command that needed none; its most
+frequent commands (a placement or a slot that hands the turn to a person, a trade) it
+checks with ``problem``'s own predicate and folds where it makes their events.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from random import Random
+from typing import Any
 
 from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import FOLDS, evolve, evolve_all
-from games.fractured_sky.legal import not_fractured_sky, problem
+from games.fractured_sky.legal import (
+    airship_problem,
+    not_fractured_sky,
+    problem,
+    slot_problem,
+    trade_problem,
+)
 from games.fractured_sky.round_end import after_rewards, finish_round
-from games.fractured_sky.state import FracturedSkyState, ai_mode
+from games.fractured_sky.state import (
+    PHASE_FINISHED,
+    PHASE_PLAY,
+    PHASE_SLOT,
+    RES_INDEX,
+    FracturedSkyState,
+    ai_mode,
+)
 from games.fractured_sky.turns import next_seat, only_free_slot, slot_gold
 from games.working import Working
 from orrery_contracts.base import CommandBody, EventBody
@@ -57,15 +73,102 @@ def _own(state: FracturedSkyState) -> FracturedSkyState:
 def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random) -> list[EventBody]:
     """``decide``, its events folded into ``state`` (the caller owns ``state``; a
     rejection raises before it changes)."""
+    kind = type(command)
+    c: Any = command  # mypy does not narrow ``command`` from ``type(command)``
+    if 0 <= seat < state.seats:  # the frequent commands, checked and folded here
+        if kind is cmd.PlaceAirship and seat == state.turn and state.phase == PHASE_PLAY:
+            return _play_placement(state, c, seat, rng)
+        if kind is cmd.ChooseSlot and seat == state.turn and state.phase == PHASE_SLOT:
+            return _play_slot(state, c, seat, rng)
+        if kind is cmd.Trade and state.phase != PHASE_FINISHED:
+            return _play_trade(state, c, seat)
     refusal = problem(state, seat, command)
     if refusal is not None:
         raise refusal
     # ``_decide`` without its own call: ``problem`` accepted the command, so it has a maker
-    events, folded = _MAKERS[type(command)](state, command, seat, rng, _own)
+    return _folded(state, _MAKERS[kind](state, command, seat, rng, _own))
+
+
+def _folded(state: FracturedSkyState, made: Made) -> list[EventBody]:
+    """The events ``made`` by a maker ``play`` called, folded into ``state`` if the maker
+    did not fold them."""
+    events, folded = made
     if not folded:  # events of this game's own making: each type has its fold
         for event in events:
             FOLDS[type(event)](state, event)
     return events
+
+
+# ``play``'s frequent commands: a placement or a slot that hands the turn to a person,
+# and a trade. ``problem`` accepts such a command from the seat to move (or a trade)
+# at once, as ``gate`` does, and then asks only the predicate called here, which
+# raises its refusal; the events are the makers' own, and the state changes where they
+# are made are their folds' (``evolve.py``), with what the command's situation
+# fixes already known (a person moves in the play phase): fewer calls for each.
+# Anything else (the round's end, an automated opponent's turn, the last placement)
+# is made by the makers and folded as usual.
+
+
+def _play_placement(
+    state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random
+) -> list[EventBody]:
+    region = c.region
+    refusal = airship_problem(state, seat, region, c.chip)
+    if refusal is not None:
+        raise refusal
+    ships = state.ships
+    nxt = next_seat(state, seat, ships, True) if ships[seat] + 1 < cat.AIRSHIPS else -1
+    if not 0 <= nxt < state.seats:
+        return _folded(state, _place_airship(state, c, seat, rng, _own))
+    explorers = state.explorer
+    explorer = explorers[region] < 0
+    turn = _TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt)
+    placed = ev.AirshipPlaced(seat=seat, region=region, chip=c.chip, explorer=explorer)
+    state.airships[seat][region] = c.chip  # AirshipPlaced (a person's)
+    ships[seat] += 1
+    state.turn = nxt  # TurnBegan in the play phase
+    if not explorer:
+        return [placed, turn]
+    explorers[region] = seat
+    deck = state.secret_deck
+    if not deck:
+        return [placed, turn]
+    card = deck.pop(0)  # ExplorationDrawn: the top card
+    state.drawn[seat].append(card)
+    return [placed, ev.ExplorationDrawn(seat=seat, card=card), turn]
+
+
+def _play_slot(
+    state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random
+) -> list[EventBody]:
+    slot = c.slot
+    refusal = slot_problem(state, slot)
+    if refusal is not None:
+        raise refusal
+    nxt = next_seat(state, seat, state.ships)
+    if not 0 <= nxt < state.seats:
+        return _folded(state, _choose_slot(state, c, seat, rng, _own))
+    gold = slot_gold(state, slot)
+    state.next_slots[slot - 1] = seat  # SlotTaken
+    if gold:
+        state.resources[seat][cat.GOLD] += gold
+    state.phase = PHASE_PLAY  # TurnBegan
+    state.turn = nxt
+    turn = _TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt)
+    return [ev.SlotTaken(seat=seat, slot=slot, gold=gold), turn]
+
+
+def _play_trade(state: FracturedSkyState, c: cmd.Trade, seat: int) -> list[EventBody]:
+    refusal = trade_problem(state, seat, c)
+    if refusal is not None:
+        raise refusal
+    get = c.get
+    res = state.resources[seat]  # Traded
+    res[0] -= c.gold
+    res[1] -= c.iron
+    res[2] -= c.wood
+    res[RES_INDEX[get]] += 1
+    return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=get)]
 
 
 def _decide(
