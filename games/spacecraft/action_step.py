@@ -60,6 +60,27 @@ def visit_problem(state: SpacecraftState, c: Visit, seat: int) -> Rejected | Non
     return found
 
 
+def visit_at_once(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody] | None:
+    """``visit``'s events when ``visit_problem`` surely accepts the command, worked out
+    with its check (the seat's pawn outside in the action step of play, a pile on the
+    grid it may enter); None otherwise, for the caller to ask ``visit_problem``."""
+    size = state.size
+    x, y = c.x, c.y
+    if (
+        state.step != "action"
+        or state.phase == "final"
+        or state.pawns[seat] >= 0
+        or not (0 <= x < size and 0 <= y < size)
+    ):
+        return None
+    cell = y * size + x
+    if not is_visit_target(state, cell):
+        return None
+    events = finish_turn(state, seat, cell)
+    events.insert(0, Visited(seat=seat, x=x, y=y, tile=state.piles[cell][-1]))
+    return events
+
+
 def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:
     cell = c.y * state.size + c.x
     events = finish_turn(state, seat, cell)
@@ -112,6 +133,31 @@ def search_problem(state: SpacecraftState, c: Search, seat: int) -> Rejected | N
     cell = c.y * state.size + c.x
     moves = [cell] if is_search_move(state, seat, cell) else []
     return search_cell_problem(state, seat, c.x, c.y, moves)
+
+
+def search_at_once(state: SpacecraftState, c: Search, seat: int) -> list[EventBody] | None:
+    """``search``'s events when ``search_problem`` surely accepts the command, worked out
+    with its check (in the action step of play, a move of the seat's pawn to a pile on
+    the grid whose top tile its board takes); None otherwise, for the caller to ask
+    ``search_problem``."""
+    size = state.size
+    x, y = c.x, c.y
+    if state.step != "action" or state.phase == "final" or not (0 <= x < size and 0 <= y < size):
+        return None
+    cell = y * size + x
+    board = state.boards[seat]
+    # is_search_move: the pawn is on the junkyard and the pile is one of its moves
+    if len(board) >= cat.BOARD_MAX_TILES or not is_search_move(state, seat, cell):
+        return None
+    tile = state.piles[cell][-1]
+    if _WEIGHT[tile] > cat.BOARD_MAX_WEIGHT - board_weight(board):
+        return None
+    events = finish_turn(state, seat, cell)
+    events.insert(0, Searched(seat=seat, x=x, y=y, tile=tile))
+    return events
+
+
+_WEIGHT = cat.JUNK_WEIGHT
 
 
 def search(state: SpacecraftState, c: Search, seat: int) -> list[EventBody]:

@@ -10,7 +10,13 @@ from operator import attrgetter
 from games.rejection import WRONG_PHASE, Rejected
 from games.spacecraft import rocket
 from games.spacecraft.state import SpacecraftState
-from games.spacecraft.workshop import paid_ids, pay_problem, slot_problem
+from games.spacecraft.workshop import (
+    SLOT_COST,
+    accepted_payment,
+    paid_ids,
+    pay_problem,
+    slot_problem,
+)
 from orrery_contracts.base import EventBody
 from orrery_contracts.spacecraft import catalogue as cat
 from orrery_contracts.spacecraft.commands import Arrange, Build, Placement
@@ -71,6 +77,45 @@ def build_problem(state: SpacecraftState, c: Build, seat: int) -> Rejected | Non
     if c.layout is not None:
         return _layout_problem(state, seat, list(c.layout), kind)
     return fit_problem(state, seat, kind)
+
+
+def build_at_once(state: SpacecraftState, c: Build, seat: int) -> list[EventBody] | None:
+    """``build``'s events when ``build_problem`` surely accepts the command, worked out
+    with its check (the usual build: no layout given, in the build step, a compartment
+    in stock, a payment that pays, a part that fits); None otherwise, for the caller to
+    ask ``build_problem`` (the one source of every rejection)."""
+    slot = c.slot
+    if (
+        c.layout is not None
+        or state.step != "build"
+        or state.builds >= 2
+        or not 0 <= slot < _SLOT_COUNT
+        or state.supply[slot] <= 0
+    ):
+        return None
+    column, need, kind = _SLOT_FACTS[slot]
+    paid = accepted_payment(tuple(state.beside[seat]), state.tokens[column], need, tuple(c.pay))
+    if paid is None:
+        return None
+    placed = rocket.fitted(tuple(state.rockets[seat]), kind)
+    if placed is None:
+        return None
+    layout = list(placed)
+    events: list[EventBody] = [
+        PartBuilt(seat=seat, slot=slot, kind=kind, paid=list(paid), layout=layout)
+    ]
+    if (
+        state.holder < 0
+        and state.phase == "play"
+        and rocket.meets_blueprint(layout, state.blueprint)
+    ):
+        events.append(CountdownTriggered(seat=seat))
+    return events
+
+
+# Each compartment's column, part weight and part kind.
+_SLOT_FACTS = tuple((*cost, slot.kind) for cost, slot in zip(SLOT_COST, cat.SLOTS, strict=True))
+_SLOT_COUNT = len(cat.SLOTS)
 
 
 def build(state: SpacecraftState, c: Build, seat: int) -> list[EventBody]:

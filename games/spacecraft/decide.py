@@ -45,10 +45,14 @@ def play(state: SpacecraftState, command: CommandBody, seat: int, rng: Random) -
         and 0 <= seat < state.players
         and kind in _MAKERS
     ):
-        found = CHECKS[kind](state, command, seat)
-        if found is not None:
-            raise found
-        events: list[EventBody] = _MAKERS[kind](state, command, seat)
+        at_once = _AT_ONCE.get(kind)
+        made = None if at_once is None else at_once(state, command, seat)
+        if made is None:
+            found = CHECKS[kind](state, command, seat)
+            if found is not None:
+                raise found
+            made = _MAKERS[kind](state, command, seat)
+        events: list[EventBody] = made
     else:
         events = decide(state, command, seat, rng)
     folds = FOLDS
@@ -69,4 +73,13 @@ _MAKERS: dict[type[CommandBody], Any] = {
     cmd.Arrange: build_step.arrange,
     cmd.Mark: design_step.mark,
     cmd.ChooseGoal: goals.choose_goal,
+}
+
+
+# Command type → the function making its events at once when its check surely accepts
+# the command (the usual command, its check worked out with its events), else None.
+_AT_ONCE: dict[type[CommandBody], Any] = {
+    cmd.Search: action_step.search_at_once,
+    cmd.Build: build_step.build_at_once,
+    cmd.Visit: action_step.visit_at_once,
 }

@@ -81,12 +81,17 @@ def is_visit_target(state: SpacecraftState, cell: int) -> bool:
 def has_visit_target(state: SpacecraftState) -> bool:
     """Whether ``visit_targets(state)`` is not empty. Checked at every turn's end; a free
     pile on the edge, the usual case, answers it without the walk through empty spaces."""
+    return has_free_edge_pile(state, -1) or bool(visit_targets(state))
+
+
+def has_free_edge_pile(state: SpacecraftState, besides: int) -> bool:
+    """Whether a pile on the edge other than ``besides`` holds no pawn (a visit target)."""
     piles = state.piles
     pawns = state.pawns
     for cell in _grid(state.size)[0]:
-        if piles[cell] and cell not in pawns:
+        if piles[cell] and cell not in pawns and cell != besides:
             return True
-    return bool(visit_targets(state))
+    return False
 
 
 def is_search_move(state: SpacecraftState, seat: int, cell: int) -> bool:
@@ -159,7 +164,10 @@ def _rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 def board_weight(board: list[int]) -> int:
-    return sum(cat.JUNK_WEIGHT[t] for t in board)
+    return sum(map(_WEIGHT_OF, board))  # (no generator: asked at every search)
+
+
+_WEIGHT_OF = cat.JUNK_WEIGHT.__getitem__
 
 
 def search_targets(state: SpacecraftState, seat: int) -> list[int]:

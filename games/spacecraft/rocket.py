@@ -243,6 +243,16 @@ def _placed(layout: tuple[Placement, ...], new_kind: str) -> tuple[Placement, ..
     return None if made is None else tuple(made)
 
 
+@lru_cache(maxsize=4096)
+def fitted(layout: tuple[Placement, ...], new_kind: str) -> tuple[Placement, ...] | None:
+    """``place_new`` of a part whose shape is one of ``fitting_shapes`` of the rocket,
+    None for a part that does not fit: a build's fit check and its placement, asked
+    once per layout and part."""
+    if shape(new_kind) not in _fitting_shapes(tuple([p.kind for p in layout])):
+        return None
+    return _placed(layout, new_kind)
+
+
 def fitting_shapes(kinds: tuple[str, ...]) -> frozenset[str]:
     """The shapes of a part that fits a rocket of ``kinds``, rearranged if need be: those
     whose count one higher is ``feasible_counts``; cached per rocket (the build step's

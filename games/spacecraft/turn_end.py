@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from games.rejection import WRONG_PHASE, Rejected
-from games.spacecraft.junkyard import has_visit_target
+from games.spacecraft.junkyard import has_free_edge_pile, has_visit_target
 from games.spacecraft.scoring import breakdown
 from games.spacecraft.state import NO_CARD, SpacecraftState
 from orrery_contracts.base import EventBody
@@ -66,6 +66,15 @@ def _taken(state: SpacecraftState, seat: int, cell: int) -> SpacecraftState:
     return msgspec.structs.replace(state, piles=piles, pawns=pawns)
 
 
+def _can_visit(state: SpacecraftState, seat: int, took: int) -> bool:
+    """``has_visit_target`` of the state after ``seat`` took the top tile of ``took`` (-1:
+    of ``state``). A free pile on the edge other than ``took``, free before and after
+    the take, answers it without the light copy (``_taken``)."""
+    if took < 0:
+        return has_visit_target(state)
+    return has_free_edge_pile(state, took) or has_visit_target(_taken(state, seat, took))
+
+
 def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[EventBody]:
     """Events closing ``seat``'s turn. ``state`` already reflects the turn's earlier events
     and is not modified; ``took``: the pile whose top tile ``seat`` took this turn (a
@@ -98,9 +107,7 @@ def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[Event
             out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
             return out
     # ``nxt`` is another seat (two seats at least): its pawn is the same after ``took``
-    if state.pawns[nxt] < 0 and not has_visit_target(
-        state if took < 0 else _taken(state, seat, took)
-    ):
+    if state.pawns[nxt] < 0 and not _can_visit(state, seat, took):
         out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
     return out
 

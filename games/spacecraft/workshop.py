@@ -59,7 +59,7 @@ def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) ->
     if paid is None:
         unknown = next(name for name in pay if name not in cat.JUNK_ID)
         return Rejected(BAD_RESOURCE, f"unknown junk {unknown!r}")
-    column, need = _SLOT_COST[slot]
+    column, need = SLOT_COST[slot]
     token = state.tokens[column]
     reason = _payment_reason(tuple(state.beside[seat]), token, need, tuple(paid))
     if reason == "cannot_afford":
@@ -72,7 +72,22 @@ def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) ->
 
 
 # Each compartment's column and part weight.
-_SLOT_COST = tuple((slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)]) for slot in cat.SLOTS)
+SLOT_COST = tuple((slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)]) for slot in cat.SLOTS)
+
+
+@lru_cache(maxsize=4096)
+def accepted_payment(
+    beside: tuple[int, ...], token: int, need: int, pay: tuple[str, ...]
+) -> tuple[int, ...] | None:
+    """The junk ids of ``pay`` (names), sorted, when ``pay_problem`` accepts it for a part
+    of weight ``need`` in a column requiring ``token`` from a seat holding ``beside``;
+    None when it refuses it. Cached per holding and payment: a build's check and its
+    event ask it once (a search pays the same way from the same holding again and
+    again)."""
+    paid = paid_ids(list(pay))
+    if paid is None or payment_problem(list(beside), token, need, paid) is not None:
+        return None
+    return tuple(sorted(paid))
 
 
 @lru_cache(maxsize=4096)
