@@ -178,5 +178,12 @@ def leave_problem(state: SpacecraftState, c: Leave, seat: int) -> Rejected | Non
     return None
 
 
+def leave_at_once(state: SpacecraftState, c: Leave, seat: int) -> list[EventBody] | None:
+    """``leave``'s events when ``leave_problem`` accepts the command, else None."""
+    if state.step != "action" or (state.phase != "final" and state.pawns[seat] < 0):
+        return None
+    return [Left(seat=seat, tiles=list(state.boards[seat]))]
+
+
 def leave(state: SpacecraftState, c: Leave, seat: int) -> list[EventBody]:
     return [Left(seat=seat, tiles=list(state.boards[seat]))]

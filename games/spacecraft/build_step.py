@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from operator import attrgetter
 
 from games.rejection import WRONG_PHASE, Rejected
@@ -141,6 +142,21 @@ def build(state: SpacecraftState, c: Build, seat: int) -> list[EventBody]:
 
 def arrange_problem(state: SpacecraftState, c: Arrange, seat: int) -> Rejected | None:
     return _build_step(state) or _layout_problem(state, seat, list(c.layout), "")
+
+
+def arrange_at_once(state: SpacecraftState, c: Arrange, seat: int) -> list[EventBody] | None:
+    """``arrange``'s events when ``arrange_problem`` accepts the command, else None (the
+    layout's check made once per rocket and layout: a search tries the same
+    rearrangement again and again)."""
+    if state.step != "build" or not _arranges(tuple(state.rockets[seat]), tuple(c.layout)):
+        return None
+    return [Arranged(seat=seat, layout=list(c.layout))]
+
+
+@lru_cache(maxsize=1024)
+def _arranges(current: tuple[Placement, ...], layout: tuple[Placement, ...]) -> bool:
+    """Whether ``layout_check`` accepts ``layout`` in place of the rocket ``current``."""
+    return layout_check(list(current), list(layout), "") is None
 
 
 def arrange(state: SpacecraftState, c: Arrange, seat: int) -> list[EventBody]:

@@ -82,4 +82,8 @@ _AT_ONCE: dict[type[CommandBody], Any] = {
     cmd.Search: action_step.search_at_once,
     cmd.Build: build_step.build_at_once,
     cmd.Visit: action_step.visit_at_once,
+    cmd.EndTurn: turn_end.end_turn_at_once,
+    cmd.Leave: action_step.leave_at_once,
+    cmd.Fulfil: design_step.fulfil_at_once,
+    cmd.Arrange: build_step.arrange_at_once,
 }

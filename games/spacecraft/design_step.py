@@ -46,6 +46,27 @@ def fulfil_problem(state: SpacecraftState, c: Fulfil, seat: int) -> Rejected | N
     return fulfilling_problem(state) or fulfil_card_problem(state, c.card, seat)
 
 
+def fulfil_at_once(state: SpacecraftState, c: Fulfil, seat: int) -> list[EventBody] | None:
+    """``fulfil``'s events when ``fulfil_problem`` surely accepts the command, worked out
+    with its check (the basic variant's build or design step, a card of the lower row
+    the rocket meets, no card reserved this turn, fewer than two fulfilled); None
+    otherwise, for the caller to ask ``fulfil_problem``."""
+    card = c.card
+    lower = state.lower
+    step = state.step
+    if (
+        (step != "build" and step != "design")
+        or state.variant != "basic"
+        or state.reserved_now
+        or state.designs >= 2
+        or card == NO_CARD
+        or card not in lower
+        or not rocket.meets_design_card(state.rockets[seat], card)
+    ):
+        return None
+    return [DesignFulfilled(seat=seat, card=card, slot=lower.index(card))]
+
+
 def fulfil(state: SpacecraftState, c: Fulfil, seat: int) -> list[EventBody]:
     slot = state.lower.index(c.card) if c.card in state.lower else -1
     return [DesignFulfilled(seat=seat, card=c.card, slot=slot)]

@@ -49,9 +49,10 @@ def _play_started(s: SpacecraftState, e: ev.PlayStarted) -> None:
 # ---------------------------------------------------------------------------- a turn
 
 
-def _take(s: SpacecraftState, seat: int, x: int, y: int) -> None:
+def _take(s: SpacecraftState, e: ev.Visited | ev.Searched) -> None:
     """A visit or a search: the pawn moves onto the pile and takes its top tile."""
-    cell = y * s.size + x
+    cell = e.y * s.size + e.x
+    seat = e.seat
     s.pawns[seat] = cell
     pile = s.piles[cell]
     s.piles[cell] = pile[:-1]  # a new tuple: copies of the state share the piles
@@ -123,14 +124,6 @@ def _ended(s: SpacecraftState, e: ev.GameEnded) -> None:
     s.points, s.ranks = list(e.points), list(e.ranks)
 
 
-def _searched(s: SpacecraftState, e: ev.Searched) -> None:
-    _take(s, e.seat, e.x, e.y)
-
-
-def _visited(s: SpacecraftState, e: ev.Visited) -> None:
-    _take(s, e.seat, e.x, e.y)
-
-
 def _refilled(s: SpacecraftState, e: ev.RowsRefilled) -> None:
     s.lower, s.upper = list(e.lower), list(e.upper)
     del s.deck[: e.drawn]
@@ -169,10 +162,10 @@ def _blueprint(s: SpacecraftState, e: ev.BlueprintDrawn) -> None:
 # Event type → its fold; each function is typed for its event, hence ``Any`` values.
 FOLDS: dict[type[EventBody], Any] = {
     ev.TurnPassed: _turn_passed,
-    ev.Searched: _searched,
+    ev.Searched: _take,
     ev.PartBuilt: _built,
     ev.Left: _left,
-    ev.Visited: _visited,
+    ev.Visited: _take,
     ev.RowsRefilled: _refilled,
     ev.DesignFulfilled: _fulfilled,
     ev.DesignReserved: _reserved,

@@ -66,15 +66,6 @@ def _taken(state: SpacecraftState, seat: int, cell: int) -> SpacecraftState:
     return msgspec.structs.replace(state, piles=piles, pawns=pawns)
 
 
-def _can_visit(state: SpacecraftState, seat: int, took: int) -> bool:
-    """``has_visit_target`` of the state after ``seat`` took the top tile of ``took`` (-1:
-    of ``state``). A free pile on the edge other than ``took``, free before and after
-    the take, answers it without the light copy (``_taken``)."""
-    if took < 0:
-        return has_visit_target(state)
-    return has_free_edge_pile(state, took) or has_visit_target(_taken(state, seat, took))
-
-
 def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[EventBody]:
     """Events closing ``seat``'s turn. ``state`` already reflects the turn's earlier events
     and is not modified; ``took``: the pile whose top tile ``seat`` took this turn (a
@@ -106,8 +97,14 @@ def finish_turn(state: SpacecraftState, seat: int, took: int = -1) -> list[Event
         if remaining <= 1:
             out.append(FinalRoundStarted(reason="launch", order=_order_from(state, nxt)))
             return out
-    # ``nxt`` is another seat (two seats at least): its pawn is the same after ``took``
-    if state.pawns[nxt] < 0 and not _can_visit(state, seat, took):
+    # ``nxt`` is another seat (two seats at least): its pawn is the same after ``took``.
+    # A free pile on the edge other than ``took``, free before and after the take, is a
+    # visit target: the usual case, answered without the light copy.
+    if (
+        state.pawns[nxt] < 0
+        and not has_free_edge_pile(state, took)
+        and not has_visit_target(state if took < 0 else _taken(state, seat, took))
+    ):
         out.append(FinalRoundStarted(reason="cannot_visit", order=_order_from(state, nxt)))
     return out
 
@@ -116,6 +113,11 @@ def end_turn_problem(state: SpacecraftState, c: EndTurn, seat: int) -> Rejected 
     if state.step == "action":
         return Rejected(WRONG_PHASE, "visit, search or leave first")
     return None
+
+
+def end_turn_at_once(state: SpacecraftState, c: EndTurn, seat: int) -> list[EventBody] | None:
+    """``end_turn``'s events when ``end_turn_problem`` accepts the command, else None."""
+    return None if state.step == "action" else finish_turn(state, seat)
 
 
 def end_turn(state: SpacecraftState, c: EndTurn, seat: int) -> list[EventBody]:
