@@ -86,7 +86,11 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
     if refusal is not None:
         raise refusal
     # ``_decide`` without its own call: ``problem`` accepted the command, so it has a maker
-    return _folded(state, _MAKERS[kind](state, command, seat, rng, _own))
+    events, folded = _MAKERS[kind](state, command, seat, rng, _own)
+    if not folded:  # events of this game's own making: each type has its fold
+        for event in events:
+            FOLDS[type(event)](state, event)
+    return events
 
 
 def _folded(state: FracturedSkyState, made: Made) -> list[EventBody]:
@@ -210,7 +214,8 @@ def _choose_start(
     state: FracturedSkyState, c: cmd.ChooseStart, seat: int, rng: Random, take: Take
 ) -> Made:
     events: list[EventBody] = [ev.StartChosen(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood)]
-    if all(state.started[s] or s == seat for s in range(state.seats)):
+    started = state.started  # every other person has started (seat < seats)
+    if all(started[:seat]) and all(started[seat + 1 : state.seats]):
         events.append(ev.TurnBegan(seat=state.order[0]))
     return events, False
 

@@ -160,7 +160,10 @@ def _resolutions(
                 total = power[place.seat] = place.total
                 if total >= 1:
                     ranked.append(place)
-            if len(ranked) > 1:
+            if len(ranked) == 2 and ranked[0].total != ranked[1].total:
+                if ranked[1].total > ranked[0].total:  # two unequal: the stronger first
+                    ranked.reverse()
+            elif len(ranked) > 1:
                 if key is None:
                     key = rank_key(tuple(order))
                 ranked.sort(key=key)
