@@ -22,6 +22,7 @@ from games.clone import clone
 from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import FOLDS, evolve, evolve_all
 from games.fractured_sky.legal import (
+    CHIP_COPIES,
     airship_problem,
     not_fractured_sky,
     problem,
@@ -117,18 +118,33 @@ def _play_placement(
     state: FracturedSkyState, c: cmd.PlaceAirship, seat: int, rng: Random
 ) -> list[EventBody]:
     region = c.region
-    refusal = airship_problem(state, seat, region, c.chip)
-    if refusal is not None:
-        raise refusal
+    chip = c.chip
+    row = state.airships[seat]
+    # ``airship_problem``'s acceptance (a region in play without the seat's airship, an
+    # unused chip of the value) asked without the call; what it does not accept at once
+    # the predicate itself judges, and refuses
+    if not (
+        region in state.regions and row[region] < 0 and row.count(chip) < CHIP_COPIES.get(chip, 0)
+    ):
+        refusal = airship_problem(state, seat, region, chip)
+        if refusal is not None:
+            raise refusal
     ships = state.ships
-    nxt = next_seat(state, seat, ships, True) if ships[seat] + 1 < cat.AIRSHIPS else -1
-    if not 0 <= nxt < state.seats:
+    if ships[seat] + 1 >= cat.AIRSHIPS:  # the seat's last airship: its slot, or the round end
+        return _folded(state, _place_airship(state, c, seat, rng, _own))
+    order = state.order
+    after = order.index(seat) + 1
+    if after < len(order) and ships[order[after]] < cat.AIRSHIPS:
+        nxt = order[after]  # ``next_seat``'s usual case, the very next one
+    else:
+        nxt = next_seat(state, seat, ships, True)
+    if not 0 <= nxt < state.seats:  # an automated opponent's turn, or the round end
         return _folded(state, _place_airship(state, c, seat, rng, _own))
     explorers = state.explorer
     explorer = explorers[region] < 0
     turn = _TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt)
-    placed = ev.AirshipPlaced(seat=seat, region=region, chip=c.chip, explorer=explorer)
-    state.airships[seat][region] = c.chip  # AirshipPlaced (a person's)
+    placed = ev.AirshipPlaced(seat=seat, region=region, chip=chip, explorer=explorer)
+    row[region] = chip  # AirshipPlaced (a person's)
     ships[seat] += 1
     state.turn = nxt  # TurnBegan in the play phase
     if not explorer:

@@ -191,7 +191,7 @@ def region_problem(state: FracturedSkyState, region: int) -> Rejected | None:
     return None
 
 
-_CHIP_COPIES: dict[int, int] = {c: cat.CHIPS.count(c) for c in cat.CHIPS}
+CHIP_COPIES: dict[int, int] = {c: cat.CHIPS.count(c) for c in cat.CHIPS}  # per chip value
 
 
 def airship_problem(state: FracturedSkyState, seat: int, region: int, chip: int) -> Rejected | None:
@@ -202,7 +202,7 @@ def airship_problem(state: FracturedSkyState, seat: int, region: int, chip: int)
     if row[region] >= 0:
         return Rejected("region_taken", "you already have an airship in that region")
     # ``chip not in unused_chips(...)`` without the list: every copy of the value placed
-    if _CHIP_COPIES.get(chip, 0) <= row.count(chip):
+    if CHIP_COPIES.get(chip, 0) <= row.count(chip):
         return Rejected("chip_used", "you have no unused power chip of that value")
     return None
 
