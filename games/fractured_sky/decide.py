@@ -162,14 +162,24 @@ def _play_slot(
     state: FracturedSkyState, c: cmd.ChooseSlot, seat: int, rng: Random
 ) -> list[EventBody]:
     slot = c.slot
-    refusal = slot_problem(state, slot)
-    if refusal is not None:
-        raise refusal
-    nxt = next_seat(state, seat, state.ships)
-    if not 0 <= nxt < state.seats:
+    next_slots = state.next_slots
+    # ``slot_problem``'s acceptance (a free slot in use) asked without the call; what it
+    # does not accept at once the predicate itself judges, and refuses
+    if not (type(slot) is int and 1 <= slot <= state.participants and next_slots[slot - 1] < 0):
+        refusal = slot_problem(state, slot)
+        if refusal is not None:
+            raise refusal
+    ships = state.ships
+    order = state.order
+    after = order.index(seat) + 1
+    if after < len(order) and ships[order[after]] < cat.AIRSHIPS:
+        nxt = order[after]  # ``next_seat``'s usual case, the very next one
+    else:
+        nxt = next_seat(state, seat, ships)
+    if not 0 <= nxt < state.seats:  # an automated opponent's turn, or the round end
         return _folded(state, _choose_slot(state, c, seat, rng, _own))
     gold = slot_gold(state, slot)
-    state.next_slots[slot - 1] = seat  # SlotTaken
+    next_slots[slot - 1] = seat  # SlotTaken
     if gold:
         state.resources[seat][cat.GOLD] += gold
     state.phase = PHASE_PLAY  # TurnBegan
