@@ -6,6 +6,14 @@ rules live in the turn's modules: ``goals.py`` (the goal choice), ``action_step.
 (visit, search, leave), ``build_step.py`` (build, arrange), ``design_step.py`` (fulfil,
 reserve, mark), ``turn_end.py`` (end turn). ``play`` (a search's decide + evolve) folds
 the events into the state it is given.
+
+``play`` makes the usual commands (a visit, a search, a build without a layout, a
+fulfil of the lower row, a rearrangement, a leave, an end of turn) with their checks at
+once: each ``*_at_once`` function returns the maker's events only where every test of
+the command's predicate surely passes, and None in any other case, which the predicate
+then decides. So every rejection still comes from ``legal.problem``'s predicates alone
+(``tests/spacecraft/test_play.py`` compares ``play`` and ``decide`` on commands of
+every kind, accepted and refused).
 """
 
 from __future__ import annotations
@@ -35,8 +43,9 @@ def play(state: SpacecraftState, command: CommandBody, seat: int, rng: Random) -
     """``decide``, its events folded into ``state`` (the caller owns ``state``; a
     rejection raises before it changes): decide copies nothing, so this is decide then
     the fold. A search plays many commands, so the usual case is written out: the seat
-    to move's command while the game runs (``gate``'s own first test), its check and its
-    maker found by type, each event's fold found by type."""
+    to move's command while the game runs (``gate``'s own first test), made at once
+    when its kind has an ``*_at_once`` function that accepts it, else its check and its
+    maker found by type; each event's fold found by type."""
     kind = type(command)
     phase = state.phase
     if (
