@@ -55,13 +55,16 @@ def slot_problem(state: SpacecraftState, slot: int) -> Rejected | None:
 
 def pay_problem(state: SpacecraftState, seat: int, slot: int, pay: list[str]) -> Rejected | None:
     """Whether ``pay`` (junk names) pays for a part of compartment ``slot``."""
+    column, need = SLOT_COST[slot]
+    token = state.tokens[column]
+    held = tuple(state.beside[seat])
+    if accepted_payment(held, token, need, tuple(pay)) is not None:
+        return None  # the usual payment, looked up as ``play``'s build looks it up
     paid = paid_ids(pay)
     if paid is None:
         unknown = next(name for name in pay if name not in cat.JUNK_ID)
         return Rejected(BAD_RESOURCE, f"unknown junk {unknown!r}")
-    column, need = SLOT_COST[slot]
-    token = state.tokens[column]
-    reason = _payment_reason(tuple(state.beside[seat]), token, need, tuple(paid))
+    reason = _payment_reason(held, token, need, tuple(paid))
     if reason == "cannot_afford":
         return Rejected(CANNOT_AFFORD, "you do not have that junk beside your board")
     if reason == "missing_required_junk":
@@ -79,11 +82,11 @@ SLOT_COST = tuple((slot.column, cat.PART_WEIGHT[rocket.shape(slot.kind)]) for sl
 def accepted_payment(
     beside: tuple[int, ...], token: int, need: int, pay: tuple[str, ...]
 ) -> tuple[int, ...] | None:
-    """The junk ids of ``pay`` (names), sorted, when ``pay_problem`` accepts it for a part
-    of weight ``need`` in a column requiring ``token`` from a seat holding ``beside``;
-    None when it refuses it. Cached per holding and payment: a build's check and its
-    event ask it once (a search pays the same way from the same holding again and
-    again)."""
+    """The junk ids of ``pay`` (names), sorted, when they are junk and ``payment_problem``
+    accepts them for a part of weight ``need`` in a column requiring ``token`` from a
+    seat holding ``beside``; None otherwise. Cached per holding and payment: a build's
+    check and its event ask it once (a search pays the same way from the same holding
+    again and again)."""
     paid = paid_ids(list(pay))
     if paid is None or payment_problem(list(beside), token, need, paid) is not None:
         return None
