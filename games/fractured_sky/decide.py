@@ -104,14 +104,16 @@ def _folded(state: FracturedSkyState, made: Made) -> list[EventBody]:
     return events
 
 
-# ``play``'s frequent commands: a placement or a slot that hands the turn to a person,
-# and a trade. ``problem`` accepts such a command from the seat to move (or a trade)
-# at once, as ``gate`` does, and then asks only the predicate called here, which
-# raises its refusal; the events are the makers' own, and the state changes where they
-# are made are their folds' (``evolve.py``), with what the command's situation
-# fixes already known (a person moves in the play phase): fewer calls for each.
-# Anything else (the round's end, an automated opponent's turn, the last placement)
-# is made by the makers and folded as usual.
+# ``play``'s frequent commands: a placement that hands the turn to a person or leaves
+# the seat its slot to choose, a slot that hands the turn to a person, and a trade.
+# ``problem`` accepts such a command from the seat to move (or a trade) at once, as
+# ``gate`` does, and then asks one predicate: here that predicate (a trade's) or its
+# usual acceptance without the call (a placement's, a slot's; what that does not
+# accept the predicate itself judges), so every refusal is still the predicate's own.
+# The events are the makers' own, and the state changes where they are made are their
+# folds' (``evolve.py``), with what the situation fixes already known (a person moves
+# in the play phase): fewer calls for each. The round's end and an automated
+# opponent's turn are made by the makers and folded as usual.
 
 
 def _play_placement(
@@ -130,32 +132,38 @@ def _play_placement(
         if refusal is not None:
             raise refusal
     ships = state.ships
-    if ships[seat] + 1 >= cat.AIRSHIPS:  # the seat's last airship: its slot, or the round end
+    last: EventBody  # the placement's last event: the turn handed on, or a slot to choose
+    if ships[seat] + 1 < cat.AIRSHIPS:
+        order = state.order
+        after = order.index(seat) + 1
+        if after < len(order) and ships[order[after]] < cat.AIRSHIPS:
+            nxt = order[after]  # ``next_seat``'s usual case, the very next one
+        else:
+            nxt = next_seat(state, seat, ships, True)
+        if not 0 <= nxt < state.seats:  # an automated opponent's turn, or the round end
+            return _folded(state, _place_airship(state, c, seat, rng, _own))
+        last = _TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt)
+        state.turn = nxt  # TurnBegan in the play phase
+    elif only_free_slot(state):  # the last free slot, taken at once: the round's end
         return _folded(state, _place_airship(state, c, seat, rng, _own))
-    order = state.order
-    after = order.index(seat) + 1
-    if after < len(order) and ships[order[after]] < cat.AIRSHIPS:
-        nxt = order[after]  # ``next_seat``'s usual case, the very next one
-    else:
-        nxt = next_seat(state, seat, ships, True)
-    if not 0 <= nxt < state.seats:  # an automated opponent's turn, or the round end
-        return _folded(state, _place_airship(state, c, seat, rng, _own))
+    else:  # the seat's last airship: its slot to choose
+        last = ev.SlotPending(seat=seat)
+        state.phase = PHASE_SLOT  # SlotPending
+        state.turn = seat
     explorers = state.explorer
     explorer = explorers[region] < 0
-    turn = _TURN_BEGAN[nxt] if nxt < _TURN_BEGAN_SEATS else ev.TurnBegan(seat=nxt)
     placed = ev.AirshipPlaced(seat=seat, region=region, chip=chip, explorer=explorer)
     row[region] = chip  # AirshipPlaced (a person's)
     ships[seat] += 1
-    state.turn = nxt  # TurnBegan in the play phase
     if not explorer:
-        return [placed, turn]
+        return [placed, last]
     explorers[region] = seat
     deck = state.secret_deck
     if not deck:
-        return [placed, turn]
+        return [placed, last]
     card = deck.pop(0)  # ExplorationDrawn: the top card
     state.drawn[seat].append(card)
-    return [placed, ev.ExplorationDrawn(seat=seat, card=card), turn]
+    return [placed, ev.ExplorationDrawn(seat=seat, card=card), last]
 
 
 def _play_slot(
