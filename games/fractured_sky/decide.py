@@ -23,6 +23,7 @@ from games.fractured_sky.ai import open_secret, run_automation
 from games.fractured_sky.evolve import FOLDS, evolve, evolve_all
 from games.fractured_sky.legal import (
     CHIP_COPIES,
+    SOUND_TRADES,
     airship_problem,
     not_fractured_sky,
     problem,
@@ -107,9 +108,9 @@ def _folded(state: FracturedSkyState, made: Made) -> list[EventBody]:
 # ``play``'s frequent commands: a placement that hands the turn to a person or leaves
 # the seat its slot to choose, a slot that hands the turn to a person, and a trade.
 # ``problem`` accepts such a command from the seat to move (or a trade) at once, as
-# ``gate`` does, and then asks one predicate: here that predicate (a trade's) or its
-# usual acceptance without the call (a placement's, a slot's; what that does not
-# accept the predicate itself judges), so every refusal is still the predicate's own.
+# ``gate`` does, and then asks one predicate: here its usual acceptance is asked
+# without the call, and what that does not accept the predicate itself judges, so
+# every refusal is still the predicate's own.
 # The events are the makers' own, and the state changes where they are made are their
 # folds' (``evolve.py``), with what the situation fixes already known (a person moves
 # in the play phase): fewer calls for each. The round's end and an automated
@@ -197,16 +198,22 @@ def _play_slot(
 
 
 def _play_trade(state: FracturedSkyState, c: cmd.Trade, seat: int) -> list[EventBody]:
-    refusal = trade_problem(state, seat, c)
-    if refusal is not None:
-        raise refusal
+    gold = c.gold
+    iron = c.iron
+    wood = c.wood
+    res = state.resources[seat]
+    # ``trade_problem``'s usual acceptance (a sound trade the seat can pay) without the
+    # call; what it does not accept at once the predicate itself judges, and refuses
+    if not (c in SOUND_TRADES and res[0] >= gold and res[1] >= iron and res[2] >= wood):
+        refusal = trade_problem(state, seat, c)
+        if refusal is not None:
+            raise refusal
     get = c.get
-    res = state.resources[seat]  # Traded
-    res[0] -= c.gold
-    res[1] -= c.iron
-    res[2] -= c.wood
+    res[0] -= gold  # Traded
+    res[1] -= iron
+    res[2] -= wood
     res[RES_INDEX[get]] += 1
-    return [ev.Traded(seat=seat, gold=c.gold, iron=c.iron, wood=c.wood, get=get)]
+    return [ev.Traded(seat=seat, gold=gold, iron=iron, wood=wood, get=get)]
 
 
 def _decide(

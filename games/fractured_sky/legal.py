@@ -163,7 +163,7 @@ def pointless_problem(gold: int, iron: int, wood: int, get: str) -> Rejected | N
 
 
 def trade_problem(state: FracturedSkyState, seat: int, c: cmd.Trade) -> Rejected | None:
-    if c in _SOUND_TRADES:  # the checks that read no state passed: only the holding left
+    if c in SOUND_TRADES:  # the checks that read no state passed: only the holding left
         return held_problem(state.resources[seat], c.gold, c.iron, c.wood)
     return (
         amounts_problem(c.gold, c.iron, c.wood, cat.TRADE_GIVE_TOTAL)
@@ -176,7 +176,7 @@ def trade_problem(state: FracturedSkyState, seat: int, c: cmd.Trade) -> Rejected
 # Every trade whose amounts, resource and sense are right (what trade_problem's checks
 # that read no state accept): a set of values, asked by one lookup.
 _GIVE = cat.TRADE_GIVE_TOTAL
-_SOUND_TRADES = frozenset(
+SOUND_TRADES = frozenset(
     cmd.Trade(gold=g, iron=i, wood=_GIVE - g - i, get=r)  # type: ignore[arg-type]
     for g in range(_GIVE + 1)
     for i in range(_GIVE + 1 - g)
