@@ -101,17 +101,7 @@ def build_at_once(state: SpacecraftState, c: Build, seat: int) -> list[EventBody
     placed = rocket.fitted(tuple(state.rockets[seat]), kind)
     if placed is None:
         return None
-    layout = list(placed)
-    events: list[EventBody] = [
-        PartBuilt(seat=seat, slot=slot, kind=kind, paid=list(paid), layout=layout)
-    ]
-    if (
-        state.holder < 0
-        and state.phase == "play"
-        and rocket.meets_blueprint(layout, state.blueprint)
-    ):
-        events.append(CountdownTriggered(seat=seat))
-    return events
+    return _part_built(state, seat, slot, kind, list(paid), list(placed))
 
 
 # Each compartment's column, part weight and part kind.
@@ -127,10 +117,20 @@ def build(state: SpacecraftState, c: Build, seat: int) -> list[EventBody]:
         placed = rocket.place_new(state.rockets[seat], kind)
         assert placed is not None, "a feasible part always finds a layout"
         layout = placed
-    paid = sorted(paid_ids(c.pay) or [])
-    events: list[EventBody] = [
-        PartBuilt(seat=seat, slot=c.slot, kind=kind, paid=paid, layout=layout)
-    ]
+    return _part_built(state, seat, c.slot, kind, sorted(paid_ids(c.pay) or []), layout)
+
+
+def _part_built(
+    state: SpacecraftState,
+    seat: int,
+    slot: int,
+    kind: str,
+    paid: list[int],
+    layout: list[Placement],
+) -> list[EventBody]:
+    """The part built, and the countdown when it is the first rocket to meet the
+    blueprint in normal play."""
+    events: list[EventBody] = [PartBuilt(seat=seat, slot=slot, kind=kind, paid=paid, layout=layout)]
     if (
         state.holder < 0
         and state.phase == "play"
