@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from itertools import compress
 from operator import itemgetter
 from typing import Any
@@ -601,46 +602,18 @@ OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBod
 ANSWERS: Mapping[type[st.Step], Callable[[Ctx, Any, Any], None]] = _ANSWERS
 
 
-def _first_pays(s: FederationState, step: st.PayCost) -> list[CommandBody]:
-    return _pay_opts(s, step, 2)
-
-
-def _first_stalls(s: FederationState, step: st.ChooseStall) -> list[CommandBody]:
-    return _yellow_opts(s, step, 2)
-
-
-def _first_structures(s: FederationState, step: st.ChooseStructure) -> list[CommandBody]:
-    return _green_opts(s, step, 2)
-
-
-def _first_spy_targets(s: FederationState, step: st.ChooseSpyTarget) -> list[CommandBody]:
-    return _spy_opts(s, step, 2)
-
-
-def _first_erudites(s: FederationState, step: st.ChooseErudite) -> list[CommandBody]:
-    return _purple_opts(s, step, 2)
-
-
-def _first_discards(s: FederationState, step: st.DiscardCrystals) -> list[CommandBody]:
-    return _discard_opts(s, step, 2)
-
-
-def _first_upkeeps(s: FederationState, step: st.ChooseUpkeep) -> list[CommandBody]:
-    return _upkeep_opts(s, step, 2)
-
-
 #: The first options of each choice, two at most where listing them all costs more: all
 #: the queue's loop asks (none: skip the choice; one: answer it; more: wait for its seat).
 #: The same options in the same order as ``OPTIONS``, cut after the second.
 FIRST_OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = {
     **_OPTIONS,
-    st.PayCost: _first_pays,
-    st.ChooseStall: _first_stalls,
-    st.ChooseStructure: _first_structures,
-    st.ChooseSpyTarget: _first_spy_targets,
-    st.DiscardCrystals: _first_discards,
-    st.ChooseUpkeep: _first_upkeeps,
-    st.ChooseErudite: _first_erudites,
+    st.PayCost: partial(_pay_opts, most=2),
+    st.ChooseStall: partial(_yellow_opts, most=2),
+    st.ChooseStructure: partial(_green_opts, most=2),
+    st.ChooseSpyTarget: partial(_spy_opts, most=2),
+    st.DiscardCrystals: partial(_discard_opts, most=2),
+    st.ChooseUpkeep: partial(_upkeep_opts, most=2),
+    st.ChooseErudite: partial(_purple_opts, most=2),
 }
 
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
