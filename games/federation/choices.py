@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import partial
 from itertools import compress
 from operator import itemgetter
 from typing import Any
@@ -602,18 +601,30 @@ OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBod
 ANSWERS: Mapping[type[st.Step], Callable[[Ctx, Any, Any], None]] = _ANSWERS
 
 
+def _first_two(
+    listing: Callable[[FederationState, Any, int | None], list[CommandBody]],
+) -> Callable[[FederationState, Any], list[CommandBody]]:
+    """A choice's listing cut after its second option (a closure: a ``partial`` with a
+    keyword costs several times its call on the queue's loop)."""
+
+    def first(s: FederationState, step: Any) -> list[CommandBody]:
+        return listing(s, step, 2)
+
+    return first
+
+
 #: The first options of each choice, two at most where listing them all costs more: all
 #: the queue's loop asks (none: skip the choice; one: answer it; more: wait for its seat).
 #: The same options in the same order as ``OPTIONS``, cut after the second.
 FIRST_OPTIONS: Mapping[type[st.Step], Callable[[FederationState, Any], list[CommandBody]]] = {
     **_OPTIONS,
-    st.PayCost: partial(_pay_opts, most=2),
-    st.ChooseStall: partial(_yellow_opts, most=2),
-    st.ChooseStructure: partial(_green_opts, most=2),
-    st.ChooseSpyTarget: partial(_spy_opts, most=2),
-    st.DiscardCrystals: partial(_discard_opts, most=2),
-    st.ChooseUpkeep: partial(_upkeep_opts, most=2),
-    st.ChooseErudite: partial(_purple_opts, most=2),
+    st.PayCost: _first_two(_pay_opts),
+    st.ChooseStall: _first_two(_yellow_opts),
+    st.ChooseStructure: _first_two(_green_opts),
+    st.ChooseSpyTarget: _first_two(_spy_opts),
+    st.DiscardCrystals: _first_two(_discard_opts),
+    st.ChooseUpkeep: _first_two(_upkeep_opts),
+    st.ChooseErudite: _first_two(_purple_opts),
 }
 
 #: Every choice but ``Turn`` (whose placements ``placement`` checks).
