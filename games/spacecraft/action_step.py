@@ -73,12 +73,9 @@ def visit_at_once(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody
         or not (0 <= x < size and 0 <= y < size)
     ):
         return None
-    cell = y * size + x
-    if not is_visit_target(state, cell):
+    if not is_visit_target(state, y * size + x):
         return None
-    events = finish_turn(state, seat, cell)
-    events.insert(0, Visited(seat=seat, x=x, y=y, tile=state.piles[cell][-1]))
-    return events
+    return visit(state, c, seat)
 
 
 def visit(state: SpacecraftState, c: Visit, seat: int) -> list[EventBody]:
@@ -149,12 +146,9 @@ def search_at_once(state: SpacecraftState, c: Search, seat: int) -> list[EventBo
     # is_search_move: the pawn is on the junkyard and the pile is one of its moves
     if len(board) >= cat.BOARD_MAX_TILES or not is_search_move(state, seat, cell):
         return None
-    tile = state.piles[cell][-1]
-    if _WEIGHT[tile] > cat.BOARD_MAX_WEIGHT - board_weight(board):
+    if _WEIGHT[state.piles[cell][-1]] > cat.BOARD_MAX_WEIGHT - board_weight(board):
         return None
-    events = finish_turn(state, seat, cell)
-    events.insert(0, Searched(seat=seat, x=x, y=y, tile=tile))
-    return events
+    return search(state, c, seat)
 
 
 _WEIGHT = cat.JUNK_WEIGHT
@@ -182,7 +176,7 @@ def leave_at_once(state: SpacecraftState, c: Leave, seat: int) -> list[EventBody
     """``leave``'s events when ``leave_problem`` accepts the command, else None."""
     if state.step != "action" or (state.phase != "final" and state.pawns[seat] < 0):
         return None
-    return [Left(seat=seat, tiles=list(state.boards[seat]))]
+    return leave(state, c, seat)
 
 
 def leave(state: SpacecraftState, c: Leave, seat: int) -> list[EventBody]:

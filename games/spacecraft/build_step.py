@@ -150,7 +150,7 @@ def arrange_at_once(state: SpacecraftState, c: Arrange, seat: int) -> list[Event
     rearrangement again and again)."""
     if state.step != "build" or not _arranges(tuple(state.rockets[seat]), tuple(c.layout)):
         return None
-    return [Arranged(seat=seat, layout=list(c.layout))]
+    return arrange(state, c, seat)
 
 
 @lru_cache(maxsize=1024)
