@@ -88,11 +88,7 @@ def play(state: FracturedSkyState, command: CommandBody, seat: int, rng: Random)
     if refusal is not None:
         raise refusal
     # ``_decide`` without its own call: ``problem`` accepted the command, so it has a maker
-    events, folded = _MAKERS[kind](state, command, seat, rng, _own)
-    if not folded:  # events of this game's own making: each type has its fold
-        for event in events:
-            FOLDS[type(event)](state, event)
-    return events
+    return _folded(state, _MAKERS[kind](state, command, seat, rng, _own))
 
 
 def _folded(state: FracturedSkyState, made: Made) -> list[EventBody]:
